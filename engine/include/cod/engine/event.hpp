@@ -1,0 +1,49 @@
+// What happened, in order. apply() appends events; the engine never sends,
+// logs or stores them: its callers do. Some fields are private to one seat
+// (see redact() in view.hpp); every event passes through redact() before it
+// reaches a player or spectator.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "cod/engine/types.hpp"
+
+namespace cod {
+
+enum class event_type : std::uint8_t {
+  match_started,       // seat = first seat (R2.4)
+  turn_started,        // seat; amount = turn; to = round
+  card_removed,        // R9.2 exhaustion: seat, uid (public once removed)
+  mana_gained,         // R3.1: seat, amount (the seat's mana for this turn)
+  card_played,         // seat, uid, line, target; from = hand index (private to seat)
+  creature_entered,    // seat, uid, line, side, to = position on the line
+  creature_moved,      // Sprint: uid, line, side, from -> to positions
+  attack,              // uid attacker, line; target = creature uid, or no_uid and seat = Stronghold owner
+  damage_dealt,        // uid source, target creature, amount (R4.1)
+  damage_prevented,    // R7 Protection/Indestructible: uid source, target; amount = prevented
+  creature_destroyed,  // uid, seat (its owner), line, side
+  card_returned,       // uid, seat (whose hand), to = hand index it landed at
+  stronghold_damaged,  // seat, uid source, amount
+  stronghold_moved,    // seat, from -> to (index among the hand's cards)
+  stronghold_flipped,  // seat; amount = new side (0 bastion, 1 fort)
+  turn_ended,          // seat
+  conceded,            // seat
+  game_over,           // amount = winners bit mask, seat = loser, to = end_reason
+};
+std::string_view event_type_name(event_type t);
+
+struct event {
+  event_type type = event_type::match_started;
+  seat_t seat = no_seat;
+  card_uid uid = no_uid;
+  card_uid target = no_uid;
+  std::int8_t line = -1;
+  std::int8_t side = -1;
+  std::int16_t amount = 0;
+  std::int16_t from = -1;
+  std::int16_t to = -1;
+  bool operator==(const event&) const = default;
+};
+
+}  // namespace cod

@@ -1,0 +1,78 @@
+// The engine's facade: one match, its rules, and the only ways in and out.
+//
+//   match m;
+//   if (auto e = match::create(cat, cfg, m, events); e != rule_error::ok) ...
+//   m.legal_actions(actions);
+//   if (auto e = m.apply(a, events); e != rule_error::ok) ... // nothing changed
+//   seat_view v = m.view(seat);
+//
+// A match is a value: copy it to branch, compare digests to check replays.
+// Deterministic: the same catalogue, config and actions give the same states
+// and digests on every platform (rng.hpp). Not thread-safe; one owner at a time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cod/engine/action.hpp"
+#include "cod/engine/catalogue.hpp"
+#include "cod/engine/error.hpp"
+#include "cod/engine/event.hpp"
+#include "cod/engine/setup.hpp"
+#include "cod/engine/state.hpp"
+#include "cod/engine/view.hpp"
+
+namespace cod {
+
+// Bump when a rule change would alter the outcome of a recorded action log.
+inline constexpr int engine_version = 1;
+
+class match {
+ public:
+  // R2: checks the decks (R1.2, R14.1, R14.6), shuffles each seat's deck into
+  // its hand, tosses the coin and starts the first turn.
+  static rule_error create(const catalogue& cat, const match_config& cfg, match& out,
+                           std::vector<event>& events);
+
+  // Checks a deck for this engine (R1.2, R14.6): 8 different creature or
+  // incantation cards, every ability implemented.
+  static rule_error check_deck(const catalogue& cat, const std::vector<card_id>& deck);
+
+  // Any mid-game position (scenarios, tests). Checks it is well formed.
+  static rule_error from_position(const catalogue& cat, const position_setup& p, match& out);
+
+  // Validates `a` for its seat; if legal, resolves it and appends what
+  // happened to `events`. If not, returns the error and changes nothing.
+  rule_error apply(const action& a, std::vector<event>& events);
+
+  // Checks `a` without applying it.
+  rule_error check(const action& a) const;
+
+  // Every legal play and end_turn for the active seat (concede is always legal
+  // and not listed). Empty when the game is over. Clears `out` first.
+  void legal_actions(std::vector<action>& out) const;
+
+  seat_view view(seat_t viewer) const { return project(*cat_, state_, viewer); }
+
+  // A 64-bit digest of the whole state (rng included): equal digests after
+  // every action is how replays are verified.
+  std::uint64_t digest() const;
+
+  bool over() const { return state_.current_phase == phase::game_over; }
+  seat_t active_seat() const { return state_.active_seat; }
+  std::uint8_t winners() const { return state_.winners; }
+  int seat_count() const { return state_.seat_count; }
+  int turn() const { return state_.turn; }
+  const catalogue& cards() const { return *cat_; }
+
+ private:
+  const catalogue* cat_ = nullptr;
+  game_state state_{};
+};
+
+// Replays an action log from its config. Stops at the first rejected action
+// and returns its index in `failed_at` (-1 if all applied).
+rule_error replay(const catalogue& cat, const match_config& cfg, const std::vector<action>& log,
+                  match& out, int& failed_at, std::vector<std::uint64_t>* digests = nullptr);
+
+}  // namespace cod

@@ -1,0 +1,115 @@
+// The game state as plain values (trivially copyable, fixed capacity).
+//
+// Nothing here is meant to be sent to a player as it is: callers get state
+// out of the engine only through project() (view.hpp), which applies R16.2.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "cod/engine/rng.hpp"
+#include "cod/engine/types.hpp"
+
+namespace cod {
+
+// A creature on a line. Position on the line is its index in line_side::slots
+// (0 = adjacent to the Bridge, R1.3).
+struct creature {
+  card_uid uid = no_uid;
+  std::uint8_t damage = 0;          // R4.1: damage taken this turn
+  std::int8_t bonus_av = 0;         // R7 Sprint: +X until the end of Phase 3
+  bool entered_this_turn = false;   // R3.3: may not attack this turn (Rage aside)
+  bool attacked = false;            // R17.7: has made its attack this phase
+  bool protection_used = false;     // R7 Protection: spent for this turn
+  bool operator==(const creature&) const = default;
+};
+
+// One player's side of one line, ordered from the Bridge outwards.
+struct line_side {
+  seat_t seat = no_seat;  // who plays on this side
+  std::uint8_t count = 0;
+  std::array<creature, max_side> slots{};
+  bool operator==(const line_side&) const = default;
+};
+
+// A line is shared by two seats facing each other across its Bridge (R1.3, R11.1).
+struct line_state {
+  std::array<line_side, 2> sides{};
+  bool operator==(const line_state&) const = default;
+};
+
+// R1.4–R1.5: a hand is an ordered row of cards with the Stronghold among them.
+// cards[0..count) are the cards left to right without the Stronghold;
+// the Stronghold stands before cards[stronghold_pos] (stronghold_pos == count:
+// it is rightmost). Health = count - stronghold_pos.
+struct hand_state {
+  std::uint8_t count = 0;
+  std::uint8_t stronghold_pos = 0;
+  stronghold_side side = stronghold_side::bastion;
+  std::array<card_uid, max_hand> cards{};
+  int health() const { return count - stronghold_pos; }
+  bool operator==(const hand_state&) const = default;
+};
+
+// Where a seat plays: its upper and lower line, and which side of each is its own.
+struct seat_lines {
+  std::uint8_t line = 0;
+  std::uint8_t side = 0;
+  bool operator==(const seat_lines&) const = default;
+};
+
+struct seat_state {
+  hand_state hand;
+  std::int16_t mana = 0;
+  std::uint16_t turns_taken = 0;
+  std::array<seat_lines, 2> lines{};  // [0] upper, [1] lower (R3.3.1)
+  bool operator==(const seat_state&) const = default;
+};
+
+enum class phase : std::uint8_t { summoning, game_over };
+
+// Why a match ended.
+enum class end_reason : std::uint8_t {
+  none,
+  fort_destroyed,       // R4.6: a Fort reached the rightmost position
+  stronghold_alone,     // R4.6: the Stronghold is the only card in hand
+  concession,           // R16.3
+};
+
+struct game_state {
+  // Options fixed at setup.
+  game_mode mode = game_mode::duel;
+  std::uint8_t seat_count = 2;
+  std::uint8_t line_count = 2;
+  bool exhaustion_rule = false;   // R9.1
+
+  rng random;                     // R16.1: the match's one generator
+
+  // Static per-card facts: which catalogue card each uid is, and whose deck it came from.
+  std::uint8_t uid_count = 0;
+  std::array<card_id, max_uids> uid_card{};
+  std::array<seat_t, max_uids> uid_origin{};
+
+  std::array<seat_state, max_seats> seats{};
+  std::array<line_state, max_lines> lines{};
+
+  // R9.3: cards removed from the game, in the order they were removed.
+  std::uint8_t removed_count = 0;
+  std::array<card_uid, max_uids> removed{};
+
+  seat_t first_seat = 0;
+  seat_t active_seat = 0;
+  std::uint16_t turn = 0;         // every turn of every seat, from 1
+  std::uint16_t round = 0;        // turns of the first player, from 1 (R9.1)
+  phase current_phase = phase::summoning;
+
+  // Result (phase::game_over): winners as a seat bit mask.
+  std::uint8_t winners = 0;
+  seat_t loser = no_seat;
+  end_reason reason = end_reason::none;
+
+  bool exhausted() const { return exhaustion_rule && round >= 8; }  // R9.2
+  bool operator==(const game_state&) const = default;
+};
+
+}  // namespace cod

@@ -1,0 +1,94 @@
+// Per-viewer projection (R16.2): the only way state leaves the engine.
+//
+// A seat sees its own hand in order; every card on the board; every seat's
+// hand size, Stronghold index and side; cards removed from the game. It never
+// sees another seat's hand contents or order. A spectator sees what every
+// seat sees of the others. The referee view (admins' replays, scenario tests)
+// sees every hand and is never sent to a player.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cod/engine/event.hpp"
+#include "cod/engine/state.hpp"
+#include "cod/engine/types.hpp"
+
+namespace cod {
+
+class catalogue;
+
+// Viewer ids besides seats 0..3.
+inline constexpr seat_t spectator = -2;
+inline constexpr seat_t referee = -3;
+
+struct card_ref {
+  card_uid uid = no_uid;
+  card_id card = no_card;
+  bool operator==(const card_ref&) const = default;
+};
+
+struct creature_view {
+  card_uid uid = no_uid;
+  card_id card = no_card;
+  int av = 0;                 // printed AV + Sprint bonus this turn
+  int hp = 0;                 // printed HP
+  int damage = 0;
+  int bonus_av = 0;
+  ability_set abilities = 0;  // effective: own + granted by neighbours' Auras
+  bool entered_this_turn = false;
+  bool attacked = false;
+  bool protection_used = false;
+};
+
+struct side_view {
+  seat_t seat = no_seat;
+  std::vector<creature_view> creatures;  // from the Bridge outwards
+};
+
+struct line_view {
+  side_view sides[2];
+};
+
+struct seat_public {
+  int hand_size = 0;              // cards, Stronghold not counted
+  int stronghold_pos = 0;         // index of the Stronghold in the hand row
+  stronghold_side side = stronghold_side::bastion;
+  int health = 0;                 // R1.5
+  int mana = 0;
+  int upper_line = 0, lower_line = 1;
+};
+
+struct seat_view {
+  seat_t viewer = spectator;
+  game_mode mode = game_mode::duel;
+  bool exhaustion_rule = false;
+  bool exhausted = false;
+  int turn = 0, round = 0;
+  seat_t first_seat = 0;
+  seat_t active_seat = 0;
+  phase current_phase = phase::summoning;
+  std::uint8_t winners = 0;
+  seat_t loser = no_seat;
+  end_reason reason = end_reason::none;
+
+  std::vector<seat_public> seats;
+  std::vector<line_view> lines;
+  std::vector<card_ref> removed;
+
+  // The viewer's own hand, left to right, Stronghold excluded (its index is in
+  // seats[viewer].stronghold_pos). Empty for spectators.
+  std::vector<card_ref> hand;
+  // The uids of hand cards the viewer could play now (R3.2.1), cost aside.
+  std::vector<card_uid> playable;
+  // Referee only: every seat's hand.
+  std::vector<std::vector<card_ref>> all_hands;
+};
+
+seat_view project(const catalogue& cat, const game_state& s, seat_t viewer);
+
+// An event as `viewer` may see it: fields private to another seat are cleared
+// (a played card's hand index).
+event redact(const event& e, seat_t viewer);
+
+}  // namespace cod

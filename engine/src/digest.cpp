@@ -1,0 +1,60 @@
+// A 64-bit digest of the whole state, over its meaningful fields only (never
+// over padding or unused slots), so equal states always give equal digests.
+#include "cod/engine/match.hpp"
+
+namespace cod {
+
+namespace {
+
+struct hasher {
+  std::uint64_t h = 0x6A09E667F3BCC908ULL;
+  void add(std::uint64_t v) {
+    // One SplitMix64 finaliser round per word: cheap and well mixed.
+    h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+  }
+};
+
+}  // namespace
+
+std::uint64_t match::digest() const {
+  const game_state& s = state_;
+  hasher x;
+  x.add(static_cast<std::uint64_t>(s.mode) | std::uint64_t{s.seat_count} << 8 |
+        std::uint64_t{s.line_count} << 16 | std::uint64_t{s.exhaustion_rule} << 24);
+  for (std::uint64_t w : s.random.words()) x.add(w);
+  x.add(s.uid_count);
+  for (int u = 0; u < s.uid_count; ++u)
+    x.add(std::uint64_t{s.uid_card[u]} | static_cast<std::uint64_t>(s.uid_origin[u] + 1) << 16);
+  for (int seat = 0; seat < s.seat_count; ++seat) {
+    const seat_state& st = s.seats[seat];
+    x.add(std::uint64_t{st.hand.count} | std::uint64_t{st.hand.stronghold_pos} << 8 |
+          static_cast<std::uint64_t>(st.hand.side) << 16 |
+          static_cast<std::uint64_t>(static_cast<std::uint16_t>(st.mana)) << 24 |
+          std::uint64_t{st.turns_taken} << 40);
+    for (int i = 0; i < st.hand.count; ++i) x.add(st.hand.cards[i]);
+  }
+  for (int l = 0; l < s.line_count; ++l)
+    for (const line_side& ls : s.lines[l].sides) {
+      x.add(static_cast<std::uint64_t>(ls.seat + 1) | std::uint64_t{ls.count} << 8);
+      for (int i = 0; i < ls.count; ++i) {
+        const creature& c = ls.slots[i];
+        x.add(std::uint64_t{c.uid} | std::uint64_t{c.damage} << 8 |
+              static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.bonus_av)) << 16 |
+              std::uint64_t{c.entered_this_turn} << 24 | std::uint64_t{c.attacked} << 25 |
+              std::uint64_t{c.protection_used} << 26);
+      }
+    }
+  x.add(s.removed_count);
+  for (int i = 0; i < s.removed_count; ++i) x.add(s.removed[i]);
+  x.add(static_cast<std::uint64_t>(s.first_seat + 1) | static_cast<std::uint64_t>(s.active_seat + 1) << 8 |
+        std::uint64_t{s.turn} << 16 | std::uint64_t{s.round} << 32 |
+        static_cast<std::uint64_t>(s.current_phase) << 48);
+  x.add(std::uint64_t{s.winners} | static_cast<std::uint64_t>(s.loser + 1) << 8 |
+        static_cast<std::uint64_t>(s.reason) << 16);
+  return x.h;
+}
+
+}  // namespace cod

@@ -1,0 +1,84 @@
+// Hands and Strongholds: R1.5 health, R4.4 Stronghold damage, R4.5 Bastion
+// destroyed, R4.6 defeat, R4.7 checks after every change.
+#include "internal.hpp"
+
+namespace cod::detail {
+
+int hand_index(const game_state& s, seat_t seat, card_uid u) {
+  const hand_state& h = s.seats[seat].hand;
+  for (int i = 0; i < h.count; ++i)
+    if (h.cards[i] == u) return i;
+  return -1;
+}
+
+void take_from_hand(game_state& s, seat_t seat, int i) {
+  hand_state& h = s.seats[seat].hand;
+  for (int j = i; j + 1 < h.count; ++j) h.cards[j] = h.cards[j + 1];
+  --h.count;
+  h.cards[h.count] = 0;
+  // R3.2.6: a card left of the Stronghold leaves its index one lower;
+  // one right of it leaves it where it is (health drops by one).
+  if (i < h.stronghold_pos) --h.stronghold_pos;
+}
+
+void return_to_hand(ctx& c, seat_t seat, card_uid u) {
+  hand_state& h = c.s.seats[seat].hand;
+  // The rules bound hands far below max_hand (R1.2: 8 cards a seat); this
+  // guard only keeps a malformed custom setup from writing out of bounds.
+  if (h.count >= max_hand) return;
+  h.cards[h.count] = u;
+  ++h.count;
+  c.emit({.type = event_type::card_returned, .seat = seat, .uid = u,
+          .to = static_cast<std::int16_t>(h.count - 1)});
+}
+
+void end_game(ctx& c, seat_t loser, end_reason why) {
+  game_state& s = c.s;
+  s.current_phase = phase::game_over;
+  s.loser = loser;
+  s.reason = why;
+  s.winners = 0;
+  for (int i = 0; i < s.seat_count; ++i)
+    if (i != loser) s.winners |= static_cast<std::uint8_t>(1u << i);
+  c.emit({.type = event_type::game_over, .seat = loser, .amount = s.winners,
+          .to = static_cast<std::int16_t>(why)});
+}
+
+bool check_stronghold(ctx& c, seat_t seat) {
+  if (c.over()) return true;
+  hand_state& h = c.s.seats[seat].hand;
+  // R4.6: the Stronghold alone in hand loses, whichever side is up.
+  if (h.count == 0) {
+    end_game(c, seat, end_reason::stronghold_alone);
+    return true;
+  }
+  if (h.stronghold_pos < h.count) return false;
+  if (h.side == stronghold_side::fort) {  // R4.6
+    end_game(c, seat, end_reason::fort_destroyed);
+    return true;
+  }
+  // R4.5: the Bastion is destroyed: Fort up, leftmost. Excess is already lost
+  // because damage stops at the rightmost position (R4.4).
+  h.side = stronghold_side::fort;
+  const auto from = static_cast<std::int16_t>(h.stronghold_pos);
+  h.stronghold_pos = 0;
+  c.emit({.type = event_type::stronghold_flipped, .seat = seat, .amount = 1});
+  c.emit({.type = event_type::stronghold_moved, .seat = seat, .from = from, .to = 0});
+  return false;
+}
+
+void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source) {
+  if (amount <= 0 || c.over()) return;  // R1.8
+  hand_state& h = c.s.seats[seat].hand;
+  c.emit({.type = event_type::stronghold_damaged, .seat = seat, .uid = source,
+          .amount = static_cast<std::int16_t>(amount)});
+  const int from = h.stronghold_pos;
+  const int to = from + amount < h.count ? from + amount : h.count;  // R4.4
+  h.stronghold_pos = static_cast<std::uint8_t>(to);
+  if (to != from)
+    c.emit({.type = event_type::stronghold_moved, .seat = seat,
+            .from = static_cast<std::int16_t>(from), .to = static_cast<std::int16_t>(to)});
+  check_stronghold(c, seat);
+}
+
+}  // namespace cod::detail

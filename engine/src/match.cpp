@@ -1,0 +1,234 @@
+// The facade: setup (R2, R14.1, R14.6), validation of every action before
+// anything changes, and replay (R16.1).
+#include "cod/engine/match.hpp"
+
+#include "internal.hpp"
+
+namespace cod {
+
+using detail::ctx;
+
+namespace {
+
+// Duel board (R1.3): line 0 upper, line 1 lower; seat 0 on side 0 of both.
+void lay_out_duel(game_state& s) {
+  s.seat_count = 2;
+  s.line_count = 2;
+  for (int l = 0; l < 2; ++l) {
+    s.lines[l].sides[0].seat = 0;
+    s.lines[l].sides[1].seat = 1;
+  }
+  for (int seat = 0; seat < 2; ++seat) {
+    s.seats[seat].lines[0] = {0, static_cast<std::uint8_t>(seat)};
+    s.seats[seat].lines[1] = {1, static_cast<std::uint8_t>(seat)};
+  }
+}
+
+// The abilities this engine version resolves. A deck using any other is
+// refused (unsupported_card) rather than played wrongly.
+constexpr ability_set implemented =
+    bit(ability::rage) | bit(ability::berserk) | bit(ability::protection) |
+    bit(ability::indestructible) | bit(ability::perforation) | bit(ability::splash) |
+    bit(ability::sprint);
+
+bool supported(const card_stats& st) { return ((st.abilities | st.auras) & ~implemented) == 0; }
+
+card_uid add_uid(game_state& s, card_id card, seat_t origin) {
+  const auto u = static_cast<card_uid>(s.uid_count++);
+  s.uid_card[u] = card;
+  s.uid_origin[u] = origin;
+  return u;
+}
+
+}  // namespace
+
+rule_error match::check_deck(const catalogue& cat, const std::vector<card_id>& deck) {
+  if (deck.size() != 8) return rule_error::bad_deck_size;  // R1.2
+  for (std::size_t i = 0; i < deck.size(); ++i) {
+    if (deck[i] >= cat.size()) return rule_error::unknown_card;
+    for (std::size_t j = 0; j < i; ++j)
+      if (deck[j] == deck[i]) return rule_error::duplicate_card;  // R1.2, R14.6
+    if (!supported(cat.stats(deck[i]))) return rule_error::unsupported_card;
+  }
+  return rule_error::ok;
+}
+
+rule_error match::create(const catalogue& cat, const match_config& cfg, match& out,
+                         std::vector<event>& events) {
+  if (cfg.mode != game_mode::duel || cfg.seat_count != 2) return rule_error::bad_setup;
+  if (cfg.first_seat != no_seat && (cfg.first_seat < 0 || cfg.first_seat >= cfg.seat_count))
+    return rule_error::bad_setup;
+  for (int seat = 0; seat < cfg.seat_count; ++seat)
+    if (auto e = check_deck(cat, cfg.decks[seat]); e != rule_error::ok) return e;
+
+  // Built in place: a match is reset, not copied (the bench creates millions).
+  out.cat_ = &cat;
+  out.state_ = game_state{};
+  game_state& s = out.state_;
+  s.mode = cfg.mode;
+  s.exhaustion_rule = cfg.exhaustion_rule;
+  s.random = rng(cfg.seed);
+  lay_out_duel(s);
+  // R2.3: uids follow the deck lists; each seat's hand is its deck shuffled,
+  // Stronghold leftmost, Bastion up.
+  for (int seat = 0; seat < cfg.seat_count; ++seat) {
+    hand_state& h = s.seats[seat].hand;
+    for (card_id card : cfg.decks[seat]) h.cards[h.count++] = add_uid(s, card, static_cast<seat_t>(seat));
+    s.random.shuffle(h.cards.data(), h.count);
+    h.stronghold_pos = 0;
+    h.side = stronghold_side::bastion;
+  }
+  // R2.4: the coin toss.
+  s.first_seat = cfg.first_seat != no_seat ? cfg.first_seat
+                                           : static_cast<seat_t>(s.random.below(cfg.seat_count));
+  ctx c{cat, s, events};
+  c.emit({.type = event_type::match_started, .seat = s.first_seat});
+  detail::start_turn(c, s.first_seat);
+  return rule_error::ok;
+}
+
+rule_error match::from_position(const catalogue& cat, const position_setup& p, match& out) {
+  if (p.mode != game_mode::duel || p.seats.size() != 2) return rule_error::bad_setup;
+  if (p.active_seat < 0 || p.active_seat > 1 || p.first_seat < 0 || p.first_seat > 1)
+    return rule_error::bad_setup;
+  if (p.turn < 1 || p.round < 1 || p.turn > 60000 || p.round > 60000) return rule_error::bad_setup;
+  match m;
+  m.cat_ = &cat;
+  game_state& s = m.state_;
+  s.mode = p.mode;
+  s.exhaustion_rule = p.exhaustion_rule;
+  s.random = rng(p.seed);
+  lay_out_duel(s);
+  s.first_seat = p.first_seat;
+  s.active_seat = p.active_seat;
+  s.turn = static_cast<std::uint16_t>(p.turn);
+  s.round = static_cast<std::uint16_t>(p.round);
+
+  std::size_t total = p.removed.size();
+  for (const seat_setup& ss : p.seats) total += ss.hand.size() + ss.lines[0].size() + ss.lines[1].size();
+  if (total > max_uids) return rule_error::bad_setup;
+  auto known = [&](card_id id) { return id < cat.size(); };
+
+  for (int seat = 0; seat < 2; ++seat) {
+    const seat_setup& ss = p.seats[seat];
+    seat_state& st = s.seats[seat];
+    if (ss.hand.size() > max_hand) return rule_error::bad_setup;
+    if (ss.stronghold_pos < 0 || ss.stronghold_pos > static_cast<int>(ss.hand.size()))
+      return rule_error::bad_setup;
+    if (ss.mana < 0 || ss.mana > 200 || ss.turns_taken < 0) return rule_error::bad_setup;
+    for (card_id id : ss.hand) {
+      if (!known(id)) return rule_error::unknown_card;
+      st.hand.cards[st.hand.count++] = add_uid(s, id, static_cast<seat_t>(seat));
+    }
+    st.hand.stronghold_pos = static_cast<std::uint8_t>(ss.stronghold_pos);
+    st.hand.side = ss.side;
+    st.mana = static_cast<std::int16_t>(ss.mana);
+    st.turns_taken = static_cast<std::uint16_t>(ss.turns_taken);
+    for (int which = 0; which < 2; ++which) {
+      const auto& row = ss.lines[which];
+      if (row.size() > max_side) return rule_error::bad_setup;
+      line_side& ls = s.lines[st.lines[which].line].sides[st.lines[which].side];
+      for (const creature_setup& cs : row) {
+        if (!known(cs.card)) return rule_error::unknown_card;
+        const card_stats& cst = cat.stats(cs.card);
+        if (cst.type != card_type::creature) return rule_error::bad_setup;
+        if (cs.damage < 0 || cs.damage >= cst.hp || cs.bonus_av < 0 || cs.bonus_av > 100)
+          return rule_error::bad_setup;
+        creature& cr = ls.slots[ls.count++];
+        cr.uid = add_uid(s, cs.card, static_cast<seat_t>(seat));
+        cr.damage = static_cast<std::uint8_t>(cs.damage);
+        cr.bonus_av = static_cast<std::int8_t>(cs.bonus_av);
+        cr.entered_this_turn = cs.entered_this_turn;
+        cr.attacked = cs.attacked;
+        cr.protection_used = cs.protection_used;
+      }
+    }
+  }
+  for (card_id id : p.removed) {
+    if (!known(id)) return rule_error::unknown_card;
+    s.removed[s.removed_count++] = add_uid(s, id, no_seat);
+  }
+  // A position where R4.5/R4.6 would already have acted is not well formed.
+  for (int seat = 0; seat < 2; ++seat) {
+    const hand_state& h = s.seats[seat].hand;
+    if (h.count == 0 || h.stronghold_pos >= h.count) return rule_error::bad_setup;
+  }
+  out = m;
+  return rule_error::ok;
+}
+
+rule_error match::check(const action& a) const {
+  const game_state& s = state_;
+  if (s.current_phase == phase::game_over) return rule_error::game_over;
+  if (a.seat < 0 || a.seat >= s.seat_count) return rule_error::unknown_seat;
+  switch (a.type) {
+    case action_type::concede:
+      return rule_error::ok;  // R16.3: any seat, any time
+    case action_type::end_turn:
+      if (a.seat != s.active_seat) return rule_error::not_your_turn;
+      if (a.card != no_uid || a.line != -1 || a.target != no_uid) return rule_error::bad_action;
+      return rule_error::ok;
+    case action_type::play:
+      break;
+    default:
+      return rule_error::bad_action;
+  }
+  if (a.seat != s.active_seat) return rule_error::not_your_turn;
+  if (a.card >= s.uid_count) return rule_error::card_not_in_hand;
+  const seat_state& me = s.seats[a.seat];
+  const int index = detail::hand_index(s, a.seat, a.card);
+  if (index < 0) return rule_error::card_not_in_hand;
+  if (index >= 4) return rule_error::card_not_playable;  // R3.2.1
+  const card_stats& st = cat_->stats(s.uid_card[a.card]);
+  if (st.type == card_type::creature) {
+    if (a.target != no_uid || a.line < 0 || a.line > 1) return rule_error::bad_line;
+    if (st.mana > me.mana) return rule_error::insufficient_mana;  // R3.2.2
+    if (me.hand.count == 1) return rule_error::leaves_only_stronghold;  // R3.2.5
+    const seat_lines& where = me.lines[a.line];
+    if (s.lines[where.line].sides[where.side].count >= max_side) return rule_error::line_full;
+  } else {
+    if (a.line != -1) return rule_error::bad_line;
+    if (a.target == no_uid || !detail::find_creature(s, a.target).valid())
+      return rule_error::bad_target;  // R3.2.4
+    if (st.mana > me.mana) return rule_error::insufficient_mana;
+    // R17.13: an incantation comes back, so [S, incantation] may play it.
+  }
+  return rule_error::ok;
+}
+
+rule_error match::apply(const action& a, std::vector<event>& events) {
+  if (const rule_error e = check(a); e != rule_error::ok) return e;
+  ctx c{*cat_, state_, events};
+  switch (a.type) {
+    case action_type::concede:
+      c.emit({.type = event_type::conceded, .seat = a.seat});
+      detail::end_game(c, a.seat, end_reason::concession);
+      break;
+    case action_type::end_turn:
+      detail::end_turn_and_start_next(c);
+      break;
+    case action_type::play:
+      detail::resolve_play(c, a);
+      break;
+  }
+  return rule_error::ok;
+}
+
+rule_error replay(const catalogue& cat, const match_config& cfg, const std::vector<action>& log,
+                  match& out, int& failed_at, std::vector<std::uint64_t>* digests) {
+  failed_at = -1;
+  std::vector<event> events;
+  if (auto e = match::create(cat, cfg, out, events); e != rule_error::ok) return e;
+  if (digests) digests->push_back(out.digest());
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    events.clear();
+    if (auto e = out.apply(log[i], events); e != rule_error::ok) {
+      failed_at = static_cast<int>(i);
+      return e;
+    }
+    if (digests) digests->push_back(out.digest());
+  }
+  return rule_error::ok;
+}
+
+}  // namespace cod

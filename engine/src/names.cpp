@@ -1,0 +1,105 @@
+// The stable names of enums: ability ids match the catalogue, error and event
+// names are part of the wire protocol.
+#include <array>
+
+#include "cod/engine/action.hpp"
+#include "cod/engine/error.hpp"
+#include "cod/engine/event.hpp"
+#include "cod/engine/types.hpp"
+
+namespace cod {
+namespace {
+
+constexpr std::array<std::string_view, ability_count> ability_names = {
+    "aerial",     "aquatic",        "backfire",   "berserk",      "blackmail",     "catalyst",
+    "chain",      "counterorder",   "cursed",     "defender",     "immolation",    "indestructible",
+    "instinct",   "lucidity",       "mercenary",  "perforation",  "price_of_blood", "protection",
+    "rage",       "regeneration",   "reinforcement", "sharpening", "splash",       "sprint",
+    "symbiote",   "vanish",         "vulnerability",
+};
+
+struct error_text {
+  std::string_view name;
+  std::string_view message;
+};
+
+constexpr error_text error_texts[] = {
+    {"ok", "ok"},
+    {"game_over", "the match is over"},
+    {"not_your_turn", "it is not this seat's turn"},
+    {"unknown_seat", "there is no such seat in this match"},
+    {"card_not_in_hand", "that card is not in this seat's hand"},
+    {"card_not_playable", "only the 4 leftmost cards of the hand, Stronghold not counted, can be played (R3.2.1)"},
+    {"insufficient_mana", "not enough mana to play that card (R3.2.2)"},
+    {"bad_line", "a creature is played on one of the seat's own lines; an incantation takes a target, not a line"},
+    {"bad_target", "an incantation must target a creature in play (R3.2.4)"},
+    {"leaves_only_stronghold", "that play would leave the Stronghold as the only card in hand (R3.2.5)"},
+    {"line_full", "that side of the line has no room for another creature"},
+    {"bad_action", "the action is malformed"},
+    {"bad_deck_size", "a deck is exactly 8 cards (R1.2)"},
+    {"duplicate_card", "a deck may not hold the same card twice (R1.2)"},
+    {"unknown_card", "no such card in the catalogue"},
+    {"not_a_deck_card", "a deck holds only creatures and incantations (R1.2)"},
+    {"unsupported_card", "that card has an ability this engine version does not implement yet"},
+    {"bad_setup", "the position is not well formed"},
+};
+
+constexpr std::string_view event_names[] = {
+    "match_started",    "turn_started",       "card_removed",      "mana_gained",
+    "card_played",      "creature_entered",   "creature_moved",    "attack",
+    "damage_dealt",     "damage_prevented",   "creature_destroyed", "card_returned",
+    "stronghold_damaged", "stronghold_moved", "stronghold_flipped", "turn_ended",
+    "conceded",         "game_over",
+};
+
+}  // namespace
+
+std::string_view ability_name(ability a) {
+  const auto i = static_cast<std::size_t>(a);
+  return i < ability_names.size() ? ability_names[i] : std::string_view{"?"};
+}
+
+std::optional<ability> ability_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < ability_names.size(); ++i)
+    if (ability_names[i] == name) return static_cast<ability>(i);
+  return std::nullopt;
+}
+
+std::string_view card_type_name(card_type t) {
+  return t == card_type::creature ? "creature" : "incantation";
+}
+
+std::string_view stronghold_side_name(stronghold_side s) {
+  return s == stronghold_side::bastion ? "bastion" : "fort";
+}
+
+std::string_view game_mode_name(game_mode) { return "duel"; }
+
+std::string_view action_type_name(action_type t) {
+  switch (t) {
+    case action_type::play: return "play";
+    case action_type::end_turn: return "end_turn";
+    case action_type::concede: return "concede";
+  }
+  return "?";
+}
+
+std::string_view error_name(rule_error e) {
+  const auto i = static_cast<std::size_t>(e);
+  return i < std::size(error_texts) ? error_texts[i].name : std::string_view{"?"};
+}
+
+std::string_view error_message(rule_error e) {
+  const auto i = static_cast<std::size_t>(e);
+  return i < std::size(error_texts) ? error_texts[i].message : std::string_view{"?"};
+}
+
+std::string_view event_type_name(event_type t) {
+  const auto i = static_cast<std::size_t>(t);
+  return i < std::size(event_names) ? event_names[i] : std::string_view{"?"};
+}
+
+static_assert(std::size(error_texts) == static_cast<std::size_t>(rule_error::bad_setup) + 1);
+static_assert(std::size(event_names) == static_cast<std::size_t>(event_type::game_over) + 1);
+
+}  // namespace cod

@@ -1,0 +1,61 @@
+// The turn: R3.1 mana, R3.4 end of turn, R9 exhaustion, R3 turn order.
+#include "internal.hpp"
+
+namespace cod::detail {
+
+void start_turn(ctx& c, seat_t seat) {
+  game_state& s = c.s;
+  s.active_seat = seat;
+  s.current_phase = phase::summoning;
+  ++s.turn;
+  if (seat == s.first_seat) ++s.round;  // R9.1: the Bridges count the first player's turns
+  seat_state& me = s.seats[seat];
+  ++me.turns_taken;
+  c.emit({.type = event_type::turn_started, .seat = seat, .amount = static_cast<std::int16_t>(s.turn),
+          .to = static_cast<std::int16_t>(s.round)});
+  // R7 Protection (RULING): resets at the start of every turn.
+  for (int l = 0; l < s.line_count; ++l)
+    for (line_side& ls : s.lines[l].sides)
+      for (int i = 0; i < ls.count; ++i) ls.slots[i].protection_used = false;
+
+  // R9.2: exhausted from the first player's 8th turn, before Phase 1: the
+  // rightmost card leaves the game (R9.3). The Stronghold is never rightmost
+  // here while the game goes on (R4.5/R4.6 would have acted), so it is a card.
+  if (s.exhausted()) {
+    hand_state& h = me.hand;
+    if (h.count > 0) {
+      const card_uid u = h.cards[h.count - 1];
+      take_from_hand(s, seat, h.count - 1);
+      s.removed[s.removed_count++] = u;
+      c.emit({.type = event_type::card_removed, .seat = seat, .uid = u});
+      if (check_stronghold(c, seat)) return;
+    }
+  }
+
+  // R3.1: mana = cards in hand, Stronghold included; the first player's first turn gives 6.
+  const int mana = (seat == s.first_seat && me.turns_taken == 1) ? 6 : me.hand.count + 1;
+  me.mana = static_cast<std::int16_t>(mana);
+  c.emit({.type = event_type::mana_gained, .seat = seat, .amount = static_cast<std::int16_t>(mana)});
+}
+
+void end_turn_and_start_next(ctx& c) {
+  game_state& s = c.s;
+  const seat_t seat = s.active_seat;
+  resolve_assault(c, seat);  // R3.3
+  if (c.over()) return;
+  // R3.4: survivors heal, Sprint bonuses and "entered this turn" end.
+  for (int l = 0; l < s.line_count; ++l)
+    for (line_side& ls : s.lines[l].sides)
+      for (int i = 0; i < ls.count; ++i) {
+        creature& cr = ls.slots[i];
+        cr.damage = 0;
+        cr.bonus_av = 0;
+        cr.entered_this_turn = false;
+        cr.attacked = false;
+      }
+  s.seats[seat].mana = 0;  // R3.1: unspent mana is lost
+  c.emit({.type = event_type::turn_ended, .seat = seat});
+  start_turn(c, static_cast<seat_t>((seat + 1) % s.seat_count));
+}
+
+}  // namespace cod::detail

@@ -1,0 +1,85 @@
+// R16.2: what each viewer may see. The only way state leaves the engine.
+#include "cod/engine/view.hpp"
+
+#include "cod/engine/catalogue.hpp"
+#include "internal.hpp"
+
+namespace cod {
+
+seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
+  seat_view v;
+  v.viewer = viewer;
+  v.mode = s.mode;
+  v.exhaustion_rule = s.exhaustion_rule;
+  v.exhausted = s.exhausted();
+  v.turn = s.turn;
+  v.round = s.round;
+  v.first_seat = s.first_seat;
+  v.active_seat = s.active_seat;
+  v.current_phase = s.current_phase;
+  v.winners = s.winners;
+  v.loser = s.loser;
+  v.reason = s.reason;
+
+  for (int seat = 0; seat < s.seat_count; ++seat) {
+    const seat_state& st = s.seats[seat];
+    seat_public p;
+    p.hand_size = st.hand.count;
+    p.stronghold_pos = st.hand.stronghold_pos;
+    p.side = st.hand.side;
+    p.health = st.hand.health();
+    p.mana = st.mana;
+    p.upper_line = st.lines[0].line;
+    p.lower_line = st.lines[1].line;
+    v.seats.push_back(p);
+  }
+  for (int l = 0; l < s.line_count; ++l) {
+    line_view lv;
+    for (int d = 0; d < 2; ++d) {
+      const line_side& ls = s.lines[l].sides[d];
+      lv.sides[d].seat = ls.seat;
+      for (int i = 0; i < ls.count; ++i) {
+        const creature& cr = ls.slots[i];
+        const card_stats& st = cat.stats(s.uid_card[cr.uid]);
+        creature_view cv;
+        cv.uid = cr.uid;
+        cv.card = s.uid_card[cr.uid];
+        cv.av = detail::attack_value(cat, s, {l, d, i});
+        cv.hp = st.hp;
+        cv.damage = cr.damage;
+        cv.bonus_av = cr.bonus_av;
+        cv.abilities = detail::abilities_at(cat, s, {l, d, i});
+        cv.entered_this_turn = cr.entered_this_turn;
+        cv.attacked = cr.attacked;
+        cv.protection_used = cr.protection_used;
+        lv.sides[d].creatures.push_back(cv);
+      }
+    }
+    v.lines.push_back(std::move(lv));
+  }
+  for (int i = 0; i < s.removed_count; ++i) v.removed.push_back({s.removed[i], s.uid_card[s.removed[i]]});
+
+  auto hand_of = [&](int seat) {
+    std::vector<card_ref> h;
+    const hand_state& hs = s.seats[seat].hand;
+    for (int i = 0; i < hs.count; ++i) h.push_back({hs.cards[i], s.uid_card[hs.cards[i]]});
+    return h;
+  };
+  if (viewer >= 0 && viewer < s.seat_count) {
+    v.hand = hand_of(viewer);
+    const int n = static_cast<int>(v.hand.size()) < 4 ? static_cast<int>(v.hand.size()) : 4;
+    for (int i = 0; i < n; ++i) v.playable.push_back(v.hand[i].uid);  // R3.2.1
+  } else if (viewer == referee) {
+    for (int seat = 0; seat < s.seat_count; ++seat) v.all_hands.push_back(hand_of(seat));
+  }
+  return v;
+}
+
+event redact(const event& e, seat_t viewer) {
+  event r = e;
+  // Where in the hand a played card stood is the player's secret (R1.4).
+  if (e.type == event_type::card_played && viewer != e.seat && viewer != referee) r.from = -1;
+  return r;
+}
+
+}  // namespace cod

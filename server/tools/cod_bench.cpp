@@ -1,0 +1,132 @@
+// cod-bench: plays N full duels with random legal moves and prints games/s,
+// actions/s and a checksum of every final digest (determinism made checkable,
+// as Stockfish's "bench" signature).
+//
+// Game i plays preconstructed deck (i % 4) + 1 against ((i / 4) % 4) + 1, all
+// 16 pairings in turn, with match seed = --seed + i. The moves come from a
+// second generator seeded from the match seed, so the players' choices never
+// touch the match's own generator.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cod/engine/match.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+
+#ifndef COD_DEFAULT_CATALOGUE
+#define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
+#endif
+
+namespace {
+
+struct options {
+  long games = 100000;
+  std::uint64_t seed = 1;
+  std::string catalogue = COD_DEFAULT_CATALOGUE;
+  std::string exhaustion = "mixed";  // on | off | mixed (odd games on)
+  long max_actions = 5000;           // a game longer than this is cut and counted
+  std::string expect;                // checksum to compare with (hex)
+};
+
+void usage() {
+  std::printf(
+      "usage: cod-bench [--games N] [--seed S] [--exhaustion on|off|mixed] [--max-actions N]\n"
+      "                 [--catalogue PATH] [--expect HEX]\n"
+      "Plays N random-legal-move duels over the 16 preconstructed pairings and prints\n"
+      "games/s, actions/s and the checksum of all final digests. --expect exits 1 on a mismatch.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  for (int i = 1; i < argc; ++i) {
+    auto next = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "cod-bench: %s needs a value\n", argv[i]);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (!std::strcmp(argv[i], "--games")) o.games = std::atol(next());
+    else if (!std::strcmp(argv[i], "--seed")) o.seed = std::strtoull(next(), nullptr, 10);
+    else if (!std::strcmp(argv[i], "--catalogue")) o.catalogue = next();
+    else if (!std::strcmp(argv[i], "--exhaustion")) o.exhaustion = next();
+    else if (!std::strcmp(argv[i], "--max-actions")) o.max_actions = std::atol(next());
+    else if (!std::strcmp(argv[i], "--expect")) o.expect = next();
+    else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) { usage(); return 0; }
+    else { std::fprintf(stderr, "cod-bench: unknown option %s\n", argv[i]); usage(); return 2; }
+  }
+  if (o.games <= 0 || (o.exhaustion != "on" && o.exhaustion != "off" && o.exhaustion != "mixed")) {
+    usage();
+    return 2;
+  }
+
+  cod::catalogue cat;
+  if (auto e = cod::protocol::load_catalogue_file(o.catalogue, cat)) {
+    std::fprintf(stderr, "cod-bench: catalogue %s: %s\n", o.catalogue.c_str(), e->to_string().c_str());
+    return 2;
+  }
+  std::vector<cod::card_id> decks[4];
+  for (int d = 0; d < 4; ++d) decks[d] = cat.preconstructed_deck(d + 1);
+
+  std::vector<cod::event> events;
+  std::vector<cod::action> legal;
+  events.reserve(256);
+  legal.reserve(64);
+  cod::match m;
+  cod::match_config cfg;
+
+  std::uint64_t checksum = 0;
+  long long actions = 0;
+  long cut = 0, wins[2] = {0, 0};
+  const auto start = std::chrono::steady_clock::now();
+  for (long g = 0; g < o.games; ++g) {
+    cfg.seed = o.seed + static_cast<std::uint64_t>(g);
+    cfg.decks[0] = decks[g % 4];
+    cfg.decks[1] = decks[(g / 4) % 4];
+    cfg.exhaustion_rule = o.exhaustion == "on" || (o.exhaustion == "mixed" && (g & 1));
+    events.clear();
+    if (cod::match::create(cat, cfg, m, events) != cod::rule_error::ok) {
+      std::fprintf(stderr, "cod-bench: setup failed\n");
+      return 1;
+    }
+    std::uint64_t player_seed = cfg.seed ^ 0xB5AD4ECEDA1CE2A9ULL;
+    cod::rng player(cod::rng::splitmix64(player_seed));
+    long n = 0;
+    while (!m.over() && n < o.max_actions) {
+      m.legal_actions(legal);
+      const auto& a = legal[player.below(legal.size())];
+      events.clear();
+      if (m.apply(a, events) != cod::rule_error::ok) {
+        std::fprintf(stderr, "cod-bench: a legal action was rejected (game %ld)\n", g);
+        return 1;
+      }
+      ++n;
+    }
+    if (!m.over()) ++cut;
+    else wins[m.winners() & 1 ? 0 : 1]++;
+    actions += n;
+    checksum = (checksum ^ m.digest()) * 0x100000001B3ULL + static_cast<std::uint64_t>(g);
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("games        %ld\n", o.games);
+  std::printf("actions      %lld (%.1f per game)\n", actions, static_cast<double>(actions) / o.games);
+  std::printf("cut games    %ld (over %ld actions)\n", cut, o.max_actions);
+  std::printf("wins         seat 0: %ld, seat 1: %ld\n", wins[0], wins[1]);
+  std::printf("time         %.3f s\n", secs);
+  std::printf("games/s      %.0f\n", o.games / secs);
+  std::printf("actions/s    %.0f\n", static_cast<double>(actions) / secs);
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(checksum));
+  std::printf("checksum     %s\n", hex);
+  if (!o.expect.empty() && o.expect != hex) {
+    std::fprintf(stderr, "cod-bench: checksum %s differs from the expected %s\n", hex, o.expect.c_str());
+    return 1;
+  }
+  return 0;
+}

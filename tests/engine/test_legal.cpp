@@ -1,0 +1,79 @@
+// Legal-action generation agrees with validation: every listed action
+// applies; every action not listed is rejected and changes nothing (R3.2).
+#include <algorithm>
+
+#include "fixtures.hpp"
+
+using namespace cod;
+
+namespace {
+
+// Every action shape over every uid, line and target, both seats.
+std::vector<action> candidates(const match& m) {
+  std::vector<action> out;
+  const seat_view ref = m.view(referee);
+  std::vector<card_uid> creatures;
+  for (const auto& l : ref.lines)
+    for (const auto& s : l.sides)
+      for (const auto& c : s.creatures) creatures.push_back(c.uid);
+  for (seat_t seat = 0; seat < 2; ++seat) {
+    out.push_back(action::end(seat));
+    for (int u = 0; u < 17; ++u) {  // 16 cards in a duel, plus one that does not exist
+      const auto uid = static_cast<card_uid>(u);
+      for (int line = -1; line <= 2; ++line) out.push_back(action::play_creature(seat, uid, line));
+      for (card_uid t : creatures) out.push_back(action::play_incantation(seat, uid, t));
+      out.push_back(action::play_incantation(seat, uid, no_uid));
+    }
+  }
+  out.push_back(action::end(5));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("R3.2 check() accepts exactly the listed legal actions; rejections change nothing") {
+  std::vector<action> legal;
+  std::vector<event> ev;
+  long checked = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    match m;
+    REQUIRE(match::create(test::shipped(), test::precon_config(1 + int(seed % 4), 1 + int(seed / 4 % 4), seed), m, ev) ==
+            rule_error::ok);
+    rng player(seed + 100);
+    while (!m.over()) {
+      m.legal_actions(legal);
+      REQUIRE(!legal.empty());
+      for (const action& a : candidates(m)) {
+        const bool listed = std::find(legal.begin(), legal.end(), a) != legal.end();
+        const rule_error e = m.check(a);
+        CHECK_MESSAGE(listed == (e == rule_error::ok), "seed ", seed, " error ", error_name(e));
+        if (!listed) {
+          match copy = m;
+          std::vector<event> none;
+          CHECK(copy.apply(a, none) == e);
+          CHECK(none.empty());
+          CHECK(copy.digest() == m.digest());
+        }
+        ++checked;
+      }
+      ev.clear();
+      REQUIRE(m.apply(legal[player.below(legal.size())], ev) == rule_error::ok);
+    }
+  }
+  CHECK(checked > 10000);
+}
+
+TEST_CASE("R16.3 concede is legal for any seat at any time, then the game is over") {
+  match m;
+  std::vector<event> ev;
+  REQUIRE(match::create(test::shipped(), test::precon_config(1, 2, 3), m, ev) == rule_error::ok);
+  const seat_t idle = static_cast<seat_t>(1 - m.active_seat());
+  CHECK(m.apply(action::concede_by(idle), ev) == rule_error::ok);
+  CHECK(m.over());
+  CHECK(m.winners() == (1u << m.active_seat()));
+  CHECK(m.apply(action::end(m.active_seat()), ev) == rule_error::game_over);
+  CHECK(m.apply(action::concede_by(m.active_seat()), ev) == rule_error::game_over);
+  std::vector<action> legal;
+  m.legal_actions(legal);
+  CHECK(legal.empty());
+}
