@@ -1,0 +1,83 @@
+#include "cod/protocol/narrate.hpp"
+
+#include "cod/protocol/wire_names.hpp"
+
+namespace cod::protocol {
+
+namespace {
+
+std::string line_name(int line) {
+  // Duel: line 0 is the upper line, 1 the lower (R1.3).
+  if (line == 0) return "the upper line";
+  if (line == 1) return "the lower line";
+  return "line " + std::to_string(line);
+}
+
+std::string seat_name(int seat) { return "seat " + std::to_string(seat); }
+
+std::string capital(std::string s) {
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
+}  // namespace
+
+std::string narrate(const event& e, const catalogue& cat, std::span<const card_id> uid_cards) {
+  auto card = [&](card_uid u) -> std::string {
+    if (u == no_uid) return "?";
+    if (u < uid_cards.size() && uid_cards[u] != no_card && uid_cards[u] < cat.size())
+      return cat.def(uid_cards[u]).name;
+    return "card #" + std::to_string(u);
+  };
+  const std::string seat = seat_name(e.seat);
+  switch (e.type) {
+    case event_type::match_started:
+      return capital(seat) + " goes first";
+    case event_type::turn_started:
+      return "Turn " + std::to_string(e.amount) + " (round " + std::to_string(e.to) + "): " + seat;
+    case event_type::card_removed:
+      return capital(seat) + " is exhausted: " + card(e.uid) + " leaves the game";
+    case event_type::mana_gained:
+      return capital(seat) + " has " + std::to_string(e.amount) + " mana";
+    case event_type::card_played:
+      if (e.target != no_uid) return capital(seat) + " casts " + card(e.uid) + " on " + card(e.target);
+      return capital(seat) + " plays " + card(e.uid) + " on " + line_name(e.line);
+    case event_type::creature_entered:
+      return card(e.uid) + " enters " + line_name(e.line) + " at position " + std::to_string(e.to);
+    case event_type::creature_moved:
+      return card(e.uid) + " sprints " + std::to_string(e.amount) + " place" + (e.amount == 1 ? "" : "s") +
+             " to the Bridge (+" + std::to_string(e.amount) + " AV)";
+    case event_type::attack:
+      if (e.target != no_uid) return card(e.uid) + " attacks " + card(e.target);
+      return card(e.uid) + " attacks " + seat + "'s Stronghold";
+    case event_type::damage_dealt:
+      return card(e.uid) + " deals " + std::to_string(e.amount) + " to " + card(e.target);
+    case event_type::damage_prevented:
+      return card(e.target) + " takes no damage from " + card(e.uid);
+    case event_type::creature_destroyed:
+      return card(e.uid) + " is destroyed";
+    case event_type::card_returned:
+      return card(e.uid) + " returns to " + seat + "'s hand";
+    case event_type::stronghold_damaged:
+      return capital(seat) + "'s Stronghold takes " + std::to_string(e.amount) + " damage";
+    case event_type::stronghold_moved:
+      return capital(seat) + "'s Stronghold moves from position " + std::to_string(e.from) + " to " +
+             std::to_string(e.to);
+    case event_type::stronghold_flipped:
+      return capital(seat) + "'s Bastion falls: Fort up, leftmost";
+    case event_type::turn_ended:
+      return capital(seat) + " ends the turn";
+    case event_type::conceded:
+      return capital(seat) + " concedes";
+    case event_type::game_over: {
+      std::string winners;
+      for (int s = 0; s < 8; ++s)
+        if (e.amount & (1 << s)) winners += (winners.empty() ? "" : ", ") + std::to_string(s);
+      return "Game over: seat " + winners + " wins (" +
+             std::string(end_reason_name(static_cast<end_reason>(e.to))) + ")";
+    }
+  }
+  return std::string(event_type_name(e.type));
+}
+
+}  // namespace cod::protocol
