@@ -1,39 +1,17 @@
-// Creatures taking damage and leaving play: R4.1 destruction, R4.2 return
-// order, R4.3 closing gaps; Auras (R7, R6.2); Protection and Indestructible
-// at the damage step (R5.1 step 7, R5.2 step 9); Splash and Perforation
-// targets (R7, R17.1, R17.2).
-#include <algorithm>
+// One damage instance and its aftermath, in the R5 order shared by the
+// assault (R5.1 steps 7-15) and the summoning (R5.2 steps 9-15):
+//   damage, Protection, Indestructible (R4.1, R7, R17.1)
+//   Chain releases (R7 Chain, R17.12)
+//   destroyed creatures leave: R4.2 order, R4.3 gaps, Mercenary, Cursed,
+//     Symbiote pairs (R7, R17.16)
+//   Reinforcement (R7, R17.17)
+//   Regeneration (R7, R17.8), Sharpening (R7, R17.9)
+// and, after the source has finished, Vanish and Instinct (R7, R17.4, R17.5).
 #include <utility>
 
 #include "internal.hpp"
 
 namespace cod::detail {
-
-place find_creature(const game_state& s, card_uid u) {
-  for (int l = 0; l < s.line_count; ++l)
-    for (int d = 0; d < 2; ++d) {
-      const line_side& side = s.lines[l].sides[d];
-      for (int p = 0; p < side.count; ++p)
-        if (side.slots[p].uid == u) return {l, d, p};
-    }
-  return {};
-}
-
-ability_set abilities_at(const catalogue& cat, const game_state& s, const place& p) {
-  const line_side& side = s.lines[p.line].sides[p.side];
-  ability_set a = cat.stats(s.uid_card[side.slots[p.pos].uid]).abilities;
-  // R7 Aura X: the neighbours on the same side of the same line give X. A bit
-  // set twice is still one ability (R6.2).
-  if (p.pos > 0) a |= cat.stats(s.uid_card[side.slots[p.pos - 1].uid]).auras;
-  if (p.pos + 1 < side.count) a |= cat.stats(s.uid_card[side.slots[p.pos + 1].uid]).auras;
-  return a;
-}
-
-int attack_value(const catalogue& cat, const game_state& s, const place& p) {
-  const creature& cr = s.lines[p.line].sides[p.side].slots[p.pos];
-  const int v = cat.stats(s.uid_card[cr.uid]).av + cr.bonus_av;
-  return v > 0 ? v : 0;
-}
 
 hit_list targets_around(const ctx& c, const place& primary, ability_set source) {
   hit_list h;
@@ -57,33 +35,16 @@ hit_list targets_around(const ctx& c, const place& primary, ability_set source) 
   return h;
 }
 
-int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u) {
-  line_side& ls = c.side_at(line, side);
-  const int pos = ls.count;
-  ls.slots[pos] = creature{};
-  ls.slots[pos].uid = u;
-  ls.slots[pos].entered_this_turn = true;
-  ++ls.count;
-  c.emit({.type = event_type::creature_entered, .seat = seat, .uid = u,
-          .line = static_cast<std::int8_t>(line), .side = static_cast<std::int8_t>(side),
-          .to = static_cast<std::int16_t>(pos)});
-  return pos;
-}
-
 namespace {
 
 // R4.2 order key: the owner's upper line before its lower line, then
-// furthest from the Bridge first.
-int return_order(const game_state& s, const place& p) {
-  const seat_t owner = s.lines[p.line].sides[p.side].seat;
-  const int which = s.seats[owner].lines[0].line == p.line ? 0 : 1;
-  return which * 100 + (max_side - p.pos);
-}
+// furthest from the Bridge first (R17.19: each owner's own lines).
+int return_order(const game_state& s, const place& p) { return which_line(s, p) * 100 + (max_side - p.pos); }
 
-// Insertion sort for the at most three places one damage instance touches
-// (std::sort trips g++ 12's -Warray-bounds on such tiny arrays).
-template <typename Less>
-void sort_small(place* a, int n, Less less) {
+// Insertion sort for the few places one instance touches (std::sort trips
+// g++ 12's -Warray-bounds on tiny arrays).
+template <typename T, typename Less>
+void sort_small(T* a, int n, Less less) {
   for (int i = 1; i < n; ++i)
     for (int j = i; j > 0 && less(a[j], a[j - 1]); --j) std::swap(a[j], a[j - 1]);
 }
@@ -96,66 +57,213 @@ void remove_from_line(game_state& s, const place& p) {
   ls.slots[ls.count] = creature{};
 }
 
+bool sharpening_spent(const game_state& s, card_uid u) { return (s.sharpening_used[u / 64] >> (u % 64)) & 1; }
+void spend_sharpening(game_state& s, card_uid u) { s.sharpening_used[u / 64] |= std::uint64_t{1} << (u % 64); }
+
+// Where a card leaving play goes (R4.2, R7 Mercenary, R7 Cursed, R17.16).
+struct leaving_card {
+  card_uid uid;
+  ability_set abilities;  // its own plus those granted where it stood
+};
+
+seat_t mercenary_destination(const game_state& s, seat_t owner, seat_t destroyer, const place& p) {
+  // R7 Mercenary: the enemy whose creature or spell destroyed it; RULING: when
+  // its own side destroyed it, the player across its line.
+  if (destroyer != no_seat && destroyer != owner) return destroyer;
+  return enemy_of(s, p);
+}
+
 }  // namespace
 
-int deal_damage(ctx& c, card_uid source, const hit_list& hits, int amount, bool from_incantation) {
+void release_chained(ctx& c, creature& cr) {
+  // R7 Chain / R17.12: each held card returns to the rightmost position of
+  // the hand it came from.
+  for (int k = 0; k < 2; ++k) {
+    if (cr.chained[k] == no_uid) continue;
+    const card_uid held = cr.chained[k];
+    const seat_t from = cr.chained_from[k];
+    cr.chained[k] = no_uid;
+    cr.chained_from[k] = no_seat;
+    return_to_hand(c, from, held);
+  }
+}
+
+int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt) {
   game_state& s = c.s;
-  place destroyed[3];
+  struct down {
+    place p;
+    int excess;
+  };
+  down destroyed[3];
   int n_destroyed = 0;
+  bool dealt_any = false;
+  card_uid damaged[3];
+  int n_damaged = 0;
+
+  // Step 7 / 9: damage, Protection, Indestructible.
   for (int i = 0; i < hits.count; ++i) {
     const place& p = hits.targets[i];
     creature& cr = c.at(p);
-    const card_stats& st = c.stats(cr.uid);
     const ability_set ab = abilities_at(c, p);
-    // R7 Indestructible: no damage and no effect from incantations.
-    if (from_incantation && has(ab, ability::indestructible)) {
-      c.emit({.type = event_type::damage_prevented, .uid = source, .target = cr.uid,
+    const int amount = hits.amounts[i];
+    // R7 Indestructible: no damage and no effect from incantations and Backfire.
+    if (src.immune_applies && has(ab, ability::indestructible)) {
+      c.emit({.type = event_type::damage_prevented, .uid = src.uid, .target = cr.uid,
               .amount = static_cast<std::int16_t>(amount)});
       continue;
     }
-    if (amount <= 0) continue;
-    // R7 Protection: the first source of >= 1 damage this turn is reduced to 0.
+    if (amount <= 0) continue;  // RULING E6: zero damage is no damage
+    // R7 Protection: the first source of >= 1 damage each turn is reduced to 0.
     if (has(ab, ability::protection) && !cr.protection_used) {
       cr.protection_used = true;
-      c.emit({.type = event_type::damage_prevented, .uid = source, .target = cr.uid,
+      c.emit({.type = event_type::damage_prevented, .uid = src.uid, .target = cr.uid,
               .amount = static_cast<std::int16_t>(amount)});
       continue;
     }
-    const int before = cr.damage;
-    const int after = std::min(before + amount, 255);
+    const int hp = hp_of(c.cat, s, cr);
+    const int remaining = hp - cr.damage;
+    const int after = cr.damage + amount > 255 ? 255 : cr.damage + amount;
     cr.damage = static_cast<std::uint8_t>(after);
-    c.emit({.type = event_type::damage_dealt, .uid = source, .target = cr.uid,
+    dealt_any = true;
+    damaged[n_damaged++] = cr.uid;
+    c.emit({.type = event_type::damage_dealt, .uid = src.uid, .target = cr.uid,
             .amount = static_cast<std::int16_t>(amount)});
-    if (after >= st.hp) destroyed[n_destroyed++] = p;  // R4.1
+    if (after >= hp) destroyed[n_destroyed++] = {p, amount - remaining};  // R4.1
+    else if (hurt) hurt->add(cr.uid);
   }
-  if (n_destroyed == 0) return 0;
 
-  // R4.2: return in order; remove from the lines back to front so the
-  // positions still to be removed stay valid.
-  sort_small(destroyed, n_destroyed, [&](const place& a, const place& b) {
-    return return_order(s, a) < return_order(s, b);
-  });
-  card_uid uids[3];
-  seat_t owners[3];
-  for (int i = 0; i < n_destroyed; ++i) {
-    const place& p = destroyed[i];
-    uids[i] = c.at(p).uid;
-    owners[i] = s.lines[p.line].sides[p.side].seat;
-    c.emit({.type = event_type::creature_destroyed, .seat = owners[i], .uid = uids[i],
-            .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
-            .from = static_cast<std::int16_t>(p.pos)});
+  // Step 8 (assault) / after step 9 (summoning): R7 Chain, R17.12.
+  const bool chains = has(s.present, ability::chain);
+  for (int i = 0; chains && i < n_damaged; ++i) {
+    const place p = find_creature(s, damaged[i]);
+    if (p.valid()) release_chained(c, c.at(p));
   }
-  place by_pos[3];
-  std::copy(destroyed, destroyed + n_destroyed, by_pos);
-  sort_small(by_pos, n_destroyed, [](const place& a, const place& b) {
-    if (a.line != b.line) return a.line < b.line;
-    if (a.side != b.side) return a.side < b.side;
-    return a.pos > b.pos;
-  });
-  for (int i = 0; i < n_destroyed; ++i) remove_from_line(s, by_pos[i]);
-  // R1.6: a card returns to the hand of the seat whose side it was on.
-  for (int i = 0; i < n_destroyed; ++i) return_to_hand(c, owners[i], uids[i]);
+
+  // Steps 10-12: destroyed creatures leave play, R4.2 order.
+  struct reinforcement {
+    seat_t seat;
+    int line_index;
+  };
+  reinforcement reinforce_queue[6];
+  int n_reinforce = 0;
+  seat_t hurt_owner = no_seat;
+  int excess = 0;
+  if (n_destroyed > 0) {
+    sort_small(destroyed, n_destroyed, [&](const down& a, const down& b) {
+      return return_order(s, a.p) < return_order(s, b.p);
+    });
+    struct gone {
+      creature cr;
+      place p;
+      seat_t owner;
+      ability_set granted;  // abilities its neighbours' Auras gave it
+    };
+    gone leaving[3];
+    // Auras that change where a card goes (Cursed, Reinforcement, Mercenary).
+    const bool has_any_aura = (s.present & (bit(ability::cursed) | bit(ability::reinforcement) |
+                                            bit(ability::mercenary))) != 0;
+    for (int i = 0; i < n_destroyed; ++i) {
+      const place& p = destroyed[i].p;
+      const ability_set granted = has_any_aura ? abilities_at(c, p) & ~own_abilities(c.cat, s, c.at(p)) : 0;
+      leaving[i] = {c.at(p), p, c.seat_at(p), granted};
+      excess += destroyed[i].excess > 0 ? destroyed[i].excess : 0;
+      if (hurt_owner == no_seat) hurt_owner = leaving[i].owner;
+      c.emit({.type = event_type::creature_destroyed, .seat = leaving[i].owner, .uid = leaving[i].cr.uid,
+              .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
+              .from = static_cast<std::int16_t>(p.pos)});
+    }
+    // Remove back to front on each side so the positions still to go stay valid.
+    place by_pos[3];
+    for (int i = 0; i < n_destroyed; ++i) by_pos[i] = destroyed[i].p;
+    sort_small(by_pos, n_destroyed, [](const place& a, const place& b) {
+      if (a.line != b.line) return a.line < b.line;
+      if (a.side != b.side) return a.side < b.side;
+      return a.pos > b.pos;
+    });
+    for (int i = 0; i < n_destroyed; ++i) remove_from_line(s, by_pos[i]);
+    for (int i = 0; i < n_destroyed; ++i) {
+      gone& g = leaving[i];
+      if (chains) release_chained(c, g.cr);  // R17.12: leaving play frees what it held
+      // R7 Symbiote: both cards return, the Symbiote first.
+      const card_uid cards[2] = {g.cr.top, g.cr.uid};
+      for (card_uid u : cards) {
+        if (u == no_uid) continue;
+        const ability_set ab = c.stats(u).abilities | g.granted;
+        if (has(ab, ability::mercenary)) {
+          // R7 Mercenary, R17.16: to the enemy's hand; Cursed and Reinforcement do not trigger.
+          return_to_hand(c, mercenary_destination(s, g.owner, src.seat, g.p), u);
+          continue;
+        }
+        return_to_hand(c, g.owner, u, has(ab, ability::cursed));  // R7 Cursed: leftmost
+        if (has(ab, ability::reinforcement) && n_reinforce < 6)
+          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p)};
+      }
+    }
+  }
+
+  // Step 11: R7 Reinforcement, in the order the cards returned.
+  for (int i = 0; i < n_reinforce && !c.over(); ++i) reinforce(c, reinforce_queue[i].seat, reinforce_queue[i].line_index);
+  if (c.over()) return n_destroyed;
+
+  // Step 14: R7 Regeneration, once per instance that dealt damage (R17.8).
+  if (dealt_any && has(src.abilities, ability::regeneration)) regenerate_stronghold(c, src.seat, src.uid);
+  if (c.over()) return n_destroyed;
+
+  // Step 15: R7 Sharpening, the first kill of the turn; spent even if the excess is 0 (R17.9).
+  if (n_destroyed > 0 && has(src.abilities, ability::sharpening) && !sharpening_spent(s, src.uid)) {
+    spend_sharpening(s, src.uid);
+    c.triggered(src.uid, src.seat, ability::sharpening);
+    damage_stronghold(c, hurt_owner, excess, src.uid);
+  }
   return n_destroyed;
+}
+
+void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct) {
+  game_state& s = c.s;
+  if (hurt.count == 0) return;
+  if (!has(s.present, ability::vanish) && !(instinct && has(s.present, ability::instinct))) return;
+  auto in_order = [&](place* places, card_uid* uids) {
+    int n = 0;
+    for (int i = 0; i < hurt.count; ++i) {
+      const place p = find_creature(s, hurt.uids[i]);
+      if (!p.valid()) continue;
+      places[n] = p;
+      uids[n] = hurt.uids[i];
+      ++n;
+    }
+    // R17.4: in R4.2 order (each owner's upper line, then lower, furthest first).
+    for (int i = 1; i < n; ++i)
+      for (int j = i; j > 0 && return_order(s, places[j]) < return_order(s, places[j - 1]); --j) {
+        std::swap(places[j], places[j - 1]);
+        std::swap(uids[j], uids[j - 1]);
+      }
+    return n;
+  };
+  place places[max_uids];  // only the first hurt.count are used
+  card_uid uids[max_uids];
+  // R7 Vanish: to the position furthest from the Bridge on its side.
+  int n = in_order(places, uids);
+  for (int i = 0; i < n; ++i) {
+    const place p = find_creature(s, uids[i]);
+    if (!p.valid() || !has(abilities_at(c, p), ability::vanish)) continue;
+    line_side& ls = c.side_at(p.line, p.side);
+    if (p.pos == ls.count - 1) continue;
+    const creature moving = ls.slots[p.pos];
+    for (int k = p.pos; k + 1 < ls.count; ++k) ls.slots[k] = ls.slots[k + 1];
+    ls.slots[ls.count - 1] = moving;
+    c.emit({.type = event_type::creature_vanished, .uid = moving.uid, .line = static_cast<std::int8_t>(p.line),
+            .side = static_cast<std::int8_t>(p.side), .from = static_cast<std::int16_t>(p.pos),
+            .to = static_cast<std::int16_t>(ls.count - 1)});
+  }
+  if (!instinct) return;
+  // R7 Instinct: each damaged survivor strikes back once (R17.5: no chains).
+  n = in_order(places, uids);
+  for (int i = 0; i < n && !c.over(); ++i) {
+    const place p = find_creature(s, uids[i]);
+    if (!p.valid() || !has(abilities_at(c, p), ability::instinct)) continue;
+    c.triggered(uids[i], c.seat_at(p), ability::instinct);
+    attack_with(c, p, /*counter=*/true);
+  }
 }
 
 }  // namespace cod::detail

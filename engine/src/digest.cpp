@@ -44,9 +44,13 @@ std::uint64_t match::digest() const {
         x.add(std::uint64_t{c.uid} | std::uint64_t{c.damage} << 8 |
               static_cast<std::uint64_t>(static_cast<std::uint8_t>(c.bonus_av)) << 16 |
               std::uint64_t{c.entered_this_turn} << 24 | std::uint64_t{c.attacked} << 25 |
-              std::uint64_t{c.protection_used} << 26);
+              std::uint64_t{c.protection_used} << 26 | std::uint64_t{c.top} << 32 |
+              std::uint64_t{c.chained[0]} << 40 | std::uint64_t{c.chained[1]} << 48 |
+              static_cast<std::uint64_t>((c.chained_from[0] + 1) | (c.chained_from[1] + 1) << 4) << 56);
       }
     }
+  for (std::uint64_t w : s.sharpening_used) x.add(w);
+  x.add(s.in_flight);
   x.add(s.removed_count);
   for (int i = 0; i < s.removed_count; ++i) x.add(s.removed[i]);
   x.add(static_cast<std::uint64_t>(s.first_seat + 1) | static_cast<std::uint64_t>(s.active_seat + 1) << 8 |

@@ -21,15 +21,21 @@ void take_from_hand(game_state& s, seat_t seat, int i) {
   if (i < h.stronghold_pos) --h.stronghold_pos;
 }
 
-void return_to_hand(ctx& c, seat_t seat, card_uid u) {
+void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost) {
   hand_state& h = c.s.seats[seat].hand;
   // The rules bound hands far below max_hand (R1.2: 8 cards a seat); this
   // guard only keeps a malformed custom setup from writing out of bounds.
   if (h.count >= max_hand) return;
-  h.cards[h.count] = u;
+  int at = h.count;
+  if (leftmost) {
+    // R7 Cursed: leftmost, left of the Stronghold too, so health is unchanged.
+    for (int j = h.count; j > 0; --j) h.cards[j] = h.cards[j - 1];
+    at = 0;
+    ++h.stronghold_pos;
+  }
+  h.cards[at] = u;
   ++h.count;
-  c.emit({.type = event_type::card_returned, .seat = seat, .uid = u,
-          .to = static_cast<std::int16_t>(h.count - 1)});
+  c.emit({.type = event_type::card_returned, .seat = seat, .uid = u, .to = static_cast<std::int16_t>(at)});
 }
 
 void end_game(ctx& c, seat_t loser, end_reason why) {
@@ -79,6 +85,39 @@ void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source) {
     c.emit({.type = event_type::stronghold_moved, .seat = seat,
             .from = static_cast<std::int16_t>(from), .to = static_cast<std::int16_t>(to)});
   check_stronghold(c, seat);
+}
+
+void regenerate_stronghold(ctx& c, seat_t seat, card_uid source) {
+  if (c.over()) return;
+  hand_state& h = c.s.seats[seat].hand;
+  c.triggered(source, seat, ability::regeneration);
+  const int from = h.stronghold_pos;
+  if (from > 0) {
+    h.stronghold_pos = static_cast<std::uint8_t>(from - 1);
+  } else if (h.side == stronghold_side::fort) {
+    // R7 Regeneration: a leftmost Fort flips back to a Bastion, second-rightmost.
+    h.side = stronghold_side::bastion;
+    h.stronghold_pos = static_cast<std::uint8_t>(h.count > 0 ? h.count - 1 : 0);
+    c.emit({.type = event_type::stronghold_flipped, .seat = seat, .amount = 0});
+  } else {
+    return;  // a leftmost Bastion: nothing (R1.8)
+  }
+  c.emit({.type = event_type::stronghold_moved, .seat = seat, .from = static_cast<std::int16_t>(from),
+          .to = static_cast<std::int16_t>(h.stronghold_pos)});
+}
+
+void weaken_stronghold(ctx& c, seat_t seat, card_uid source) {
+  if (c.over()) return;
+  hand_state& h = c.s.seats[seat].hand;
+  // R7 Vulnerability / R17.3: second-rightmost, side unchanged; never leftwards.
+  const int to = h.count - 1;
+  const int from = h.stronghold_pos;
+  if (to <= from) return;
+  c.emit({.type = event_type::stronghold_damaged, .seat = seat, .uid = source,
+          .amount = static_cast<std::int16_t>(to - from)});
+  h.stronghold_pos = static_cast<std::uint8_t>(to);
+  c.emit({.type = event_type::stronghold_moved, .seat = seat, .from = static_cast<std::int16_t>(from),
+          .to = static_cast<std::int16_t>(to)});
 }
 
 }  // namespace cod::detail

@@ -31,6 +31,10 @@ struct ctx {
 
   line_side& side_at(int line, int side) { return s.lines[line].sides[side]; }
   creature& at(const place& p) { return s.lines[p.line].sides[p.side].slots[p.pos]; }
+  seat_t seat_at(const place& p) const { return s.lines[p.line].sides[p.side].seat; }
+  void triggered(card_uid u, seat_t seat, ability a) {
+    emit({.type = event_type::ability_triggered, .seat = seat, .uid = u, .amount = static_cast<std::int16_t>(a)});
+  }
 };
 
 // --- hand.cpp: hands and Strongholds (R1.5, R4.4–R4.6, R9.2) ---
@@ -38,46 +42,147 @@ struct ctx {
 // Removes the card at hand index i; the Stronghold keeps its place among the
 // remaining cards (R3.2.6). Does not run the R4.5/R4.6 checks.
 void take_from_hand(game_state& s, seat_t seat, int i);
-// Puts a card at the rightmost position (R4.2) and reports where it landed.
-void return_to_hand(ctx& c, seat_t seat, card_uid u);
+// R4.2: a card returns to the rightmost position (or, R7 Cursed, the leftmost).
+void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost = false);
 // R4.5–R4.6 after a hand change: flips a rightmost Bastion, ends the game on a
 // rightmost Fort or a lone Stronghold. Returns true if the game is over.
 bool check_stronghold(ctx& c, seat_t seat);
 // R4.4: N damage moves the Stronghold N places right (one instance).
 void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source);
+// R7 Regeneration: one place left; a leftmost Fort flips to a second-rightmost Bastion.
+void regenerate_stronghold(ctx& c, seat_t seat, card_uid source);
+// R7 Vulnerability, R17.3: the Stronghold goes to the second-rightmost place, no flip.
+void weaken_stronghold(ctx& c, seat_t seat, card_uid source);
 // R4.6 / R16.3: `loser` is out; in a duel every other seat wins.
 void end_game(ctx& c, seat_t loser, end_reason why);
 int hand_index(const game_state& s, seat_t seat, card_uid u);
 
-// --- damage.cpp: creatures taking damage and leaving play (R4.1–R4.3) ---
+// --- abilities.cpp: what a creature is, where it stands (R7, R6.2) ---
 
-place find_creature(const game_state& s, card_uid u);
-// R7 Aura, R6.2: the abilities a creature has where it stands now.
-ability_set abilities_at(const catalogue& cat, const game_state& s, const place& p);
+// (The small lookups below are inline: they run on every attack and play.)
+// find_creature: where a card is in play (as a base creature or a Symbiote on top).
+// own_abilities: the abilities of the card(s) in a slot, without Auras.
+// abilities_at: R7 Aura, R6.2: the abilities a creature has where it stands now.
+// hp_of: printed HP (both cards of a Symbiote pair).
+// attack_value: printed AV (both cards of a pair) plus this turn's Sprint
+//   bonus, never below 0; a printed "X" without Vulnerability counts 0 (RULING E10).
+inline place find_creature(const game_state& s, card_uid u) {
+  for (int l = 0; l < s.line_count; ++l)
+    for (int d = 0; d < 2; ++d) {
+      const line_side& side = s.lines[l].sides[d];
+      for (int p = 0; p < side.count; ++p)
+        if (side.slots[p].uid == u || side.slots[p].top == u) return {l, d, p};
+    }
+  return {};
+}
+
+inline ability_set own_abilities(const catalogue& cat, const game_state& s, const creature& cr) {
+  ability_set a = cat.stats(s.uid_card[cr.uid]).abilities;
+  if (cr.top != no_uid) a |= cat.stats(s.uid_card[cr.top]).abilities;  // R7 Symbiote: abilities add up
+  return a;
+}
+
+inline ability_set auras_of(const catalogue& cat, const game_state& s, const creature& cr) {
+  ability_set a = cat.stats(s.uid_card[cr.uid]).auras;
+  if (cr.top != no_uid) a |= cat.stats(s.uid_card[cr.top]).auras;
+  return a;
+}
+
+inline ability_set abilities_at(const catalogue& cat, const game_state& s, const place& p) {
+  const line_side& side = s.lines[p.line].sides[p.side];
+  ability_set a = own_abilities(cat, s, side.slots[p.pos]);
+  // R7 Aura X: the neighbours on the same side of the same line give X; the
+  // Aura's owner does not get it. A bit set twice is one ability (R6.2).
+  if (p.pos > 0) a |= auras_of(cat, s, side.slots[p.pos - 1]);
+  if (p.pos + 1 < side.count) a |= auras_of(cat, s, side.slots[p.pos + 1]);
+  return a;
+}
+
+inline int hp_of(const catalogue& cat, const game_state& s, const creature& cr) {
+  int hp = cat.stats(s.uid_card[cr.uid]).hp;
+  if (cr.top != no_uid) hp += cat.stats(s.uid_card[cr.top]).hp;
+  return hp;
+}
+
+inline int attack_value(const catalogue& cat, const game_state& s, const place& p) {
+  const creature& cr = s.lines[p.line].sides[p.side].slots[p.pos];
+  const card_stats& base = cat.stats(s.uid_card[cr.uid]);
+  int v = base.av_is_x ? 0 : base.av;  // RULING E10: a printed X is 0 outside Vulnerability
+  if (cr.top != no_uid) {
+    const card_stats& top = cat.stats(s.uid_card[cr.top]);
+    v += top.av_is_x ? 0 : top.av;
+  }
+  v += cr.bonus_av;
+  return v > 0 ? v : 0;
+}
+
 inline ability_set abilities_at(const ctx& c, const place& p) { return abilities_at(c.cat, c.s, p); }
-// Printed AV plus this turn's Sprint bonus, never below 0.
-int attack_value(const catalogue& cat, const game_state& s, const place& p);
 
-// One damage instance from `source` to up to three creatures (primary first,
-// then Splash/Perforation targets, R7, R17.1). `from_incantation`:
-// Indestructible creatures take nothing (R7). Destroyed creatures return to
-// hand in R4.2 order and the lines close up (R4.3). Returns how many were
-// destroyed.
-struct hit_list {
-  place targets[3];
-  int count = 0;
-};
-int deal_damage(ctx& c, card_uid source, const hit_list& hits, int amount, bool from_incantation);
-
-// Splash and Perforation targets around a primary target (R7, R17.2).
-hit_list targets_around(const ctx& c, const place& primary, ability_set source_abilities);
-
+// The seat across `p`'s line (R7 "enemy").
+seat_t enemy_of(const game_state& s, const place& p);
+// Which of its seat's lines a place is on: 0 upper, 1 lower.
+int which_line(const game_state& s, const place& p);
+// R7 Blackmail: how many of the 4 leftmost cards the seat may play (>= 1).
+int playable_count(const catalogue& cat, const game_state& s, seat_t seat);
+// R7 Lucidity: the cost of the card at hand index i.
+int play_cost(const catalogue& cat, const game_state& s, seat_t seat, int i);
+// Counts the seat's creatures in play with ability a (R7 Catalyst, Blackmail; R17.10).
+int count_with(const catalogue& cat, const game_state& s, seat_t seat, ability a);
 // Adds a creature at the back of a side (R3.2.3). Returns its position.
 int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u);
 
+// --- damage.cpp: one damage instance and what follows (R4.1–R4.3, R5) ---
+
+// A source of damage: a creature attacking, a creature's Backfire, an incantation.
+struct source {
+  card_uid uid = no_uid;
+  seat_t seat = no_seat;       // its owner
+  ability_set abilities = 0;   // in force for this instance
+  bool immune_applies = false; // R7 Indestructible: incantations and Backfire do nothing to it
+  bool from_creature = false;  // R7 Instinct reacts to damage from a creature's attack
+};
+
+struct hit_list {
+  place targets[3];
+  int amounts[3] = {0, 0, 0};
+  int count = 0;
+};
+
+// Splash and Perforation targets around a primary target (R7, R17.1, R17.2).
+hit_list targets_around(const ctx& c, const place& primary, ability_set source_abilities);
+
+// Creatures damaged and still in play: R7 Vanish and Instinct act on them later.
+struct survivors {
+  card_uid uids[max_uids];
+  int count = 0;
+  void add(card_uid u) {
+    for (int i = 0; i < count; ++i)
+      if (uids[i] == u) return;
+    if (count < max_uids) uids[count++] = u;
+  }
+};
+
+// One damage instance to up to three creatures and its aftermath in R5 order:
+// damage and Protection/Indestructible, Chain releases, destroyed creatures
+// leave (R4.2 order; Mercenary, Cursed, Symbiote pairs), Reinforcement,
+// Regeneration, Sharpening. Damaged survivors are added to `hurt`.
+// Returns how many creatures were destroyed.
+int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt);
+
+// R7 Vanish for each survivor (R4.2 order); then, if `instinct`, R7 Instinct
+// counter-attacks (R17.4, R17.5).
+void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct);
+
+// A creature leaves play other than by damage: returns its cards (R4.2).
+void release_chained(ctx& c, creature& cr);
+
 // --- summoning.cpp / assault.cpp / turn.cpp ---
 void resolve_play(ctx& c, const action& a);
+// R7 Reinforcement: a free play from `seat`'s hand onto `line` (a seat line index).
+void reinforce(ctx& c, seat_t seat, int line_index);
 void resolve_assault(ctx& c, seat_t seat);
+// One attack and its Berserk repeats; `counter`: an Instinct counter-attack (R17.5).
+void attack_with(ctx& c, place p, bool counter);
 void end_turn_and_start_next(ctx& c);
 void start_turn(ctx& c, seat_t seat);
 

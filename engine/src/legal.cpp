@@ -5,40 +5,47 @@
 namespace cod {
 
 void match::legal_actions(std::vector<action>& list) const {
-  list.clear();
+  list.resize(max_legal_actions);
+  list.resize(static_cast<std::size_t>(legal_actions(list.data(), max_legal_actions)));
+}
+
+int match::legal_actions(action* out, int capacity) const {
   const game_state& s = state_;
-  if (s.current_phase == phase::game_over) return;
+  if (s.current_phase == phase::game_over) return 0;
   const seat_t seat = s.active_seat;
   const seat_state& me = s.seats[seat];
-  // Written through a raw pointer into room sized for the worst case: this
-  // runs once per move in every self-play game.
+  // At most 4 cards x (2 lines + every creature as host or target), plus end_turn.
   int in_play = 0;
   for (int l = 0; l < s.line_count; ++l) in_play += s.lines[l].sides[0].count + s.lines[l].sides[1].count;
-  list.resize(static_cast<std::size_t>(4 * (in_play > 2 ? in_play : 2) + 1));
-  action* out = list.data();
+  if (capacity < 4 * (in_play + 2) + 1) return 0;
   int n = 0;
-  const int playable = me.hand.count < 4 ? me.hand.count : 4;  // R3.2.1
+  const int playable = detail::playable_count(*cat_, s, seat);  // R3.2.1, R7 Blackmail
   for (int i = 0; i < playable; ++i) {
     const card_uid u = me.hand.cards[i];
     const card_stats& st = cat_->stats(s.uid_card[u]);
-    if (st.mana > me.mana) continue;  // R3.2.2
+    // R3.2.2, R7 Lucidity, R7 Price of Blood.
+    if (detail::play_cost(*cat_, s, seat, i) > me.mana && !has(st.abilities, ability::price_of_blood)) continue;
     if (st.type == card_type::creature) {
       if (me.hand.count == 1) continue;  // R3.2.5
       for (int which = 0; which < 2; ++which) {
         const seat_lines& where = me.lines[which];
-        if (s.lines[where.line].sides[where.side].count < max_side)
-          out[n++] = action::play_creature(seat, u, which);
+        const line_side& ls = s.lines[where.line].sides[where.side];
+        if (ls.count < max_side) out[n++] = action::play_creature(seat, u, which);
+        // R7 Symbiote: or on top of an own creature without Symbiote.
+        if (!has(st.abilities, ability::symbiote)) continue;
+        for (int p = 0; p < ls.count; ++p)
+          if (ls.slots[p].top == no_uid && !has(detail::own_abilities(*cat_, s, ls.slots[p]), ability::symbiote))
+            out[n++] = action::play_symbiote(seat, u, which, ls.slots[p].uid);
       }
     } else {
       // R3.2.4: any creature in play, own or enemy.
       for (int l = 0; l < s.line_count; ++l)
         for (const line_side& ls : s.lines[l].sides)
-          for (int p = 0; p < ls.count; ++p)
-            out[n++] = action::play_incantation(seat, u, ls.slots[p].uid);
+          for (int p = 0; p < ls.count; ++p) out[n++] = action::play_incantation(seat, u, ls.slots[p].uid);
     }
   }
   out[n++] = action::end(seat);
-  list.resize(static_cast<std::size_t>(n));
+  return n;
 }
 
 }  // namespace cod

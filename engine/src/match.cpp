@@ -24,19 +24,11 @@ void lay_out_duel(game_state& s) {
   }
 }
 
-// The abilities this engine version resolves. A deck using any other is
-// refused (unsupported_card) rather than played wrongly.
-constexpr ability_set implemented =
-    bit(ability::rage) | bit(ability::berserk) | bit(ability::protection) |
-    bit(ability::indestructible) | bit(ability::perforation) | bit(ability::splash) |
-    bit(ability::sprint);
-
-bool supported(const card_stats& st) { return ((st.abilities | st.auras) & ~implemented) == 0; }
-
-card_uid add_uid(game_state& s, card_id card, seat_t origin) {
+card_uid add_uid(game_state& s, const catalogue& cat, card_id card, seat_t origin) {
   const auto u = static_cast<card_uid>(s.uid_count++);
   s.uid_card[u] = card;
   s.uid_origin[u] = origin;
+  s.present |= cat.stats(card).abilities | cat.stats(card).auras;
   return u;
 }
 
@@ -48,7 +40,8 @@ rule_error match::check_deck(const catalogue& cat, const std::vector<card_id>& d
     if (deck[i] >= cat.size()) return rule_error::unknown_card;
     for (std::size_t j = 0; j < i; ++j)
       if (deck[j] == deck[i]) return rule_error::duplicate_card;  // R1.2, R14.6
-    if (!supported(cat.stats(deck[i]))) return rule_error::unsupported_card;
+    if (cat.stats(deck[i]).type != card_type::creature && cat.stats(deck[i]).type != card_type::incantation)
+      return rule_error::not_a_deck_card;
   }
   return rule_error::ok;
 }
@@ -73,7 +66,7 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
   // Stronghold leftmost, Bastion up.
   for (int seat = 0; seat < cfg.seat_count; ++seat) {
     hand_state& h = s.seats[seat].hand;
-    for (card_id card : cfg.decks[seat]) h.cards[h.count++] = add_uid(s, card, static_cast<seat_t>(seat));
+    for (card_id card : cfg.decks[seat]) h.cards[h.count++] = add_uid(s, cat, card, static_cast<seat_t>(seat));
     s.random.shuffle(h.cards.data(), h.count);
     h.stronghold_pos = 0;
     h.side = stronghold_side::bastion;
@@ -105,7 +98,11 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
   s.round = static_cast<std::uint16_t>(p.round);
 
   std::size_t total = p.removed.size();
-  for (const seat_setup& ss : p.seats) total += ss.hand.size() + ss.lines[0].size() + ss.lines[1].size();
+  for (const seat_setup& ss : p.seats) {
+    total += ss.hand.size();
+    for (const auto& row : ss.lines)
+      for (const creature_setup& cs : row) total += 1 + (cs.top != no_card) + cs.chained.size();
+  }
   if (total > max_uids) return rule_error::bad_setup;
   auto known = [&](card_id id) { return id < cat.size(); };
 
@@ -118,7 +115,7 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
     if (ss.mana < 0 || ss.mana > 200 || ss.turns_taken < 0) return rule_error::bad_setup;
     for (card_id id : ss.hand) {
       if (!known(id)) return rule_error::unknown_card;
-      st.hand.cards[st.hand.count++] = add_uid(s, id, static_cast<seat_t>(seat));
+      st.hand.cards[st.hand.count++] = add_uid(s, cat, id, static_cast<seat_t>(seat));
     }
     st.hand.stronghold_pos = static_cast<std::uint8_t>(ss.stronghold_pos);
     st.hand.side = ss.side;
@@ -132,10 +129,20 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
         if (!known(cs.card)) return rule_error::unknown_card;
         const card_stats& cst = cat.stats(cs.card);
         if (cst.type != card_type::creature) return rule_error::bad_setup;
-        if (cs.damage < 0 || cs.damage >= cst.hp || cs.bonus_av < 0 || cs.bonus_av > 100)
+        const int hp = cst.hp + (cs.top != no_card && known(cs.top) ? cat.stats(cs.top).hp : 0);
+        if (cs.damage < 0 || cs.damage >= hp || cs.bonus_av < 0 || cs.bonus_av > 100)
+          return rule_error::bad_setup;
+        if (cs.chained.size() > 2) return rule_error::bad_setup;
+        if (cs.top != no_card && (!known(cs.top) || cat.stats(cs.top).type != card_type::creature))
           return rule_error::bad_setup;
         creature& cr = ls.slots[ls.count++];
-        cr.uid = add_uid(s, cs.card, static_cast<seat_t>(seat));
+        cr.uid = add_uid(s, cat, cs.card, static_cast<seat_t>(seat));
+        if (cs.top != no_card) cr.top = add_uid(s, cat, cs.top, static_cast<seat_t>(seat));
+        for (std::size_t k = 0; k < cs.chained.size(); ++k) {
+          if (!known(cs.chained[k])) return rule_error::unknown_card;
+          cr.chained[k] = add_uid(s, cat, cs.chained[k], static_cast<seat_t>(1 - seat));
+          cr.chained_from[k] = static_cast<seat_t>(1 - seat);
+        }
         cr.damage = static_cast<std::uint8_t>(cs.damage);
         cr.bonus_av = static_cast<std::int8_t>(cs.bonus_av);
         cr.entered_this_turn = cs.entered_this_turn;
@@ -146,7 +153,7 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
   }
   for (card_id id : p.removed) {
     if (!known(id)) return rule_error::unknown_card;
-    s.removed[s.removed_count++] = add_uid(s, id, no_seat);
+    s.removed[s.removed_count++] = add_uid(s, cat, id, no_seat);
   }
   // A position where R4.5/R4.6 would already have acted is not well formed.
   for (int seat = 0; seat < 2; ++seat) {
@@ -166,7 +173,7 @@ rule_error match::check(const action& a) const {
       return rule_error::ok;  // R16.3: any seat, any time
     case action_type::end_turn:
       if (a.seat != s.active_seat) return rule_error::not_your_turn;
-      if (a.card != no_uid || a.line != -1 || a.target != no_uid) return rule_error::bad_action;
+      if (a.card != no_uid || a.line != -1 || a.target != no_uid || a.host != no_uid) return rule_error::bad_action;
       return rule_error::ok;
     case action_type::play:
       break;
@@ -178,19 +185,38 @@ rule_error match::check(const action& a) const {
   const seat_state& me = s.seats[a.seat];
   const int index = detail::hand_index(s, a.seat, a.card);
   if (index < 0) return rule_error::card_not_in_hand;
-  if (index >= 4) return rule_error::card_not_playable;  // R3.2.1
+  // R3.2.1, R7 Blackmail: only the leftmost playable cards.
+  if (index >= detail::playable_count(*cat_, s, a.seat)) return rule_error::card_not_playable;
   const card_stats& st = cat_->stats(s.uid_card[a.card]);
+  // R3.2.2; R7 Lucidity lowers the cost; R7 Price of Blood pays the rest in damage.
+  const bool affordable = detail::play_cost(*cat_, s, a.seat, index) <= me.mana ||
+                          has(st.abilities, ability::price_of_blood);
   if (st.type == card_type::creature) {
-    if (a.target != no_uid || a.line < 0 || a.line > 1) return rule_error::bad_line;
-    if (st.mana > me.mana) return rule_error::insufficient_mana;  // R3.2.2
+    if (a.target != no_uid) return rule_error::bad_line;
+    if (a.host != no_uid) {
+      // R7 Symbiote: on one of the seat's own creatures in play without Symbiote.
+      if (!has(st.abilities, ability::symbiote)) return rule_error::bad_host;
+      const detail::place hp = detail::find_creature(s, a.host);
+      if (!hp.valid() || s.lines[hp.line].sides[hp.side].seat != a.seat) return rule_error::bad_host;
+      const creature& host = s.lines[hp.line].sides[hp.side].slots[hp.pos];
+      if (host.uid != a.host || host.top != no_uid ||
+          has(detail::own_abilities(*cat_, s, host), ability::symbiote))
+        return rule_error::bad_host;
+      if (a.line != -1 && a.line != detail::which_line(s, hp)) return rule_error::bad_line;
+    } else {
+      if (a.line < 0 || a.line > 1) return rule_error::bad_line;
+      const seat_lines& where = me.lines[a.line];
+      if (s.lines[where.line].sides[where.side].count >= max_side) return rule_error::line_full;
+    }
+    if (!affordable) return rule_error::insufficient_mana;
     if (me.hand.count == 1) return rule_error::leaves_only_stronghold;  // R3.2.5
-    const seat_lines& where = me.lines[a.line];
-    if (s.lines[where.line].sides[where.side].count >= max_side) return rule_error::line_full;
   } else {
-    if (a.line != -1) return rule_error::bad_line;
-    if (a.target == no_uid || !detail::find_creature(s, a.target).valid())
-      return rule_error::bad_target;  // R3.2.4
-    if (st.mana > me.mana) return rule_error::insufficient_mana;
+    if (a.line != -1 || a.host != no_uid) return rule_error::bad_line;
+    // R3.2.4: a creature in play, named by its (base) card.
+    const detail::place tp = a.target == no_uid ? detail::place{} : detail::find_creature(s, a.target);
+    if (!tp.valid() || s.lines[tp.line].sides[tp.side].slots[tp.pos].uid != a.target)
+      return rule_error::bad_target;
+    if (!affordable) return rule_error::insufficient_mana;
     // R17.13: an incantation comes back, so [S, incantation] may play it.
   }
   return rule_error::ok;

@@ -42,6 +42,7 @@ constexpr error_text error_texts[] = {
     {"not_a_deck_card", "a deck holds only creatures and incantations (R1.2)"},
     {"unsupported_card", "that card has an ability this engine version does not implement yet"},
     {"bad_setup", "the position is not well formed"},
+    {"bad_host", "a Symbiote goes on one of the seat's own creatures in play that has no Symbiote (R7)"},
 };
 
 constexpr std::string_view event_names[] = {
@@ -49,7 +50,8 @@ constexpr std::string_view event_names[] = {
     "card_played",      "creature_entered",   "creature_moved",    "attack",
     "damage_dealt",     "damage_prevented",   "creature_destroyed", "card_returned",
     "stronghold_damaged", "stronghold_moved", "stronghold_flipped", "turn_ended",
-    "conceded",         "game_over",
+    "conceded",         "game_over",          "creature_stacked",  "creature_vanished",
+    "card_chained",     "hand_reordered",     "ability_triggered",
 };
 
 }  // namespace
@@ -99,7 +101,7 @@ std::string_view event_type_name(event_type t) {
   return i < std::size(event_names) ? event_names[i] : std::string_view{"?"};
 }
 
-static_assert(std::size(error_texts) == static_cast<std::size_t>(rule_error::bad_setup) + 1);
-static_assert(std::size(event_names) == static_cast<std::size_t>(event_type::game_over) + 1);
+static_assert(std::size(error_texts) == static_cast<std::size_t>(rule_error::bad_host) + 1);
+static_assert(std::size(event_names) == static_cast<std::size_t>(event_type::ability_triggered) + 1);
 
 }  // namespace cod

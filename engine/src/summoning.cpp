@@ -1,60 +1,215 @@
-// Phase 2, summoning: R3.2 (what may be played) and R5.2 (how a play
-// resolves, step by step).
+// Phase 2, summoning: R5.2, one play step by step, with the "when played"
+// abilities: Lucidity, Price of Blood (steps 1-2), Symbiote (3), Immolation
+// (5), Backfire (6), Counterorder and Chain (7), and Reinforcement's free
+// play (R17.11). What may be played is checked in match.cpp (R3.2).
 #include "internal.hpp"
-
-#include "cod/engine/action.hpp"
 
 namespace cod::detail {
 
 namespace {
 
-// R5.2 for a creature: steps 1 (pay), 3 (leaves the hand, enters its line,
-// R17.11), then the R4.5/R4.6 check of the hand change.
-void play_creature(ctx& c, const action& a, int index) {
-  game_state& s = c.s;
-  seat_state& me = s.seats[a.seat];
-  const card_uid u = a.card;
-  me.mana = static_cast<std::int16_t>(me.mana - c.stats(u).mana);
-  const seat_lines where = me.lines[a.line];
-  take_from_hand(s, a.seat, index);
-  c.emit({.type = event_type::card_played, .seat = a.seat, .uid = u,
-          .line = static_cast<std::int8_t>(where.line), .from = static_cast<std::int16_t>(index)});
-  enter_line(c, a.seat, where.line, where.side, u);
-  check_stronghold(c, a.seat);  // R4.7
+// The seat across `line` from `seat` (R7 "enemy"; duel: the other seat).
+seat_t opponent_on(const game_state& s, int line, seat_t seat) {
+  const line_state& l = s.lines[line];
+  return l.sides[0].seat == seat ? l.sides[1].seat : l.sides[0].seat;
 }
 
-// R5.2 for an incantation: 1 pay, 3 leave the hand, 4 targets (Splash,
-// Perforation), 8 compute damage, 9 deal damage (Protection,
-// Indestructible), 11 destroyed creatures return, 12 close gaps, 16 the
-// incantation returns to the rightmost position (R3.2.4).
-void play_incantation(ctx& c, const action& a, int index) {
+int side_of(const game_state& s, int line, seat_t seat) { return s.lines[line].sides[0].seat == seat ? 0 : 1; }
+
+// R5.2 steps 1-2: pay mana; R7 Price of Blood pays the rest in Stronghold
+// damage, instances of 1. Returns the mana paid; the game may end here.
+int pay(ctx& c, seat_t seat, card_uid u, int cost) {
+  seat_state& me = c.s.seats[seat];
+  if (cost <= me.mana) {
+    me.mana = static_cast<std::int16_t>(me.mana - cost);
+    return cost;
+  }
+  const int paid = me.mana;
+  const int missing = cost - paid;
+  me.mana = 0;
+  c.triggered(u, seat, ability::price_of_blood);
+  for (int k = 0; k < missing && !c.over(); ++k) damage_stronghold(c, seat, 1, u);
+  return paid;
+}
+
+// R5.2 step 5, R7 Immolation, R17.11: each Immolation creature on the line a
+// card is played on deals 1 to the player's Stronghold; an arriving creature
+// does not trigger its own.
+void immolation(ctx& c, seat_t seat, int line, card_uid arriving) {
+  if (!has(c.s.present, ability::immolation)) return;
+  for (int d = 0; d < 2; ++d)
+    for (int i = 0; i < c.s.lines[line].sides[d].count && !c.over(); ++i) {
+      const creature& cr = c.s.lines[line].sides[d].slots[i];
+      if (cr.uid == arriving) continue;
+      ability_set ab = abilities_at(c, {line, d, i});
+      if (cr.top == arriving) ab &= ~c.stats(arriving).abilities | c.stats(cr.uid).abilities;
+      if (!has(ab, ability::immolation)) continue;
+      c.triggered(cr.uid, c.s.lines[line].sides[d].seat, ability::immolation);
+      damage_stronghold(c, seat, 1, cr.uid);
+    }
+}
+
+// R5.2 step 6, R7 Backfire: damage = cards left of the player's Stronghold,
+// to the enemy creature closest to the Bridge on the line; with the source's
+// Splash, Perforation, Aquatic, Regeneration, Sharpening; Indestructible is
+// immune. Vanish follows (step 17).
+void backfire(ctx& c, seat_t seat, card_uid u, int line, ability_set ab, bool doubled) {
+  c.triggered(u, seat, ability::backfire);
+  const int x = c.s.seats[seat].hand.stronghold_pos;
+  const int enemy_side = 1 - side_of(c.s, line, seat);
+  if (x <= 0 || c.s.lines[line].sides[enemy_side].count == 0) return;
+  hit_list hits = targets_around(c, {line, enemy_side, 0}, ab);
+  for (int i = 0; i < hits.count; ++i) hits.amounts[i] = x * (doubled ? 2 : 1);
+  survivors hurt;
+  deal_damage(c, {u, seat, ab, /*immune_applies=*/true, /*from_creature=*/false}, hits, &hurt);
+  if (!c.over()) vanish_and_instinct(c, hurt, false);
+}
+
+// R5.2 step 7, R7 Counterorder: the leftmost card of the player's hand goes rightmost.
+void counterorder(ctx& c, seat_t seat, card_uid u) {
+  c.triggered(u, seat, ability::counterorder);
+  hand_state& h = c.s.seats[seat].hand;
+  if (h.count < 2) return;
+  const card_uid moved = h.cards[0];
+  for (int j = 0; j + 1 < h.count; ++j) h.cards[j] = h.cards[j + 1];
+  h.cards[h.count - 1] = moved;
+  if (h.stronghold_pos > 0) --h.stronghold_pos;  // it passed the Stronghold
+  c.emit({.type = event_type::hand_reordered, .seat = seat, .uid = moved, .from = 0,
+          .to = static_cast<std::int16_t>(h.count - 1)});
+}
+
+// R5.2 step 7, R7 Chain: take the enemy's leftmost card and hold it.
+void chain_capture(ctx& c, card_uid chainer, seat_t enemy) {
+  const place p = find_creature(c.s, chainer);
+  hand_state& h = c.s.seats[enemy].hand;
+  if (!p.valid() || h.count == 0) return;
+  creature& cr = c.at(p);
+  const int slot = cr.chained[0] == no_uid ? 0 : cr.chained[1] == no_uid ? 1 : -1;
+  if (slot < 0) return;
+  const card_uid taken = h.cards[0];
+  take_from_hand(c.s, enemy, 0);
+  cr.chained[slot] = taken;
+  cr.chained_from[slot] = enemy;
+  c.emit({.type = event_type::card_chained, .seat = enemy, .uid = chainer, .target = taken});
+  check_stronghold(c, enemy);  // R4.7: the enemy's hand changed
+}
+
+// Steps 3-19 for a creature (also Reinforcement's free play, R17.11).
+void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int paid) {
   game_state& s = c.s;
-  seat_state& me = s.seats[a.seat];
-  const card_uid u = a.card;
-  const card_stats& st = c.stats(u);
-  me.mana = static_cast<std::int16_t>(me.mana - st.mana);
-  const place primary = find_creature(s, a.target);
-  take_from_hand(s, a.seat, index);
-  c.emit({.type = event_type::card_played, .seat = a.seat, .uid = u, .target = a.target,
-          .line = static_cast<std::int8_t>(primary.line),
-          .from = static_cast<std::int16_t>(index)});
-  // RULING E1 (docs/rulings.md): the incantation in flight still counts as in
-  // hand for R4.5/R4.6; the hand is checked once it is back (R17.13).
-  const hit_list hits = targets_around(c, primary, st.abilities);
-  deal_damage(c, u, hits, st.av, /*from_incantation=*/true);
+  const card_uid u = s.seats[seat].hand.cards[index];
+  const seat_lines where = s.seats[seat].lines[which];
+  take_from_hand(s, seat, index);
+  c.emit({.type = event_type::card_played, .seat = seat, .uid = u, .line = static_cast<std::int8_t>(where.line),
+          .amount = static_cast<std::int16_t>(paid), .from = static_cast<std::int16_t>(index)});
+  // Step 3: it enters its line (R3.2.3), or goes on its host (R7 Symbiote).
+  if (host != no_uid) {
+    const place hp = find_creature(s, host);
+    c.at(hp).top = u;
+    c.emit({.type = event_type::creature_stacked, .seat = seat, .uid = u, .target = host,
+            .line = static_cast<std::int8_t>(hp.line), .side = static_cast<std::int8_t>(hp.side),
+            .to = static_cast<std::int16_t>(hp.pos)});
+  } else {
+    enter_line(c, seat, where.line, where.side, u);
+  }
+  if (check_stronghold(c, seat)) return;  // R4.7: the hand changed
+  immolation(c, seat, where.line, u);
   if (c.over()) return;
-  return_to_hand(c, a.seat, u);
-  check_stronghold(c, a.seat);
+  // "When played" abilities: the card's own plus what Auras give it there.
+  place p = find_creature(s, u);
+  const creature& cr = c.at(p);
+  const ability_set granted = abilities_at(c, p) & ~own_abilities(c.cat, s, cr);
+  const ability_set mine = c.stats(u).abilities | granted;
+  if (has(mine, ability::backfire)) {
+    backfire(c, seat, u, where.line, abilities_at(c, p), has(abilities_at(c, p), ability::aquatic) && p.pos == 0);
+    if (c.over()) return;
+  }
+  if (has(mine, ability::counterorder)) counterorder(c, seat, u);
+  if (has(mine, ability::chain) && find_creature(s, u).valid()) {
+    c.triggered(u, seat, ability::chain);
+    chain_capture(c, u, opponent_on(s, where.line, seat));
+  }
+}
+
+// R5.2 for an incantation; RULING E1: the hand is checked once it is back.
+void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid) {
+  game_state& s = c.s;
+  const card_uid u = s.seats[seat].hand.cards[index];
+  const card_stats& st = c.stats(u);
+  const ability_set ab = st.abilities;
+  const place primary = find_creature(s, target);
+  const int line = primary.line;  // R17.11: played on its target's line
+  take_from_hand(s, seat, index);
+  s.in_flight = u;
+  c.emit({.type = event_type::card_played, .seat = seat, .uid = u, .target = target,
+          .line = static_cast<std::int8_t>(line), .amount = static_cast<std::int16_t>(paid),
+          .from = static_cast<std::int16_t>(index)});
+  immolation(c, seat, line, no_uid);  // step 5
+  if (c.over()) return;
+  if (has(ab, ability::backfire)) {  // step 6 (R17.11)
+    backfire(c, seat, u, line, ab, false);
+    if (c.over()) return;
+  }
+  if (has(ab, ability::counterorder)) counterorder(c, seat, u);  // step 7
+  survivors hurt;
+  // Steps 8-15 — on the target where it stands now (Backfire may have moved
+  // or destroyed it: then nothing, R1.8).
+  const place p = find_creature(s, target);
+  if (p.valid()) {
+    hit_list hits = targets_around(c, p, ab);
+    for (int i = 0; i < hits.count; ++i) {
+      if (st.av_is_x) {
+        // R7 Vulnerability, R17.3: remaining health - 1.
+        const creature& t = c.at(hits.targets[i]);
+        const int x = hp_of(c.cat, s, t) - t.damage - 1;
+        hits.amounts[i] = x > 0 ? x : 0;
+      } else {
+        hits.amounts[i] = st.av;
+      }
+    }
+    deal_damage(c, {u, seat, ab, /*immune_applies=*/true, /*from_creature=*/false}, hits, &hurt);
+    if (c.over()) return;
+  }
+  // Step 16: back to hand (R3.2.4) — or the enemy's (R7 Mercenary), or leftmost (R7 Cursed).
+  s.in_flight = no_uid;
+  if (has(ab, ability::mercenary)) return_to_hand(c, opponent_on(s, line, seat), u);
+  else return_to_hand(c, seat, u, has(ab, ability::cursed));
+  if (check_stronghold(c, seat)) return;
+  vanish_and_instinct(c, hurt, false);  // step 17
 }
 
 }  // namespace
 
 void resolve_play(ctx& c, const action& a) {
   const int index = hand_index(c.s, a.seat, a.card);
-  if (c.stats(a.card).type == card_type::creature)
-    play_creature(c, a, index);
-  else
-    play_incantation(c, a, index);
+  const card_stats& st = c.stats(a.card);
+  const int cost = play_cost(c.cat, c.s, a.seat, index);
+  if (cost < st.mana) c.triggered(a.card, a.seat, ability::lucidity);
+  const int paid = pay(c, a.seat, a.card, cost);
+  if (c.over()) return;
+  if (st.type == card_type::creature) {
+    const int which = a.host != no_uid ? which_line(c.s, find_creature(c.s, a.host)) : a.line;
+    play_creature(c, a.seat, index, which, a.host, paid);
+  } else {
+    play_incantation(c, a.seat, index, a.target, paid);
+  }
+}
+
+void reinforce(ctx& c, seat_t seat, int line_index) {
+  game_state& s = c.s;
+  const hand_state& h = s.seats[seat].hand;
+  const seat_lines where = s.seats[seat].lines[line_index];
+  // R7 Reinforcement, R17.17: the leftmost creature of the whole hand that
+  // costs 4 or less and has no Reinforcement. RULING E11: not if it would
+  // leave the Stronghold alone (R3.2.5) or the line is full.
+  for (int i = 0; i < h.count; ++i) {
+    const card_stats& st = c.stats(h.cards[i]);
+    if (st.type != card_type::creature || st.mana > 4 || has(st.abilities, ability::reinforcement)) continue;
+    if (h.count < 2 || s.lines[where.line].sides[where.side].count >= max_side) return;
+    c.triggered(h.cards[i], seat, ability::reinforcement);
+    play_creature(c, seat, i, line_index, no_uid, 0);
+    return;
+  }
 }
 
 }  // namespace cod::detail

@@ -13,6 +13,8 @@ void start_turn(ctx& c, seat_t seat) {
   ++me.turns_taken;
   c.emit({.type = event_type::turn_started, .seat = seat, .amount = static_cast<std::int16_t>(s.turn),
           .to = static_cast<std::int16_t>(s.round)});
+  // R7 Sharpening: once a turn.
+  s.sharpening_used = {};
   // R7 Protection (RULING): resets at the start of every turn.
   for (int l = 0; l < s.line_count; ++l)
     for (line_side& ls : s.lines[l].sides)
@@ -33,7 +35,13 @@ void start_turn(ctx& c, seat_t seat) {
   }
 
   // R3.1: mana = cards in hand, Stronghold included; the first player's first turn gives 6.
-  const int mana = (seat == s.first_seat && me.turns_taken == 1) ? 6 : me.hand.count + 1;
+  int mana = (seat == s.first_seat && me.turns_taken == 1) ? 6 : me.hand.count + 1;
+  // R7 Catalyst: +2 for each Catalyst creature of the seat in play (R17.10).
+  const int catalysts = count_with(c.cat, s, seat, ability::catalyst);
+  if (catalysts > 0) {
+    mana += 2 * catalysts;
+    c.emit({.type = event_type::ability_triggered, .seat = seat, .amount = static_cast<std::int16_t>(ability::catalyst)});
+  }
   me.mana = static_cast<std::int16_t>(mana);
   c.emit({.type = event_type::mana_gained, .seat = seat, .amount = static_cast<std::int16_t>(mana)});
 }

@@ -40,12 +40,14 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
       lv.sides[d].seat = ls.seat;
       for (int i = 0; i < ls.count; ++i) {
         const creature& cr = ls.slots[i];
-        const card_stats& st = cat.stats(s.uid_card[cr.uid]);
         creature_view cv;
         cv.uid = cr.uid;
         cv.card = s.uid_card[cr.uid];
+        if (cr.top != no_uid) cv.top = {cr.top, s.uid_card[cr.top]};
+        for (int k = 0; k < 2; ++k)
+          if (cr.chained[k] != no_uid) cv.chained.push_back({cr.chained[k], s.uid_card[cr.chained[k]]});
         cv.av = detail::attack_value(cat, s, {l, d, i});
-        cv.hp = st.hp;
+        cv.hp = detail::hp_of(cat, s, cr);
         cv.damage = cr.damage;
         cv.bonus_av = cr.bonus_av;
         cv.abilities = detail::abilities_at(cat, s, {l, d, i});
@@ -67,8 +69,8 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
   };
   if (viewer >= 0 && viewer < s.seat_count) {
     v.hand = hand_of(viewer);
-    const int n = static_cast<int>(v.hand.size()) < 4 ? static_cast<int>(v.hand.size()) : 4;
-    for (int i = 0; i < n; ++i) v.playable.push_back(v.hand[i].uid);  // R3.2.1
+    const int n = detail::playable_count(cat, s, viewer);  // R3.2.1, R7 Blackmail
+    for (int i = 0; i < n; ++i) v.playable.push_back(v.hand[i].uid);
   } else if (viewer == referee) {
     for (int seat = 0; seat < s.seat_count; ++seat) v.all_hands.push_back(hand_of(seat));
   }
@@ -78,7 +80,10 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
 event redact(const event& e, seat_t viewer) {
   event r = e;
   // Where in the hand a played card stood is the player's secret (R1.4).
-  if (e.type == event_type::card_played && viewer != e.seat && viewer != referee) r.from = -1;
+  if (viewer == e.seat || viewer == referee) return r;
+  if (e.type == event_type::card_played) r.from = -1;
+  // R7 Counterorder: which card moved is the player's secret; that one did is not.
+  if (e.type == event_type::hand_reordered) r.uid = no_uid;
   return r;
 }
 

@@ -24,7 +24,7 @@ action_result fail(protocol_errc code, std::string field, std::string message) {
 
 bool field_allowed(action_type t, const std::string& key) {
   if (key == "type") return true;
-  return t == action_type::play && (key == "card" || key == "line" || key == "target");
+  return t == action_type::play && (key == "card" || key == "line" || key == "target" || key == "host");
 }
 
 // A uid: an integer naming a card of the match. Whether that card exists and
@@ -70,8 +70,14 @@ action_result parse_play(const json& j, seat_t seat) {
     if (!line)
       return fail(protocol_errc::bad_field_value, "line",
                   "\"line\" must be \"upper\" or \"lower\"");
-    return action_result{action::play_creature(seat, card, *line), std::nullopt};
+    // R7 Symbiote: optionally on top of one of the seat's creatures.
+    card_uid host = no_uid;
+    if (auto host_it = j.find("host"); host_it != j.end())
+      if (auto e = read_uid(*host_it, "host", host)) return action_result{{}, std::move(e)};
+    return action_result{action::play_symbiote(seat, card, *line, host), std::nullopt};
   }
+  if (j.contains("host"))
+    return fail(protocol_errc::bad_field_value, "host", "\"host\" goes with \"line\" (a Symbiote creature)");
   card_uid target = no_uid;
   if (auto e = read_uid(*target_it, "target", target)) return action_result{{}, std::move(e)};
   return action_result{action::play_incantation(seat, card, target), std::nullopt};
@@ -140,6 +146,7 @@ json action_to_json(const action& a) {
     j["target"] = static_cast<int>(a.target);
   } else {
     j["line"] = seat_line_name(a.line);
+    if (a.host != no_uid) j["host"] = static_cast<int>(a.host);
   }
   return j;
 }

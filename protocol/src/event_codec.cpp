@@ -54,7 +54,11 @@ std::vector<card_id> uid_cards_from_view(const seat_view& v) {
     for (const card_ref& r : hand) note(r.uid, r.card);
   for (const line_view& line : v.lines)
     for (const side_view& side : line.sides)
-      for (const creature_view& c : side.creatures) note(c.uid, c.card);
+      for (const creature_view& c : side.creatures) {
+        note(c.uid, c.card);
+        if (c.top.uid != no_uid) note(c.top.uid, c.top.card);
+        for (const card_ref& h : c.chained) note(h.uid, h.card);
+      }
   return out;
 }
 
@@ -150,6 +154,37 @@ json event_to_json(const event& raw, seat_t viewer, const catalogue& cat,
       j["winners"] = detail::seats_json(static_cast<unsigned>(e.amount));
       w.seat("loser", e.seat);
       j["reason"] = protocol::end_reason_name(static_cast<end_reason>(e.to));
+      return j;
+    case event_type::creature_stacked:
+      w.seat("seat", e.seat);
+      w.card("card", e.uid);
+      w.card("host", e.target);
+      w.num("line", e.line);
+      w.num("side", e.side);
+      w.num("position", e.to);
+      return j;
+    case event_type::creature_vanished:
+      w.card("card", e.uid);
+      w.num("line", e.line);
+      w.num("side", e.side);
+      w.num("from", e.from);
+      w.num("to", e.to);
+      return j;
+    case event_type::card_chained:
+      w.card("chainer", e.uid);
+      w.card("card", e.target);
+      w.seat("from_seat", e.seat);
+      return j;
+    case event_type::hand_reordered:
+      w.seat("seat", e.seat);
+      if (e.uid != no_uid) w.card("card", e.uid);  // private: redact() clears it for others
+      w.num("from", e.from);
+      w.num("to", e.to);
+      return j;
+    case event_type::ability_triggered:
+      w.seat("seat", e.seat);
+      if (e.uid != no_uid) w.card("card", e.uid);
+      j["ability"] = ability_name(static_cast<ability>(e.amount));
       return j;
   }
   return j;  // an out-of-range type: its name ("?") is all we can say

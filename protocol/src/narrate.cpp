@@ -69,6 +69,19 @@ std::string narrate(const event& e, const catalogue& cat, std::span<const card_i
       return capital(seat) + " ends the turn";
     case event_type::conceded:
       return capital(seat) + " concedes";
+    case event_type::creature_stacked:
+      return card(e.uid) + " joins " + card(e.target) + " as its Symbiote";
+    case event_type::creature_vanished:
+      return card(e.uid) + " vanishes to the back of its line";
+    case event_type::card_chained:
+      return card(e.uid) + " chains " + card(e.target) + " from " + seat + "'s hand";
+    case event_type::hand_reordered:
+      return capital(seat) + " moves " + (e.uid == no_uid ? std::string("a card") : card(e.uid)) +
+             " from the left of the hand to the right";
+    case event_type::ability_triggered: {
+      const std::string what(ability_name(static_cast<ability>(e.amount)));
+      return (e.uid == no_uid ? capital(seat) : card(e.uid)) + ": " + what;
+    }
     case event_type::game_over: {
       std::string winners;
       for (int s = 0; s < 8; ++s)

@@ -31,6 +31,10 @@ json creature_json(const catalogue& cat, const creature_view& c) {
   return {
       {"uid", static_cast<int>(c.uid)},
       {"card_id", card_id_json(cat, c.card)},
+      // R7 Symbiote: the card stacked on this one, or null.
+      {"top", c.top.uid == no_uid ? json(nullptr) : card_json(cat, c.top)},
+      // R7 Chain: the cards held under it (revealed when taken).
+      {"chained", cards_json(cat, c.chained)},
       {"av", c.av},
       {"hp", c.hp},
       {"damage", c.damage},

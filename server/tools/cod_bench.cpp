@@ -2,10 +2,15 @@
 // actions/s and a checksum of every final digest (determinism made checkable,
 // as Stockfish's "bench" signature).
 //
-// Game i plays preconstructed deck (i % 4) + 1 against ((i / 4) % 4) + 1, all
-// 16 pairings in turn, with match seed = --seed + i. The moves come from a
-// second generator seeded from the match seed, so the players' choices never
-// touch the match's own generator.
+// --decks precon (default): game i plays preconstructed deck (i % 4) + 1
+// against ((i / 4) % 4) + 1, all 16 pairings in turn.
+// --decks catalogue: each seat gets 8 different cards drawn from the whole
+// catalogue (a legal constructed deck, R14.6) by a deck generator seeded from
+// the match seed.
+// Match seed = --seed + i. The moves come from a second generator seeded from
+// the match seed, so the players' choices never touch the match's own one.
+// --check runs match::check_invariants() after every action (slow; for the
+// sanitizer run in CI).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +21,7 @@
 
 #include "cod/engine/match.hpp"
 #include "cod/protocol/catalogue_json.hpp"
+#include "self_play.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE
 #define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
@@ -30,14 +36,17 @@ struct options {
   std::string exhaustion = "mixed";  // on | off | mixed (odd games on)
   long max_actions = 5000;           // a game longer than this is cut and counted
   std::string expect;                // checksum to compare with (hex)
+  std::string decks = "precon";      // precon | catalogue
+  bool check = false;
 };
 
 void usage() {
   std::printf(
-      "usage: cod-bench [--games N] [--seed S] [--exhaustion on|off|mixed] [--max-actions N]\n"
-      "                 [--catalogue PATH] [--expect HEX]\n"
-      "Plays N random-legal-move duels over the 16 preconstructed pairings and prints\n"
-      "games/s, actions/s and the checksum of all final digests. --expect exits 1 on a mismatch.\n");
+      "usage: cod-bench [--games N] [--seed S] [--decks precon|catalogue] [--exhaustion on|off|mixed]\n"
+      "                 [--max-actions N] [--catalogue PATH] [--expect HEX] [--check]\n"
+      "Plays N random-legal-move duels (the 16 preconstructed pairings, or random 8-card decks\n"
+      "from the whole catalogue) and prints games/s, actions/s and the checksum of all final\n"
+      "digests. --expect exits 1 on a mismatch; --check verifies the state after every action.\n");
 }
 
 }  // namespace
@@ -58,10 +67,13 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--exhaustion")) o.exhaustion = next();
     else if (!std::strcmp(argv[i], "--max-actions")) o.max_actions = std::atol(next());
     else if (!std::strcmp(argv[i], "--expect")) o.expect = next();
+    else if (!std::strcmp(argv[i], "--decks")) o.decks = next();
+    else if (!std::strcmp(argv[i], "--check")) o.check = true;
     else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) { usage(); return 0; }
     else { std::fprintf(stderr, "cod-bench: unknown option %s\n", argv[i]); usage(); return 2; }
   }
-  if (o.games <= 0 || (o.exhaustion != "on" && o.exhaustion != "off" && o.exhaustion != "mixed")) {
+  if (o.games <= 0 || (o.exhaustion != "on" && o.exhaustion != "off" && o.exhaustion != "mixed") ||
+      (o.decks != "precon" && o.decks != "catalogue")) {
     usage();
     return 2;
   }
@@ -73,11 +85,12 @@ int main(int argc, char** argv) {
   }
   std::vector<cod::card_id> decks[4];
   for (int d = 0; d < 4; ++d) decks[d] = cat.preconstructed_deck(d + 1);
+  std::vector<cod::card_id> pool = cod::self_play::all_cards(cat);
+  const bool random_decks = o.decks == "catalogue";
 
   std::vector<cod::event> events;
-  std::vector<cod::action> legal;
+  std::vector<cod::action> legal(cod::match::max_legal_actions);
   events.reserve(256);
-  legal.reserve(64);
   cod::match m;
   cod::match_config cfg;
 
@@ -87,24 +100,34 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   for (long g = 0; g < o.games; ++g) {
     cfg.seed = o.seed + static_cast<std::uint64_t>(g);
-    cfg.decks[0] = decks[g % 4];
-    cfg.decks[1] = decks[(g / 4) % 4];
+    if (random_decks) {
+      cod::self_play::random_decks(cfg.seed, pool, cfg.decks.data());
+    } else {
+      cfg.decks[0] = decks[g % 4];
+      cfg.decks[1] = decks[(g / 4) % 4];
+    }
     cfg.exhaustion_rule = o.exhaustion == "on" || (o.exhaustion == "mixed" && (g & 1));
     events.clear();
     if (cod::match::create(cat, cfg, m, events) != cod::rule_error::ok) {
       std::fprintf(stderr, "cod-bench: setup failed\n");
       return 1;
     }
-    std::uint64_t player_seed = cfg.seed ^ 0xB5AD4ECEDA1CE2A9ULL;
-    cod::rng player(cod::rng::splitmix64(player_seed));
+    cod::rng player = cod::self_play::player_rng(cfg.seed);
     long n = 0;
     while (!m.over() && n < o.max_actions) {
-      m.legal_actions(legal);
-      const auto& a = legal[player.below(legal.size())];
+      const int n_legal = m.legal_actions(legal.data(), static_cast<int>(legal.size()));
+      const auto& a = legal[player.below(static_cast<std::uint64_t>(n_legal))];
       events.clear();
       if (m.apply(a, events) != cod::rule_error::ok) {
         std::fprintf(stderr, "cod-bench: a legal action was rejected (game %ld)\n", g);
         return 1;
+      }
+      if (o.check) {
+        if (const std::string bad = m.check_invariants(); !bad.empty()) {
+          std::fprintf(stderr, "cod-bench: game %ld (seed %llu), action %ld: %s\n", g,
+                       static_cast<unsigned long long>(cfg.seed), n, bad.c_str());
+          return 1;
+        }
       }
       ++n;
     }

@@ -11,6 +11,7 @@
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/narrate.hpp"
+#include "self_play.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE
 #define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
@@ -49,15 +50,18 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   int deck_a = 1, deck_b = 4;
   bool exhaustion = false;
+  bool catalogue_decks = false;
   std::string catalogue_path = COD_DEFAULT_CATALOGUE;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--decks") && i + 1 < argc && std::sscanf(argv[++i], "%d,%d", &deck_a, &deck_b) == 2) {}
     else if (!std::strcmp(argv[i], "--exhaustion")) exhaustion = true;
+    else if (!std::strcmp(argv[i], "--catalogue-decks")) catalogue_decks = true;
     else if (!std::strcmp(argv[i], "--catalogue") && i + 1 < argc) catalogue_path = argv[++i];
     else {
-      std::printf("usage: cod-demo [--seed N] [--decks A,B] [--exhaustion] [--catalogue PATH]\n"
-                  "Plays one narrated duel between random players (preconstructed decks 1-4).\n");
+      std::printf("usage: cod-demo [--seed N] [--decks A,B | --catalogue-decks] [--exhaustion] [--catalogue PATH]\n"
+                  "Plays one narrated duel between random players (preconstructed decks 1-4, or random\n"
+                  "decks from the whole catalogue). The same seed replays cod-bench's game with that seed.\n");
       return std::strcmp(argv[i], "--help") ? 2 : 0;
     }
   }
@@ -75,6 +79,10 @@ int main(int argc, char** argv) {
   cfg.exhaustion_rule = exhaustion;
   cfg.decks[0] = cat.preconstructed_deck(deck_a);
   cfg.decks[1] = cat.preconstructed_deck(deck_b);
+  if (catalogue_decks) {
+    auto pool = cod::self_play::all_cards(cat);
+    cod::self_play::random_decks(seed, pool, cfg.decks.data());
+  }
   cod::match m;
   std::vector<cod::event> events;
   if (auto e = cod::match::create(cat, cfg, m, events); e != cod::rule_error::ok) {
@@ -82,8 +90,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   const auto uid_cards = cod::protocol::uid_cards_from_view(m.view(cod::referee));
-  std::printf("Clash of Decks demo: preconstructed deck %d (seat 0) vs deck %d (seat 1), seed %llu%s\n",
-              deck_a, deck_b, static_cast<unsigned long long>(seed), exhaustion ? ", exhaustion rule" : "");
+  if (catalogue_decks)
+    std::printf("Clash of Decks demo: random catalogue decks, seed %llu%s\n", static_cast<unsigned long long>(seed),
+                exhaustion ? ", exhaustion rule" : "");
+  else
+    std::printf("Clash of Decks demo: preconstructed deck %d (seat 0) vs deck %d (seat 1), seed %llu%s\n",
+                deck_a, deck_b, static_cast<unsigned long long>(seed), exhaustion ? ", exhaustion rule" : "");
   auto narrate_all = [&] {
     for (const auto& e : events) {
       if (e.type == cod::event_type::turn_started) {
@@ -95,13 +107,17 @@ int main(int argc, char** argv) {
     }
   };
   narrate_all();
-  cod::rng player(seed ^ 0x5DEECE66DULL);
+  cod::rng player = cod::self_play::player_rng(seed);
   std::vector<cod::action> legal;
   while (!m.over()) {
     m.legal_actions(legal);
     events.clear();
     if (m.apply(legal[player.below(legal.size())], events) != cod::rule_error::ok) return 1;
     narrate_all();
+    if (const std::string bad = m.check_invariants(); !bad.empty()) {
+      std::printf("INVARIANT BROKEN: %s\n", bad.c_str());
+      return 1;
+    }
   }
   std::printf("\n%d turns; digest %016llx\n", m.turn(), static_cast<unsigned long long>(m.digest()));
   return 0;

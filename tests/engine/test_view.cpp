@@ -79,10 +79,12 @@ TEST_CASE("R16.2 two positions that differ only in seat 1's hand look the same t
     p.seats[0].hand = {id("brute"), id("boom"), id("troll")};
     p.seats[0].stronghold_pos = 1;
     p.seats[0].mana = 4;
-    p.seats[0].lines[0] = {{id("baron")}};
+    p.seats[0].lines[0].resize(1);
+    p.seats[0].lines[0][0].card = id("baron");
     p.seats[1].hand = std::move(hand1);
     p.seats[1].stronghold_pos = 2;
-    p.seats[1].lines[1] = {{id("ogre")}};
+    p.seats[1].lines[1].resize(1);
+    p.seats[1].lines[1][0].card = id("ogre");
     match m;
     REQUIRE(match::from_position(test::shipped(), p, m) == rule_error::ok);
     return m;

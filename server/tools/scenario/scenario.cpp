@@ -57,7 +57,7 @@ struct runner {
     if (!j.is_object() || !j.contains("card")) fail("a creature is a card id or {\"card\": ...}: " + dump(j));
     for (auto& [k, v] : j.items())
       if (k != "card" && k != "damage" && k != "bonus_av" && k != "new" && k != "attacked" &&
-          k != "protection_used")
+          k != "protection_used" && k != "top" && k != "chained")
         fail("unknown creature field '" + k + "'");
     c.card = card_named(j["card"].get<std::string>());
     c.damage = get_int(j, "damage", 0);
@@ -65,6 +65,9 @@ struct runner {
     c.entered_this_turn = j.value("new", false);
     c.attacked = j.value("attacked", false);
     c.protection_used = j.value("protection_used", false);
+    if (j.contains("top")) c.top = card_named(j["top"].get<std::string>());
+    if (j.contains("chained"))
+      for (const json& h : j["chained"]) c.chained.push_back(card_named(h.get<std::string>()));
     return c;
   }
 
@@ -143,7 +146,11 @@ struct runner {
       for (const card_ref& c : h) names[c.uid] = cat.def(c.card).id;
     for (const line_view& l : v.lines)
       for (const side_view& s : l.sides)
-        for (const creature_view& c : s.creatures) names[c.uid] = cat.def(c.card).id;
+        for (const creature_view& c : s.creatures) {
+          names[c.uid] = cat.def(c.card).id;
+          if (c.top.uid != no_uid) names[c.top.uid] = cat.def(c.top.card).id;
+          for (const card_ref& h : c.chained) names[h.uid] = cat.def(h.card).id;
+        }
     for (const card_ref& c : v.removed) names[c.uid] = cat.def(c.card).id;
   }
 
@@ -186,7 +193,7 @@ struct runner {
     const std::string type = j.at("type").get<std::string>();
     a.seat = static_cast<seat_t>(j.at("seat").get<int>());
     for (auto& [k, v] : j.items())
-      if (k != "type" && k != "seat" && k != "card" && k != "line" && k != "target")
+      if (k != "type" && k != "seat" && k != "card" && k != "line" && k != "target" && k != "host")
         fail("unknown action field '" + k + "'");
     if (type == "end_turn") a.type = action_type::end_turn;
     else if (type == "concede") a.type = action_type::concede;
@@ -218,6 +225,7 @@ struct runner {
       a.line = l == "upper" ? 0 : l == "lower" ? 1 : static_cast<std::int8_t>(9);
     }
     if (j.contains("target")) a.target = creature_ref(j["target"]);
+    if (j.contains("host")) a.host = creature_ref(j["host"]);
     return a;
   }
 
@@ -234,6 +242,7 @@ struct runner {
     j["amount"] = e.amount;
     if (e.from >= 0) j["from"] = e.from;
     if (e.to >= 0) j["to"] = e.to;
+    if (e.type == event_type::ability_triggered) j["ability"] = std::string(ability_name(static_cast<ability>(e.amount)));
     return j;
   }
 
@@ -290,9 +299,13 @@ struct runner {
     json abilities = json::array();
     for (int a = 0; a < ability_count; ++a)
       if (c.abilities & (1u << a)) abilities.push_back(std::string(ability_name(static_cast<ability>(a))));
-    return {{"card", cat.def(c.card).id}, {"damage", c.damage}, {"av", c.av}, {"hp", c.hp},
-            {"bonus_av", c.bonus_av}, {"new", c.entered_this_turn}, {"attacked", c.attacked},
-            {"protection_used", c.protection_used}, {"abilities", abilities}};
+    json chained = json::array();
+    for (const card_ref& h : c.chained) chained.push_back(cat.def(h.card).id);
+    json j = {{"card", cat.def(c.card).id}, {"damage", c.damage}, {"av", c.av}, {"hp", c.hp},
+              {"bonus_av", c.bonus_av}, {"new", c.entered_this_turn}, {"attacked", c.attacked},
+              {"protection_used", c.protection_used}, {"abilities", abilities}, {"chained", chained}};
+    j["top"] = c.top.uid == no_uid ? json(nullptr) : json(cat.def(c.top.card).id);
+    return j;
   }
 
   void check_row(const std::string& what, const json& want, const side_view& side) const {

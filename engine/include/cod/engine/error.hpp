@@ -27,6 +27,7 @@ enum class rule_error : std::uint8_t {
   not_a_deck_card,         // only creatures and incantations go in a deck
   unsupported_card,        // an ability this engine version does not implement yet
   bad_setup,               // an impossible position in a custom setup
+  bad_host,                // R7 Symbiote: the host is not the seat's own creature without Symbiote
 };
 
 // "not_your_turn" etc.: the code as it appears on the wire.

@@ -16,7 +16,8 @@ enum class event_type : std::uint8_t {
   turn_started,        // seat; amount = turn; to = round
   card_removed,        // R9.2 exhaustion: seat, uid (public once removed)
   mana_gained,         // R3.1: seat, amount (the seat's mana for this turn)
-  card_played,         // seat, uid, line, target; from = hand index (private to seat)
+  card_played,         // seat, uid, line, target; from = hand index (private to seat);
+                       // amount = mana paid (0: a free play, R7 Reinforcement)
   creature_entered,    // seat, uid, line, side, to = position on the line
   creature_moved,      // Sprint: uid, line, side, from -> to positions
   attack,              // uid attacker, line; target = creature uid, or no_uid and seat = Stronghold owner
@@ -30,6 +31,14 @@ enum class event_type : std::uint8_t {
   turn_ended,          // seat
   conceded,            // seat
   game_over,           // amount = winners bit mask, seat = loser, to = end_reason
+  // Added with the full ability set (R7):
+  creature_stacked,    // Symbiote: uid (the Symbiote) goes on target (the base creature); seat, line, side, to = position
+  creature_vanished,   // Vanish: uid, line, side, from -> to (the back of its side)
+  card_chained,        // Chain: uid (the Chain creature) takes target from seat's hand (public: the card is revealed)
+  hand_reordered,      // Counterorder: seat's card uid moves from -> to (uid private to seat)
+  ability_triggered,   // uid (the card), amount = the ability (cod::ability), seat = its owner: a
+                       // trigger without an effect event of its own (Immolation, Backfire, Regeneration,
+                       // Sharpening, Reinforcement, Price of Blood, Catalyst, Lucidity, Blackmail...)
 };
 std::string_view event_type_name(event_type t);
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cod/engine/action.hpp"
@@ -51,12 +52,22 @@ class match {
   // Every legal play and end_turn for the active seat (concede is always legal
   // and not listed). Empty when the game is over. Clears `out` first.
   void legal_actions(std::vector<action>& out) const;
+  // The same into a caller's buffer (no allocation; self-play's hot path).
+  // Returns how many were written; `capacity` >= max_legal_actions is always enough.
+  int legal_actions(action* out, int capacity) const;
+  static constexpr int max_legal_actions = 4 * (2 * max_lines * max_side + 2) + 1;
 
   seat_view view(seat_t viewer) const { return project(*cat_, state_, viewer); }
 
   // A 64-bit digest of the whole state (rng included): equal digests after
   // every action is how replays are verified.
   std::uint64_t digest() const;
+
+  // Checks the state is well formed: every card in exactly one place (a hand,
+  // a line, under a Chain, removed), Strongholds in range, no creature past
+  // its health between actions. Returns "" or what is wrong. For tests and
+  // for checking a rebuilt match; not on any hot path.
+  std::string check_invariants() const;
 
   bool over() const { return state_.current_phase == phase::game_over; }
   seat_t active_seat() const { return state_.active_seat; }

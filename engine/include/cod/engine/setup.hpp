@@ -25,6 +25,8 @@ struct match_config {
 // then removed cards.
 struct creature_setup {
   card_id card = no_card;
+  card_id top = no_card;            // R7 Symbiote stacked on it
+  std::vector<card_id> chained;     // R7 Chain: held cards (at most 2), taken from the other seat
   int damage = 0;
   int bonus_av = 0;
   bool entered_this_turn = false;

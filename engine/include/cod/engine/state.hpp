@@ -13,14 +13,20 @@
 namespace cod {
 
 // A creature on a line. Position on the line is its index in line_side::slots
-// (0 = adjacent to the Bridge, R1.3).
+// (0 = adjacent to the Bridge, R1.3). With Symbiote (R7) one slot holds two
+// cards: `uid` (the base creature) and `top` (the Symbiote on it); their AV,
+// HP and abilities add up.
 struct creature {
   card_uid uid = no_uid;
+  card_uid top = no_uid;            // R7 Symbiote: the card stacked on this one
   std::uint8_t damage = 0;          // R4.1: damage taken this turn
   std::int8_t bonus_av = 0;         // R7 Sprint: +X until the end of Phase 3
   bool entered_this_turn = false;   // R3.3: may not attack this turn (Rage aside)
   bool attacked = false;            // R17.7: has made its attack this phase
   bool protection_used = false;     // R7 Protection: spent for this turn
+  // R7 Chain: cards held face down under this creature, and whose hand each came from.
+  std::array<card_uid, 2> chained{no_uid, no_uid};
+  std::array<seat_t, 2> chained_from{no_seat, no_seat};
   bool operator==(const creature&) const = default;
 };
 
@@ -87,6 +93,9 @@ struct game_state {
 
   // Static per-card facts: which catalogue card each uid is, and whose deck it came from.
   std::uint8_t uid_count = 0;
+  // Every ability (own or Aura) of any card in the match: rules for absent
+  // abilities are skipped without looking (derived from uid_card; a cache).
+  ability_set present = 0;
   std::array<card_id, max_uids> uid_card{};
   std::array<seat_t, max_uids> uid_origin{};
 
@@ -96,6 +105,13 @@ struct game_state {
   // R9.3: cards removed from the game, in the order they were removed.
   std::uint8_t removed_count = 0;
   std::array<card_uid, max_uids> removed{};
+
+  // An incantation between leaving the hand and coming back (R5.2 steps
+  // 3-16). Stays set if the game ends during its resolution (R17.14).
+  card_uid in_flight = no_uid;
+
+  // R7 Sharpening: uids whose once-a-turn excess is spent this turn.
+  std::array<std::uint64_t, max_uids / 64> sharpening_used{};
 
   seat_t first_seat = 0;
   seat_t active_seat = 0;

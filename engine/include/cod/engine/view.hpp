@@ -31,8 +31,10 @@ struct card_ref {
 struct creature_view {
   card_uid uid = no_uid;
   card_id card = no_card;
-  int av = 0;                 // printed AV + Sprint bonus this turn
-  int hp = 0;                 // printed HP
+  card_ref top;               // R7 Symbiote: the card stacked on it (uid no_uid if none)
+  std::vector<card_ref> chained;  // R7 Chain: cards held under it (revealed when taken)
+  int av = 0;                 // printed AV (both cards of a pair) + Sprint bonus this turn
+  int hp = 0;                 // printed HP (both cards of a pair)
   int damage = 0;
   int bonus_av = 0;
   ability_set abilities = 0;  // effective: own + granted by neighbours' Auras
@@ -79,7 +81,7 @@ struct seat_view {
   // The viewer's own hand, left to right, Stronghold excluded (its index is in
   // seats[viewer].stronghold_pos). Empty for spectators.
   std::vector<card_ref> hand;
-  // The uids of hand cards the viewer could play now (R3.2.1), cost aside.
+  // The uids of hand cards the viewer could play now (R3.2.1, R7 Blackmail), cost aside.
   std::vector<card_uid> playable;
   // Referee only: every seat's hand.
   std::vector<std::vector<card_ref>> all_hands;

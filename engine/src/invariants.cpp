@@ -1,0 +1,58 @@
+// match::check_invariants: what must hold between any two actions.
+#include <array>
+
+#include "cod/engine/match.hpp"
+#include "internal.hpp"
+
+namespace cod {
+
+std::string match::check_invariants() const {
+  const game_state& s = state_;
+  std::array<int, max_uids> seen{};
+  auto see = [&](card_uid u) -> bool {
+    if (u >= s.uid_count) return false;
+    ++seen[u];
+    return true;
+  };
+  for (int seat = 0; seat < s.seat_count; ++seat) {
+    const hand_state& h = s.seats[seat].hand;
+    if (h.count > max_hand) return "seat " + std::to_string(seat) + ": hand over capacity";
+    if (h.stronghold_pos > h.count) return "seat " + std::to_string(seat) + ": Stronghold past the hand";
+    if (s.current_phase != phase::game_over && h.stronghold_pos == h.count)
+      return "seat " + std::to_string(seat) + ": Stronghold rightmost and the game goes on (R4.5/R4.6)";
+    for (int i = 0; i < h.count; ++i)
+      if (!see(h.cards[i])) return "seat " + std::to_string(seat) + ": unknown card in hand";
+    if (s.seats[seat].mana < 0) return "seat " + std::to_string(seat) + ": negative mana";
+  }
+  for (int l = 0; l < s.line_count; ++l)
+    for (int d = 0; d < 2; ++d) {
+      const line_side& ls = s.lines[l].sides[d];
+      if (ls.count > max_side) return "line over capacity";
+      for (int i = 0; i < max_side; ++i) {
+        const creature& cr = ls.slots[i];
+        if (i >= ls.count) {
+          if (!(cr == creature{})) return "a stale slot past the end of a line";
+          continue;
+        }
+        if (!see(cr.uid)) return "unknown creature on a line";
+        if (cat_->stats(s.uid_card[cr.uid]).type != card_type::creature) return "an incantation on a line";
+        if (cr.top != no_uid && !see(cr.top)) return "unknown Symbiote";
+        for (card_uid held : cr.chained)
+          if (held != no_uid && !see(held)) return "unknown chained card";
+        if (s.current_phase != phase::game_over && cr.damage >= detail::hp_of(*cat_, s, cr))
+          return "a creature past its health is still in play (R4.1)";
+      }
+    }
+  for (int i = 0; i < s.removed_count; ++i)
+    if (!see(s.removed[i])) return "unknown removed card";
+  if (s.in_flight != no_uid) {
+    if (s.current_phase != phase::game_over) return "an incantation in flight between actions";
+    if (!see(s.in_flight)) return "unknown incantation in flight";
+  }
+  for (int u = 0; u < s.uid_count; ++u)
+    if (seen[u] != 1)
+      return "card uid " + std::to_string(u) + (seen[u] ? " is in two places" : " is nowhere");
+  return {};
+}
+
+}  // namespace cod
