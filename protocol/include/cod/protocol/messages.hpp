@@ -1,0 +1,327 @@
+// The WebSocket protocol's messages (docs/protocol.md is the client's
+// reference; docs/protocol-design.md the design notes): every client message
+// as a plain struct, a strict parser for them, and builders for every server
+// message. The payloads inside (actions, events, views) are json_codec.hpp's.
+//
+//   auto r = protocol::parse_client_message(frame_text, cfg.max_frame_bytes);
+//   if (!r.ok()) {
+//     send(protocol::make_error(r.id, *r.error));       // echoes the id when readable
+//     if (r.oversized) close(protocol::close_code::message_too_big);
+//     return;
+//   }
+//   std::visit(overloaded{
+//       [&](const protocol::join_msg& m) { ... send(protocol::make_joined(m.id, room, seat, token)); },
+//       [&](const protocol::act_msg& m) { cod::action a = m.for_seat(my_seat); ... },
+//       ...}, *r.message);
+//
+// Every builder returns the message as a JSON object; send j.dump(). A reply
+// echoes the request's id (pass the message's `id`; a null id adds no "id"
+// field); server-initiated messages (state, update, seat_status, match_over,
+// clock) take no id.
+//
+// Thread-safety: every function here is pure; call them from any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+// The full header: message structs hold JSON ids, and the server serialises
+// what the builders return.
+#include <nlohmann/json.hpp>
+
+#include "cod/engine/action.hpp"
+#include "cod/engine/catalogue.hpp"
+#include "cod/engine/error.hpp"
+#include "cod/engine/event.hpp"
+#include "cod/engine/state.hpp"
+#include "cod/engine/types.hpp"
+#include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/protocol_error.hpp"
+#include "cod/protocol/session_error.hpp"
+
+namespace cod::protocol {
+
+// ---------------------------------------------------------------------------
+// Limits (docs/protocol.md, "Limits"). Violations are bad_field_value unless
+// noted.
+
+inline constexpr std::size_t default_max_message_bytes = 65536;  // config max_frame_bytes
+inline constexpr int max_message_depth = 6;        // nested objects/arrays; deeper: bad_json
+inline constexpr std::size_t max_id_chars = 64;    // a string request id
+inline constexpr std::size_t max_client_chars = 64;   // hello.client
+inline constexpr std::size_t max_room_chars = 32;     // room ids: [A-Za-z0-9_-]{1,32}
+inline constexpr std::size_t max_name_chars = 32;     // join.name, in characters (code points)
+inline constexpr std::size_t token_chars = 32;        // tokens: 32 lowercase hex digits
+inline constexpr std::size_t max_card_id_chars = 64;  // one entry of deck.cards
+inline constexpr std::size_t max_deck_entries = 64;   // deck.cards (8 is the only legal size: bad_deck)
+inline constexpr std::int64_t min_bank_ms = 1000;         // options.turn_clock.bank_ms
+inline constexpr std::int64_t max_bank_ms = 86'400'000;   // one day
+inline constexpr std::int64_t max_increment_ms = 3'600'000;
+inline constexpr int preconstructed_deck_count = 4;   // {"preconstructed": 1..4}
+
+inline constexpr std::string_view server_software = "cod-server/0.1";
+
+// WebSocket close codes the server uses (docs/protocol.md, "Transport").
+namespace close_code {
+inline constexpr std::uint16_t normal = 1000;            // the client left / asked to
+inline constexpr std::uint16_t going_away = 1001;        // server shutting down
+inline constexpr std::uint16_t protocol_error = 1002;    // after unsupported_version
+inline constexpr std::uint16_t policy_violation = 1008;  // flooding, slow consumer
+inline constexpr std::uint16_t message_too_big = 1009;   // after frame_too_large
+inline constexpr std::uint16_t internal_error = 1011;
+}  // namespace close_code
+
+// ---------------------------------------------------------------------------
+// Shared values.
+
+enum class deck_format : std::uint8_t { preconstructed, constructed };
+std::string_view deck_format_name(deck_format f);  // "preconstructed" | "constructed"
+
+struct turn_clock {
+  std::int64_t bank_ms = 0;       // each seat's time bank
+  std::int64_t increment_ms = 0;  // added to a seat's bank at the start of each of its turns
+  bool operator==(const turn_clock&) const = default;
+};
+
+// create_room's "options". On the wire: {"exhaustion": bool, "turn_clock":
+// {bank_ms, increment_ms} | null, "seats": 2}; every key optional in create_room.
+struct room_options {
+  bool exhaustion = false;                // R9, the exhaustion rule
+  std::optional<turn_clock> clock;        // "turn_clock"; none: untimed
+  int seats = 2;                          // a duel has 2
+  bool operator==(const room_options&) const = default;
+};
+
+// The JSON above, every key written. (Persistence stores this.)
+nlohmann::json room_options_to_json(const room_options& o);
+// Strict; errors name fields as "options.turn_clock.bank_ms". Never throws.
+std::optional<protocol_error> room_options_from_json(const nlohmann::json& j, room_options& out);
+
+// join's "deck": {"preconstructed": 1..4} or {"cards": ["id", ...]}.
+struct deck_choice {
+  int preconstructed = 0;           // 1..4; 0 when `cards` is given
+  std::vector<std::string> cards;   // catalogue ids (8 for a legal deck)
+  bool is_preconstructed() const { return preconstructed != 0; }
+  bool operator==(const deck_choice&) const = default;
+};
+
+// {"preconstructed": n} or {"cards": [...]}. (Persistence stores this.)
+nlohmann::json deck_to_json(const deck_choice& d);
+// Strict; errors name fields as "deck.cards". Never throws.
+std::optional<protocol_error> deck_from_json(const nlohmann::json& j, deck_choice& out);
+
+// A join's deck resolved against the catalogue, the room's format and the
+// engine's deck rules (match::check_deck).
+struct deck_result {
+  std::vector<card_id> cards;  // the deck, when ok()
+  // "" when ok; else an engine rule_error name (bad_deck_size, duplicate_card,
+  // unknown_card, not_a_deck_card, unsupported_card) or "wrong_format" (a
+  // "cards" deck in a preconstructed room).
+  std::string reason;
+  std::string message;
+  bool ok() const { return reason.empty(); }
+};
+deck_result resolve_deck(const deck_choice& d, deck_format format, const catalogue& cat);
+
+// ---------------------------------------------------------------------------
+// Client -> server. Every message carries the request's `id`: null (absent),
+// an integer or a string, echoed in the reply.
+
+struct hello_msg {
+  nlohmann::json id;
+  int version = protocol_version;     // >= 1; the server answers unsupported_version unless 1
+  std::optional<std::string> client;  // e.g. "cod-bot/0.1": <= 64 bytes, no control characters
+  bool operator==(const hello_msg&) const = default;
+};
+
+struct list_rooms_msg {
+  nlohmann::json id;
+  bool operator==(const list_rooms_msg&) const = default;
+};
+
+struct create_room_msg {
+  nlohmann::json id;
+  game_mode mode = game_mode::duel;
+  deck_format format = deck_format::preconstructed;
+  room_options options;
+  bool operator==(const create_room_msg&) const = default;
+};
+
+struct join_msg {
+  nlohmann::json id;
+  std::string room;
+  std::string name;         // 1..32 characters, no control characters
+  std::optional<int> seat;  // 0..3; none: the lowest free seat
+  deck_choice deck;
+  bool operator==(const join_msg&) const = default;
+};
+
+struct resume_msg {
+  nlohmann::json id;
+  std::string room;
+  std::string token;  // 32 lowercase hex digits, as `joined` gave it
+  bool operator==(const resume_msg&) const = default;
+};
+
+struct spectate_msg {
+  nlohmann::json id;
+  std::string room;
+  bool operator==(const spectate_msg&) const = default;
+};
+
+struct act_msg {
+  nlohmann::json id;
+  // The action as parse_action read it, with seat == no_seat: the wire never
+  // names the seat; the server knows it from the connection. Use for_seat().
+  cod::action action;
+  cod::action for_seat(seat_t s) const {
+    cod::action a = action;
+    a.seat = s;
+    return a;
+  }
+  bool operator==(const act_msg&) const = default;
+};
+
+struct leave_msg {
+  nlohmann::json id;
+  bool operator==(const leave_msg&) const = default;
+};
+
+struct ping_msg {
+  nlohmann::json id;
+  bool operator==(const ping_msg&) const = default;
+};
+
+using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
+                                    resume_msg, spectate_msg, act_msg, leave_msg, ping_msg>;
+
+// "hello", "join", ...: the message's "type".
+std::string_view message_type(const client_message& m);
+const nlohmann::json& message_id(const client_message& m);
+
+struct client_parse_result {
+  std::optional<client_message> message;  // set when ok()
+  std::optional<protocol_error> error;
+  // The request's id: echo it in the error. Null when absent or unreadable
+  // (not JSON, not an object, or "id" itself is the error).
+  nlohmann::json id;
+  // The text was longer than max_bytes (error is bad_json): the server replies
+  // frame_too_large instead, if its WebSocket layer has not already refused
+  // the frame, and closes with close_code::message_too_big.
+  bool oversized = false;
+  bool ok() const { return message.has_value(); }
+};
+
+// Parses one frame. Strict: unknown_type, unknown_field, missing_field,
+// bad_field_type, bad_field_value (protocol_error.hpp), with `field` naming
+// the offending field as a path ("deck.cards", "action.line",
+// "options.turn_clock.bank_ms"); bad_json when the text is not a JSON object,
+// is longer than max_bytes, or nests deeper than max_message_depth.
+// Never throws.
+client_parse_result parse_client_message(std::string_view text,
+                                         std::size_t max_bytes = default_max_message_bytes);
+// The same checks on an already-parsed value (no size or depth limit).
+client_parse_result parse_client_json(const nlohmann::json& j);
+
+// The wire form: parse_client_json(client_message_to_json(m)) gives back m.
+// (For clients and bots; the server only parses these.)
+nlohmann::json client_message_to_json(const client_message& m);
+
+// ---------------------------------------------------------------------------
+// Server -> client.
+
+// {"type": "welcome", "version": 1, "server", "session", "max_frame_bytes", "rate_limit_per_sec"}
+nlohmann::json make_welcome(const nlohmann::json& id, std::string_view session,
+                            std::size_t max_frame_bytes, int rate_limit_per_sec,
+                            std::string_view server = server_software);
+
+enum class room_status : std::uint8_t { waiting, playing, finished };
+std::string_view room_status_name(room_status s);  // "waiting" | "playing" | "finished"
+
+struct seat_summary {
+  int seat = 0;
+  bool taken = false;
+  bool connected = false;
+  std::string name;  // "" when free: null on the wire
+};
+
+struct room_summary {
+  std::string room;
+  game_mode mode = game_mode::duel;
+  deck_format format = deck_format::preconstructed;
+  room_options options;
+  room_status status = room_status::waiting;
+  std::vector<seat_summary> seats;
+  int spectators = 0;
+};
+nlohmann::json room_summary_to_json(const room_summary& r);
+
+// {"type": "rooms", "rooms": [room_summary...]}
+nlohmann::json make_rooms(const nlohmann::json& id, std::span<const room_summary> rooms);
+// {"type": "room_created", "room", "seed_hash"}
+nlohmann::json make_room_created(const nlohmann::json& id, std::string_view room,
+                                 std::string_view seed_hash);
+// {"type": "joined", "room", "seat", "token"}: reply to join and to resume.
+nlohmann::json make_joined(const nlohmann::json& id, std::string_view room, int seat,
+                           std::string_view token);
+// {"type": "spectating", "room"}
+nlohmann::json make_spectating(const nlohmann::json& id, std::string_view room);
+
+// The clock as state and update carry it: {"remaining_ms": [per seat],
+// "running_seat": seat | null}.
+struct clock_snapshot {
+  std::vector<std::int64_t> remaining_ms;  // indexed by seat
+  seat_t running_seat = no_seat;           // whose bank is running; none when over
+};
+nlohmann::json clock_to_json(const clock_snapshot& c);
+
+// {"type": "state", "room", "seq", "seed_hash", "view", "clock"?}. `view` is
+// view_to_json(m.view(recipient), cat).
+nlohmann::json make_state(std::string_view room, std::int64_t seq, std::string_view seed_hash,
+                          nlohmann::json view, const std::optional<clock_snapshot>& clock = {});
+
+// The events of one accepted action for one recipient, each redacted
+// (event_to_json). uid_cards: uid_cards_from_view(m.view(cod::referee)).
+nlohmann::json events_to_json(std::span<const event> events, seat_t viewer, const catalogue& cat,
+                              std::span<const card_id> uid_cards);
+// {"type": "update", "room", "seq", "events", "view", "clock"?}
+nlohmann::json make_update(std::string_view room, std::int64_t seq, nlohmann::json events,
+                           nlohmann::json view, const std::optional<clock_snapshot>& clock = {});
+
+// {"type": "accepted", "seq"}
+nlohmann::json make_accepted(const nlohmann::json& id, std::int64_t seq);
+// {"type": "left", "room"}
+nlohmann::json make_left(const nlohmann::json& id, std::string_view room);
+// {"type": "pong"}
+nlohmann::json make_pong(const nlohmann::json& id);
+// {"type": "seat_status", "room", "seat", "connected"}
+nlohmann::json make_seat_status(std::string_view room, int seat, bool connected);
+// {"type": "match_over", "room", "winners": [seats], "reason", "seed": "<decimal>"}.
+// `winners` is a seat bit mask (match::winners()). The seed is a decimal
+// string: JSON numbers lose precision above 2^53 in JavaScript.
+nlohmann::json make_match_over(std::string_view room, std::uint8_t winners, end_reason reason,
+                               std::uint64_t seed);
+// {"type": "clock", "room", "seat", "remaining_ms"}
+nlohmann::json make_clock(std::string_view room, int seat, std::int64_t remaining_ms);
+
+// {"type": "error", "id"?, "code", "message", "field"?}
+nlohmann::json make_error(const nlohmann::json& id, const protocol_error& e);
+// `message` "" means session_errc_message(code).
+nlohmann::json make_error(const nlohmann::json& id, session_errc code,
+                          std::string_view message = {});
+// A rejected action: code error_name(e), message error_message(e).
+nlohmann::json make_error(const nlohmann::json& id, rule_error e);
+// bad_deck with "reason" (deck_result::reason) and its message.
+nlohmann::json make_deck_error(const nlohmann::json& id, const deck_result& d);
+
+// The seed commitment (room_created.seed_hash, state.seed_hash) is the
+// SHA-256 hex of the seed's decimal text: cod::server::seed_commitment
+// (server/persist/sha256.hpp). match_over reveals the seed.
+
+}  // namespace cod::protocol

@@ -1,0 +1,44 @@
+// Why the server refused a well-formed message: the session's state (no hello
+// yet, no such room, seat taken, ...) rather than the message's shape
+// (protocol_errc) or the rules (cod::rule_error). The names are part of the
+// wire protocol (docs/protocol.md, "Errors"): never rename one, only add.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace cod::protocol {
+
+enum class session_errc : std::uint8_t {
+  hello_required,        // a message other than hello came first
+  unsupported_version,   // hello asked for a protocol version this server lacks (then close 1002)
+  frame_too_large,       // the frame exceeded max_frame_bytes (then close 1009)
+  rate_limited,          // over rate_limit_per_sec: this message was dropped
+  room_not_found,        // no room has that id
+  room_full,             // join: every seat is taken (or the match is over)
+  seat_taken,            // join: the requested seat is taken
+  bad_token,             // resume: the token matches no seat of that room
+  not_seated,            // act: this connection holds no seat
+  spectator_cannot_act,  // act: this connection is spectating
+  match_not_started,     // act: the room still waits for players
+  bad_deck,              // join: the deck is refused ("reason" says why)
+  server_busy,           // the server is at capacity (rooms or connections)
+  shutting_down,         // the server is stopping (then close 1001)
+  internal_error,        // a bug: the request had no effect (then maybe close 1011)
+  // Added in v1 beyond the design notes' list (docs/protocol-design.md):
+  duplicate_hello,       // hello after hello
+  already_in_room,       // join/spectate/resume while seated or spectating: leave first
+  not_in_room,           // leave while in no room
+  no_such_seat,          // join: "seat" is beyond the room's seats
+};
+
+inline constexpr int session_errc_count = static_cast<int>(session_errc::no_such_seat) + 1;
+
+// "room_full" etc.: the code as it appears on the wire.
+std::string_view session_errc_name(session_errc c);
+// The default message: one sentence a person can read.
+std::string_view session_errc_message(session_errc c);
+std::optional<session_errc> session_errc_from_name(std::string_view name);
+
+}  // namespace cod::protocol

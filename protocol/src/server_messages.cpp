@@ -1,0 +1,220 @@
+// Server messages: builders (messages.hpp), and resolving a join's deck.
+#include <string>
+
+#include "cod/engine/match.hpp"
+#include "cod/protocol/messages.hpp"
+#include "cod/protocol/wire_names.hpp"
+#include "json_util.hpp"
+
+namespace cod::protocol {
+namespace {
+
+using json = nlohmann::json;
+
+// A reply: {"type": type} plus the request's id when it had one.
+json reply(std::string_view type, const json& id) {
+  json j = {{"type", type}};
+  if (!id.is_null()) j["id"] = id;
+  return j;
+}
+
+json pushed(std::string_view type, std::string_view room) {
+  return {{"type", type}, {"room", room}};
+}
+
+}  // namespace
+
+std::string_view room_status_name(room_status s) {
+  switch (s) {
+    case room_status::waiting: return "waiting";
+    case room_status::playing: return "playing";
+    case room_status::finished: return "finished";
+  }
+  return "?";
+}
+
+deck_result resolve_deck(const deck_choice& d, deck_format format, const catalogue& cat) {
+  deck_result r;
+  auto refuse = [&r](rule_error e, std::string message) {
+    r.cards.clear();
+    r.reason = error_name(e);
+    r.message = std::move(message);
+    return r;
+  };
+  if (d.is_preconstructed()) {
+    r.cards = cat.preconstructed_deck(d.preconstructed);
+  } else {
+    if (format == deck_format::preconstructed) {
+      r.reason = "wrong_format";
+      r.message = "this room is preconstructed: join with {\"preconstructed\": 1..4}";
+      return r;
+    }
+    for (const std::string& id : d.cards) {
+      const auto c = cat.find(id);
+      if (!c) {
+        std::string message(error_message(rule_error::unknown_card));
+        message += ": \"";
+        message += id;
+        message += '"';
+        return refuse(rule_error::unknown_card, std::move(message));
+      }
+      r.cards.push_back(*c);
+    }
+  }
+  if (const rule_error e = match::check_deck(cat, r.cards); e != rule_error::ok)
+    return refuse(e, std::string(error_message(e)));
+  return r;
+}
+
+json make_welcome(const json& id, std::string_view session, std::size_t max_frame_bytes,
+                  int rate_limit_per_sec, std::string_view server) {
+  json j = reply("welcome", id);
+  j["version"] = protocol_version;
+  j["server"] = server;
+  j["session"] = session;
+  j["max_frame_bytes"] = max_frame_bytes;
+  j["rate_limit_per_sec"] = rate_limit_per_sec;
+  return j;
+}
+
+json room_summary_to_json(const room_summary& r) {
+  json seats = json::array();
+  for (const seat_summary& s : r.seats)
+    seats.push_back({{"seat", s.seat},
+                     {"taken", s.taken},
+                     {"connected", s.connected},
+                     {"name", s.name.empty() ? json(nullptr) : json(s.name)}});
+  return {{"room", r.room},
+          {"mode", game_mode_name(r.mode)},
+          {"format", deck_format_name(r.format)},
+          {"options", room_options_to_json(r.options)},
+          {"status", room_status_name(r.status)},
+          {"seats", std::move(seats)},
+          {"spectators", r.spectators}};
+}
+
+json make_rooms(const json& id, std::span<const room_summary> rooms) {
+  json j = reply("rooms", id);
+  json list = json::array();
+  for (const room_summary& r : rooms) list.push_back(room_summary_to_json(r));
+  j["rooms"] = std::move(list);
+  return j;
+}
+
+json make_room_created(const json& id, std::string_view room, std::string_view seed_hash) {
+  json j = reply("room_created", id);
+  j["room"] = room;
+  j["seed_hash"] = seed_hash;
+  return j;
+}
+
+json make_joined(const json& id, std::string_view room, int seat, std::string_view token) {
+  json j = reply("joined", id);
+  j["room"] = room;
+  j["seat"] = seat;
+  j["token"] = token;
+  return j;
+}
+
+json make_spectating(const json& id, std::string_view room) {
+  json j = reply("spectating", id);
+  j["room"] = room;
+  return j;
+}
+
+json clock_to_json(const clock_snapshot& c) {
+  return {{"remaining_ms", c.remaining_ms}, {"running_seat", detail::seat_json(c.running_seat)}};
+}
+
+json make_state(std::string_view room, std::int64_t seq, std::string_view seed_hash, json view,
+                const std::optional<clock_snapshot>& clock) {
+  json j = pushed("state", room);
+  j["seq"] = seq;
+  j["seed_hash"] = seed_hash;
+  j["view"] = std::move(view);
+  if (clock) j["clock"] = clock_to_json(*clock);
+  return j;
+}
+
+json events_to_json(std::span<const event> events, seat_t viewer, const catalogue& cat,
+                    std::span<const card_id> uid_cards) {
+  json out = json::array();
+  for (const event& e : events) out.push_back(event_to_json(e, viewer, cat, uid_cards));
+  return out;
+}
+
+json make_update(std::string_view room, std::int64_t seq, json events, json view,
+                 const std::optional<clock_snapshot>& clock) {
+  json j = pushed("update", room);
+  j["seq"] = seq;
+  j["events"] = std::move(events);
+  j["view"] = std::move(view);
+  if (clock) j["clock"] = clock_to_json(*clock);
+  return j;
+}
+
+json make_accepted(const json& id, std::int64_t seq) {
+  json j = reply("accepted", id);
+  j["seq"] = seq;
+  return j;
+}
+
+json make_left(const json& id, std::string_view room) {
+  json j = reply("left", id);
+  j["room"] = room;
+  return j;
+}
+
+json make_pong(const json& id) { return reply("pong", id); }
+
+json make_seat_status(std::string_view room, int seat, bool connected) {
+  json j = pushed("seat_status", room);
+  j["seat"] = seat;
+  j["connected"] = connected;
+  return j;
+}
+
+json make_match_over(std::string_view room, std::uint8_t winners, end_reason reason,
+                     std::uint64_t seed) {
+  json j = pushed("match_over", room);
+  j["winners"] = detail::seats_json(winners);
+  j["reason"] = protocol::end_reason_name(reason);
+  j["seed"] = std::to_string(seed);
+  return j;
+}
+
+json make_clock(std::string_view room, int seat, std::int64_t remaining_ms) {
+  json j = pushed("clock", room);
+  j["seat"] = seat;
+  j["remaining_ms"] = remaining_ms;
+  return j;
+}
+
+json make_error(const json& id, const protocol_error& e) {
+  json j = reply("error", id);
+  j.update(error_to_json(e));
+  return j;
+}
+
+json make_error(const json& id, session_errc code, std::string_view message) {
+  json j = reply("error", id);
+  j["code"] = session_errc_name(code);
+  j["message"] = message.empty() ? session_errc_message(code) : message;
+  return j;
+}
+
+json make_error(const json& id, rule_error e) {
+  json j = reply("error", id);
+  j.update(error_to_json(e));
+  return j;
+}
+
+json make_deck_error(const json& id, const deck_result& d) {
+  json j = make_error(id, session_errc::bad_deck,
+                      d.message.empty() ? session_errc_message(session_errc::bad_deck)
+                                        : std::string_view(d.message));
+  j["reason"] = d.reason;
+  return j;
+}
+
+}  // namespace cod::protocol

@@ -1,0 +1,328 @@
+// protocol_samples: prints, one JSON object per line, a sample of every
+// message the protocol builders make (and the client messages the codec
+// writes), for validate_examples.py to check against protocol/schema/v1:
+//
+//   {"schema": "server/update", "message": {...}}                 must validate
+//   {"schema": "client/join", "message": {...}, "valid": false}   must NOT validate
+//
+// The invalid ones are messages parse_client_message refuses: the schemas and
+// the parser must agree. Real views and events come from self-play matches
+// (preconstructed and random constructed decks, with and without exhaustion,
+// some ending by concession), sent through the builders as the server would.
+//
+// usage: protocol_samples [--catalogue PATH]   (exits 1 if a sample is wrong)
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cod/engine/match.hpp"
+#include "cod/engine/rng.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/messages.hpp"
+
+#ifndef COD_CATALOGUE_PATH
+#define COD_CATALOGUE_PATH "config/cards/catalogue.json"
+#endif
+
+namespace proto = cod::protocol;
+using nlohmann::json;
+
+namespace {
+
+int failures = 0;
+
+void emit(const std::string& schema, const json& message, bool valid = true) {
+  json line = {{"schema", schema}, {"message", message}};
+  if (!valid) line["valid"] = false;
+  std::cout << line.dump() << '\n';
+}
+
+void emit_client(const proto::client_message& m) {
+  const json j = proto::client_message_to_json(m);
+  // The codec must read back what it writes.
+  const auto r = proto::parse_client_message(j.dump());
+  if (!r.ok() || !(*r.message == m)) {
+    std::cerr << "protocol_samples: client message does not round trip: " << j.dump() << '\n';
+    ++failures;
+  }
+  emit(std::string("client/") + std::string(proto::message_type(m)), j);
+}
+
+// A message the parser must refuse; the schema of its "type" must refuse it too.
+void emit_invalid(const std::string& text) {
+  const auto r = proto::parse_client_message(text);
+  if (r.ok()) {
+    std::cerr << "protocol_samples: accepted a bad message: " << text << '\n';
+    ++failures;
+    return;
+  }
+  const json j = json::parse(text);
+  emit(std::string("client/") + j.at("type").get<std::string>(), j, false);
+}
+
+void client_samples() {
+  emit_client(proto::hello_msg{1, 1, "cod-bot/0.1"});
+  emit_client(proto::hello_msg{"h", 1, std::nullopt});
+  emit_client(proto::hello_msg{nullptr, 2, std::nullopt});
+  emit_client(proto::list_rooms_msg{2});
+  emit_client(proto::list_rooms_msg{nullptr});
+  emit_client(proto::create_room_msg{3, cod::game_mode::duel, proto::deck_format::preconstructed, {}});
+  emit_client(proto::create_room_msg{"c", cod::game_mode::duel, proto::deck_format::constructed,
+                                     proto::room_options{true, proto::turn_clock{300000, 5000}, 2}});
+  emit_client(proto::join_msg{4, "r7k2", "Ada", std::nullopt, proto::deck_choice{1, {}}});
+  emit_client(proto::join_msg{5, "r7k2", "Zoë ⚔", 1,
+                              proto::deck_choice{0, {"baron", "brute", "carapace", "troll",
+                                                     "revenant", "partisan", "annihilation", "boom"}}});
+  emit_client(proto::resume_msg{6, "r7k2", "0123456789abcdef0123456789abcdef"});
+  emit_client(proto::spectate_msg{7, "r7k2"});
+  emit_client(proto::act_msg{8, cod::action::play_creature(cod::no_seat, 5, 0)});
+  emit_client(proto::act_msg{9, cod::action::play_creature(cod::no_seat, 0, 1)});
+  emit_client(proto::act_msg{10, cod::action::play_incantation(cod::no_seat, 7, 12)});
+  emit_client(proto::act_msg{11, cod::action::end(cod::no_seat)});
+  emit_client(proto::act_msg{"x", cod::action::concede_by(cod::no_seat)});
+  emit_client(proto::leave_msg{12});
+  emit_client(proto::ping_msg{-13});
+
+  const char* invalid[] = {
+      R"({"type":"hello"})",
+      R"({"type":"hello","version":"1"})",
+      R"({"type":"hello","version":1.5})",
+      R"({"type":"hello","version":0})",
+      R"({"type":"hello","version":1,"extra":true})",
+      R"({"type":"hello","version":1,"id":1.5})",
+      R"({"type":"hello","version":1,"id":[1]})",
+      R"({"type":"hello","version":1,"client":7})",
+      R"({"type":"hello","version":1,"client":"a\u0001"})",
+      R"({"type":"list_rooms","filter":"x"})",
+      R"({"type":"create_room","format":"preconstructed"})",
+      R"({"type":"create_room","mode":"melee","format":"preconstructed"})",
+      R"({"type":"create_room","mode":"duel","format":"draft"})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"seats":4}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":{"increment_ms":5}}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":{"bank_ms":10}}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"exhaustion":1}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":[]})",
+      R"({"type":"join","room":"r1","name":"A"})",
+      R"({"type":"join","room":"r1","name":"","deck":{"preconstructed":1}})",
+      R"({"type":"join","room":"r1","name":"   ","deck":{"preconstructed":1}})",
+      R"({"type":"join","room":"r1","name":"a\tb","deck":{"preconstructed":1}})",
+      R"({"type":"join","room":"r1","name":"123456789012345678901234567890123","deck":{"preconstructed":1}})",
+      R"({"type":"join","room":"r 1","name":"A","deck":{"preconstructed":1}})",
+      R"({"type":"join","room":"","name":"A","deck":{"preconstructed":1}})",
+      R"({"type":"join","room":"r1","name":"A","seat":-1,"deck":{"preconstructed":1}})",
+      R"({"type":"join","room":"r1","name":"A","seat":4,"deck":{"preconstructed":1}})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":5}})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":0}})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1,"cards":[]}})",
+      R"({"type":"join","room":"r1","name":"A","deck":{}})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"cards":["a",1]}})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"cards":[""]}})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"cards":"brute"}})",
+      R"({"type":"join","room":"r1","name":"A","deck":"1"})",
+      R"({"type":"resume","room":"r1"})",
+      R"({"type":"resume","room":"r1","token":"0123456789ABCDEF0123456789ABCDEF"})",
+      R"({"type":"resume","room":"r1","token":"abc"})",
+      R"({"type":"spectate"})",
+      R"({"type":"spectate","room":42})",
+      R"({"type":"act"})",
+      R"({"type":"act","action":"end_turn"})",
+      R"({"type":"act","action":{"type":"play","card":1}})",
+      R"({"type":"act","action":{"type":"play","card":1,"line":"middle"}})",
+      R"({"type":"act","action":{"type":"play","card":1,"line":"upper","target":2}})",
+      R"({"type":"act","action":{"type":"play","card":128,"line":"upper"}})",
+      R"({"type":"act","action":{"type":"play","card":-1,"line":"upper"}})",
+      R"({"type":"act","action":{"type":"end_turn","card":1}})",
+      R"({"type":"act","action":{"type":"pass"}})",
+      R"({"type":"act","action":{"type":"end_turn"},"seat":0})",
+      R"({"type":"leave","room":"r1"})",
+      R"({"type":"ping","id":null,"payload":1})",
+  };
+  for (const char* text : invalid) emit_invalid(text);
+}
+
+void fixed_server_samples(const cod::catalogue& cat) {
+  emit("server/welcome", proto::make_welcome(1, "s-5f2c", 65536, 20));
+  emit("server/welcome", proto::make_welcome(nullptr, "s-5f2d", 1024, 5, "other/1"));
+
+  proto::room_summary waiting{"r7k2", cod::game_mode::duel, proto::deck_format::preconstructed, {},
+                              proto::room_status::waiting,
+                              {{0, true, true, "Ada"}, {1, false, false, ""}}, 0};
+  proto::room_summary playing{"b0Q_-9", cod::game_mode::duel, proto::deck_format::constructed,
+                              proto::room_options{true, proto::turn_clock{60000, 0}, 2},
+                              proto::room_status::playing,
+                              {{0, true, false, "Ada"}, {1, true, true, "Bo"}}, 3};
+  proto::room_summary finished = playing;
+  finished.status = proto::room_status::finished;
+  const std::vector<proto::room_summary> rooms = {waiting, playing, finished};
+  emit("server/rooms", proto::make_rooms("l", rooms));
+  emit("server/rooms", proto::make_rooms(nullptr, {}));
+
+  const std::string hash(64, 'a');
+  emit("server/room_created", proto::make_room_created(3, "r7k2", hash));
+  emit("server/joined", proto::make_joined(4, "r7k2", 0, "0123456789abcdef0123456789abcdef"));
+  emit("server/joined", proto::make_joined(nullptr, "r7k2", 1, "fedcba9876543210fedcba9876543210"));
+  emit("server/spectating", proto::make_spectating("s", "r7k2"));
+  emit("server/accepted", proto::make_accepted(8, 1));
+  emit("server/left", proto::make_left(12, "r7k2"));
+  emit("server/pong", proto::make_pong(-13));
+  emit("server/pong", proto::make_pong(nullptr));
+  emit("server/seat_status", proto::make_seat_status("r7k2", 1, false));
+  emit("server/clock", proto::make_clock("r7k2", 0, 295000));
+  emit("server/clock", proto::make_clock("r7k2", 1, -20));
+  emit("server/match_over", proto::make_match_over("r7k2", 0b10, cod::end_reason::fort_destroyed,
+                                                   18446744073709551615ULL));
+  emit("server/match_over", proto::make_match_over("r7k2", 0, cod::end_reason::concession, 0));
+
+  // Every error code, through every error builder.
+  for (int c = 0; c <= static_cast<int>(proto::protocol_errc::bad_field_value); ++c)
+    emit("server/error",
+         proto::make_error(c, proto::protocol_error{static_cast<proto::protocol_errc>(c),
+                                                    c % 2 ? std::string("deck.cards[3]") : std::string(),
+                                                    "a message"}));
+  for (int c = 0; c < proto::session_errc_count; ++c) {
+    const auto code = static_cast<proto::session_errc>(c);
+    if (code == proto::session_errc::bad_deck) continue;  // needs a reason: below
+    emit("server/error", proto::make_error(c % 2 ? json(c) : json(nullptr), code));
+  }
+  for (int e = 1; e <= static_cast<int>(cod::rule_error::bad_setup); ++e)
+    emit("server/error", proto::make_error("a", static_cast<cod::rule_error>(e)));
+
+  const proto::deck_choice bad_decks[] = {
+      {0, {"brute"}},
+      {0, {"brute", "brute", "baron", "carapace", "troll", "revenant", "partisan", "boom"}},
+      {0, {"nope", "brute", "baron", "carapace", "troll", "revenant", "partisan", "boom"}},
+  };
+  for (const auto& d : bad_decks) {
+    const auto r = proto::resolve_deck(d, proto::deck_format::constructed, cat);
+    if (r.ok()) {
+      std::cerr << "protocol_samples: a bad deck resolved\n";
+      ++failures;
+      continue;
+    }
+    emit("server/error", proto::make_deck_error(5, r));
+  }
+  emit("server/error",
+       proto::make_deck_error(5, proto::resolve_deck(bad_decks[0], proto::deck_format::preconstructed, cat)));
+}
+
+// Random constructed decks the engine accepts.
+std::vector<cod::card_id> random_deck(const cod::catalogue& cat, cod::rng& r) {
+  for (;;) {
+    std::set<cod::card_id> picked;
+    while (picked.size() < 8) picked.insert(static_cast<cod::card_id>(r.below(cat.size())));
+    std::vector<cod::card_id> deck(picked.begin(), picked.end());
+    if (cod::match::check_deck(cat, deck) == cod::rule_error::ok) return deck;
+  }
+}
+
+// Each event shape (type and keys) a few times, referee and redacted.
+void emit_event(const json& e) {
+  static std::map<std::string, int> counts;
+  std::string shape;
+  for (auto it = e.begin(); it != e.end(); ++it) shape += it.key() + ",";
+  shape += e.at("type").get<std::string>();
+  if (++counts[shape] <= 3) emit("defs/event", e);
+}
+
+void match_samples(const cod::catalogue& cat) {
+  std::set<std::string> seen;  // "<viewer kind>/<event type>": emit an update the first time
+  const cod::seat_t viewers[] = {0, 1, cod::spectator};
+  auto kind = [](cod::seat_t v) { return v == cod::spectator ? std::string("spectator") : std::string("player"); };
+
+  for (std::uint64_t game = 0; game < 200; ++game) {
+    cod::rng r(game * 7919 + 1);
+    cod::match_config cfg;
+    cfg.seed = game;
+    cfg.exhaustion_rule = game % 2 == 1;
+    if (game % 3 == 0) {
+      cfg.decks[0] = cat.preconstructed_deck(static_cast<int>(game / 3 % 4) + 1);
+      cfg.decks[1] = cat.preconstructed_deck(static_cast<int>(game % 4) + 1);
+    } else {
+      cfg.decks[0] = random_deck(cat, r);
+      cfg.decks[1] = random_deck(cat, r);
+    }
+    cod::match m;
+    std::vector<cod::event> events;
+    if (cod::match::create(cat, cfg, m, events) != cod::rule_error::ok) {
+      std::cerr << "protocol_samples: match::create failed\n";
+      ++failures;
+      return;
+    }
+    const auto uids = proto::uid_cards_from_view(m.view(cod::referee));
+    for (const auto& e : events) emit_event(proto::event_to_json(e, cod::referee, cat, uids));
+    const std::string room = std::string("g") + std::to_string(game);
+    const std::optional<proto::clock_snapshot> clock =
+        game % 5 == 0 ? std::optional<proto::clock_snapshot>({{300000, 298500}, m.active_seat()})
+                      : std::nullopt;
+    if (game < 3) {
+      for (cod::seat_t v : viewers)
+        emit("server/state", proto::make_state(room, 0, std::string(64, 'f'),
+                                               proto::view_to_json(m.view(v), cat), clock));
+      emit("defs/view", proto::view_to_json(m.view(cod::referee), cat));
+    }
+    const int concede_at = game % 7 == 3 ? static_cast<int>(r.below(30)) : -1;
+    std::vector<cod::action> legal;
+    std::int64_t seq = 0;
+    while (!m.over()) {
+      cod::action a;
+      if (seq == concede_at) {
+        a = cod::action::concede_by(static_cast<cod::seat_t>(r.below(2)));
+      } else {
+        m.legal_actions(legal);
+        a = legal[r.below(legal.size())];
+      }
+      events.clear();
+      if (m.apply(a, events) != cod::rule_error::ok) {
+        std::cerr << "protocol_samples: a legal action was refused\n";
+        ++failures;
+        return;
+      }
+      ++seq;
+      for (cod::seat_t v : viewers) {
+        bool fresh = seq <= 2 && game == 0;
+        for (const auto& e : events)
+          fresh = seen.insert(kind(v) + "/" + std::string(cod::event_type_name(e.type))).second || fresh;
+        if (m.over() && game < 5) fresh = true;
+        if (!fresh) continue;
+        emit("server/update",
+             proto::make_update(room, seq, proto::events_to_json(events, v, cat, uids),
+                                proto::view_to_json(m.view(v), cat), clock));
+      }
+      for (const auto& e : events)
+        for (cod::seat_t v : {cod::seat_t{0}, cod::referee})
+          emit_event(proto::event_to_json(e, v, cat, uids));
+    }
+    if (game < 5)
+      emit("server/match_over", proto::make_match_over(room, m.winners(), m.view(0).reason, cfg.seed));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string catalogue_path = COD_CATALOGUE_PATH;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--catalogue") && i + 1 < argc) {
+      catalogue_path = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: protocol_samples [--catalogue PATH]\n");
+      return 2;
+    }
+  }
+  cod::catalogue cat;
+  if (auto e = proto::load_catalogue_file(catalogue_path, cat)) {
+    std::fprintf(stderr, "protocol_samples: %s\n", e->to_string().c_str());
+    return 2;
+  }
+  client_samples();
+  fixed_server_samples(cat);
+  match_samples(cat);
+  std::cout.flush();
+  return failures == 0 ? 0 : 1;
+}

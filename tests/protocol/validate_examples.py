@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""Validates the protocol's examples and samples against protocol/schema/v1.
+
+  validate_examples.py --schemas DIR --doc docs/protocol.md [--samples CMD...]
+
+1. Every schema is a valid draft 2020-12 schema.
+2. docs/protocol.md: every ```json block is preceded by an HTML comment
+   naming its schema (<!-- schema: server/update -->) and validates against
+   it. Every client and server message has at least one example. Within one
+   room, every seed_hash equals the SHA-256 of the seed match_over reveals.
+3. --samples: runs the command (protocol_samples), which prints one
+   {"schema", "message", "valid"?} object per line; each must validate (or,
+   with "valid": false, must not). Every message schema and every event type
+   must be covered.
+
+Runs with Debian's python3-jsonschema (4.10): use /usr/bin/python3.
+Schema names: "client/join", "server/update" (files under DIR), or
+"defs/<name>" for a shared definition in DIR/defs.json.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+import jsonschema
+from jsonschema import Draft202012Validator
+
+EVENT_TYPES = [
+    "match_started", "turn_started", "card_removed", "mana_gained", "card_played",
+    "creature_entered", "creature_moved", "attack", "damage_dealt", "damage_prevented",
+    "creature_destroyed", "card_returned", "stronghold_damaged", "stronghold_moved",
+    "stronghold_flipped", "turn_ended", "conceded", "game_over",
+]
+
+
+class Schemas:
+    def __init__(self, root):
+        self.root = root
+        self.by_name = {}
+        self.store = {}
+        for dirpath, _, files in os.walk(root):
+            for f in sorted(files):
+                if not f.endswith(".json"):
+                    continue
+                path = os.path.join(dirpath, f)
+                with open(path, encoding="utf-8") as fh:
+                    schema = json.load(fh)
+                Draft202012Validator.check_schema(schema)
+                name = os.path.relpath(path, root)[: -len(".json")].replace(os.sep, "/")
+                self.by_name[name] = schema
+                self.store[schema["$id"]] = schema
+        self.base = self.by_name["defs"]["$id"]
+        self.validators = {}
+
+    def messages(self):
+        return sorted(n for n in self.by_name if n.startswith(("client/", "server/")))
+
+    def validator(self, name):
+        if name in self.validators:
+            return self.validators[name]
+        if name.startswith("defs/"):
+            defs = self.by_name["defs"]
+            if name[5:] not in defs["$defs"]:
+                raise KeyError(name)
+            schema = {"$schema": defs["$schema"], "$ref": "defs.json#/$defs/" + name[5:]}
+            base = defs["$id"].replace("defs.json", "defs-wrapper.json")
+        else:
+            schema = self.by_name[name]
+            base = schema["$id"]
+        resolver = jsonschema.RefResolver(base_uri=base, referrer=schema, store=self.store)
+        v = Draft202012Validator(schema, resolver=resolver)
+        self.validators[name] = v
+        return v
+
+    def errors(self, name, value):
+        try:
+            v = self.validator(name)
+        except KeyError:
+            return ["no schema named %r" % name]
+        return [
+            "%s: %s" % ("/".join(str(p) for p in e.absolute_path) or "(root)", e.message)
+            for e in sorted(v.iter_errors(value), key=lambda e: list(map(str, e.path)))
+        ]
+
+
+def doc_examples(path):
+    """(line, schema, text) for every ```json block of the document."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    out, problems = [], []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == "```json":
+            start = i + 1
+            j = start
+            while j < len(lines) and lines[j].strip() != "```":
+                j += 1
+            k = i - 1
+            while k >= 0 and not lines[k].strip():
+                k -= 1
+            m = re.fullmatch(r"<!--\s*schema:\s*([a-z_/]+)\s*-->", lines[k].strip()) if k >= 0 else None
+            if not m:
+                problems.append("%s:%d: a ```json block without <!-- schema: ... --> before it" % (path, i + 1))
+            else:
+                out.append((i + 1, m.group(1), "\n".join(lines[start:j])))
+            i = j + 1
+        else:
+            i += 1
+    return out, problems
+
+
+def check_doc(schemas, path):
+    problems = []
+    examples, p = doc_examples(path)
+    problems += p
+    covered = set()
+    hashes, seeds = {}, {}
+    for line, name, text in examples:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as e:
+            problems.append("%s:%d: not JSON: %s" % (path, line, e))
+            continue
+        for err in schemas.errors(name, value):
+            problems.append("%s:%d: %s: %s" % (path, line, name, err))
+        covered.add(name)
+        if isinstance(value, dict) and "room" in value:
+            if "seed_hash" in value:
+                hashes.setdefault(value["room"], set()).add(value["seed_hash"])
+            if value.get("type") == "match_over":
+                seeds[value["room"]] = value["seed"]
+    for name in schemas.messages():
+        if name not in covered:
+            problems.append("%s: no example of %s" % (path, name))
+    for room, seed in seeds.items():
+        want = hashlib.sha256(seed.encode()).hexdigest()
+        for h in hashes.get(room, ()):
+            if h != want:
+                problems.append("%s: room %s: seed_hash %s is not SHA-256(\"%s\") = %s" % (path, room, h, seed, want))
+    print("%s: %d examples checked" % (path, len(examples)))
+    return problems
+
+
+def check_samples(schemas, cmd):
+    problems = []
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if run.returncode != 0:
+        problems.append("%s exited %d: %s" % (cmd[0], run.returncode, run.stderr.strip()))
+    covered, events = set(), set()
+    count = 0
+    for n, line in enumerate(run.stdout.splitlines(), 1):
+        sample = json.loads(line)
+        name, value, valid = sample["schema"], sample["message"], sample.get("valid", True)
+        errs = schemas.errors(name, value)
+        count += 1
+        if valid:
+            covered.add(name)
+            for err in errs:
+                problems.append("sample %d (%s) %s: %s" % (n, name, json.dumps(value)[:300], err))
+            if name == "server/update":
+                events.update(e["type"] for e in value["events"])
+            if name == "defs/event":
+                events.add(value["type"])
+        elif not errs:
+            problems.append("sample %d (%s): the schema accepts what the parser refuses: %s" % (n, name, json.dumps(value)))
+    for name in schemas.messages():
+        if name not in covered:
+            problems.append("samples: none for %s" % name)
+    for t in EVENT_TYPES:
+        if t not in events:
+            problems.append("samples: no event of type %s" % t)
+    print("%s: %d samples checked, %d event types" % (cmd[0], count, len(events)))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--schemas", required=True)
+    ap.add_argument("--doc")
+    ap.add_argument("--samples", nargs=argparse.REMAINDER, help="command printing samples")
+    args = ap.parse_args()
+
+    schemas = Schemas(args.schemas)
+    print("%s: %d schemas" % (args.schemas, len(schemas.by_name)))
+    problems = []
+    if args.doc:
+        problems += check_doc(schemas, args.doc)
+    if args.samples:
+        problems += check_samples(schemas, args.samples)
+    for p in problems[:200]:
+        print("FAIL", p)
+    if len(problems) > 200:
+        print("... and %d more" % (len(problems) - 200))
+    print("ok" if not problems else "%d problems" % len(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
