@@ -164,7 +164,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
                                             bit(ability::mercenary))) != 0;
     for (int i = 0; i < n_destroyed; ++i) {
       const place& p = destroyed[i].p;
-      const ability_set granted = has_any_aura ? abilities_at(c, p) & ~own_abilities(c.cat, s, c.at(p)) : 0;
+      const ability_set granted = has_any_aura ? granted_at(c.cat, s, p) : 0;
       leaving[i] = {c.at(p), p, c.seat_at(p), granted};
       excess += destroyed[i].excess > 0 ? destroyed[i].excess : 0;
       if (hurt_owner == no_seat) hurt_owner = leaving[i].owner;
@@ -210,10 +210,11 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   if (c.over()) return n_destroyed;
 
   // Step 15: R7 Sharpening, the first kill of the turn; spent even if the excess is 0 (R17.9).
+  // R17.10: a Defender never damages a Stronghold, so its excess is lost (RULING E25).
   if (n_destroyed > 0 && has(src.abilities, ability::sharpening) && !sharpening_spent(s, src.uid)) {
     spend_sharpening(s, src.uid);
     c.triggered(src.uid, src.seat, ability::sharpening);
-    damage_stronghold(c, hurt_owner, excess, src.uid);
+    if (!has(src.abilities, ability::defender)) damage_stronghold(c, hurt_owner, excess, src.uid);
   }
   return n_destroyed;
 }

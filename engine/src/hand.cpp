@@ -90,20 +90,21 @@ void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source) {
 void regenerate_stronghold(ctx& c, seat_t seat, card_uid source) {
   if (c.over()) return;
   hand_state& h = c.s.seats[seat].hand;
-  c.triggered(source, seat, ability::regeneration);
   const int from = h.stronghold_pos;
+  if (from == 0 && h.side == stronghold_side::bastion) return;  // a leftmost Bastion: nothing (R1.8)
+  c.triggered(source, seat, ability::regeneration);
   if (from > 0) {
     h.stronghold_pos = static_cast<std::uint8_t>(from - 1);
-  } else if (h.side == stronghold_side::fort) {
-    // R7 Regeneration: a leftmost Fort flips back to a Bastion, second-rightmost.
+  } else {
+    // R7 Regeneration: a leftmost Fort flips back to a Bastion, second-rightmost
+    // (RULING E1: among the cards in hand; an incantation in flight is not).
     h.side = stronghold_side::bastion;
     h.stronghold_pos = static_cast<std::uint8_t>(h.count > 0 ? h.count - 1 : 0);
     c.emit({.type = event_type::stronghold_flipped, .seat = seat, .amount = 0});
-  } else {
-    return;  // a leftmost Bastion: nothing (R1.8)
   }
-  c.emit({.type = event_type::stronghold_moved, .seat = seat, .from = static_cast<std::int16_t>(from),
-          .to = static_cast<std::int16_t>(h.stronghold_pos)});
+  if (h.stronghold_pos != from)
+    c.emit({.type = event_type::stronghold_moved, .seat = seat, .from = static_cast<std::int16_t>(from),
+            .to = static_cast<std::int16_t>(h.stronghold_pos)});
 }
 
 void weaken_stronghold(ctx& c, seat_t seat, card_uid source) {

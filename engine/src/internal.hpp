@@ -117,6 +117,14 @@ inline int attack_value(const catalogue& cat, const game_state& s, const place& 
 }
 
 inline ability_set abilities_at(const ctx& c, const place& p) { return abilities_at(c.cat, c.s, p); }
+// What the neighbours' Auras give the creature at p (R7 Aura).
+inline ability_set granted_at(const catalogue& cat, const game_state& s, const place& p) {
+  const line_side& side = s.lines[p.line].sides[p.side];
+  ability_set a = 0;
+  if (p.pos > 0) a |= auras_of(cat, s, side.slots[p.pos - 1]);
+  if (p.pos + 1 < side.count) a |= auras_of(cat, s, side.slots[p.pos + 1]);
+  return a;
+}
 
 // The seat across `p`'s line (R7 "enemy").
 seat_t enemy_of(const game_state& s, const place& p);

@@ -45,6 +45,8 @@ std::string match::check_invariants() const {
     }
   for (int i = 0; i < s.removed_count; ++i)
     if (!see(s.removed[i])) return "unknown removed card";
+  // An incantation in flight is out of every hand (E1); between actions there
+  // is none unless the game ended during its resolution (E20).
   if (s.in_flight != no_uid) {
     if (s.current_phase != phase::game_over) return "an incantation in flight between actions";
     if (!see(s.in_flight)) return "unknown incantation in flight";

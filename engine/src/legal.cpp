@@ -38,6 +38,7 @@ int match::legal_actions(action* out, int capacity) const {
             out[n++] = action::play_symbiote(seat, u, which, ls.slots[p].uid);
       }
     } else {
+      if (me.hand.count == 1 && has(st.abilities, ability::mercenary)) continue;  // R3.2.5, R17.13
       // R3.2.4: any creature in play, own or enemy.
       for (int l = 0; l < s.line_count; ++l)
         for (const line_side& ls : s.lines[l].sides)

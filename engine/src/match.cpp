@@ -217,7 +217,9 @@ rule_error match::check(const action& a) const {
     if (!tp.valid() || s.lines[tp.line].sides[tp.side].slots[tp.pos].uid != a.target)
       return rule_error::bad_target;
     if (!affordable) return rule_error::insufficient_mana;
-    // R17.13: an incantation comes back, so [S, incantation] may play it.
+    // R17.13: an incantation comes back, so [S, incantation] may play it —
+    // unless it is a Mercenary, which goes to the enemy instead (R3.2.5).
+    if (me.hand.count == 1 && has(st.abilities, ability::mercenary)) return rule_error::leaves_only_stronghold;
   }
   return rule_error::ok;
 }

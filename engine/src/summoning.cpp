@@ -42,7 +42,9 @@ void immolation(ctx& c, seat_t seat, int line, card_uid arriving) {
       const creature& cr = c.s.lines[line].sides[d].slots[i];
       if (cr.uid == arriving) continue;
       ability_set ab = abilities_at(c, {line, d, i});
-      if (cr.top == arriving) ab &= ~c.stats(arriving).abilities | c.stats(cr.uid).abilities;
+      // A Symbiote just stacked: only the host's Immolation (printed or from
+      // an Aura) counts, not the arriving card's own (E15).
+      if (cr.top == arriving) ab = c.stats(cr.uid).abilities | granted_at(c.cat, c.s, {line, d, i});
       if (!has(ab, ability::immolation)) continue;
       c.triggered(cr.uid, c.s.lines[line].sides[d].seat, ability::immolation);
       damage_stronghold(c, seat, 1, cr.uid);
@@ -52,29 +54,28 @@ void immolation(ctx& c, seat_t seat, int line, card_uid arriving) {
 // R5.2 step 6, R7 Backfire: damage = cards left of the player's Stronghold,
 // to the enemy creature closest to the Bridge on the line; with the source's
 // Splash, Perforation, Aquatic, Regeneration, Sharpening; Indestructible is
-// immune. Vanish follows (step 17).
-void backfire(ctx& c, seat_t seat, card_uid u, int line, ability_set ab, bool doubled) {
+// immune. The creatures it damages Vanish at step 17: `hurt` collects them.
+void backfire(ctx& c, seat_t seat, card_uid u, int line, ability_set ab, bool doubled, survivors& hurt) {
   c.triggered(u, seat, ability::backfire);
-  const int x = c.s.seats[seat].hand.stronghold_pos;
+  const int x = c.s.seats[seat].hand.stronghold_pos;  // cards left of the Stronghold
   const int enemy_side = 1 - side_of(c.s, line, seat);
   if (x <= 0 || c.s.lines[line].sides[enemy_side].count == 0) return;
   hit_list hits = targets_around(c, {line, enemy_side, 0}, ab);
   for (int i = 0; i < hits.count; ++i) hits.amounts[i] = x * (doubled ? 2 : 1);
-  survivors hurt;
   deal_damage(c, {u, seat, ab, /*immune_applies=*/true, /*from_creature=*/false}, hits, &hurt);
-  if (!c.over()) vanish_and_instinct(c, hurt, false);
 }
 
 // R5.2 step 7, R7 Counterorder: the leftmost card of the player's hand goes rightmost.
 void counterorder(ctx& c, seat_t seat, card_uid u) {
   c.triggered(u, seat, ability::counterorder);
   hand_state& h = c.s.seats[seat].hand;
+  const int from = 0;
   if (h.count < 2) return;
-  const card_uid moved = h.cards[0];
-  for (int j = 0; j + 1 < h.count; ++j) h.cards[j] = h.cards[j + 1];
+  const card_uid moved = h.cards[from];
+  for (int j = from; j + 1 < h.count; ++j) h.cards[j] = h.cards[j + 1];
   h.cards[h.count - 1] = moved;
-  if (h.stronghold_pos > 0) --h.stronghold_pos;  // it passed the Stronghold
-  c.emit({.type = event_type::hand_reordered, .seat = seat, .uid = moved, .from = 0,
+  if (from < h.stronghold_pos) --h.stronghold_pos;  // it passed the Stronghold
+  c.emit({.type = event_type::hand_reordered, .seat = seat, .uid = moved, .from = static_cast<std::int16_t>(from),
           .to = static_cast<std::int16_t>(h.count - 1)});
 }
 
@@ -82,12 +83,13 @@ void counterorder(ctx& c, seat_t seat, card_uid u) {
 void chain_capture(ctx& c, card_uid chainer, seat_t enemy) {
   const place p = find_creature(c.s, chainer);
   hand_state& h = c.s.seats[enemy].hand;
+  const int from = 0;
   if (!p.valid() || h.count == 0) return;
   creature& cr = c.at(p);
   const int slot = cr.chained[0] == no_uid ? 0 : cr.chained[1] == no_uid ? 1 : -1;
   if (slot < 0) return;
-  const card_uid taken = h.cards[0];
-  take_from_hand(c.s, enemy, 0);
+  const card_uid taken = h.cards[from];
+  take_from_hand(c.s, enemy, from);
   cr.chained[slot] = taken;
   cr.chained_from[slot] = enemy;
   c.emit({.type = event_type::card_chained, .seat = enemy, .uid = chainer, .target = taken});
@@ -117,21 +119,24 @@ void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int
   if (c.over()) return;
   // "When played" abilities: the card's own plus what Auras give it there.
   place p = find_creature(s, u);
-  const creature& cr = c.at(p);
-  const ability_set granted = abilities_at(c, p) & ~own_abilities(c.cat, s, cr);
-  const ability_set mine = c.stats(u).abilities | granted;
+  const ability_set mine = c.stats(u).abilities | granted_at(c.cat, s, p);
+  survivors hurt;
   if (has(mine, ability::backfire)) {
-    backfire(c, seat, u, where.line, abilities_at(c, p), has(abilities_at(c, p), ability::aquatic) && p.pos == 0);
+    backfire(c, seat, u, where.line, abilities_at(c, p), has(abilities_at(c, p), ability::aquatic) && p.pos == 0,
+             hurt);
     if (c.over()) return;
   }
   if (has(mine, ability::counterorder)) counterorder(c, seat, u);
   if (has(mine, ability::chain) && find_creature(s, u).valid()) {
     c.triggered(u, seat, ability::chain);
     chain_capture(c, u, opponent_on(s, where.line, seat));
+    if (c.over()) return;
   }
+  vanish_and_instinct(c, hurt, false);  // step 17 (R7: Instinct answers attacks only, E22)
 }
 
-// R5.2 for an incantation; RULING E1: the hand is checked once it is back.
+// R5.2 for an incantation; RULING E1: out of the hand while it resolves, its
+// own departure checked once it is back.
 void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid) {
   game_state& s = c.s;
   const card_uid u = s.seats[seat].hand.cards[index];
@@ -139,6 +144,8 @@ void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid)
   const ability_set ab = st.abilities;
   const place primary = find_creature(s, target);
   const int line = primary.line;  // R17.11: played on its target's line
+  // Step 3: it leaves the hand (RULING E1: its own departure is checked only
+  // once it is back).
   take_from_hand(s, seat, index);
   s.in_flight = u;
   c.emit({.type = event_type::card_played, .seat = seat, .uid = u, .target = target,
@@ -146,12 +153,12 @@ void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid)
           .from = static_cast<std::int16_t>(index)});
   immolation(c, seat, line, no_uid);  // step 5
   if (c.over()) return;
+  survivors hurt;
   if (has(ab, ability::backfire)) {  // step 6 (R17.11)
-    backfire(c, seat, u, line, ab, false);
+    backfire(c, seat, u, line, ab, false, hurt);
     if (c.over()) return;
   }
   if (has(ab, ability::counterorder)) counterorder(c, seat, u);  // step 7
-  survivors hurt;
   // Steps 8-15 — on the target where it stands now (Backfire may have moved
   // or destroyed it: then nothing, R1.8).
   const place p = find_creature(s, target);

@@ -37,11 +37,15 @@ void start_turn(ctx& c, seat_t seat) {
   // R3.1: mana = cards in hand, Stronghold included; the first player's first turn gives 6.
   int mana = (seat == s.first_seat && me.turns_taken == 1) ? 6 : me.hand.count + 1;
   // R7 Catalyst: +2 for each Catalyst creature of the seat in play (R17.10).
-  const int catalysts = count_with(c.cat, s, seat, ability::catalyst);
-  if (catalysts > 0) {
-    mana += 2 * catalysts;
-    c.emit({.type = event_type::ability_triggered, .seat = seat, .amount = static_cast<std::int16_t>(ability::catalyst)});
-  }
+  if (has(s.present, ability::catalyst))
+    for (const seat_lines& sl : me.lines) {
+      const line_side& ls = s.lines[sl.line].sides[sl.side];
+      for (int i = 0; i < ls.count; ++i)
+        if (has(abilities_at(c, {sl.line, sl.side, i}), ability::catalyst)) {
+          mana += 2;
+          c.triggered(ls.slots[i].uid, seat, ability::catalyst);
+        }
+    }
   me.mana = static_cast<std::int16_t>(mana);
   c.emit({.type = event_type::mana_gained, .seat = seat, .amount = static_cast<std::int16_t>(mana)});
 }
