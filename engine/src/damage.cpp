@@ -143,6 +143,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   struct reinforcement {
     seat_t seat;
     int line_index;
+    card_uid reinforcer;
   };
   reinforcement reinforce_queue[6];
   int n_reinforce = 0;
@@ -196,13 +197,13 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
         }
         return_to_hand(c, g.owner, u, has(ab, ability::cursed));  // R7 Cursed: leftmost
         if (has(ab, ability::reinforcement) && n_reinforce < 6)
-          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p)};
+          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p), u};
       }
     }
   }
 
   // Step 11: R7 Reinforcement, in the order the cards returned.
-  for (int i = 0; i < n_reinforce && !c.over(); ++i) reinforce(c, reinforce_queue[i].seat, reinforce_queue[i].line_index);
+  for (int i = 0; i < n_reinforce && !c.over(); ++i) reinforce(c, reinforce_queue[i].seat, reinforce_queue[i].line_index, reinforce_queue[i].reinforcer);
   if (c.over()) return n_destroyed;
 
   // Step 14: R7 Regeneration, once per instance that dealt damage (R17.8).

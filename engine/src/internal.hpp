@@ -187,7 +187,7 @@ void release_chained(ctx& c, creature& cr);
 // --- summoning.cpp / assault.cpp / turn.cpp ---
 void resolve_play(ctx& c, const action& a);
 // R7 Reinforcement: a free play from `seat`'s hand onto `line` (a seat line index).
-void reinforce(ctx& c, seat_t seat, int line_index);
+void reinforce(ctx& c, seat_t seat, int line_index, card_uid reinforcer);
 void resolve_assault(ctx& c, seat_t seat);
 // One attack and its Berserk repeats; `counter`: an Instinct counter-attack (R17.5).
 void attack_with(ctx& c, place p, bool counter);

@@ -202,7 +202,7 @@ void resolve_play(ctx& c, const action& a) {
   }
 }
 
-void reinforce(ctx& c, seat_t seat, int line_index) {
+void reinforce(ctx& c, seat_t seat, int line_index, card_uid reinforcer) {
   game_state& s = c.s;
   const hand_state& h = s.seats[seat].hand;
   const seat_lines where = s.seats[seat].lines[line_index];
@@ -213,7 +213,7 @@ void reinforce(ctx& c, seat_t seat, int line_index) {
     const card_stats& st = c.stats(h.cards[i]);
     if (st.type != card_type::creature || st.mana > 4 || has(st.abilities, ability::reinforcement)) continue;
     if (h.count < 2 || s.lines[where.line].sides[where.side].count >= max_side) return;
-    c.triggered(h.cards[i], seat, ability::reinforcement);
+    c.triggered(reinforcer, seat, ability::reinforcement);
     play_creature(c, seat, i, line_index, no_uid, 0);
     return;
   }
