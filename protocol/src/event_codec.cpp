@@ -92,6 +92,7 @@ json event_to_json(const event& raw, seat_t viewer, const catalogue& cat,
       w.card("card", e.uid);
       if (e.line >= 0) w.num("line", e.line);
       if (e.target != no_uid) w.card("target", e.target);
+      w.num("mana_paid", e.amount);  // public: the seat's mana drops by it (0: a free play)
       if (e.from >= 0) w.num("hand_index", e.from);  // private: redact() clears it for others
       return j;
     case event_type::creature_entered:

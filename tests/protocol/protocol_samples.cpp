@@ -6,7 +6,9 @@
 //   {"schema": "client/join", "message": {...}, "valid": false}   must NOT validate
 //
 // The invalid ones are messages parse_client_message refuses: the schemas and
-// the parser must agree. Real views and events come from self-play matches
+// the parser must agree. Real views and events come from a scripted position
+// that plays the R7 abilities with their own wire vocabulary (a Symbiote on a
+// host, Chain, Counterorder, Vanish, Catalyst) and from self-play matches
 // (preconstructed and random constructed decks, with and without exhaustion,
 // some ending by concession), sent through the builders as the server would.
 //
@@ -84,6 +86,7 @@ void client_samples() {
   emit_client(proto::act_msg{8, cod::action::play_creature(cod::no_seat, 5, 0)});
   emit_client(proto::act_msg{9, cod::action::play_creature(cod::no_seat, 0, 1)});
   emit_client(proto::act_msg{10, cod::action::play_incantation(cod::no_seat, 7, 12)});
+  emit_client(proto::act_msg{"sym", cod::action::play_symbiote(cod::no_seat, 4, 1, 9)});  // R7 Symbiote
   emit_client(proto::act_msg{11, cod::action::end(cod::no_seat)});
   emit_client(proto::act_msg{"x", cod::action::concede_by(cod::no_seat)});
   emit_client(proto::leave_msg{12});
@@ -137,6 +140,11 @@ void client_samples() {
       R"({"type":"act","action":{"type":"play","card":1,"line":"upper","target":2}})",
       R"({"type":"act","action":{"type":"play","card":128,"line":"upper"}})",
       R"({"type":"act","action":{"type":"play","card":-1,"line":"upper"}})",
+      R"({"type":"act","action":{"type":"play","card":1,"host":2}})",
+      R"({"type":"act","action":{"type":"play","card":1,"target":3,"host":2}})",
+      R"({"type":"act","action":{"type":"play","card":1,"line":"upper","host":128}})",
+      R"({"type":"act","action":{"type":"play","card":1,"line":"upper","host":"2"}})",
+      R"({"type":"act","action":{"type":"play","card":1,"line":"upper","host":null}})",
       R"({"type":"act","action":{"type":"end_turn","card":1}})",
       R"({"type":"act","action":{"type":"pass"}})",
       R"({"type":"act","action":{"type":"end_turn"},"seat":0})",
@@ -190,7 +198,7 @@ void fixed_server_samples(const cod::catalogue& cat) {
     if (code == proto::session_errc::bad_deck) continue;  // needs a reason: below
     emit("server/error", proto::make_error(c % 2 ? json(c) : json(nullptr), code));
   }
-  for (int e = 1; e <= static_cast<int>(cod::rule_error::bad_setup); ++e)
+  for (int e = 1; e <= static_cast<int>(cod::rule_error::bad_host); ++e)
     emit("server/error", proto::make_error("a", static_cast<cod::rule_error>(e)));
 
   const proto::deck_choice bad_decks[] = {
@@ -228,6 +236,119 @@ void emit_event(const json& e) {
   for (auto it = e.begin(); it != e.end(); ++it) shape += it.key() + ",";
   shape += e.at("type").get<std::string>();
   if (++counts[shape] <= 3) emit("defs/event", e);
+}
+
+// The R7 abilities with wire vocabulary of their own, from a scripted position
+// of real catalogue cards. Seat 0 plays, through the wire form of each action:
+// CUNNING SPIRIT (Symbiote) on its BRUTE (creature_stacked: the pair shows as
+// one creature with "top"), MOVING SLIME (Chain: card_chained, and the held
+// card in "chained"), EMISSARY (Counterorder: hand_reordered, whose card only
+// seat 0 sees), BOOM on seat 1's GROWLER (Vanish: creature_vanished), then
+// ends the turn (seat 1's MANA PECKER: Catalyst, an ability_triggered with no
+// card). Every update goes to both seats and a spectator; every event to each
+// kind of viewer.
+void ability_samples(const cod::catalogue& cat) {
+  auto id = [&](const char* name) {
+    const auto c = cat.find(name);
+    if (!c) {
+      std::cerr << "protocol_samples: no card " << name << " in the catalogue\n";
+      ++failures;
+    }
+    return c.value_or(cod::card_id{0});
+  };
+  auto creature = [](cod::card_id c) {
+    cod::creature_setup cs;
+    cs.card = c;
+    return cs;
+  };
+  cod::position_setup p;
+  p.seed = 7;
+  p.first_seat = 0;
+  p.active_seat = 0;
+  p.turn = 3;
+  p.round = 2;
+  p.seats.resize(2);
+  // uids: seat 0's hand 0..5, its upper line 6 (brute); seat 1's hand 7..10,
+  // its upper line 11 (growler), 12 (baron), its lower line 13 (mana_pecker).
+  p.seats[0].hand = {id("cunning_spirit"), id("moving_slime"), id("emissary"), id("boom"), id("baron"), id("zombie")};
+  p.seats[0].mana = 10;
+  p.seats[0].turns_taken = 2;
+  p.seats[0].lines[0] = {creature(id("brute"))};
+  p.seats[1].hand = {id("troll"), id("revenant"), id("combustion"), id("ogre")};
+  p.seats[1].turns_taken = 1;
+  p.seats[1].lines[0] = {creature(id("growler")), creature(id("baron"))};
+  p.seats[1].lines[1] = {creature(id("mana_pecker"))};
+  if (failures) return;
+
+  cod::match m;
+  if (const auto e = cod::match::from_position(cat, p, m); e != cod::rule_error::ok) {
+    std::cerr << "protocol_samples: the ability position is refused: " << cod::error_name(e) << '\n';
+    ++failures;
+    return;
+  }
+  const auto uids = proto::uid_cards_from_view(m.view(cod::referee));
+  const std::string room = "abil";
+  const std::string hash(64, 'e');
+  const cod::seat_t viewers[] = {0, 1, cod::spectator, cod::referee};
+  for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator})
+    emit("server/state", proto::make_state(room, 0, hash, proto::view_to_json(m.view(v), cat)));
+
+  // A Symbiote on an enemy creature: refused with bad_host, nothing changes.
+  const std::string bad = R"({"type":"play","card":0,"line":"upper","host":11})";
+  const auto bad_action = proto::parse_action_text(bad, 0);
+  const auto refused = bad_action.ok() ? m.check(bad_action.value) : cod::rule_error::ok;
+  if (refused != cod::rule_error::bad_host) {
+    std::cerr << "protocol_samples: " << bad << " is not bad_host\n";
+    ++failures;
+  }
+  emit("client/act", json{{"type", "act"}, {"id", 20}, {"action", json::parse(bad)}});
+  emit("server/error", proto::make_error(20, refused));
+
+  const char* script[] = {
+      R"({"type":"play","card":0,"line":"upper","host":6})",  // Symbiote on BRUTE
+      R"({"type":"play","card":1,"line":"lower"})",           // Chain takes TROLL
+      R"({"type":"play","card":2,"line":"lower"})",           // Counterorder moves BOOM
+      R"({"type":"play","card":3,"target":11})",              // BOOM: GROWLER vanishes
+      R"({"type":"end_turn"})",                               // seat 1's Catalyst
+  };
+  std::set<std::string> seen;
+  std::int64_t seq = 0;
+  for (const char* text : script) {
+    const auto a = proto::parse_action_text(text, m.active_seat());
+    if (!a.ok()) {
+      std::cerr << "protocol_samples: " << text << ": " << a.error->message << '\n';
+      ++failures;
+      return;
+    }
+    cod::action wire = a.value;
+    wire.seat = cod::no_seat;  // as act carries it: the seat is the connection's
+    emit_client(proto::act_msg{static_cast<std::int64_t>(21 + seq), wire});
+    std::vector<cod::event> events;
+    if (const auto e = m.apply(a.value, events); e != cod::rule_error::ok) {
+      std::cerr << "protocol_samples: " << text << " refused: " << cod::error_name(e) << '\n';
+      ++failures;
+      return;
+    }
+    ++seq;
+    emit("server/accepted", proto::make_accepted(21 + seq - 1, seq));
+    for (cod::seat_t v : viewers) {
+      const json view = proto::view_to_json(m.view(v), cat);
+      if (v != cod::referee)
+        emit("server/update", proto::make_update(room, seq, proto::events_to_json(events, v, cat, uids), view));
+      for (const auto& e : events) emit("defs/event", proto::event_to_json(e, v, cat, uids));
+      for (const auto& line : view["lines"])
+        for (const auto& side : line["sides"])
+          for (const auto& c : side["creatures"])
+            if (!c["top"].is_null() || !c["chained"].empty()) emit("defs/creature", c);
+    }
+    for (const auto& e : events) seen.insert(std::string(cod::event_type_name(e.type)));
+  }
+  emit("defs/view", proto::view_to_json(m.view(cod::referee), cat));
+  for (const char* t : {"creature_stacked", "card_chained", "hand_reordered", "creature_vanished", "ability_triggered"})
+    if (!seen.count(t)) {
+      std::cerr << "protocol_samples: the ability script made no " << t << " event\n";
+      ++failures;
+    }
 }
 
 void match_samples(const cod::catalogue& cat) {
@@ -322,6 +443,7 @@ int main(int argc, char** argv) {
   }
   client_samples();
   fixed_server_samples(cat);
+  ability_samples(cat);
   match_samples(cat);
   std::cout.flush();
   return failures == 0 ? 0 : 1;

@@ -29,6 +29,7 @@ TEST_CASE("actions round trip through their wire form") {
   const cod::action actions[] = {
       cod::action::play_creature(1, 5, 0),
       cod::action::play_creature(0, 0, 1),
+      cod::action::play_symbiote(0, 4, 1, 9),  // R7 Symbiote on a host
       cod::action::play_incantation(1, 12, 3),
       cod::action::end(0),
       cod::action::concede_by(1),
@@ -51,10 +52,27 @@ TEST_CASE("the wire form of each action") {
         json{{"type", "play"}, {"card", 5}, {"line", "upper"}});
   CHECK(proto::action_to_json(cod::action::play_creature(0, 5, 1)) ==
         json{{"type", "play"}, {"card", 5}, {"line", "lower"}});
+  CHECK(proto::action_to_json(cod::action::play_symbiote(0, 5, 0, 9)) ==
+        json{{"type", "play"}, {"card", 5}, {"line", "upper"}, {"host", 9}});
+  // Without a host, a Symbiote play is an ordinary creature play.
+  CHECK(proto::action_to_json(cod::action::play_symbiote(0, 5, 1, cod::no_uid)) ==
+        proto::action_to_json(cod::action::play_creature(0, 5, 1)));
   CHECK(proto::action_to_json(cod::action::play_incantation(0, 7, 9)) ==
         json{{"type", "play"}, {"card", 7}, {"target", 9}});
   CHECK(proto::action_to_json(cod::action::end(0)) == json{{"type", "end_turn"}});
   CHECK(proto::action_to_json(cod::action::concede_by(0)) == json{{"type", "concede"}});
+}
+
+TEST_CASE("a Symbiote's host (R7)") {
+  const auto r = proto::parse_action_text(R"({"type":"play","card":4,"line":"lower","host":9})", 1);
+  REQUIRE(r.ok());
+  CHECK(r.value == cod::action::play_symbiote(1, 4, 1, 9));
+  CHECK(r.value.host == 9);
+  CHECK(r.value.target == cod::no_uid);
+  const auto plain = proto::parse_action_text(R"({"type":"play","card":4,"line":"lower"})", 1);
+  REQUIRE(plain.ok());
+  CHECK(plain.value.host == cod::no_uid);
+  CHECK(plain.value == cod::action::play_creature(1, 4, 1));
 }
 
 TEST_CASE("the seat is the caller's, not the message's") {
@@ -89,12 +107,14 @@ TEST_CASE("every protocol error code for a bad action") {
     check_error(R"({})", protocol_errc::missing_field, "type");
     check_error(R"({"type":"play","line":"upper"})", protocol_errc::missing_field, "card");
     check_error(R"({"type":"play","card":3})", protocol_errc::missing_field, "line");
+    check_error(R"({"type":"play","card":3,"host":4})", protocol_errc::missing_field, "line");
   }
   SUBCASE("unknown_field") {
     check_error(R"({"type":"end_turn","card":3})", protocol_errc::unknown_field, "card");
     check_error(R"({"type":"concede","seat":1})", protocol_errc::unknown_field, "seat");
     check_error(R"({"type":"play","card":3,"line":"upper","seat":0})", protocol_errc::unknown_field,
                 "seat");
+    check_error(R"({"type":"end_turn","host":3})", protocol_errc::unknown_field, "host");
   }
   SUBCASE("bad_field_type") {
     check_error(R"({"type":7})", protocol_errc::bad_field_type, "type");
@@ -109,6 +129,12 @@ TEST_CASE("every protocol error code for a bad action") {
                 "target");
     check_error(R"({"type":"play","card":1e300,"line":"upper"})", protocol_errc::bad_field_type,
                 "card");
+    check_error(R"({"type":"play","card":3,"line":"upper","host":"4"})", protocol_errc::bad_field_type,
+                "host");
+    check_error(R"({"type":"play","card":3,"line":"upper","host":null})", protocol_errc::bad_field_type,
+                "host");
+    check_error(R"({"type":"play","card":3,"line":"upper","host":4.5})", protocol_errc::bad_field_type,
+                "host");
   }
   SUBCASE("bad_field_value") {
     check_error(R"({"type":"play","card":-1,"line":"upper"})", protocol_errc::bad_field_value,
@@ -123,6 +149,13 @@ TEST_CASE("every protocol error code for a bad action") {
                 "target");
     check_error(R"({"type":"play","card":3,"line":"upper","target":4})",
                 protocol_errc::bad_field_value);
+    check_error(R"({"type":"play","card":3,"line":"upper","host":-1})", protocol_errc::bad_field_value,
+                "host");
+    check_error(R"({"type":"play","card":3,"line":"upper","host":128})", protocol_errc::bad_field_value,
+                "host");
+    // A host goes with a line (a creature), never with a target (an incantation).
+    check_error(R"({"type":"play","card":3,"target":4,"host":5})", protocol_errc::bad_field_value,
+                "host");
   }
 }
 

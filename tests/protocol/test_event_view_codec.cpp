@@ -1,6 +1,8 @@
 // Events and views on the wire: exact shapes for hand-made values, then a real
-// match (vanilla custom cards, so any engine version supports them) projected
-// and serialised for each kind of viewer.
+// match (vanilla custom cards) projected and serialised for each kind of
+// viewer, then a scripted position of shipped cards that plays the R7
+// abilities with wire vocabulary of their own (Symbiote, Chain, Counterorder,
+// Vanish).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -12,6 +14,11 @@
 #include "cod/protocol/card_json.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/messages.hpp"
+
+#ifndef COD_CATALOGUE_PATH
+#define COD_CATALOGUE_PATH "config/cards/catalogue.json"
+#endif
 
 using nlohmann::json;
 namespace proto = cod::protocol;
@@ -108,23 +115,119 @@ TEST_CASE("event shapes") {
     e.seat = 0;
     e.uid = 3;
     e.line = 0;
+    e.amount = 1;
     e.from = 2;
     CHECK(ev(e) == json{{"type", "card_played"},
                         {"seat", 0},
                         {"card", 3},
                         {"card_id", "v3"},
                         {"line", 0},
+                        {"mana_paid", 1},
                         {"hand_index", 2}});
     e.uid = 12;
     e.line = -1;
     e.target = 10;
+    e.amount = 0;  // a free play (R7 Reinforcement) pays nothing
     e.from = -1;
     CHECK(ev(e) == json{{"type", "card_played"},
                         {"seat", 0},
                         {"card", 12},
                         {"card_id", "zap"},
                         {"target", 10},
-                        {"target_id", "v10"}});
+                        {"target_id", "v10"},
+                        {"mana_paid", 0}});
+  }
+  SUBCASE("the mana paid is public") {
+    auto e = make(event_type::card_played);
+    e.seat = 0;
+    e.uid = 3;
+    e.line = 1;
+    e.amount = 3;
+    e.from = 0;
+    CHECK(ev(e, 1)["mana_paid"] == 3);
+    CHECK(ev(e, cod::spectator)["mana_paid"] == 3);
+  }
+  SUBCASE("creature_stacked: a Symbiote on its host (R7)") {
+    auto e = make(event_type::creature_stacked);
+    e.seat = 1;
+    e.uid = 3;
+    e.target = 10;
+    e.line = 0;
+    e.side = 1;
+    e.to = 2;
+    CHECK(ev(e) == json{{"type", "creature_stacked"},
+                        {"seat", 1},
+                        {"card", 3},
+                        {"card_id", "v3"},
+                        {"host", 10},
+                        {"host_id", "v10"},
+                        {"line", 0},
+                        {"side", 1},
+                        {"position", 2}});
+    CHECK(ev(e, 0) == ev(e));  // public
+  }
+  SUBCASE("creature_vanished (R7 Vanish)") {
+    auto e = make(event_type::creature_vanished);
+    e.uid = 10;
+    e.line = 1;
+    e.side = 0;
+    e.from = 0;
+    e.to = 3;
+    CHECK(ev(e) == json{{"type", "creature_vanished"},
+                        {"card", 10},
+                        {"card_id", "v10"},
+                        {"line", 1},
+                        {"side", 0},
+                        {"from", 0},
+                        {"to", 3}});
+  }
+  SUBCASE("card_chained names the chainer, the card taken and whose hand (R7 Chain)") {
+    auto e = make(event_type::card_chained);
+    e.seat = 1;
+    e.uid = 3;
+    e.target = 10;
+    const json want{{"type", "card_chained"},
+                    {"chainer", 3},
+                    {"chainer_id", "v3"},
+                    {"card", 10},
+                    {"card_id", "v10"},
+                    {"from_seat", 1}};
+    CHECK(ev(e) == want);
+    // Chain reveals the card: every viewer sees it.
+    CHECK(ev(e, 0) == want);
+    CHECK(ev(e, 1) == want);
+    CHECK(ev(e, cod::spectator) == want);
+  }
+  SUBCASE("hand_reordered: which card moved is the seat's secret (R7 Counterorder, R16.2)") {
+    auto e = make(event_type::hand_reordered);
+    e.seat = 0;
+    e.uid = 10;
+    e.from = 0;
+    e.to = 5;
+    CHECK(ev(e, 0) == json{{"type", "hand_reordered"},
+                           {"seat", 0},
+                           {"card", 10},
+                           {"card_id", "v10"},
+                           {"from", 0},
+                           {"to", 5}});
+    CHECK(ev(e, cod::referee) == ev(e, 0));
+    const json redacted{{"type", "hand_reordered"}, {"seat", 0}, {"from", 0}, {"to", 5}};
+    CHECK(ev(e, 1) == redacted);
+    CHECK(ev(e, cod::spectator) == redacted);
+  }
+  SUBCASE("ability_triggered, with and without a card") {
+    auto e = make(event_type::ability_triggered);
+    e.seat = 1;
+    e.uid = 3;
+    e.amount = static_cast<std::int16_t>(cod::ability::immolation);
+    CHECK(ev(e, 0) == json{{"type", "ability_triggered"},
+                           {"seat", 1},
+                           {"card", 3},
+                           {"card_id", "v3"},
+                           {"ability", "immolation"}});
+    e.uid = cod::no_uid;
+    e.amount = static_cast<std::int16_t>(cod::ability::catalyst);
+    CHECK(ev(e, 0) == json{{"type", "ability_triggered"}, {"seat", 1}, {"ability", "catalyst"}});
   }
   SUBCASE("the hand index is the playing seat's secret (R16.2)") {
     auto e = make(event_type::card_played);
@@ -234,6 +337,15 @@ TEST_CASE("view shape for a hand-made view") {
   c.hp = 2;
   c.abilities = cod::bit(cod::ability::rage) | cod::bit(cod::ability::aerial);
   v.lines[0].sides[1].creatures.push_back(c);
+  // A pair (R7 Symbiote: v5 on v4) holding a chained card.
+  cod::creature_view pair;
+  pair.uid = 4;
+  pair.card = id_of("v4");
+  pair.top = {5, id_of("v5")};
+  pair.chained = {{9, id_of("v9")}};
+  pair.av = 2;
+  pair.hp = 4;
+  v.lines[0].sides[1].creatures.push_back(pair);
   v.hand = {{10, id_of("v10")}};
   v.playable = {10};
 
@@ -249,6 +361,14 @@ TEST_CASE("view shape for a hand-made view") {
   const json& creature = j["lines"][0]["sides"][1]["creatures"][0];
   CHECK(creature["card_id"] == "v3");
   CHECK(creature["abilities"] == json::array({"aerial", "rage"}));
+  CHECK(creature["top"].is_null());
+  CHECK(creature["chained"] == json::array());
+  const json& stacked = j["lines"][0]["sides"][1]["creatures"][1];
+  CHECK(stacked["uid"] == 4);
+  CHECK(stacked["top"] == json{{"uid", 5}, {"card_id", "v5"}});
+  CHECK(stacked["chained"] == json::array({json{{"uid", 9}, {"card_id", "v9"}}}));
+  CHECK(stacked["av"] == 2);
+  CHECK(stacked["hp"] == 4);
   CHECK(j["lines"][0]["sides"][1]["seat"] == 1);
   CHECK(j["hand"] == json::array({json{{"uid", 10}, {"card_id", "v10"}}}));
   CHECK(j["playable"] == json::array({10}));
@@ -328,4 +448,140 @@ TEST_CASE("a real match: views and events for every kind of viewer") {
     for (const auto& c : side["creatures"])
       if (c["uid"] == card) on_board = c["card_id"] == card_id && c["abilities"].empty();
   CHECK(on_board);
+}
+
+namespace {
+
+const cod::catalogue& shipped() {
+  static const cod::catalogue cat = [] {
+    cod::catalogue c;
+    if (auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c)) FAIL(e->to_string());
+    return c;
+  }();
+  return cat;
+}
+
+cod::card_id shipped_id(const char* id) {
+  const auto c = shipped().find(id);
+  REQUIRE_MESSAGE(c.has_value(), id);
+  return *c;
+}
+
+// Applies an action given in its wire form, for `seat`; returns its events.
+std::vector<cod::event> play(cod::match& m, cod::seat_t seat, const std::string& text) {
+  CAPTURE(text);
+  const auto a = proto::parse_action_text(text, seat);
+  REQUIRE(a.ok());
+  std::vector<cod::event> events;
+  REQUIRE(m.apply(a.value, events) == cod::rule_error::ok);
+  return events;
+}
+
+const json* find_creature(const json& view, int uid) {
+  for (const auto& line : view["lines"])
+    for (const auto& side : line["sides"])
+      for (const auto& c : side["creatures"])
+        if (c["uid"] == uid) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("R7 abilities on the wire: a Symbiote's host, Chain, Counterorder, Vanish (shipped cards)") {
+  const auto& cat = shipped();
+  auto creature = [](const char* id) {
+    cod::creature_setup cs;
+    cs.card = shipped_id(id);
+    return cs;
+  };
+  cod::position_setup p;
+  p.first_seat = 0;
+  p.active_seat = 0;
+  p.turn = 3;
+  p.round = 2;
+  p.seats.resize(2);
+  // uids: seat 0's hand 0..5, its upper line 6; seat 1's hand 7..10, its
+  // upper line 11, 12.
+  p.seats[0].hand = {shipped_id("cunning_spirit"), shipped_id("moving_slime"), shipped_id("emissary"),
+                     shipped_id("boom"), shipped_id("baron"), shipped_id("zombie")};
+  p.seats[0].mana = 10;
+  p.seats[0].turns_taken = 2;
+  p.seats[0].lines[0] = {creature("brute")};
+  p.seats[1].hand = {shipped_id("troll"), shipped_id("revenant"), shipped_id("combustion"), shipped_id("ogre")};
+  p.seats[1].turns_taken = 1;
+  p.seats[1].lines[0] = {creature("growler"), creature("baron")};
+  cod::match m;
+  REQUIRE(cod::match::from_position(cat, p, m) == cod::rule_error::ok);
+  const auto uids = proto::uid_cards_from_view(m.view(cod::referee));
+  auto wire = [&](const std::vector<cod::event>& events, cod::seat_t viewer) {
+    return proto::events_to_json(events, viewer, cat, uids);
+  };
+
+  SUBCASE("a host that is not the seat's own creature is bad_host") {
+    const auto a = proto::parse_action_text(R"({"type":"play","card":0,"line":"upper","host":11})", 0);
+    REQUIRE(a.ok());
+    CHECK(a.value.host == 11);
+    CHECK(m.check(a.value) == cod::rule_error::bad_host);
+    const json err = proto::error_to_json(m.check(a.value));
+    CHECK(err["code"] == "bad_host");
+    // A non-Symbiote with a host is bad_host too.
+    const auto b = proto::parse_action_text(R"({"type":"play","card":1,"line":"upper","host":6})", 0);
+    REQUIRE(b.ok());
+    CHECK(m.check(b.value) == cod::rule_error::bad_host);
+  }
+
+  // The Symbiote goes on BRUTE: the pair is one creature with "top".
+  auto events = play(m, 0, R"({"type":"play","card":0,"line":"upper","host":6})");
+  json seen = wire(events, 1);
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0] == json{{"type", "card_played"}, {"seat", 0}, {"card", 0}, {"card_id", "cunning_spirit"},
+                        {"line", 0}, {"mana_paid", 4}});
+  CHECK(seen[1] == json{{"type", "creature_stacked"}, {"seat", 0}, {"card", 0}, {"card_id", "cunning_spirit"},
+                        {"host", 6}, {"host_id", "brute"}, {"line", 0}, {"side", 0}, {"position", 0}});
+  CHECK(wire(events, 0)[0]["hand_index"] == 0);
+  for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator}) {
+    const json view = proto::view_to_json(m.view(v), cat);
+    const json* pair = find_creature(view, 6);
+    REQUIRE(pair);
+    CHECK((*pair)["top"] == json{{"uid", 0}, {"card_id", "cunning_spirit"}});
+    CHECK((*pair)["av"] == 5 + 3);  // BRUTE 5/5 + CUNNING SPIRIT 3/3
+    CHECK((*pair)["hp"] == 5 + 3);
+    CHECK((*pair)["chained"] == json::array());
+    CHECK(find_creature(view, 0) == nullptr);  // the Symbiote is not a creature of its own
+  }
+
+  // MOVING SLIME (Chain) takes seat 1's leftmost card, TROLL: public.
+  events = play(m, 0, R"({"type":"play","card":1,"line":"lower"})");
+  seen = wire(events, 1);
+  CHECK(seen.back() == json{{"type", "card_chained"}, {"chainer", 1}, {"chainer_id", "moving_slime"},
+                            {"card", 7}, {"card_id", "troll"}, {"from_seat", 1}});
+  CHECK(seen[seen.size() - 2] == json{{"type", "ability_triggered"}, {"seat", 0}, {"card", 1},
+                                      {"card_id", "moving_slime"}, {"ability", "chain"}});
+  CHECK(wire(events, cod::spectator) == seen);
+  for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator}) {
+    const json view = proto::view_to_json(m.view(v), cat);
+    const json* slime = find_creature(view, 1);
+    REQUIRE(slime);
+    CHECK((*slime)["chained"] == json::array({json{{"uid", 7}, {"card_id", "troll"}}}));
+    CHECK((*slime)["top"].is_null());
+    CHECK(view["seats"][1]["hand_size"] == 3);
+  }
+
+  // EMISSARY (Counterorder) moves seat 0's leftmost card, BOOM, rightmost:
+  // which card is seat 0's secret.
+  events = play(m, 0, R"({"type":"play","card":2,"line":"lower"})");
+  CHECK(wire(events, 0).back() == json{{"type", "hand_reordered"}, {"seat", 0}, {"card", 3},
+                                       {"card_id", "boom"}, {"from", 0}, {"to", 2}});
+  CHECK(wire(events, 1).back() == json{{"type", "hand_reordered"}, {"seat", 0}, {"from", 0}, {"to", 2}});
+  CHECK(wire(events, cod::spectator).back() == wire(events, 1).back());
+  CHECK(proto::view_to_json(m.view(0), cat)["hand"].back() == json{{"uid", 3}, {"card_id", "boom"}});
+
+  // BOOM on GROWLER (Vanish): 1 damage, it survives and goes to the back.
+  events = play(m, 0, R"({"type":"play","card":3,"target":11})");
+  seen = wire(events, 1);
+  CHECK(seen.back() == json{{"type", "creature_vanished"}, {"card", 11}, {"card_id", "growler"},
+                            {"line", 0}, {"side", 1}, {"from", 0}, {"to", 1}});
+  const json after = proto::view_to_json(m.view(1), cat);
+  CHECK(after["lines"][0]["sides"][1]["creatures"][1]["uid"] == 11);
+  CHECK(after["lines"][0]["sides"][1]["creatures"][1]["damage"] == 1);
 }

@@ -6,12 +6,15 @@
 1. Every schema is a valid draft 2020-12 schema.
 2. docs/protocol.md: every ```json block is preceded by an HTML comment
    naming its schema (<!-- schema: server/update -->) and validates against
-   it. Every client and server message has at least one example. Within one
-   room, every seed_hash equals the SHA-256 of the seed match_over reveals.
+   it. Every client and server message, and every event type, has at least
+   one example. Within one room, every seed_hash equals the SHA-256 of the
+   seed match_over reveals.
 3. --samples: runs the command (protocol_samples), which prints one
    {"schema", "message", "valid"?} object per line; each must validate (or,
    with "valid": false, must not). Every message schema and every event type
-   must be covered.
+   must be covered, and so must the wire features of the full ability set
+   (a Symbiote on top, a chained card, a play with a host, hand_reordered
+   with and without its card, card_played's mana_paid).
 
 Runs with Debian's python3-jsonschema (4.10): use /usr/bin/python3.
 Schema names: "client/join", "server/update" (files under DIR), or
@@ -34,6 +37,53 @@ EVENT_TYPES = [
     "creature_entered", "creature_moved", "attack", "damage_dealt", "damage_prevented",
     "creature_destroyed", "card_returned", "stronghold_damaged", "stronghold_moved",
     "stronghold_flipped", "turn_ended", "conceded", "game_over",
+    # Added with the full ability set (R7):
+    "creature_stacked", "creature_vanished", "card_chained", "hand_reordered", "ability_triggered",
+]
+
+# Wire features the samples must show at least once, validated (a schema that
+# allowed them only by accident would otherwise go unnoticed).
+FEATURES = {
+    "a creature with a Symbiote on top": lambda c: c.get("top") is not None,
+    "a creature holding a chained card": lambda c: bool(c.get("chained")),
+}
+
+
+def creatures(view):
+    for line in view.get("lines", []):
+        for side in line.get("sides", []):
+            for c in side.get("creatures", []):
+                yield c
+
+
+def features_of(name, value):
+    """The FEATURES (and "host action", "redacted hand_reordered") a valid sample shows."""
+    found = set()
+    view = None
+    if name == "defs/view":
+        view = value
+    elif name in ("server/state", "server/update"):
+        view = value.get("view")
+    if view:
+        for c in creatures(view):
+            found.update(f for f, test in FEATURES.items() if test(c))
+    if name == "defs/creature":
+        found.update(f for f, test in FEATURES.items() if test(value))
+    action = value.get("action") if name == "client/act" else value if name == "defs/action" else None
+    if isinstance(action, dict) and "host" in action:
+        found.add("a play with a host")
+    evs = value.get("events", []) if name == "server/update" else [value] if name == "defs/event" else []
+    for e in evs:
+        if e.get("type") == "hand_reordered":
+            found.add("hand_reordered with its card" if "card" in e else "hand_reordered redacted")
+        if e.get("type") == "card_played" and e.get("mana_paid", 0) > 0:
+            found.add("card_played with mana_paid")
+    return found
+
+
+REQUIRED_FEATURES = sorted(FEATURES) + [
+    "a play with a host", "hand_reordered with its card", "hand_reordered redacted",
+    "card_played with mana_paid",
 ]
 
 
@@ -116,7 +166,7 @@ def check_doc(schemas, path):
     problems = []
     examples, p = doc_examples(path)
     problems += p
-    covered = set()
+    covered, events = set(), set()
     hashes, seeds = {}, {}
     for line, name, text in examples:
         try:
@@ -127,6 +177,10 @@ def check_doc(schemas, path):
         for err in schemas.errors(name, value):
             problems.append("%s:%d: %s: %s" % (path, line, name, err))
         covered.add(name)
+        if name == "defs/event" and isinstance(value, dict):
+            events.add(value.get("type"))
+        if name == "server/update" and isinstance(value, dict):
+            events.update(e.get("type") for e in value.get("events", []) if isinstance(e, dict))
         if isinstance(value, dict) and "room" in value:
             if "seed_hash" in value:
                 hashes.setdefault(value["room"], set()).add(value["seed_hash"])
@@ -135,6 +189,9 @@ def check_doc(schemas, path):
     for name in schemas.messages():
         if name not in covered:
             problems.append("%s: no example of %s" % (path, name))
+    for t in EVENT_TYPES:
+        if t not in events:
+            problems.append("%s: no example of the %s event" % (path, t))
     for room, seed in seeds.items():
         want = hashlib.sha256(seed.encode()).hexdigest()
         for h in hashes.get(room, ()):
@@ -149,7 +206,7 @@ def check_samples(schemas, cmd):
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if run.returncode != 0:
         problems.append("%s exited %d: %s" % (cmd[0], run.returncode, run.stderr.strip()))
-    covered, events = set(), set()
+    covered, events, features = set(), set(), set()
     count = 0
     for n, line in enumerate(run.stdout.splitlines(), 1):
         sample = json.loads(line)
@@ -164,6 +221,8 @@ def check_samples(schemas, cmd):
                 events.update(e["type"] for e in value["events"])
             if name == "defs/event":
                 events.add(value["type"])
+            if not errs:
+                features |= features_of(name, value)
         elif not errs:
             problems.append("sample %d (%s): the schema accepts what the parser refuses: %s" % (n, name, json.dumps(value)))
     for name in schemas.messages():
@@ -172,6 +231,9 @@ def check_samples(schemas, cmd):
     for t in EVENT_TYPES:
         if t not in events:
             problems.append("samples: no event of type %s" % t)
+    for f in REQUIRED_FEATURES:
+        if f not in features:
+            problems.append("samples: none shows %s" % f)
     print("%s: %d samples checked, %d event types" % (cmd[0], count, len(events)))
     return problems
 
