@@ -87,7 +87,7 @@ void attack_with(ctx& c, place p, bool counter) {
         dealt = s.seats[enemy].hand.stronghold_pos != before;
       } else {
         const int amount = attack_value(c.cat, s, p) * (doubled ? 2 : 1);
-        damage_stronghold(c, enemy, amount, u);  // R4.4
+        damage_stronghold(c, enemy, amount, u, me);  // R4.4
         dealt = amount > 0;
       }
       // Step 14: a Stronghold hit counts for Regeneration (R17.8).

@@ -215,7 +215,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   if (n_destroyed > 0 && has(src.abilities, ability::sharpening) && !sharpening_spent(s, src.uid)) {
     spend_sharpening(s, src.uid);
     c.triggered(src.uid, src.seat, ability::sharpening);
-    if (!has(src.abilities, ability::defender)) damage_stronghold(c, hurt_owner, excess, src.uid);
+    if (!has(src.abilities, ability::defender)) damage_stronghold(c, hurt_owner, excess, src.uid, src.seat);
   }
   return n_destroyed;
 }

@@ -23,7 +23,8 @@ std::uint64_t match::digest() const {
   const game_state& s = state_;
   hasher x;
   x.add(static_cast<std::uint64_t>(s.mode) | std::uint64_t{s.seat_count} << 8 |
-        std::uint64_t{s.line_count} << 16 | std::uint64_t{s.exhaustion_rule} << 24);
+        std::uint64_t{s.line_count} << 16 | std::uint64_t{s.exhaustion_rule} << 24 |
+        std::uint64_t{s.share_team_hands} << 25);
   for (std::uint64_t w : s.random.words()) x.add(w);
   x.add(s.uid_count);
   for (int u = 0; u < s.uid_count; ++u)

@@ -38,29 +38,37 @@ void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost) {
   c.emit({.type = event_type::card_returned, .seat = seat, .uid = u, .to = static_cast<std::int16_t>(at)});
 }
 
-void end_game(ctx& c, seat_t loser, end_reason why) {
+void end_game(ctx& c, seat_t loser, end_reason why, seat_t by) {
   game_state& s = c.s;
   s.current_phase = phase::game_over;
   s.loser = loser;
   s.reason = why;
   s.winners = 0;
-  for (int i = 0; i < s.seat_count; ++i)
-    if (i != loser) s.winners |= static_cast<std::uint8_t>(1u << i);
+  // R11.4: the owner of the enemy card that destroyed the Fort wins (2v2: its
+  // team). RULING: a loss by the player's own doing (own play, Price of
+  // Blood, exhaustion, Immolation on its own play) or a concession (R16.3):
+  // every other player wins jointly; in 2v2 the other team.
+  const bool enemy_did_it = by != no_seat && by != loser && team_of(s, by) != team_of(s, loser);
+  for (int i = 0; i < s.seat_count; ++i) {
+    const auto si = static_cast<seat_t>(i);
+    const bool wins = enemy_did_it ? team_of(s, si) == team_of(s, by) : team_of(s, si) != team_of(s, loser);
+    if (wins) s.winners |= static_cast<std::uint8_t>(1u << i);
+  }
   c.emit({.type = event_type::game_over, .seat = loser, .amount = s.winners,
           .to = static_cast<std::int16_t>(why)});
 }
 
-bool check_stronghold(ctx& c, seat_t seat) {
+bool check_stronghold(ctx& c, seat_t seat, seat_t by) {
   if (c.over()) return true;
   hand_state& h = c.s.seats[seat].hand;
   // R4.6: the Stronghold alone in hand loses, whichever side is up.
   if (h.count == 0) {
-    end_game(c, seat, end_reason::stronghold_alone);
+    end_game(c, seat, end_reason::stronghold_alone, by);
     return true;
   }
   if (h.stronghold_pos < h.count) return false;
   if (h.side == stronghold_side::fort) {  // R4.6
-    end_game(c, seat, end_reason::fort_destroyed);
+    end_game(c, seat, end_reason::fort_destroyed, by);
     return true;
   }
   // R4.5: the Bastion is destroyed: Fort up, leftmost. Excess is already lost
@@ -73,7 +81,7 @@ bool check_stronghold(ctx& c, seat_t seat) {
   return false;
 }
 
-void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source) {
+void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source, seat_t by) {
   if (amount <= 0 || c.over()) return;  // R1.8
   hand_state& h = c.s.seats[seat].hand;
   c.emit({.type = event_type::stronghold_damaged, .seat = seat, .uid = source,
@@ -84,7 +92,7 @@ void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source) {
   if (to != from)
     c.emit({.type = event_type::stronghold_moved, .seat = seat,
             .from = static_cast<std::int16_t>(from), .to = static_cast<std::int16_t>(to)});
-  check_stronghold(c, seat);
+  check_stronghold(c, seat, by);
 }
 
 void regenerate_stronghold(ctx& c, seat_t seat, card_uid source) {

@@ -46,15 +46,20 @@ void take_from_hand(game_state& s, seat_t seat, int i);
 void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost = false);
 // R4.5–R4.6 after a hand change: flips a rightmost Bastion, ends the game on a
 // rightmost Fort or a lone Stronghold. Returns true if the game is over.
-bool check_stronghold(ctx& c, seat_t seat);
+// `by`: the seat whose card caused it (R11.4); no_seat for the player's own doing.
+bool check_stronghold(ctx& c, seat_t seat, seat_t by = no_seat);
 // R4.4: N damage moves the Stronghold N places right (one instance).
-void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source);
+void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source, seat_t by);
 // R7 Regeneration: one place left; a leftmost Fort flips to a second-rightmost Bastion.
 void regenerate_stronghold(ctx& c, seat_t seat, card_uid source);
 // R7 Vulnerability, R17.3: the Stronghold goes to the second-rightmost place, no flip.
 void weaken_stronghold(ctx& c, seat_t seat, card_uid source);
 // R4.6 / R16.3: `loser` is out; in a duel every other seat wins.
-void end_game(ctx& c, seat_t loser, end_reason why);
+void end_game(ctx& c, seat_t loser, end_reason why, seat_t by = no_seat);
+// R11.6: 2v2 teams are A+C (0) and B+D (1); otherwise every seat is its own team.
+inline int team_of(const game_state& s, seat_t seat) {
+  return s.mode == game_mode::two_vs_two ? seat % 2 : seat;
+}
 int hand_index(const game_state& s, seat_t seat, card_uid u);
 
 // --- abilities.cpp: what a creature is, where it stands (R7, R6.2) ---

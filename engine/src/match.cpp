@@ -10,17 +10,38 @@ using detail::ctx;
 
 namespace {
 
-// Duel board (R1.3): line 0 upper, line 1 lower; seat 0 on side 0 of both.
-void lay_out_duel(game_state& s) {
-  s.seat_count = 2;
-  s.line_count = 2;
-  for (int l = 0; l < 2; ++l) {
-    s.lines[l].sides[0].seat = 0;
-    s.lines[l].sides[1].seat = 1;
+// The board of a mode.
+// Duel (R1.3): line 0 upper, line 1 lower; seat 0 on side 0 of both.
+// Four players (R11.1): seats A-D are 0-3; lines L1 = A-B (0), L2 = B-C (1),
+// L3 = C-D (2), L4 = D-A (3), the first-named seat on side 0. L1 and L3 are
+// the upper line of both their seats, L2 and L4 the lower line.
+void lay_out(game_state& s, game_mode mode) {
+  s.mode = mode;
+  if (mode == game_mode::duel) {
+    s.seat_count = 2;
+    s.line_count = 2;
+    for (int l = 0; l < 2; ++l) {
+      s.lines[l].sides[0].seat = 0;
+      s.lines[l].sides[1].seat = 1;
+    }
+    for (int seat = 0; seat < 2; ++seat) {
+      s.seats[seat].lines[0] = {0, static_cast<std::uint8_t>(seat)};
+      s.seats[seat].lines[1] = {1, static_cast<std::uint8_t>(seat)};
+    }
+    return;
   }
-  for (int seat = 0; seat < 2; ++seat) {
-    s.seats[seat].lines[0] = {0, static_cast<std::uint8_t>(seat)};
-    s.seats[seat].lines[1] = {1, static_cast<std::uint8_t>(seat)};
+  s.seat_count = 4;
+  s.line_count = 4;
+  for (int l = 0; l < 4; ++l) {
+    s.lines[l].sides[0].seat = static_cast<seat_t>(l);
+    s.lines[l].sides[1].seat = static_cast<seat_t>((l + 1) % 4);
+  }
+  // {line, side} of each seat's upper and lower line.
+  constexpr std::uint8_t upper[4][2] = {{0, 0}, {0, 1}, {2, 0}, {2, 1}};
+  constexpr std::uint8_t lower[4][2] = {{3, 1}, {1, 0}, {1, 1}, {3, 0}};
+  for (int seat = 0; seat < 4; ++seat) {
+    s.seats[seat].lines[0] = {upper[seat][0], upper[seat][1]};
+    s.seats[seat].lines[1] = {lower[seat][0], lower[seat][1]};
   }
 }
 
@@ -48,7 +69,7 @@ rule_error match::check_deck(const catalogue& cat, const std::vector<card_id>& d
 
 rule_error match::create(const catalogue& cat, const match_config& cfg, match& out,
                          std::vector<event>& events) {
-  if (cfg.mode != game_mode::duel || cfg.seat_count != 2) return rule_error::bad_setup;
+  if (cfg.seat_count != seats_of(cfg.mode)) return rule_error::bad_setup;
   if (cfg.first_seat != no_seat && (cfg.first_seat < 0 || cfg.first_seat >= cfg.seat_count))
     return rule_error::bad_setup;
   for (int seat = 0; seat < cfg.seat_count; ++seat)
@@ -58,10 +79,10 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
   out.cat_ = &cat;
   out.state_ = game_state{};
   game_state& s = out.state_;
-  s.mode = cfg.mode;
   s.exhaustion_rule = cfg.exhaustion_rule;
+  s.share_team_hands = cfg.share_team_hands && cfg.mode == game_mode::two_vs_two;
   s.random = rng(cfg.seed);
-  lay_out_duel(s);
+  lay_out(s, cfg.mode);
   // R2.3: uids follow the deck lists; each seat's hand is its deck shuffled,
   // Stronghold leftmost, Bastion up.
   for (int seat = 0; seat < cfg.seat_count; ++seat) {
@@ -81,17 +102,18 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
 }
 
 rule_error match::from_position(const catalogue& cat, const position_setup& p, match& out) {
-  if (p.mode != game_mode::duel || p.seats.size() != 2) return rule_error::bad_setup;
-  if (p.active_seat < 0 || p.active_seat > 1 || p.first_seat < 0 || p.first_seat > 1)
+  const int n = seats_of(p.mode);
+  if (static_cast<int>(p.seats.size()) != n) return rule_error::bad_setup;
+  if (p.active_seat < 0 || p.active_seat >= n || p.first_seat < 0 || p.first_seat >= n)
     return rule_error::bad_setup;
   if (p.turn < 1 || p.round < 1 || p.turn > 60000 || p.round > 60000) return rule_error::bad_setup;
   match m;
   m.cat_ = &cat;
   game_state& s = m.state_;
-  s.mode = p.mode;
   s.exhaustion_rule = p.exhaustion_rule;
+  s.share_team_hands = p.share_team_hands && p.mode == game_mode::two_vs_two;
   s.random = rng(p.seed);
-  lay_out_duel(s);
+  lay_out(s, p.mode);
   s.first_seat = p.first_seat;
   s.active_seat = p.active_seat;
   s.turn = static_cast<std::uint16_t>(p.turn);
@@ -106,7 +128,7 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
   if (total > max_uids) return rule_error::bad_setup;
   auto known = [&](card_id id) { return id < cat.size(); };
 
-  for (int seat = 0; seat < 2; ++seat) {
+  for (int seat = 0; seat < n; ++seat) {
     const seat_setup& ss = p.seats[seat];
     seat_state& st = s.seats[seat];
     if (ss.hand.size() > max_hand) return rule_error::bad_setup;
@@ -140,8 +162,11 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
         if (cs.top != no_card) cr.top = add_uid(s, cat, cs.top, static_cast<seat_t>(seat));
         for (std::size_t k = 0; k < cs.chained.size(); ++k) {
           if (!known(cs.chained[k])) return rule_error::unknown_card;
-          cr.chained[k] = add_uid(s, cat, cs.chained[k], static_cast<seat_t>(1 - seat));
-          cr.chained_from[k] = static_cast<seat_t>(1 - seat);
+          // Taken from the seat across this line (R7 Chain).
+          const seat_lines& where = st.lines[which];
+          const seat_t across = s.lines[where.line].sides[1 - where.side].seat;
+          cr.chained[k] = add_uid(s, cat, cs.chained[k], across);
+          cr.chained_from[k] = across;
         }
         cr.damage = static_cast<std::uint8_t>(cs.damage);
         cr.bonus_av = static_cast<std::int8_t>(cs.bonus_av);
@@ -156,7 +181,7 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
     s.removed[s.removed_count++] = add_uid(s, cat, id, no_seat);
   }
   // A position where R4.5/R4.6 would already have acted is not well formed.
-  for (int seat = 0; seat < 2; ++seat) {
+  for (int seat = 0; seat < n; ++seat) {
     const hand_state& h = s.seats[seat].hand;
     if (h.count == 0 || h.stronghold_pos >= h.count) return rule_error::bad_setup;
   }

@@ -75,7 +75,20 @@ std::string_view stronghold_side_name(stronghold_side s) {
   return s == stronghold_side::bastion ? "bastion" : "fort";
 }
 
-std::string_view game_mode_name(game_mode) { return "duel"; }
+std::string_view game_mode_name(game_mode m) {
+  switch (m) {
+    case game_mode::duel: return "duel";
+    case game_mode::ffa: return "ffa";
+    case game_mode::two_vs_two: return "2v2";
+  }
+  return "?";
+}
+
+std::optional<game_mode> game_mode_from_name(std::string_view name) {
+  for (game_mode m : {game_mode::duel, game_mode::ffa, game_mode::two_vs_two})
+    if (game_mode_name(m) == name) return m;
+  return std::nullopt;
+}
 
 std::string_view action_type_name(action_type t) {
   switch (t) {

@@ -28,7 +28,7 @@ int pay(ctx& c, seat_t seat, card_uid u, int cost) {
   const int missing = cost - paid;
   me.mana = 0;
   c.triggered(u, seat, ability::price_of_blood);
-  for (int k = 0; k < missing && !c.over(); ++k) damage_stronghold(c, seat, 1, u);
+  for (int k = 0; k < missing && !c.over(); ++k) damage_stronghold(c, seat, 1, u, no_seat);
   return paid;
 }
 
@@ -47,7 +47,7 @@ void immolation(ctx& c, seat_t seat, int line, card_uid arriving) {
       if (cr.top == arriving) ab = c.stats(cr.uid).abilities | granted_at(c.cat, c.s, {line, d, i});
       if (!has(ab, ability::immolation)) continue;
       c.triggered(cr.uid, c.s.lines[line].sides[d].seat, ability::immolation);
-      damage_stronghold(c, seat, 1, cr.uid);
+      damage_stronghold(c, seat, 1, cr.uid, no_seat);  // R11.4 RULING: own play
     }
 }
 
@@ -93,7 +93,7 @@ void chain_capture(ctx& c, card_uid chainer, seat_t enemy) {
   cr.chained[slot] = taken;
   cr.chained_from[slot] = enemy;
   c.emit({.type = event_type::card_chained, .seat = enemy, .uid = chainer, .target = taken});
-  check_stronghold(c, enemy);  // R4.7: the enemy's hand changed
+  check_stronghold(c, enemy, c.seat_at(p));  // R4.7: the enemy's hand changed
 }
 
 // Steps 3-19 for a creature (also Reinforcement's free play, R17.11).

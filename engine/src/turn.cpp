@@ -34,8 +34,12 @@ void start_turn(ctx& c, seat_t seat) {
     }
   }
 
-  // R3.1: mana = cards in hand, Stronghold included; the first player's first turn gives 6.
-  int mana = (seat == s.first_seat && me.turns_taken == 1) ? 6 : me.hand.count + 1;
+  // R3.1: mana = cards in hand, Stronghold included; the first player's first
+  // turn gives 6. R11.2: four players: 6, 7, 8 for the first three players'
+  // first turns (in turn order), normal for the fourth.
+  int mana = me.hand.count + 1;
+  const int order = (seat - s.first_seat + s.seat_count) % s.seat_count;
+  if (me.turns_taken == 1 && (order == 0 || (s.seat_count == 4 && order < 3))) mana = 6 + order;
   // R7 Catalyst: +2 for each Catalyst creature of the seat in play (R17.10).
   if (has(s.present, ability::catalyst))
     for (const seat_lines& sl : me.lines) {

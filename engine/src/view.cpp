@@ -11,6 +11,7 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
   v.viewer = viewer;
   v.mode = s.mode;
   v.exhaustion_rule = s.exhaustion_rule;
+  v.share_team_hands = s.share_team_hands;
   v.exhausted = s.exhausted();
   v.turn = s.turn;
   v.round = s.round;
@@ -69,6 +70,10 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
   };
   if (viewer >= 0 && viewer < s.seat_count) {
     v.hand = hand_of(viewer);
+    if (s.mode == game_mode::two_vs_two) {
+      v.teammate = static_cast<seat_t>((viewer + 2) % 4);  // R11.6: A+C, B+D
+      if (s.share_team_hands) v.teammate_hand = hand_of(v.teammate);
+    }
     const int n = detail::playable_count(cat, s, viewer);  // R3.2.1, R7 Blackmail
     for (int i = 0; i < n; ++i) v.playable.push_back(v.hand[i].uid);
   } else if (viewer == referee) {

@@ -110,6 +110,12 @@ json view_to_json(const seat_view& v, const catalogue& cat) {
   for (card_uid u : v.playable) playable.push_back(static_cast<int>(u));
   j["playable"] = std::move(playable);
 
+  // R11.6 (2v2): who the teammate is; its hand only with share_team_hands.
+  if (v.mode == game_mode::two_vs_two) {
+    j["share_team_hands"] = v.share_team_hands;
+    if (v.teammate != no_seat) j["teammate"] = static_cast<int>(v.teammate);
+    if (v.share_team_hands && v.teammate != no_seat) j["teammate_hand"] = cards_json(cat, v.teammate_hand);
+  }
   if (!v.all_hands.empty()) {
     json hands = json::array();
     for (const auto& hand : v.all_hands) hands.push_back(cards_json(cat, hand));

@@ -37,12 +37,14 @@ struct options {
   long max_actions = 5000;           // a game longer than this is cut and counted
   std::string expect;                // checksum to compare with (hex)
   std::string decks = "precon";      // precon | catalogue
+  std::string mode = "duel";         // duel | ffa | 2v2
   bool check = false;
 };
 
 void usage() {
   std::printf(
-      "usage: cod-bench [--games N] [--seed S] [--decks precon|catalogue] [--exhaustion on|off|mixed]\n"
+      "usage: cod-bench [--games N] [--seed S] [--mode duel|ffa|2v2] [--decks precon|catalogue]\n"
+      "                 [--exhaustion on|off|mixed]\n"
       "                 [--max-actions N] [--catalogue PATH] [--expect HEX] [--check]\n"
       "Plays N random-legal-move duels (the 16 preconstructed pairings, or random 8-card decks\n"
       "from the whole catalogue) and prints games/s, actions/s and the checksum of all final\n"
@@ -68,12 +70,13 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--max-actions")) o.max_actions = std::atol(next());
     else if (!std::strcmp(argv[i], "--expect")) o.expect = next();
     else if (!std::strcmp(argv[i], "--decks")) o.decks = next();
+    else if (!std::strcmp(argv[i], "--mode")) o.mode = next();
     else if (!std::strcmp(argv[i], "--check")) o.check = true;
     else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) { usage(); return 0; }
     else { std::fprintf(stderr, "cod-bench: unknown option %s\n", argv[i]); usage(); return 2; }
   }
   if (o.games <= 0 || (o.exhaustion != "on" && o.exhaustion != "off" && o.exhaustion != "mixed") ||
-      (o.decks != "precon" && o.decks != "catalogue")) {
+      (o.decks != "precon" && o.decks != "catalogue") || !cod::game_mode_from_name(o.mode)) {
     usage();
     return 2;
   }
@@ -93,6 +96,8 @@ int main(int argc, char** argv) {
   events.reserve(256);
   cod::match m;
   cod::match_config cfg;
+  cfg.mode = *cod::game_mode_from_name(o.mode);
+  cfg.seat_count = cod::seats_of(cfg.mode);
 
   std::uint64_t checksum = 0;
   long long actions = 0;
@@ -101,10 +106,12 @@ int main(int argc, char** argv) {
   for (long g = 0; g < o.games; ++g) {
     cfg.seed = o.seed + static_cast<std::uint64_t>(g);
     if (random_decks) {
-      cod::self_play::random_decks(cfg.seed, pool, cfg.decks.data());
-    } else {
+      cod::self_play::random_decks(cfg.seed, pool, cfg.decks.data(), cfg.seat_count);
+    } else if (cfg.seat_count == 2) {
       cfg.decks[0] = decks[g % 4];
       cfg.decks[1] = decks[(g / 4) % 4];
+    } else {
+      for (int s = 0; s < 4; ++s) cfg.decks[s] = decks[(g + s) % 4];  // the four decks, rotated
     }
     cfg.exhaustion_rule = o.exhaustion == "on" || (o.exhaustion == "mixed" && (g & 1));
     events.clear();
@@ -132,7 +139,7 @@ int main(int argc, char** argv) {
       ++n;
     }
     if (!m.over()) ++cut;
-    else wins[m.winners() & 1 ? 0 : 1]++;
+    else wins[m.winners() & 1 ? 0 : 1]++;  // seat 0 (or its team) won, or not
     actions += n;
     checksum = (checksum ^ m.digest()) * 0x100000001B3ULL + static_cast<std::uint64_t>(g);
   }
@@ -140,7 +147,8 @@ int main(int argc, char** argv) {
   std::printf("games        %ld\n", o.games);
   std::printf("actions      %lld (%.1f per game)\n", actions, static_cast<double>(actions) / o.games);
   std::printf("cut games    %ld (over %ld actions)\n", cut, o.max_actions);
-  std::printf("wins         seat 0: %ld, seat 1: %ld\n", wins[0], wins[1]);
+  std::printf("mode         %s\n", o.mode.c_str());
+  std::printf("seat 0 won  %ld of %ld\n", wins[0], wins[0] + wins[1]);
   std::printf("time         %.3f s\n", secs);
   std::printf("games/s      %.0f\n", o.games / secs);
   std::printf("actions/s    %.0f\n", static_cast<double>(actions) / secs);

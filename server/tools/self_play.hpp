@@ -17,12 +17,13 @@ inline rng player_rng(std::uint64_t seed) {
   return rng(rng::splitmix64(x));
 }
 
-// Two random constructed decks (R14.6: 8 different cards each; the two seats
-// may share cards) from `pool`, a function of the seed alone.
-inline void random_decks(std::uint64_t seed, const std::vector<card_id>& pool, std::vector<card_id>* decks) {
+// Random constructed decks (R14.6: 8 different cards each; seats may share
+// cards) for `seats` seats from `pool`, a function of the seed alone.
+inline void random_decks(std::uint64_t seed, const std::vector<card_id>& pool, std::vector<card_id>* decks,
+                         int seats = 2) {
   std::uint64_t x = seed ^ 0x9E6C63D0676A9A99ULL;
   rng deck_rng(rng::splitmix64(x));
-  for (int seat = 0; seat < 2; ++seat) {
+  for (int seat = 0; seat < seats; ++seat) {
     decks[seat].clear();
     while (decks[seat].size() < 8) {
       const card_id c = pool[static_cast<std::size_t>(deck_rng.below(pool.size()))];

@@ -110,7 +110,14 @@ struct runner {
       cfg.seed = j.value("seed", std::uint64_t{0});
       cfg.exhaustion_rule = j.value("exhaustion", false);
       if (j.contains("first")) cfg.first_seat = static_cast<seat_t>(j["first"].get<int>());
-      for (int seat = 0; seat < 2; ++seat) {
+      if (j.contains("mode")) {
+        const auto m = game_mode_from_name(j["mode"].get<std::string>());
+        if (!m) fail("mode is \"duel\", \"ffa\" or \"2v2\"");
+        cfg.mode = *m;
+        cfg.seat_count = seats_of(*m);
+      }
+      cfg.share_team_hands = j.value("share_team_hands", false);
+      for (int seat = 0; seat < cfg.seat_count; ++seat) {
         if (j.contains("precon")) {
           cfg.decks[seat] = cat.preconstructed_deck(j["precon"].at(seat).get<int>());
         } else {
@@ -124,7 +131,7 @@ struct runner {
     position_setup p;
     for (auto& [k, v] : j.items())
       if (k != "seats" && k != "first" && k != "active" && k != "turn" && k != "round" &&
-          k != "exhaustion" && k != "seed" && k != "removed")
+          k != "exhaustion" && k != "seed" && k != "removed" && k != "mode" && k != "share_team_hands")
         fail("unknown setup field '" + k + "'");
     p.first_seat = static_cast<seat_t>(get_int(j, "first", 0));
     p.active_seat = static_cast<seat_t>(get_int(j, "active", 0));
@@ -132,7 +139,14 @@ struct runner {
     p.round = get_int(j, "round", 2);
     p.exhaustion_rule = j.value("exhaustion", false);
     p.seed = j.value("seed", std::uint64_t{0});
-    if (!j.contains("seats") || j["seats"].size() != 2) fail("setup needs two seats");
+    if (j.contains("mode")) {
+      const auto m = game_mode_from_name(j["mode"].get<std::string>());
+      if (!m) fail("mode is \"duel\", \"ffa\" or \"2v2\"");
+      p.mode = *m;
+    }
+    p.share_team_hands = j.value("share_team_hands", false);
+    if (!j.contains("seats") || static_cast<int>(j["seats"].size()) != seats_of(p.mode))
+      fail("setup needs one seat object per seat of the mode (2 for a duel, 4 for ffa and 2v2)");
     for (const json& s : j["seats"]) p.seats.push_back(seat_from(s));
     if (j.contains("removed"))
       for (const json& c : j["removed"]) p.removed.push_back(card_named(c.get<std::string>()));

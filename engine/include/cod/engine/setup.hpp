@@ -14,6 +14,7 @@ struct match_config {
   game_mode mode = game_mode::duel;
   int seat_count = 2;
   bool exhaustion_rule = false;     // R9
+  bool share_team_hands = false;    // R11.6 option: 2v2 teammates see each other's hand
   std::uint64_t seed = 0;           // R16.1
   seat_t first_seat = no_seat;      // no_seat: coin toss from the seed (R2.4)
   std::array<std::vector<card_id>, max_seats> decks{};  // 8 cards per seat (R1.2)
@@ -46,12 +47,13 @@ struct seat_setup {
 struct position_setup {
   game_mode mode = game_mode::duel;
   bool exhaustion_rule = false;
+  bool share_team_hands = false;
   std::uint64_t seed = 0;
   seat_t first_seat = 0;
   seat_t active_seat = 0;
   int turn = 1;
   int round = 1;
-  std::vector<seat_setup> seats;    // 2 for a duel
+  std::vector<seat_setup> seats;    // 2 for a duel, 4 for ffa and 2v2
   std::vector<card_id> removed;     // R9.3
 };
 

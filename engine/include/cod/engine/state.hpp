@@ -88,6 +88,7 @@ struct game_state {
   std::uint8_t seat_count = 2;
   std::uint8_t line_count = 2;
   bool exhaustion_rule = false;   // R9.1
+  bool share_team_hands = false;  // R11.6 room option
 
   rng random;                     // R16.1: the match's one generator
 

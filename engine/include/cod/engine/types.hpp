@@ -56,8 +56,12 @@ std::string_view card_type_name(card_type t);
 enum class stronghold_side : std::uint8_t { bastion, fort };
 std::string_view stronghold_side_name(stronghold_side s);
 
-// R10–R12: game modes. Only duel is playable in this version of the engine.
-enum class game_mode : std::uint8_t { duel };
+// R10–R12: game modes. duel: 2 seats (R10); ffa and two_vs_two: the
+// four-player board (R11.5, R11.6; teams A+C and B+D).
+enum class game_mode : std::uint8_t { duel, ffa, two_vs_two };
 std::string_view game_mode_name(game_mode m);
+std::optional<game_mode> game_mode_from_name(std::string_view name);
+// Seats a mode is played with.
+constexpr int seats_of(game_mode m) { return m == game_mode::duel ? 2 : 4; }
 
 }  // namespace cod

@@ -65,6 +65,7 @@ struct seat_view {
   seat_t viewer = spectator;
   game_mode mode = game_mode::duel;
   bool exhaustion_rule = false;
+  bool share_team_hands = false;
   bool exhausted = false;
   int turn = 0, round = 0;
   seat_t first_seat = 0;
@@ -83,6 +84,9 @@ struct seat_view {
   std::vector<card_ref> hand;
   // The uids of hand cards the viewer could play now (R3.2.1, R7 Blackmail), cost aside.
   std::vector<card_uid> playable;
+  // R11.6, 2v2 with the room option share_team_hands: the teammate's hand.
+  seat_t teammate = no_seat;
+  std::vector<card_ref> teammate_hand;
   // Referee only: every seat's hand.
   std::vector<std::vector<card_ref>> all_hands;
 };
