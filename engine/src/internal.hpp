@@ -135,12 +135,39 @@ inline ability_set granted_at(const catalogue& cat, const game_state& s, const p
 seat_t enemy_of(const game_state& s, const place& p);
 // Which of its seat's lines a place is on: 0 upper, 1 lower.
 int which_line(const game_state& s, const place& p);
-// R7 Blackmail: how many of the 4 leftmost cards the seat may play (>= 1).
-int playable_count(const catalogue& cat, const game_state& s, seat_t seat);
-// R7 Lucidity: the cost of the card at hand index i.
-int play_cost(const catalogue& cat, const game_state& s, seat_t seat, int i);
-// Counts the seat's creatures in play with ability a (R7 Catalyst, Blackmail; R17.10).
-int count_with(const catalogue& cat, const game_state& s, seat_t seat, ability a);
+// count_with: the seat's creatures in play with ability a (R7 Blackmail; R17.10).
+// playable_count: R7 Blackmail: how many of the 4 leftmost cards the seat may play (>= 1).
+// play_cost: R7 Lucidity: the cost of the card at hand index i.
+// (Inline: legal-action generation calls them for every card, every move.)
+inline int count_with(const catalogue& cat, const game_state& s, seat_t seat, ability a) {
+  if (!has(s.present, a)) return 0;
+  int n = 0;
+  for (const seat_lines& sl : s.seats[seat].lines) {
+    const line_side& ls = s.lines[sl.line].sides[sl.side];
+    for (int i = 0; i < ls.count; ++i)
+      if (has(abilities_at(cat, s, {sl.line, sl.side, i}), a)) ++n;
+  }
+  return n;
+}
+
+inline int playable_count(const catalogue& cat, const game_state& s, seat_t seat) {
+  const int in_hand = s.seats[seat].hand.count;
+  int n = in_hand < 4 ? in_hand : 4;  // R3.2.1
+  // R7 Blackmail, R17.10: each Blackmail creature blocks the rightmost playable
+  // card; never fewer than 1.
+  n -= count_with(cat, s, seat, ability::blackmail);
+  return n < 1 ? (in_hand > 0 ? 1 : 0) : n;
+}
+
+inline int play_cost(const catalogue& cat, const game_state& s, seat_t seat, int i) {
+  const card_stats& st = cat.stats(s.uid_card[s.seats[seat].hand.cards[i]]);
+  int cost = st.mana;
+  // R7 Lucidity: 2 less as the leftmost Creature/Incantation of the hand.
+  if (i == 0 && has(st.abilities, ability::lucidity)) cost -= 2;
+  return cost > 0 ? cost : 0;
+}
+
+
 // Adds a creature at the back of a side (R3.2.3). Returns its position.
 int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u);
 

@@ -1,15 +1,32 @@
 // Where matches are kept: the interface rooms talk to (through the room's
 // owner), never SQLite directly. Implementations: memory_store (tests) and
-// sqlite_store (one writer thread, WAL, group commit).
+// sqlite_store (one writer thread, WAL, group commit). docs/persistence.md.
 //
 // Ordering contract: append_action's `done` runs only once the action is
 // durable (committed); the room broadcasts the action's result only then.
-// Callbacks run on the store's own thread: post them to the room's strand.
+// Callbacks run on the store's own thread (memory_store can run them inline,
+// for tests): post them to the room's strand, and never call flush() from one.
+// Writes are applied in the order they were queued, across all matches.
+//
+// A write fails (done(false), nothing stored) when it does not fit the match:
+//   create_match   the match_id exists already, or two seats share a number
+//   append_action  unknown match, match finished, or seq is not last seq + 1
+//   finish_match   unknown match, or already finished
+//   append_note    unknown match (logged; notes have no callback)
+// or when the storage itself fails (disk full, I/O error, another process
+// holding the write lock: the whole group-commit batch fails; logged).
+// So a stored log never has a hole: once an append fails, the later seqs of
+// that match fail too until the same seq is appended again.
+//
+// Lifetime: destroy the store after every room that uses it (its destructor
+// commits what is queued and runs those callbacks); nothing may call it then.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,43 +34,86 @@ namespace cod::server {
 
 struct seat_record {
   int seat = 0;
-  std::string name;
-  std::string token_hash;   // SHA-256 hex of the seat token (tokens are never stored in clear)
-  std::string deck_json;    // the deck as joined: {"preconstructed": 1} or {"cards": [...]}
+  std::string name{};
+  std::string token_hash{};     // SHA-256 hex of the seat token (tokens are never stored in clear)
+  std::string deck_json{};      // the deck as joined: {"preconstructed": 1} or {"cards": [...]}
+  bool operator==(const seat_record&) const = default;
 };
 
 struct match_record {
-  std::string match_id;     // unique, e.g. the room id plus a counter
-  std::string room_id;
-  std::string mode;         // "duel"
-  std::string format;       // "preconstructed" | "constructed"
-  std::string options_json; // {"exhaustion": true, ...}
-  std::string rules_version;  // docs/rules.md revision the engine implements
-  int engine_version = 0;     // cod::engine_version
-  std::uint64_t seed = 0;     // secret until the end (revealed in match_over)
-  std::string seed_hash;      // SHA-256 hex of the seed's decimal text: the commitment
+  std::string match_id{};       // unique, e.g. the room id plus a counter
+  std::string room_id{};
+  std::string mode{};           // "duel"
+  std::string format{};         // "preconstructed" | "constructed"
+  std::string options_json{};   // {"exhaustion": true, ...}
+  std::string rules_version{};  // docs/rules.md revision the engine implements
+  int engine_version = 0;       // cod::engine_version
+  std::uint64_t seed = 0;       // secret until the end (revealed in match_over)
+  std::string seed_hash{};      // seed_commitment(seed) (sha256.hpp): SHA-256 hex of its decimal text
   std::int64_t created_ms = 0;
-  std::vector<seat_record> seats;
+  std::vector<seat_record> seats{};
+  bool operator==(const match_record&) const = default;
 };
 
 struct action_record {
-  std::int64_t seq = 0;       // 1, 2, 3... within the match
+  std::int64_t seq = 0;         // 1, 2, 3... within the match
   int seat = 0;
-  std::string action_json;    // protocol::action_to_json
-  std::uint64_t digest = 0;   // match::digest() after the action
+  std::string action_json{};    // protocol::action_to_json
+  std::uint64_t digest = 0;     // match::digest() after the action
   std::int64_t at_ms = 0;
+  bool operator==(const action_record&) const = default;
 };
 
 struct match_result {
-  std::vector<int> winners;
-  std::string reason;         // protocol::end_reason_name
+  std::vector<int> winners{};
+  std::string reason{};         // protocol::end_reason_name (or "recovery_failed" when the
+                                // server gives up on a match it could not rebuild)
   std::int64_t ended_ms = 0;
+  bool operator==(const match_result&) const = default;
 };
 
-// An unfinished match, as recovery needs it: the record and its whole log.
+struct note_record {
+  std::int64_t at_ms = 0;
+  std::string text{};
+  bool operator==(const note_record&) const = default;
+};
+
+// A match with its whole log, as recovery and admins need it.
 struct stored_match {
-  match_record match;
-  std::vector<action_record> actions;
+  match_record match{};
+  std::vector<action_record> actions{};  // by seq
+  std::vector<note_record> notes{};      // in the order written
+  std::optional<match_result> result{};  // empty while the match is being played
+  bool finished() const { return result.has_value(); }
+};
+
+// One line of an admin listing.
+struct match_summary {
+  std::string match_id{};
+  std::string room_id{};
+  std::string mode{};
+  std::string format{};
+  std::string status{};                  // "playing" | "finished"
+  std::int64_t created_ms = 0;
+  std::vector<std::string> names{};      // by seat
+  std::int64_t actions = 0;              // the last seq
+  std::optional<match_result> result{};
+};
+
+// Admin search; every filter is optional. Newest first.
+struct match_query {
+  std::string status{};                  // "playing" | "finished" | "" (any)
+  std::string player{};                  // a seat's name, ASCII case-insensitive; "" (any)
+  std::int64_t created_from_ms = 0;      // created_ms >= this
+  std::int64_t created_to_ms = 0;        // created_ms < this; 0: no bound
+  int limit = 100;
+  int offset = 0;
+};
+
+// Thrown by the blocking reads when the storage fails (I/O error, corrupt
+// file). Writes never throw: they report through their callback.
+struct persist_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 class match_store {
@@ -67,9 +127,13 @@ class match_store {
   // Free-form log lines an admin reads with the match (clock events, concessions by timeout).
   virtual void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) = 0;
 
-  // Blocking; called at start-up before any room runs.
+  // Blocking; called at start-up before any room runs. Oldest first.
   virtual std::vector<stored_match> load_unfinished() = 0;
-  // Blocks until everything queued is committed (shutdown).
+  // Blocking reads of committed data (admin); any thread.
+  virtual std::optional<stored_match> load_match(const std::string& match_id) = 0;
+  virtual std::vector<match_summary> list_matches(const match_query& q) = 0;
+  // Blocks until everything queued before the call is committed and its
+  // callbacks have run (shutdown, tests).
   virtual void flush() = 0;
   // Queued-but-not-committed writes, for /metrics (persistence lag).
   virtual std::size_t pending() const = 0;

@@ -1,0 +1,158 @@
+#include "persist/migrations.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <string>
+#include <vector>
+
+#include "persist/sha256.hpp"
+#include "persist/sqlite_util.hpp"
+#include "persist/strcat.hpp"
+
+namespace cod::server {
+
+using detail::cat;
+
+namespace {
+
+struct applied {
+  int version;
+  std::string name;
+  std::string sha;
+};
+
+[[noreturn]] void refuse(const sql::db& d, const std::string& why) {
+  std::string msg = "database ";
+  msg += d.path();
+  msg += ": ";
+  msg += why;
+  throw persist_error(msg);
+}
+
+void check_embedded() {
+  const auto list = embedded_migrations();
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i].version != static_cast<int>(i) + 1)
+      throw persist_error("internal: embedded migrations are not numbered contiguously from 1");
+}
+
+bool has_table(sql::db& d, const char* name) {
+  sql::stmt s(d, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  s.bind(1, name);
+  s.step();
+  return s.int64(0) > 0;
+}
+
+std::int64_t user_objects(sql::db& d) {
+  sql::stmt s(d, "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'");
+  s.step();
+  return s.int64(0);
+}
+
+// The recorded versions, checked: contiguous from 1, not newer than ours,
+// names as ours. Returns the schema version (0 when none applied).
+int read_applied(sql::db& d) {
+  std::vector<applied> rows;
+  {
+    sql::stmt s(d, "SELECT version, name, sha256 FROM schema_migrations ORDER BY version");
+    while (s.step()) rows.push_back({static_cast<int>(s.int64(0)), s.text(1), s.text(2)});
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].version != static_cast<int>(i) + 1) {
+      std::string versions;
+      for (const applied& r : rows) versions += cat(versions.empty() ? "" : ", ", r.version);
+      refuse(d, cat("schema_migrations is not contiguous from 1 (it records versions ", versions,
+                    "); the schema is in an unknown state"));
+    }
+  }
+  const int version = static_cast<int>(rows.size());
+  const int known = known_schema_version();
+  if (version > known) {
+    refuse(d, cat("schema version ", version, " is newer than this program knows (", known,
+                  "): the file was written by a newer cod-server; run that version or restore a backup"));
+  }
+  const auto ours = embedded_migrations();
+  for (const applied& r : rows) {
+    const migration& m = ours[static_cast<std::size_t>(r.version - 1)];
+    if (r.name != m.name)
+      refuse(d, cat("migration ", r.version, " was applied as '", r.name, "' but this program's is '", m.name,
+                    "'"));
+    if (r.sha != sha256_hex(m.sql))
+      spdlog::warn("persist: {}: migration {} was applied from a different text than this program's {} "
+                   "(migrations are forward-only: never edit a released one)",
+                   d.path(), r.version, m.name);
+  }
+  return version;
+}
+
+}  // namespace
+
+int known_schema_version() { return static_cast<int>(embedded_migrations().size()); }
+
+int migrate(sql::db& d) {
+  check_embedded();
+  d.exec("BEGIN IMMEDIATE");
+  try {
+    if (!has_table(d, "schema_migrations")) {
+      if (user_objects(d) > 0)
+        refuse(d, "not a Clash of Decks database (it has tables but no schema_migrations)");
+      d.exec(
+          "CREATE TABLE schema_migrations (\n"
+          "  version    INTEGER NOT NULL PRIMARY KEY,\n"
+          "  name       TEXT    NOT NULL,\n"
+          "  sha256     TEXT    NOT NULL,\n"
+          "  applied_at INTEGER NOT NULL\n"
+          ")");
+    }
+    const int before = read_applied(d);
+    const auto list = embedded_migrations();
+    for (std::size_t i = static_cast<std::size_t>(before); i < list.size(); ++i) {
+      const migration& m = list[i];
+      try {
+        d.exec(m.sql);
+      } catch (const persist_error& e) {
+        throw persist_error(cat("migration ", m.name, " failed: ", e.what()));
+      }
+      sql::stmt ins(d, "INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?1, ?2, ?3, ?4)");
+      ins.bind(1, m.version).bind(2, m.name).bind(3, sha256_hex(m.sql)).bind(4, sql::now_ms());
+      ins.run();
+    }
+    d.exec("COMMIT");
+    if (before < known_schema_version())
+      spdlog::info("persist: {}: schema migrated from version {} to {}", d.path(), before, known_schema_version());
+    return before;
+  } catch (...) {
+    if (d.in_transaction()) {
+      try {
+        d.exec("ROLLBACK");
+      } catch (...) {
+      }
+    }
+    throw;
+  }
+}
+
+int check_schema(sql::db& d) {
+  check_embedded();
+  d.exec("BEGIN");
+  struct end_read {
+    sql::db& d;
+    ~end_read() {
+      try {
+        d.exec("COMMIT");
+      } catch (...) {
+      }
+    }
+  } guard{d};
+  if (!has_table(d, "schema_migrations")) {
+    if (user_objects(d) > 0) refuse(d, "not a Clash of Decks database (it has tables but no schema_migrations)");
+    refuse(d, "has no schema (empty, or never opened by cod-server)");
+  }
+  const int version = read_applied(d);
+  if (version < known_schema_version())
+    refuse(d, cat("schema version ", version, " is older than this program's (", known_schema_version(),
+                  "); open it once with cod-server to migrate it"));
+  return version;
+}
+
+}  // namespace cod::server

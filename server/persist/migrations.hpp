@@ -1,0 +1,41 @@
+// The schema migrations (migrations/NNNN_name.sql at the repository root),
+// embedded into the binary at build time (embed_migrations.cmake), and the
+// runner that applies them. docs/persistence.md.
+//
+// Versioning: a schema_migrations(version, name, sha256, applied_at) table
+// that the runner creates; the database's schema version is its highest
+// version. PRAGMA user_version is not used.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace cod::server {
+
+struct migration {
+  int version;            // 1, 2, 3... from the file name
+  std::string_view name;  // "0001_initial.sql"
+  std::string_view sql;
+};
+
+// In order, versions 1..N (the build fails otherwise).
+std::span<const migration> embedded_migrations();
+// N: the newest schema this program knows.
+int known_schema_version();
+
+namespace sql {
+class db;
+}
+
+// On a read-write connection: applies every missing migration in one
+// BEGIN IMMEDIATE transaction (all or nothing). Throws persist_error, naming
+// the file, when the database is not ours, its recorded versions are not
+// contiguous from 1, a recorded name differs from ours, or its version is
+// newer than known_schema_version(). Returns the version it had before.
+int migrate(sql::db& d);
+
+// On a read-only connection: the schema version, which must equal
+// known_schema_version() (throws persist_error otherwise, saying why).
+int check_schema(sql::db& d);
+
+}  // namespace cod::server

@@ -1,0 +1,185 @@
+#include "persist/recovery.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/messages.hpp"
+#include "cod/protocol/wire_names.hpp"
+#include "persist/sha256.hpp"
+#include "persist/sqlite_util.hpp"
+#include "persist/strcat.hpp"
+
+namespace cod::server {
+
+using detail::cat;
+
+bool config_from_record(const catalogue& cards, const match_record& m, match_config& out, std::string& error) {
+  out = match_config{};
+  if (m.mode != "duel") {
+    error = cat("match ", m.match_id, ": unsupported mode '", m.mode, "'");
+    return false;
+  }
+  protocol::deck_format format;
+  if (m.format == protocol::deck_format_name(protocol::deck_format::preconstructed)) {
+    format = protocol::deck_format::preconstructed;
+  } else if (m.format == protocol::deck_format_name(protocol::deck_format::constructed)) {
+    format = protocol::deck_format::constructed;
+  } else {
+    error = cat("match ", m.match_id, ": unknown format '", m.format, "'");
+    return false;
+  }
+  const auto opts_json = nlohmann::json::parse(m.options_json.empty() ? std::string("{}") : m.options_json,
+                                               nullptr, false);
+  protocol::room_options opts;
+  if (opts_json.is_discarded()) {
+    error = cat("match ", m.match_id, ": options_json is not JSON: ", m.options_json);
+    return false;
+  }
+  if (auto e = protocol::room_options_from_json(opts_json, opts)) {
+    error = cat("match ", m.match_id, ": options_json: ", e->field, ": ", e->message);
+    return false;
+  }
+  out.mode = game_mode::duel;
+  out.seat_count = 2;
+  out.seed = m.seed;
+  out.exhaustion_rule = opts.exhaustion;
+  out.first_seat = no_seat;  // R2.4: the coin toss from the seed, as at creation
+  if (opts.seats != out.seat_count || static_cast<int>(m.seats.size()) != out.seat_count) {
+    error = cat("match ", m.match_id, ": ", m.seats.size(), " seats recorded (options.seats ", opts.seats,
+                "); a duel has 2");
+    return false;
+  }
+  std::vector<bool> seen(static_cast<std::size_t>(out.seat_count), false);
+  for (const seat_record& s : m.seats) {
+    if (s.seat < 0 || s.seat >= out.seat_count || seen[static_cast<std::size_t>(s.seat)]) {
+      error = cat("match ", m.match_id, ": bad or duplicate seat ", s.seat);
+      return false;
+    }
+    seen[static_cast<std::size_t>(s.seat)] = true;
+    const std::string where = cat("match ", m.match_id, " seat ", s.seat, ": deck ", s.deck_json, ": ");
+    const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
+    protocol::deck_choice choice;
+    if (deck_json.is_discarded()) {
+      error = cat(where, "not JSON");
+      return false;
+    }
+    if (auto e = protocol::deck_from_json(deck_json, choice)) {
+      error = cat(where, e->field, ": ", e->message);
+      return false;
+    }
+    protocol::deck_result deck = protocol::resolve_deck(choice, format, cards);
+    if (!deck.ok()) {
+      error = cat(where, deck.reason, ": ", deck.message);
+      return false;
+    }
+    out.decks[static_cast<std::size_t>(s.seat)] = std::move(deck.cards);
+  }
+  return true;
+}
+
+rebuild_result rebuild(const catalogue& cards, const stored_match& sm) {
+  rebuild_result r;
+  const match_record& rec = sm.match;
+  if (rec.engine_version != cod::engine_version) {
+    r.error = cat("match ", rec.match_id, " was recorded by engine version ", rec.engine_version,
+                  "; this engine is version ", cod::engine_version, " (its rules may differ)");
+    return r;
+  }
+  match_config cfg;
+  if (!config_from_record(cards, rec, cfg, r.error)) return r;
+  std::vector<event> events;
+  if (auto e = match::create(cards, cfg, r.m, events); e != rule_error::ok) {
+    r.error = cat("match ", rec.match_id, ": the engine refuses its setup: ", error_name(e));
+    return r;
+  }
+  for (std::size_t i = 0; i < sm.actions.size(); ++i) {
+    const action_record& a = sm.actions[i];
+    const std::int64_t expected = static_cast<std::int64_t>(i) + 1;
+    const std::string where = cat("action seq ", a.seq, " (seat ", a.seat, ", ", a.action_json, ")");
+    if (a.seq != expected) {
+      r.error = cat(where, ": expected seq ", expected, " (the log has a hole or is out of order)");
+      return r;
+    }
+    if (a.seat < 0 || a.seat >= r.m.seat_count()) {
+      r.error = cat(where, ": no such seat");
+      return r;
+    }
+    const auto parsed = protocol::parse_action_text(a.action_json, static_cast<seat_t>(a.seat));
+    if (!parsed.ok()) {
+      r.error = cat(where, ": not a valid action: ", parsed.error->name(), " ", parsed.error->field, ": ",
+                    parsed.error->message);
+      return r;
+    }
+    events.clear();
+    if (auto e = r.m.apply(parsed.value, events); e != rule_error::ok) {
+      r.error = cat(where, ": the engine rejects it: ", error_name(e));
+      return r;
+    }
+    if (const std::uint64_t d = r.m.digest(); d != a.digest) {
+      r.error = cat(where, ": digest mismatch: stored ", sql::digest_hex(a.digest), ", replay gives ",
+                    sql::digest_hex(d));
+      return r;
+    }
+    r.seq = a.seq;
+  }
+  if (std::string why = r.m.check_invariants(); !why.empty()) {
+    r.error = cat("after seq ", r.seq, " the rebuilt state is malformed: ", why);
+    return r;
+  }
+  r.ok = true;
+  return r;
+}
+
+verify_result verify(const catalogue& cards, const stored_match& sm) {
+  verify_result v;
+  const match_record& rec = sm.match;
+  auto check = [&](std::string name, bool ok, std::string detail) {
+    v.checks.push_back({std::move(name), ok, std::move(detail)});
+  };
+
+  const std::string commitment = seed_commitment(rec.seed);
+  check("seed commitment", commitment == rec.seed_hash,
+        commitment == rec.seed_hash
+            ? cat("seed_hash = SHA-256(\"", rec.seed, "\") = ", commitment)
+            : cat("seed_hash ", rec.seed_hash, " but SHA-256(\"", rec.seed, "\") = ", commitment));
+
+  check("engine version", rec.engine_version == cod::engine_version,
+        cat("recorded ", rec.engine_version, ", this engine ", cod::engine_version));
+
+  v.replay = rebuild(cards, sm);
+  check("replay", v.replay.ok,
+        v.replay.ok ? cat(sm.actions.size(), " actions replayed, every digest matches") : v.replay.error);
+
+  check("finished", sm.finished(), sm.finished() ? cat("reason ", sm.result->reason) : "the match has no result yet");
+
+  if (v.replay.ok) {
+    const match& m = v.replay.m;
+    check("game over", m.over(),
+          m.over() ? std::string("the engine's game is over after the last action")
+                   : cat("the engine's game is still running after seq ", v.replay.seq));
+    if (m.over() && sm.finished()) {
+      std::vector<int> winners;
+      for (int s = 0; s < m.seat_count(); ++s)
+        if (m.winners() & (1u << s)) winners.push_back(s);
+      std::vector<int> stored = sm.result->winners;
+      std::sort(stored.begin(), stored.end());
+      const std::string reason(protocol::end_reason_name(m.view(referee).reason));
+      auto list = [](const std::vector<int>& w) {
+        std::string s = "[";
+        for (std::size_t i = 0; i < w.size(); ++i) s += cat(i ? "," : "", w[i]);
+        return s + "]";
+      };
+      const bool same = winners == stored && reason == sm.result->reason;
+      check("result", same,
+            same ? cat("winners ", list(winners), ", reason ", reason)
+                 : cat("stored winners ", list(stored), " reason ", sm.result->reason, "; engine says winners ",
+                       list(winners), " reason ", reason));
+    }
+  }
+  v.ok = std::all_of(v.checks.begin(), v.checks.end(), [](const verify_check& c) { return c.ok; });
+  return v;
+}
+
+}  // namespace cod::server

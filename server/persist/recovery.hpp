@@ -1,0 +1,56 @@
+// Rebuilding a match from what the store kept (docs/persistence.md):
+// crash recovery at start-up (rebuild) and an admin's audit of a finished
+// match (verify). Pure: no I/O, any thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cod/engine/match.hpp"
+#include "persist/match_store.hpp"
+
+namespace cod::server {
+
+// The engine configuration a record describes, read as the server read it at
+// join: mode "duel", the seed, options_json through
+// protocol::room_options_from_json (exhaustion; seats must be 2), each seat's
+// deck_json through protocol::deck_from_json and resolve_deck with the
+// record's format. The first seat is left to the coin toss from the seed
+// (match::create), as when the match was created. false and a sentence in
+// `error` when the record cannot be played.
+bool config_from_record(const catalogue& cat, const match_record& m, match_config& out, std::string& error);
+
+struct rebuild_result {
+  cod::match m;           // the match after the last good action
+  bool ok = false;
+  std::string error;      // the first problem, precisely; empty when ok
+  std::int64_t seq = 0;   // the last action replayed and checked (0: none)
+};
+
+// Creates the match from its record and replays its whole log: each action
+// parsed with its seat (protocol::parse_action_text), applied, and the digest
+// after it compared with the stored one; at the end the state must pass
+// match::check_invariants. Stops at the first problem. The record's
+// engine_version must be this engine's.
+rebuild_result rebuild(const catalogue& cat, const stored_match& sm);
+
+struct verify_check {
+  std::string name;    // "seed commitment", "replay", ...
+  bool ok = false;
+  std::string detail;
+};
+
+struct verify_result {
+  bool ok = false;                  // every check passed
+  std::vector<verify_check> checks; // in the order run
+  rebuild_result replay;
+};
+
+// Audits a finished match: the seed matches its commitment (seed_hash ==
+// seed_commitment(seed)), the log replays with every digest equal, the
+// match is over after the last action, and the stored result (winners,
+// reason) is the engine's. An unfinished match fails the "finished" check.
+verify_result verify(const catalogue& cat, const stored_match& sm);
+
+}  // namespace cod::server

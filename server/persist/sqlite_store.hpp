@@ -1,0 +1,102 @@
+// The match_store of the server: one SQLite file (docs/persistence.md).
+//
+//   std::string error;
+//   auto store = cod::server::sqlite_store::open({.path = "var/cod.db"}, error);
+//   if (!store) { spdlog::critical("{}", error); return 1; }
+//
+// One writer thread owns the only read-write connection and its prepared
+// statements. It drains its queue, commits up to max_batch writes in one
+// transaction (group commit), then runs their callbacks in queue order: a
+// callback with ok == true means the write is committed. Reads (load_*,
+// list_matches) use a separate read-only connection and see committed data.
+//
+// Durability: WAL journal. synchronous=NORMAL by default: a committed write
+// survives the process being killed (kill -9, crash), because it is in the
+// WAL file through the OS before the callback runs; an OS crash or power loss
+// may lose the last transactions (never corrupts the file). synchronous=FULL
+// also fsyncs the WAL at each commit (one fsync per batch), for power-loss
+// durability at the cost of latency.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "persist/match_store.hpp"
+
+namespace cod::server {
+
+namespace sql {
+class db;
+}
+namespace detail {
+class write_queue;
+}
+
+struct sqlite_options {
+  std::string path{};            // created when missing
+  enum class sync { normal, full } synchronous = sync::normal;
+  std::size_t max_batch = 1024;  // most writes per transaction
+  int busy_timeout_ms = 5000;    // wait for another process's write lock; then the batch fails
+};
+
+// A read-only connection: admin tools and the store's reads. Thread-safe
+// (one connection behind a mutex). Refuses a database whose schema is not
+// exactly the one this program knows.
+class sqlite_reader {
+ public:
+  // nullptr and a sentence in `error` when the file cannot be read.
+  static std::unique_ptr<sqlite_reader> open(const std::string& path, std::string& error);
+  ~sqlite_reader();
+
+  // As match_store's; throw persist_error on I/O errors.
+  std::vector<stored_match> load_unfinished();
+  std::optional<stored_match> load_match(const std::string& match_id);
+  std::vector<match_summary> list_matches(const match_query& q);
+  int schema_version() const { return schema_version_; }
+
+ private:
+  sqlite_reader() = default;
+
+  std::mutex mu_;
+  std::unique_ptr<sql::db> db_;
+  int schema_version_ = 0;
+};
+
+class sqlite_store final : public match_store {
+ public:
+  // Opens (creating the file when missing), switches to WAL, applies the
+  // migrations. nullptr and a sentence in `error` on failure: unreadable or
+  // corrupt file, a database that is not ours, a schema newer than ours.
+  static std::unique_ptr<sqlite_store> open(const sqlite_options& o, std::string& error);
+  // Commits everything queued, then closes.
+  ~sqlite_store() override;
+
+  void create_match(const match_record& m, done_fn done) override;
+  void append_action(const std::string& match_id, const action_record& a, done_fn done) override;
+  void finish_match(const std::string& match_id, const match_result& r, done_fn done) override;
+  void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) override;
+
+  std::vector<stored_match> load_unfinished() override;
+  std::optional<stored_match> load_match(const std::string& match_id) override;
+  std::vector<match_summary> list_matches(const match_query& q) override;
+  void flush() override;
+  std::size_t pending() const override;
+
+  // Transactions committed so far (group commit: usually far fewer than writes).
+  std::uint64_t batches() const;
+  // The schema version the file had when opened (0: new file).
+  int schema_version_at_open() const { return version_at_open_; }
+
+ private:
+  struct writer;
+  sqlite_store() = default;
+
+  std::unique_ptr<writer> writer_;
+  std::unique_ptr<sqlite_reader> reader_;
+  std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
+  int version_at_open_ = 0;
+};
+
+}  // namespace cod::server

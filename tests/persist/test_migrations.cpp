@@ -1,0 +1,208 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "helpers.hpp"
+#include "persist/migrations.hpp"
+#include "persist/sqlite_store.hpp"
+
+using namespace cod::server;
+using namespace cod::server::test;
+
+namespace {
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string n_str(int n) { return std::to_string(n); }
+
+// The documented schema (docs/persistence.md): table -> columns in order.
+const std::map<std::string, std::vector<std::string>> documented_tables = {
+    {"schema_migrations", {"version", "name", "sha256", "applied_at"}},
+    {"matches",
+     {"match_id", "room_id", "mode", "format", "options_json", "rules_version", "engine_version", "seed", "seed_hash",
+      "created_ms", "status", "ended_ms", "winners", "reason"}},
+    {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team"}},
+    {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
+    {"match_notes", {"note_id", "match_id", "at_ms", "text"}},
+    {"draft_events", {"match_id", "seq", "seat", "kind", "cards_json", "at_ms"}},
+};
+const std::vector<std::string> documented_indexes = {"match_notes_match", "match_seats_name", "matches_created",
+                                                     "matches_room", "matches_status"};
+
+}  // namespace
+
+TEST_CASE("migrations: the files are numbered contiguously from 1 and all embedded, unchanged") {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(COD_MIGRATIONS_DIR))
+    if (e.path().extension() == ".sql") files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  REQUIRE(!files.empty());
+  const auto embedded = embedded_migrations();
+  REQUIRE(embedded.size() == files.size());
+  CHECK(known_schema_version() == static_cast<int>(files.size()));
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    char prefix[8];
+    std::snprintf(prefix, sizeof prefix, "%04d_", static_cast<int>(i + 1));
+    CHECK_MESSAGE(files[i].rfind(prefix, 0) == 0, files[i] << " should start with " << prefix);
+    CHECK(embedded[i].version == static_cast<int>(i + 1));
+    CHECK(embedded[i].name == files[i]);
+    CHECK_MESSAGE(embedded[i].sql == read_file(std::filesystem::path(COD_MIGRATIONS_DIR) / files[i]),
+                  files[i] << " changed since the build embedded it (rebuild)");
+  }
+}
+
+TEST_CASE("migrations: an empty database gets the documented schema, in WAL mode") {
+  temp_dir dir;
+  const std::string path = dir.file("new.db");
+  {
+    std::string error;
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    CHECK(store->schema_version_at_open() == 0);
+  }
+  raw_db db(path);
+  std::vector<std::string> tables = db.rows(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+  std::vector<std::string> want;
+  for (const auto& [t, cols] : documented_tables) want.push_back(t);
+  CHECK(tables == want);
+  for (const auto& [t, cols] : documented_tables) {
+    std::vector<std::string> got;
+    for (const std::string& row : db.rows("SELECT name FROM pragma_table_info('" + t + "') ORDER BY cid"))
+      got.push_back(row);
+    CHECK_MESSAGE(got == cols, "table " << t);
+  }
+  CHECK(db.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name") ==
+        documented_indexes);
+  CHECK(db.one("SELECT count(*), min(version), max(version) FROM schema_migrations") ==
+        n_str(known_schema_version()) + "|1|" + n_str(known_schema_version()));
+  CHECK(db.one("PRAGMA journal_mode") == "wal");
+  // The keys the store relies on.
+  CHECK(db.one("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('match_actions') "
+               "WHERE pk > 0 ORDER BY pk)") == "match_id,seq");
+}
+
+TEST_CASE("migrations: reopening applies nothing and keeps the data") {
+  temp_dir dir;
+  const std::string path = dir.file("again.db");
+  std::string error;
+  {
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    acks a;
+    store->create_match(sample_record("m1"), a.expect(true));
+    store->flush();
+    CHECK(a.wrong() == 0);
+  }
+  std::string applied_at;
+  {
+    raw_db db(path);
+    applied_at = db.one("SELECT group_concat(applied_at) FROM schema_migrations");
+  }
+  auto store = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(store, error);
+  CHECK(store->schema_version_at_open() == known_schema_version());
+  CHECK(store->load_match("m1").has_value());
+  raw_db db(path);
+  CHECK(db.one("SELECT group_concat(applied_at) FROM schema_migrations") == applied_at);
+}
+
+TEST_CASE("migrations: a database with a newer schema is refused, clearly") {
+  temp_dir dir;
+  const std::string path = dir.file("newer.db");
+  std::string error;
+  REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error);
+  {
+    raw_db db(path);
+    db.exec("INSERT INTO schema_migrations VALUES (" + n_str(known_schema_version() + 1) +
+            ", '9999_future.sql', 'x', 0)");
+  }
+  error.clear();
+  CHECK(sqlite_store::open({.path = path}, error) == nullptr);
+  CHECK(error.find("newer") != std::string::npos);
+  CHECK(error.find(path) != std::string::npos);
+  error.clear();
+  CHECK(sqlite_reader::open(path, error) == nullptr);
+  CHECK(error.find("newer") != std::string::npos);
+  // Nothing was changed by the refused open.
+  raw_db db(path);
+  CHECK(db.one("SELECT count(*) FROM schema_migrations") == n_str(known_schema_version() + 1));
+}
+
+TEST_CASE("migrations: a gap in the recorded versions is refused") {
+  temp_dir dir;
+  const std::string path = dir.file("gap.db");
+  std::string error;
+  REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error);
+  {
+    raw_db db(path);
+    db.exec("INSERT INTO schema_migrations VALUES (" + n_str(known_schema_version() + 2) + ", 'x.sql', 'x', 0)");
+  }
+  CHECK(sqlite_store::open({.path = path}, error) == nullptr);
+  CHECK(error.find("not contiguous") != std::string::npos);
+}
+
+TEST_CASE("migrations: a renamed migration is refused") {
+  temp_dir dir;
+  const std::string path = dir.file("renamed.db");
+  std::string error;
+  REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error);
+  {
+    raw_db db(path);
+    db.exec("UPDATE schema_migrations SET name = '0001_other.sql' WHERE version = 1");
+  }
+  CHECK(sqlite_store::open({.path = path}, error) == nullptr);
+  CHECK(error.find("0001_other.sql") != std::string::npos);
+}
+
+TEST_CASE("migrations: a corrupt file, a foreign database and a missing file give clear errors") {
+  temp_dir dir;
+  std::string error;
+
+  const std::string garbage = dir.file("garbage.db");
+  {
+    std::ofstream out(garbage, std::ios::binary);
+    for (int i = 0; i < 200; ++i) out << "this is not a database at all. ";
+  }
+  CHECK(sqlite_store::open({.path = garbage}, error) == nullptr);
+  CHECK(error.find(garbage) != std::string::npos);
+  CHECK(error.find("not a database") != std::string::npos);
+  error.clear();
+  CHECK(sqlite_reader::open(garbage, error) == nullptr);
+  CHECK(error.find("not a database") != std::string::npos);
+
+  const std::string foreign = dir.file("foreign.db");
+  {
+    raw_db db(foreign);
+    db.exec("CREATE TABLE t (x)");
+  }
+  CHECK(sqlite_store::open({.path = foreign}, error) == nullptr);
+  CHECK(error.find("not a Clash of Decks database") != std::string::npos);
+  {
+    raw_db db(foreign);
+    CHECK(db.one("SELECT count(*) FROM sqlite_master") == "1");  // left untouched
+  }
+
+  error.clear();
+  CHECK(sqlite_reader::open(dir.file("missing.db"), error) == nullptr);
+  CHECK(error.find("missing.db") != std::string::npos);
+
+  const std::string empty = dir.file("empty.db");
+  { raw_db db(empty); }
+  error.clear();
+  CHECK(sqlite_reader::open(empty, error) == nullptr);
+  CHECK(error.find("no schema") != std::string::npos);
+
+  error.clear();
+  CHECK(sqlite_store::open({.path = dir.file("no/such/dir/x.db")}, error) == nullptr);
+  CHECK(error.find("cannot open") != std::string::npos);
+}

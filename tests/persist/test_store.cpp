@@ -1,0 +1,372 @@
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <thread>
+
+#include "helpers.hpp"
+#include "persist/memory_store.hpp"
+#include "persist/sqlite_store.hpp"
+
+using namespace cod::server;
+using namespace cod::server::test;
+
+namespace {
+
+std::string mid(int t) {
+  std::string s = "m";
+  s += std::to_string(t);
+  return s;
+}
+
+// Runs `body` against every store: memory (own thread), memory (inline), sqlite.
+template <class Body>
+void for_each_store(Body&& body) {
+  SUBCASE("memory_store, own thread") {
+    memory_store s;
+    body(s);
+  }
+  SUBCASE("memory_store, inline callbacks") {
+    memory_store s(memory_store::callbacks::run_inline);
+    body(s);
+  }
+  SUBCASE("sqlite_store") {
+    temp_dir dir;
+    std::string error;
+    auto s = sqlite_store::open({.path = dir.file("store.db")}, error);
+    REQUIRE_MESSAGE(s, error);
+    body(*s);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("store: a match, its log, notes and result round-trip") {
+  for_each_store([](match_store& s) {
+    acks a;
+    const match_record rec = sample_record("m1");
+    s.create_match(rec, a.expect(true));
+    std::vector<action_record> log;
+    for (int i = 1; i <= 5; ++i) {
+      log.push_back(sample_action(i, i % 2));
+      std::string json = R"({"type":"play","card":)";
+      json += std::to_string(i);
+      json += R"(,"line":"upper"})";
+      log.back().action_json = json;
+      s.append_action("m1", log.back(), a.expect(true));
+    }
+    s.append_note("m1", 1700000000100, "seat 1 clock: 1000 ms left");
+    s.append_note("m1", 1700000000200, "note with 'quotes' and \"double\" and ünïcode");
+    s.flush();
+    CHECK(a.calls() == 6);
+    CHECK(a.wrong() == 0);
+    CHECK(s.pending() == 0);
+
+    auto sm = s.load_match("m1");
+    REQUIRE(sm);
+    CHECK(sm->match == rec);
+    CHECK(sm->actions == log);
+    REQUIRE(sm->notes.size() == 2);
+    CHECK(sm->notes[0] == note_record{1700000000100, "seat 1 clock: 1000 ms left"});
+    CHECK(sm->notes[1].text == "note with 'quotes' and \"double\" and ünïcode");
+    CHECK(!sm->finished());
+    CHECK(!s.load_match("nope"));
+
+    auto unfinished = s.load_unfinished();
+    REQUIRE(unfinished.size() == 1);
+    CHECK(unfinished[0].match == rec);
+    CHECK(unfinished[0].actions == log);
+
+    const match_result result{{1}, "fort_destroyed", 1700000009999};
+    s.finish_match("m1", result, a.expect(true));
+    s.flush();
+    CHECK(a.wrong() == 0);
+    CHECK(s.load_unfinished().empty());
+    sm = s.load_match("m1");
+    REQUIRE(sm);
+    REQUIRE(sm->result);
+    CHECK(*sm->result == result);
+    CHECK(sm->actions == log);
+  });
+}
+
+TEST_CASE("store: writes that do not fit the match are refused, alone") {
+  for_each_store([](match_store& s) {
+    acks good, bad;
+    s.create_match(sample_record("m1"), good.expect(true));
+    s.create_match(sample_record("m1"), bad.expect(false));  // exists
+    match_record dup_seats = sample_record("m2");
+    dup_seats.seats[1].seat = 0;
+    s.create_match(dup_seats, bad.expect(false));  // two seats 0: nothing of it stored
+    match_record bad_seat = sample_record("m3");
+    bad_seat.seats[1].seat = 7;
+    s.create_match(bad_seat, bad.expect(false));
+    s.append_action("nope", sample_action(1), bad.expect(false));  // unknown match
+    s.append_action("m1", sample_action(2), bad.expect(false));    // seq gap
+    s.append_action("m1", sample_action(1), good.expect(true));
+    s.append_action("m1", sample_action(1), bad.expect(false));    // seq again
+    s.append_action("m1", sample_action(2, 9), bad.expect(false)); // no seat 9
+    s.append_action("m1", sample_action(2), good.expect(true));
+    s.finish_match("nope", {{0}, "concession", 1}, bad.expect(false));
+    s.finish_match("m1", {{0}, "concession", 1}, good.expect(true));
+    s.finish_match("m1", {{1}, "concession", 2}, bad.expect(false));  // twice
+    s.append_action("m1", sample_action(3), bad.expect(false));        // after the end
+    s.append_note("nope", 1, "lost");                                   // logged, dropped
+    s.append_note("m1", 1, "kept after the end");
+    s.flush();
+    CHECK(good.calls() == 4);
+    CHECK(good.wrong() == 0);
+    CHECK(bad.calls() == 10);
+    CHECK(bad.wrong() == 0);
+    CHECK(!s.load_match("m2"));
+    CHECK(!s.load_match("m3"));
+    auto sm = s.load_match("m1");
+    REQUIRE(sm);
+    CHECK(sm->actions.size() == 2);
+    CHECK(sm->result->winners == std::vector<int>{0});
+    REQUIRE(sm->notes.size() == 1);
+    CHECK(sm->notes[0].text == "kept after the end");
+  });
+}
+
+TEST_CASE("store: list_matches filters by status, player and time; newest first; pages") {
+  for_each_store([](match_store& s) {
+    acks a;
+    s.create_match(sample_record("a", 1000, "Alice", "Bob"), a.expect(true));
+    s.create_match(sample_record("b", 2000, "carol", "ALICE"), a.expect(true));
+    s.create_match(sample_record("c", 3000, "Dave", "Erin"), a.expect(true));
+    s.append_action("b", sample_action(1), a.expect(true));
+    s.append_action("b", sample_action(2), a.expect(true));
+    s.finish_match("c", {{0, 1}, "concession", 3500}, a.expect(true));
+    s.flush();
+    REQUIRE(a.wrong() == 0);
+
+    auto ids = [](const std::vector<match_summary>& v) {
+      std::string out;
+      for (const auto& m : v) out += m.match_id;
+      return out;
+    };
+    auto all = s.list_matches({});
+    CHECK(ids(all) == "cba");
+    REQUIRE(all.size() == 3);
+    CHECK(all[0].status == "finished");
+    REQUIRE(all[0].result);
+    CHECK(all[0].result->winners == std::vector<int>{0, 1});
+    CHECK(all[1].actions == 2);
+    CHECK(all[1].names == std::vector<std::string>{"carol", "ALICE"});
+    CHECK(all[1].room_id == "room-b");
+    CHECK(!all[1].result);
+    CHECK(ids(s.list_matches({.status = "playing"})) == "ba");
+    CHECK(ids(s.list_matches({.status = "finished"})) == "c");
+    CHECK(ids(s.list_matches({.player = "alice"})) == "ba");
+    CHECK(ids(s.list_matches({.player = "nobody"})) == "");
+    CHECK(ids(s.list_matches({.created_from_ms = 2000})) == "cb");
+    CHECK(ids(s.list_matches({.created_from_ms = 1000, .created_to_ms = 3000})) == "ba");
+    CHECK(ids(s.list_matches({.limit = 2})) == "cb");
+    CHECK(ids(s.list_matches({.limit = 2, .offset = 2})) == "a");
+  });
+}
+
+TEST_CASE("store: many concurrent appends are all committed, in order, each callback once") {
+  for_each_store([](match_store& s) {
+    constexpr int threads = 8;
+    constexpr int per_thread = 300;
+    acks created;
+    for (int t = 0; t < threads; ++t) s.create_match(sample_record(mid(t)), created.expect(true));
+    s.flush();
+    REQUIRE(created.wrong() == 0);
+
+    std::mutex mu;
+    std::map<int, std::vector<std::int64_t>> order;  // match -> seqs in callback order
+    std::atomic<int> failed{0};
+    std::vector<std::thread> producers;
+    for (int t = 0; t < threads; ++t) {
+      producers.emplace_back([&, t] {
+        const std::string id = mid(t);
+        for (int i = 1; i <= per_thread; ++i) {
+          s.append_action(id, sample_action(i, t % 2), [&, t, i](bool ok) {
+            if (!ok) ++failed;
+            std::lock_guard lk(mu);
+            order[t].push_back(i);
+          });
+        }
+      });
+    }
+    for (auto& p : producers) p.join();
+    s.flush();
+    CHECK(s.pending() == 0);
+    CHECK(failed == 0);
+    for (int t = 0; t < threads; ++t) {
+      std::vector<std::int64_t> want(per_thread);
+      for (int i = 0; i < per_thread; ++i) want[static_cast<std::size_t>(i)] = i + 1;
+      CHECK(order[t] == want);  // once each, in order
+      auto sm = s.load_match(mid(t));
+      REQUIRE(sm);
+      REQUIRE(sm->actions.size() == per_thread);
+      for (int i = 0; i < per_thread; ++i) CHECK(sm->actions[static_cast<std::size_t>(i)] == sample_action(i + 1, t % 2));
+    }
+    if (auto* sq = dynamic_cast<sqlite_store*>(&s)) {
+      const auto writes = static_cast<std::uint64_t>(threads * per_thread + threads);
+      MESSAGE("sqlite_store: " << writes << " writes in " << sq->batches() << " transactions");
+      CHECK(sq->batches() < writes);  // group commit
+    }
+  });
+}
+
+TEST_CASE("store: pending() counts queued writes; flush() waits for them and their callbacks") {
+  SUBCASE("memory_store") {
+    memory_store s;
+    std::mutex gate;
+    std::unique_lock hold(gate);
+    acks a;
+    s.create_match(sample_record("m"), [&](bool) { std::lock_guard lk(gate); });  // blocks the writer
+    for (int i = 1; i <= 50; ++i) s.append_action("m", sample_action(i), a.expect(true));
+    CHECK(s.pending() >= 50);
+    hold.unlock();
+    s.flush();
+    CHECK(a.calls() == 50);
+    CHECK(a.wrong() == 0);
+    CHECK(s.pending() == 0);
+  }
+  SUBCASE("sqlite_store") {
+    temp_dir dir;
+    std::string error;
+    auto s = sqlite_store::open({.path = dir.file("p.db")}, error);
+    REQUIRE_MESSAGE(s, error);
+    std::mutex gate;
+    std::unique_lock hold(gate);
+    acks a;
+    s->create_match(sample_record("m"), [&](bool) { std::lock_guard lk(gate); });
+    for (int i = 1; i <= 1000; ++i) s->append_action("m", sample_action(i), a.expect(true));
+    CHECK(s->pending() >= 1000);
+    hold.unlock();
+    s->flush();
+    CHECK(a.calls() == 1000);  // every callback has run when flush returns
+    CHECK(a.wrong() == 0);
+    CHECK(s->pending() == 0);
+    CHECK(s->load_match("m")->actions.size() == 1000);
+  }
+}
+
+TEST_CASE("store: a throwing callback does not stop the writer") {
+  for_each_store([](match_store& s) {
+    acks a;
+    s.create_match(sample_record("m"), [](bool) { throw std::runtime_error("room gone"); });
+    s.append_action("m", sample_action(1), a.expect(true));
+    s.flush();
+    CHECK(a.calls() == 1);
+    CHECK(a.wrong() == 0);
+  });
+}
+
+TEST_CASE("memory_store: fail_writes refuses every write") {
+  memory_store s(memory_store::callbacks::run_inline);
+  acks a;
+  s.create_match(sample_record("m"), a.expect(true));
+  s.fail_writes(true);
+  s.append_action("m", sample_action(1), a.expect(false));
+  s.fail_writes(false);
+  s.append_action("m", sample_action(1), a.expect(true));
+  CHECK(a.calls() == 3);
+  CHECK(a.wrong() == 0);
+}
+
+TEST_CASE("sqlite_store: closing commits what is queued; reopening loads every unfinished match") {
+  temp_dir dir;
+  const std::string path = dir.file("reopen.db");
+  std::string error;
+  std::atomic<int> acked{0};
+  {
+    auto s = sqlite_store::open({.path = path, .synchronous = sqlite_options::sync::full, .max_batch = 64}, error);
+    REQUIRE_MESSAGE(s, error);
+    s->create_match(sample_record("old", 1000), nullptr);
+    s->create_match(sample_record("done", 1500), nullptr);
+    s->create_match(sample_record("new", 2000), nullptr);
+    for (int i = 1; i <= 300; ++i) {
+      s->append_action("new", sample_action(i), [&](bool ok) { acked += ok; });
+      if (i <= 10) s->append_action("old", sample_action(i), [&](bool ok) { acked += ok; });
+    }
+    s->append_note("old", 5, "a note");
+    s->finish_match("done", {{1}, "stronghold_alone", 1600}, nullptr);
+    // No flush: the destructor drains the queue.
+  }
+  CHECK(acked == 310);
+  auto s = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(s, error);
+  auto un = s->load_unfinished();
+  REQUIRE(un.size() == 2);
+  CHECK(un[0].match == sample_record("old", 1000));  // oldest first
+  CHECK(un[0].actions.size() == 10);
+  REQUIRE(un[0].notes.size() == 1);
+  CHECK(un[1].match.match_id == "new");
+  REQUIRE(un[1].actions.size() == 300);
+  for (int i = 0; i < 300; ++i) CHECK(un[1].actions[static_cast<std::size_t>(i)] == sample_action(i + 1));
+  CHECK(s->load_match("done")->result->reason == "stronghold_alone");
+  // And it goes on appending where it stopped.
+  acks a;
+  s->append_action("new", sample_action(301), a.expect(true));
+  s->flush();
+  CHECK(a.wrong() == 0);
+}
+
+TEST_CASE("sqlite_store: a reader sees committed data while the store runs") {
+  temp_dir dir;
+  const std::string path = dir.file("live.db");
+  std::string error;
+  auto s = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(s, error);
+  acks a;
+  s->create_match(sample_record("m"), a.expect(true));
+  s->append_action("m", sample_action(1), a.expect(true));
+  s->flush();
+  auto r = sqlite_reader::open(path, error);
+  REQUIRE_MESSAGE(r, error);
+  CHECK(r->schema_version() >= 1);
+  CHECK(r->load_match("m")->actions.size() == 1);
+  s->append_action("m", sample_action(2), a.expect(true));
+  s->flush();
+  CHECK(r->load_match("m")->actions.size() == 2);
+  CHECK(r->list_matches({}).size() == 1);
+  CHECK(a.wrong() == 0);
+}
+
+TEST_CASE("sqlite_store: a failed commit refuses its whole batch; the log never gets a hole") {
+  temp_dir dir;
+  const std::string path = dir.file("busy.db");
+  std::string error;
+  auto s = sqlite_store::open({.path = path, .busy_timeout_ms = 50}, error);
+  REQUIRE_MESSAGE(s, error);
+  acks good, bad;
+  s->create_match(sample_record("m"), good.expect(true));
+  s->append_action("m", sample_action(1), good.expect(true));
+  s->flush();
+  {
+    raw_db other(path);
+    other.exec("BEGIN IMMEDIATE");  // another process holds the write lock: commits fail (SQLITE_BUSY)
+    s->append_action("m", sample_action(2), bad.expect(false));
+    s->append_action("m", sample_action(3), bad.expect(false));
+    s->flush();
+    other.exec("COMMIT");
+  }
+  s->append_action("m", sample_action(4), bad.expect(false));  // 2 and 3 were lost: 4 would leave a hole
+  s->append_action("m", sample_action(2), good.expect(true));   // the room may retry from the last durable seq
+  s->flush();
+  CHECK(good.calls() == 3);
+  CHECK(good.wrong() == 0);
+  CHECK(bad.calls() == 3);
+  CHECK(bad.wrong() == 0);
+  auto sm = s->load_match("m");
+  REQUIRE(sm);
+  CHECK(sm->actions == std::vector<action_record>{sample_action(1), sample_action(2)});
+}
+
+TEST_CASE("store: an empty options_json round-trips as given") {
+  for_each_store([](match_store& s) {
+    match_record m = sample_record("m");
+    m.options_json = "";
+    s.create_match(m, nullptr);
+    s.flush();
+    CHECK(s.load_match("m")->match == m);
+  });
+}
