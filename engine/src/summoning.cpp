@@ -14,7 +14,13 @@ seat_t opponent_on(const game_state& s, int line, seat_t seat) {
   return l.sides[0].seat == seat ? l.sides[1].seat : l.sides[0].seat;
 }
 
-int side_of(const game_state& s, int line, seat_t seat) { return s.lines[line].sides[0].seat == seat ? 0 : 1; }
+// The enemy side of `line` for `seat` when it plays on a creature there
+// (RULINGs E29/E30): the target's side if the target's owner is an enemy;
+// otherwise the side across from the target. In a duel: the other seat's side.
+int enemy_side_for(const game_state& s, int line, int target_side, seat_t seat) {
+  const seat_t owner = s.lines[line].sides[target_side].seat;
+  return owner != seat && team_of(s, owner) != team_of(s, seat) ? target_side : 1 - target_side;
+}
 
 // R5.2 steps 1-2: pay mana; R7 Price of Blood pays the rest in Stronghold
 // damage, instances of 1. Returns the mana paid; the game may end here.
@@ -55,10 +61,10 @@ void immolation(ctx& c, seat_t seat, int line, card_uid arriving) {
 // to the enemy creature closest to the Bridge on the line; with the source's
 // Splash, Perforation, Aquatic, Regeneration, Sharpening; Indestructible is
 // immune. The creatures it damages Vanish at step 17: `hurt` collects them.
-void backfire(ctx& c, seat_t seat, card_uid u, int line, ability_set ab, bool doubled, survivors& hurt) {
+void backfire(ctx& c, seat_t seat, card_uid u, int line, int enemy_side, ability_set ab, bool doubled,
+              survivors& hurt) {
   c.triggered(u, seat, ability::backfire);
   const int x = c.s.seats[seat].hand.stronghold_pos;  // cards left of the Stronghold
-  const int enemy_side = 1 - side_of(c.s, line, seat);
   if (x <= 0 || c.s.lines[line].sides[enemy_side].count == 0) return;
   hit_list hits = targets_around(c, {line, enemy_side, 0}, ab);
   for (int i = 0; i < hits.count; ++i) hits.amounts[i] = x * (doubled ? 2 : 1);
@@ -122,8 +128,8 @@ void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int
   const ability_set mine = c.stats(u).abilities | granted_at(c.cat, s, p);
   survivors hurt;
   if (has(mine, ability::backfire)) {
-    backfire(c, seat, u, where.line, abilities_at(c, p), has(abilities_at(c, p), ability::aquatic) && p.pos == 0,
-             hurt);
+    backfire(c, seat, u, where.line, 1 - where.side, abilities_at(c, p),
+             has(abilities_at(c, p), ability::aquatic) && p.pos == 0, hurt);
     if (c.over()) return;
   }
   if (has(mine, ability::counterorder)) counterorder(c, seat, u);
@@ -155,7 +161,7 @@ void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid)
   if (c.over()) return;
   survivors hurt;
   if (has(ab, ability::backfire)) {  // step 6 (R17.11)
-    backfire(c, seat, u, line, ab, false, hurt);
+    backfire(c, seat, u, line, enemy_side_for(s, line, primary.side, seat), ab, false, hurt);
     if (c.over()) return;
   }
   if (has(ab, ability::counterorder)) counterorder(c, seat, u);  // step 7
@@ -179,7 +185,8 @@ void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid)
   }
   // Step 16: back to hand (R3.2.4) — or the enemy's (R7 Mercenary), or leftmost (R7 Cursed).
   s.in_flight = no_uid;
-  if (has(ab, ability::mercenary)) return_to_hand(c, opponent_on(s, line, seat), u);
+  if (has(ab, ability::mercenary))
+    return_to_hand(c, s.lines[line].sides[enemy_side_for(s, line, primary.side, seat)].seat, u);
   else return_to_hand(c, seat, u, has(ab, ability::cursed));
   if (check_stronghold(c, seat)) return;
   vanish_and_instinct(c, hurt, false);  // step 17
