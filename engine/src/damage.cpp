@@ -3,7 +3,7 @@
 //   damage, Protection, Indestructible (R4.1, R7, R17.1)
 //   Chain releases (R7 Chain, R17.12)
 //   destroyed creatures leave: R4.2 order, R4.3 gaps, Mercenary, Cursed,
-//     Symbiote pairs (R7, R17.16)
+//     Symbiote pairs (R7, R17.16); a Champion is exhausted (R13.3)
 //   Reinforcement (R7, R17.17)
 //   Regeneration (R7, R17.8), Sharpening (R7, R17.9)
 // and, after the source has finished, Vanish and Instinct (R7, R17.4, R17.5).
@@ -189,6 +189,14 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
       const card_uid cards[2] = {g.cr.top, g.cr.uid};
       for (card_uid u : cards) {
         if (u == no_uid) continue;
+        // R13.3, R1.7: a destroyed Champion goes to no hand: it is exhausted
+        // beside the play area; Mercenary, Cursed and Reinforcement do not
+        // apply (RULING E37).
+        if (const seat_t champ = champion_seat(s, u); champ != no_seat) {
+          s.seats[champ].champion_state = champion_status::exhausted;
+          c.emit({.type = event_type::champion_exhausted, .seat = champ, .uid = u});
+          continue;
+        }
         const ability_set ab = c.stats(u).abilities | g.granted;
         if (has(ab, ability::mercenary)) {
           // R7 Mercenary, R17.16: to the enemy's hand; Cursed and Reinforcement do not trigger.

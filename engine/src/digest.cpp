@@ -36,6 +36,11 @@ std::uint64_t match::digest() const {
           static_cast<std::uint64_t>(static_cast<std::uint16_t>(st.mana)) << 24 |
           std::uint64_t{st.turns_taken} << 40);
     for (int i = 0; i < st.hand.count; ++i) x.add(st.hand.cards[i]);
+    // R13: only a seat with a Champion adds a word, so a match without
+    // Champions keeps the digests it always had (stored replays verify).
+    if (st.champion != no_uid)
+      x.add(0xC4A9000000000000ULL | static_cast<std::uint64_t>(seat) << 16 | std::uint64_t{st.champion} << 8 |
+            static_cast<std::uint64_t>(st.champion_state));
   }
   for (int l = 0; l < s.line_count; ++l)
     for (const line_side& ls : s.lines[l].sides) {

@@ -167,6 +167,35 @@ inline int play_cost(const catalogue& cat, const game_state& s, seat_t seat, int
   return cost > 0 ? cost : 0;
 }
 
+// --- R13 Champion module ---
+
+// The seat whose Champion `u` is, or no_seat (every other card).
+inline seat_t champion_seat(const game_state& s, card_uid u) {
+  for (int i = 0; i < s.seat_count; ++i)
+    if (s.seats[i].champion == u && u != no_uid) return static_cast<seat_t>(i);
+  return no_seat;
+}
+
+// R13.2: the Champion's cost: its printed cost minus 1 per creature card in
+// play, on every line, every side, whose printed cost is exactly the same,
+// never below 0. RULING E36: each card of a Symbiote pair counts; cards held
+// by Chain are not in play (E28) and do not.
+inline int champion_cost(const catalogue& cat, const game_state& s, seat_t seat) {
+  const int printed = cat.stats(s.uid_card[s.seats[seat].champion]).mana;
+  int cost = printed;
+  for (int l = 0; l < s.line_count; ++l)
+    for (const line_side& ls : s.lines[l].sides)
+      for (int i = 0; i < ls.count; ++i) {
+        const creature& cr = ls.slots[i];
+        if (cat.stats(s.uid_card[cr.uid]).mana == printed) --cost;
+        if (cr.top != no_uid && cat.stats(s.uid_card[cr.top]).mana == printed) --cost;
+      }
+  return cost > 0 ? cost : 0;
+}
+
+// R13.3: a card was played (any seat, any card, a free play included): every
+// exhausted Champion whose printed cost is exactly the card's is readied.
+void ready_champions(ctx& c, card_uid played);
 
 // Adds a creature at the back of a side (R3.2.3). Returns its position.
 int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u);

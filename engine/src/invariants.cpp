@@ -1,4 +1,6 @@
-// match::check_invariants: what must hold between any two actions.
+// match::check_invariants: what must hold between any two actions (every
+// card in exactly one place: a hand, a line, under a Chain, removed, or, R13,
+// a Champion beside the play area).
 #include <array>
 
 #include "cod/engine/match.hpp"
@@ -50,6 +52,26 @@ std::string match::check_invariants() const {
   if (s.in_flight != no_uid) {
     if (s.current_phase != phase::game_over) return "an incantation in flight between actions";
     if (!see(s.in_flight)) return "unknown incantation in flight";
+  }
+  // R13: a Champion is in exactly one place: beside the play area (ready or
+  // exhausted), or on one of its seat's lines (in play); never in a hand,
+  // removed, under a Chain or in flight.
+  for (int seat = 0; seat < s.seat_count; ++seat) {
+    const seat_state& st = s.seats[seat];
+    const std::string who = "seat " + std::to_string(seat) + ": ";
+    if ((st.champion == no_uid) != (st.champion_state == champion_status::none))
+      return who + "a Champion without a state, or a state without a Champion";
+    if (st.champion == no_uid) continue;
+    if (st.champion >= s.uid_count) return who + "unknown Champion";
+    if (cat_->stats(s.uid_card[st.champion]).type != card_type::creature) return who + "a Champion that is not a creature";
+    const detail::place p = detail::find_creature(s, st.champion);
+    if (st.champion_state == champion_status::in_play) {
+      if (!p.valid()) return who + "the Champion is in play but on no line";
+      if (s.lines[p.line].sides[p.side].seat != seat) return who + "the Champion is on another seat's side";
+    } else {
+      if (p.valid()) return who + "the Champion is on a line but not in play";
+      ++seen[st.champion];  // its place beside the play area
+    }
   }
   for (int u = 0; u < s.uid_count; ++u)
     if (seen[u] != 1)

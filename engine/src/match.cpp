@@ -10,6 +10,13 @@ using detail::ctx;
 
 namespace {
 
+// Where a Champion given in play by a position stands until it has its uid.
+struct place_of_champion {
+  int line = -1;
+  int side = -1;
+  int pos = -1;
+};
+
 // The board of a mode.
 // Duel (R1.3): line 0 upper, line 1 lower; seat 0 on side 0 of both.
 // Four players (R11.1): seats A-D are 0-3; lines L1 = A-B (0), L2 = B-C (1),
@@ -67,6 +74,16 @@ rule_error match::check_deck(const catalogue& cat, const std::vector<card_id>& d
   return rule_error::ok;
 }
 
+rule_error match::check_champion(const catalogue& cat, card_id champion, const std::vector<card_id>& deck) {
+  if (champion == no_card) return rule_error::ok;  // R13 is optional, seat by seat
+  if (champion >= cat.size()) return rule_error::unknown_card;
+  // R13.1: a creature outside the seat's deck (RULING E40).
+  if (cat.stats(champion).type != card_type::creature) return rule_error::bad_champion;
+  for (card_id c : deck)
+    if (c == champion) return rule_error::bad_champion;
+  return rule_error::ok;
+}
+
 rule_error match::create(const catalogue& cat, const match_config& cfg, match& out,
                          std::vector<event>& events) {
   if (cfg.seat_count != seats_of(cfg.mode)) return rule_error::bad_setup;
@@ -74,6 +91,10 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
     return rule_error::bad_setup;
   for (int seat = 0; seat < cfg.seat_count; ++seat)
     if (auto e = check_deck(cat, cfg.decks[seat]); e != rule_error::ok) return e;
+  for (int seat = 0; seat < cfg.seat_count; ++seat)
+    if (auto e = check_champion(cat, cfg.champions[seat], cfg.decks[seat]); e != rule_error::ok) return e;
+  for (int seat = cfg.seat_count; seat < max_seats; ++seat)
+    if (cfg.champions[seat] != no_card) return rule_error::bad_setup;  // a Champion for a seat not at the table
 
   // Built in place: a match is reset, not copied (the bench creates millions).
   out.cat_ = &cat;
@@ -92,6 +113,14 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
     h.stronghold_pos = 0;
     h.side = stronghold_side::bastion;
   }
+  // R13.1: each Champion, revealed beside the play area, ready. Its uid comes
+  // after every deck card and nothing is drawn for it (RULING E40), so a match
+  // without Champions is numbered and shuffled as before.
+  for (int seat = 0; seat < cfg.seat_count; ++seat)
+    if (cfg.champions[seat] != no_card) {
+      s.seats[seat].champion = add_uid(s, cat, cfg.champions[seat], static_cast<seat_t>(seat));
+      s.seats[seat].champion_state = champion_status::ready;
+    }
   // R2.4: the coin toss.
   s.first_seat = cfg.first_seat != no_seat ? cfg.first_seat
                                            : static_cast<seat_t>(s.random.below(cfg.seat_count));
@@ -121,12 +150,15 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
 
   std::size_t total = p.removed.size();
   for (const seat_setup& ss : p.seats) {
-    total += ss.hand.size();
+    total += ss.hand.size() + (ss.champion != no_card);
     for (const auto& row : ss.lines)
       for (const creature_setup& cs : row) total += 1 + (cs.top != no_card) + cs.chained.size();
   }
   if (total > max_uids) return rule_error::bad_setup;
   auto known = [&](card_id id) { return id < cat.size(); };
+  // R13: a Champion in play gets its uid with the others, after the removed
+  // cards; its slot is filled in then.
+  std::array<place_of_champion, max_seats> champion_at{};
 
   for (int seat = 0; seat < n; ++seat) {
     const seat_setup& ss = p.seats[seat];
@@ -158,7 +190,15 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
         if (cs.top != no_card && (!known(cs.top) || cat.stats(cs.top).type != card_type::creature))
           return rule_error::bad_setup;
         creature& cr = ls.slots[ls.count++];
-        cr.uid = add_uid(s, cat, cs.card, static_cast<seat_t>(seat));
+        if (cs.champion) {
+          // R13: this is the seat's Champion, in play (at most one, and its card).
+          if (ss.champion != cs.card || ss.champion_exhausted || champion_at[seat].line >= 0)
+            return rule_error::bad_setup;
+          champion_at[seat] = {st.lines[which].line, st.lines[which].side, ls.count - 1};
+          cr.uid = no_uid;
+        } else {
+          cr.uid = add_uid(s, cat, cs.card, static_cast<seat_t>(seat));
+        }
         if (cs.top != no_card) cr.top = add_uid(s, cat, cs.top, static_cast<seat_t>(seat));
         for (std::size_t k = 0; k < cs.chained.size(); ++k) {
           if (!known(cs.chained[k])) return rule_error::unknown_card;
@@ -179,6 +219,27 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
   for (card_id id : p.removed) {
     if (!known(id)) return rule_error::unknown_card;
     s.removed[s.removed_count++] = add_uid(s, cat, id, no_seat);
+  }
+  // R13.1: the Champions, in seat order, after every other card.
+  for (int seat = 0; seat < n; ++seat) {
+    const seat_setup& ss = p.seats[seat];
+    if (ss.champion == no_card) continue;
+    if (!known(ss.champion)) return rule_error::unknown_card;
+    if (cat.stats(ss.champion).type != card_type::creature) return rule_error::bad_champion;
+    // R13.1: outside the seat's deck: not among the cards it holds or has in play.
+    for (card_id id : ss.hand)
+      if (id == ss.champion) return rule_error::bad_champion;
+    for (const auto& row : ss.lines)
+      for (const creature_setup& cs : row)
+        if ((cs.card == ss.champion && !cs.champion) || cs.top == ss.champion) return rule_error::bad_champion;
+    seat_state& st = s.seats[seat];
+    st.champion = add_uid(s, cat, ss.champion, static_cast<seat_t>(seat));
+    if (champion_at[seat].line >= 0) {
+      s.lines[champion_at[seat].line].sides[champion_at[seat].side].slots[champion_at[seat].pos].uid = st.champion;
+      st.champion_state = champion_status::in_play;
+    } else {
+      st.champion_state = ss.champion_exhausted ? champion_status::exhausted : champion_status::ready;
+    }
   }
   // A position where R4.5/R4.6 would already have acted is not well formed.
   for (int seat = 0; seat < n; ++seat) {
@@ -208,14 +269,25 @@ rule_error match::check(const action& a) const {
   if (a.seat != s.active_seat) return rule_error::not_your_turn;
   if (a.card >= s.uid_count) return rule_error::card_not_in_hand;
   const seat_state& me = s.seats[a.seat];
-  const int index = detail::hand_index(s, a.seat, a.card);
-  if (index < 0) return rule_error::card_not_in_hand;
-  // R3.2.1, R7 Blackmail: only the leftmost playable cards.
-  if (index >= detail::playable_count(*cat_, s, a.seat)) return rule_error::card_not_playable;
+  // R13.2: the seat's own Champion, beside the play area (RULINGs E34, E39).
+  const bool champion = a.card == me.champion;
+  int index = -1;
+  int cost = 0;
+  if (champion) {
+    if (me.champion_state == champion_status::exhausted) return rule_error::champion_exhausted;  // R13.3
+    if (me.champion_state != champion_status::ready) return rule_error::card_not_in_hand;  // in play
+    cost = detail::champion_cost(*cat_, s, a.seat);
+  } else {
+    index = detail::hand_index(s, a.seat, a.card);
+    if (index < 0) return rule_error::card_not_in_hand;
+    // R3.2.1, R7 Blackmail: only the leftmost playable cards.
+    if (index >= detail::playable_count(*cat_, s, a.seat)) return rule_error::card_not_playable;
+    cost = detail::play_cost(*cat_, s, a.seat, index);
+  }
   const card_stats& st = cat_->stats(s.uid_card[a.card]);
-  // R3.2.2; R7 Lucidity lowers the cost; R7 Price of Blood pays the rest in damage.
-  const bool affordable = detail::play_cost(*cat_, s, a.seat, index) <= me.mana ||
-                          has(st.abilities, ability::price_of_blood);
+  // R3.2.2; R7 Lucidity lowers the cost (R13.2: the Champion's reduction);
+  // R7 Price of Blood pays the rest in damage.
+  const bool affordable = cost <= me.mana || has(st.abilities, ability::price_of_blood);
   if (st.type == card_type::creature) {
     if (a.target != no_uid) return rule_error::bad_line;
     if (a.host != no_uid) {
@@ -234,7 +306,8 @@ rule_error match::check(const action& a) const {
       if (s.lines[where.line].sides[where.side].count >= max_side) return rule_error::line_full;
     }
     if (!affordable) return rule_error::insufficient_mana;
-    if (me.hand.count == 1) return rule_error::leaves_only_stronghold;  // R3.2.5
+    // R3.2.5; RULING E35: a Champion does not leave the hand, so never.
+    if (!champion && me.hand.count == 1) return rule_error::leaves_only_stronghold;
   } else {
     if (a.line != -1 || a.host != no_uid) return rule_error::bad_line;
     // R3.2.4: a creature in play, named by its (base) card.

@@ -5,6 +5,7 @@
 #include "cod/engine/action.hpp"
 #include "cod/engine/error.hpp"
 #include "cod/engine/event.hpp"
+#include "cod/engine/state.hpp"
 #include "cod/engine/types.hpp"
 
 namespace cod {
@@ -43,6 +44,8 @@ constexpr error_text error_texts[] = {
     {"unsupported_card", "that card has an ability this engine version does not implement yet"},
     {"bad_setup", "the position is not well formed"},
     {"bad_host", "a Symbiote goes on one of the seat's own creatures in play that has no Symbiote (R7)"},
+    {"bad_champion", "a Champion is a creature card that is not in its seat's deck (R13.1)"},
+    {"champion_exhausted", "an exhausted Champion cannot be summoned until a card of its mana cost is played (R13.3)"},
 };
 
 constexpr std::string_view event_names[] = {
@@ -51,7 +54,8 @@ constexpr std::string_view event_names[] = {
     "damage_dealt",     "damage_prevented",   "creature_destroyed", "card_returned",
     "stronghold_damaged", "stronghold_moved", "stronghold_flipped", "turn_ended",
     "conceded",         "game_over",          "creature_stacked",  "creature_vanished",
-    "card_chained",     "hand_reordered",     "ability_triggered",
+    "card_chained",     "hand_reordered",     "ability_triggered", "champion_exhausted",
+    "champion_readied",
 };
 
 }  // namespace
@@ -90,6 +94,16 @@ std::optional<game_mode> game_mode_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view champion_status_name(champion_status c) {
+  switch (c) {
+    case champion_status::none: return "none";
+    case champion_status::ready: return "ready";
+    case champion_status::in_play: return "in_play";
+    case champion_status::exhausted: return "exhausted";
+  }
+  return "?";
+}
+
 std::string_view action_type_name(action_type t) {
   switch (t) {
     case action_type::play: return "play";
@@ -114,7 +128,7 @@ std::string_view event_type_name(event_type t) {
   return i < std::size(event_names) ? event_names[i] : std::string_view{"?"};
 }
 
-static_assert(std::size(error_texts) == static_cast<std::size_t>(rule_error::bad_host) + 1);
-static_assert(std::size(event_names) == static_cast<std::size_t>(event_type::ability_triggered) + 1);
+static_assert(std::size(error_texts) == static_cast<std::size_t>(rule_error::champion_exhausted) + 1);
+static_assert(std::size(event_names) == static_cast<std::size_t>(event_type::champion_readied) + 1);
 
 }  // namespace cod

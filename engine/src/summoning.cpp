@@ -102,14 +102,19 @@ void chain_capture(ctx& c, card_uid chainer, seat_t enemy) {
   check_stronghold(c, enemy, c.seat_at(p));  // R4.7: the enemy's hand changed
 }
 
-// Steps 3-19 for a creature (also Reinforcement's free play, R17.11).
+// Steps 3-19 for a creature (also Reinforcement's free play, R17.11): the
+// card at hand index `index`, or, index -1, the seat's Champion (R13.2),
+// which comes from beside the play area and leaves the hand as it is (E35).
 void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int paid) {
   game_state& s = c.s;
-  const card_uid u = s.seats[seat].hand.cards[index];
+  const bool champion = index < 0;
+  const card_uid u = champion ? s.seats[seat].champion : s.seats[seat].hand.cards[index];
   const seat_lines where = s.seats[seat].lines[which];
-  take_from_hand(s, seat, index);
+  if (champion) s.seats[seat].champion_state = champion_status::in_play;
+  else take_from_hand(s, seat, index);
   c.emit({.type = event_type::card_played, .seat = seat, .uid = u, .line = static_cast<std::int8_t>(where.line),
           .amount = static_cast<std::int16_t>(paid), .from = static_cast<std::int16_t>(index)});
+  ready_champions(c, u);  // R13.3, RULING E38: at once, before the play's effects
   // Step 3: it enters its line (R3.2.3), or goes on its host (R7 Symbiote).
   if (host != no_uid) {
     const place hp = find_creature(s, host);
@@ -120,7 +125,7 @@ void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int
   } else {
     enter_line(c, seat, where.line, where.side, u);
   }
-  if (check_stronghold(c, seat)) return;  // R4.7: the hand changed
+  if (!champion && check_stronghold(c, seat)) return;  // R4.7: the hand changed
   immolation(c, seat, where.line, u);
   if (c.over()) return;
   // "When played" abilities: the card's own plus what Auras give it there.
@@ -157,6 +162,7 @@ void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid)
   c.emit({.type = event_type::card_played, .seat = seat, .uid = u, .target = target,
           .line = static_cast<std::int8_t>(line), .amount = static_cast<std::int16_t>(paid),
           .from = static_cast<std::int16_t>(index)});
+  ready_champions(c, u);              // R13.3, RULING E38
   immolation(c, seat, line, no_uid);  // step 5
   if (c.over()) return;
   survivors hurt;
@@ -194,11 +200,30 @@ void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid)
 
 }  // namespace
 
+void ready_champions(ctx& c, card_uid played) {
+  // R13.3: the moment any player plays a card (a free play and a Champion
+  // included, R17.11) with exactly the printed cost of an exhausted Champion,
+  // that Champion is readied (RULING E38: the printed cost, whatever was paid).
+  game_state& s = c.s;
+  const int cost = c.stats(played).mana;
+  for (int seat = 0; seat < s.seat_count; ++seat) {
+    seat_state& st = s.seats[seat];
+    if (st.champion_state != champion_status::exhausted || c.stats(st.champion).mana != cost) continue;
+    st.champion_state = champion_status::ready;
+    c.emit({.type = event_type::champion_readied, .seat = static_cast<seat_t>(seat), .uid = st.champion,
+            .target = played, .amount = static_cast<std::int16_t>(cost)});
+  }
+}
+
 void resolve_play(ctx& c, const action& a) {
-  const int index = hand_index(c.s, a.seat, a.card);
   const card_stats& st = c.stats(a.card);
-  const int cost = play_cost(c.cat, c.s, a.seat, index);
-  if (cost < st.mana) c.triggered(a.card, a.seat, ability::lucidity);
+  // R13.2: the seat's Champion is played from beside the play area, at its
+  // cost less 1 per creature in play of exactly its cost (E36); Lucidity
+  // never applies to it (E34).
+  const bool champion = a.card == c.s.seats[a.seat].champion;
+  const int index = champion ? -1 : hand_index(c.s, a.seat, a.card);
+  const int cost = champion ? champion_cost(c.cat, c.s, a.seat) : play_cost(c.cat, c.s, a.seat, index);
+  if (!champion && cost < st.mana) c.triggered(a.card, a.seat, ability::lucidity);
   const int paid = pay(c, a.seat, a.card, cost);
   if (c.over()) return;
   if (st.type == card_type::creature) {

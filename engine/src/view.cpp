@@ -32,6 +32,7 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
     p.mana = st.mana;
     p.upper_line = st.lines[0].line;
     p.lower_line = st.lines[1].line;
+    if (st.champion != no_uid) p.champion = {st.champion, s.uid_card[st.champion], st.champion_state};
     v.seats.push_back(p);
   }
   for (int l = 0; l < s.line_count; ++l) {
@@ -76,6 +77,8 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
     }
     const int n = detail::playable_count(cat, s, viewer);  // R3.2.1, R7 Blackmail
     for (int i = 0; i < n; ++i) v.playable.push_back(v.hand[i].uid);
+    // R13.2: a ready Champion is always playable (RULING E34).
+    if (s.seats[viewer].champion_state == champion_status::ready) v.playable.push_back(s.seats[viewer].champion);
   } else if (viewer == referee) {
     for (int seat = 0; seat < s.seat_count; ++seat) v.all_hands.push_back(hand_of(seat));
   }
@@ -89,6 +92,8 @@ event redact(const event& e, seat_t viewer) {
   if (e.type == event_type::card_played) r.from = -1;
   // R7 Counterorder: which card moved is the player's secret; that one did is not.
   if (e.type == event_type::hand_reordered) r.uid = no_uid;
+  // R13: a Champion's play (from = -1: not from the hand), its exhaustion and
+  // its readying are public: the Champion is revealed (R13.1).
   return r;
 }
 

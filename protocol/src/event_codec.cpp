@@ -50,6 +50,7 @@ std::vector<card_id> uid_cards_from_view(const seat_view& v) {
   };
   for (const card_ref& r : v.hand) note(r.uid, r.card);
   for (const card_ref& r : v.removed) note(r.uid, r.card);
+  for (const seat_public& p : v.seats) note(p.champion.uid, p.champion.card);  // R13.1: revealed
   for (const auto& hand : v.all_hands)
     for (const card_ref& r : hand) note(r.uid, r.card);
   for (const line_view& line : v.lines)
@@ -186,6 +187,16 @@ json event_to_json(const event& raw, seat_t viewer, const catalogue& cat,
       w.seat("seat", e.seat);
       if (e.uid != no_uid) w.card("card", e.uid);
       j["ability"] = ability_name(static_cast<ability>(e.amount));
+      return j;
+    case event_type::champion_exhausted:  // R13.3
+      w.seat("seat", e.seat);
+      w.card("card", e.uid);
+      return j;
+    case event_type::champion_readied:  // R13.3
+      w.seat("seat", e.seat);
+      w.card("card", e.uid);
+      w.card("by_card", e.target);
+      w.num("mana_cost", e.amount);
       return j;
   }
   return j;  // an out-of-range type: its name ("?") is all we can say

@@ -82,6 +82,11 @@ std::string narrate(const event& e, const catalogue& cat, std::span<const card_i
       const std::string what(ability_name(static_cast<ability>(e.amount)));
       return (e.uid == no_uid ? capital(seat) : card(e.uid)) + ": " + what;
     }
+    case event_type::champion_exhausted:
+      return capital(seat) + "'s Champion " + card(e.uid) + " is exhausted beside the play area";
+    case event_type::champion_readied:
+      return capital(seat) + "'s Champion " + card(e.uid) + " is ready again (" + card(e.target) + " costs " +
+             std::to_string(e.amount) + ")";
     case event_type::game_over: {
       std::string winners;
       for (int s = 0; s < 8; ++s)

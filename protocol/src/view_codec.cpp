@@ -56,7 +56,7 @@ json line_json(const catalogue& cat, const line_view& line) {
   return {{"sides", std::move(sides)}};
 }
 
-json seat_public_json(int seat, const seat_public& p) {
+json seat_public_json(const catalogue& cat, int seat, const seat_public& p) {
   return {
       {"seat", seat},
       {"hand_size", p.hand_size},
@@ -66,6 +66,12 @@ json seat_public_json(int seat, const seat_public& p) {
       {"mana", p.mana},
       {"upper_line", p.upper_line},
       {"lower_line", p.lower_line},
+      // R13: the seat's Champion (revealed to every viewer), or null.
+      {"champion", p.champion.uid == no_uid
+                       ? json(nullptr)
+                       : json{{"uid", static_cast<int>(p.champion.uid)},
+                              {"card_id", card_id_json(cat, p.champion.card)},
+                              {"state", champion_status_name(p.champion.state)}}},
   };
 }
 
@@ -97,7 +103,7 @@ json view_to_json(const seat_view& v, const catalogue& cat) {
 
   json seats = json::array();
   for (std::size_t s = 0; s < v.seats.size(); ++s)
-    seats.push_back(seat_public_json(static_cast<int>(s), v.seats[s]));
+    seats.push_back(seat_public_json(cat, static_cast<int>(s), v.seats[s]));
   j["seats"] = std::move(seats);
 
   json lines = json::array();

@@ -7,6 +7,8 @@
 // --decks catalogue: each seat gets 8 different cards drawn from the whole
 // catalogue (a legal constructed deck, R14.6) by a deck generator seeded from
 // the match seed.
+// --champions: each seat also gets a Champion (R13), a random creature of the
+// catalogue that is not in its deck, drawn from the match seed.
 // Match seed = --seed + i. The moves come from a second generator seeded from
 // the match seed, so the players' choices never touch the match's own one.
 // --check runs match::check_invariants() after every action (slow; for the
@@ -40,16 +42,18 @@ struct options {
   std::string decks = "precon";      // precon | catalogue
   std::string mode = "duel";         // duel | ffa | 2v2
   bool check = false;
+  bool champions = false;            // R13: a random Champion per seat
 };
 
 void usage() {
   std::printf(
       "usage: cod-bench [--games N] [--seed S] [--mode duel|ffa|2v2] [--decks precon|catalogue]\n"
-      "                 [--exhaustion on|off|mixed]\n"
+      "                 [--exhaustion on|off|mixed] [--champions]\n"
       "                 [--max-actions N] [--catalogue PATH] [--expect HEX] [--check]\n"
       "Plays N random-legal-move duels (the 16 preconstructed pairings, or random 8-card decks\n"
       "from the whole catalogue) and prints games/s, actions/s and the checksum of all final\n"
-      "digests. --expect exits 1 on a mismatch; --check verifies the state after every action.\n");
+      "digests. --champions gives each seat a random Champion (R13) outside its deck.\n"
+      "--expect exits 1 on a mismatch; --check verifies the state after every action.\n");
 }
 
 }  // namespace
@@ -73,6 +77,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--decks")) o.decks = next();
     else if (!std::strcmp(argv[i], "--mode")) o.mode = next();
     else if (!std::strcmp(argv[i], "--check")) o.check = true;
+    else if (!std::strcmp(argv[i], "--champions")) o.champions = true;
     else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) { usage(); return 0; }
     else { std::fprintf(stderr, "cod-bench: unknown option %s\n", argv[i]); usage(); return 2; }
   }
@@ -115,6 +120,8 @@ int main(int argc, char** argv) {
     } else {
       for (int s = 0; s < 4; ++s) cfg.decks[s] = decks[(g + s) % 4];  // the four decks, rotated
     }
+    if (o.champions)
+      cod::self_play::random_champions(cfg.seed, cat, pool, cfg.decks.data(), cfg.champions.data(), cfg.seat_count);
     cfg.exhaustion_rule = o.exhaustion == "on" || (o.exhaustion == "mixed" && (g & 1));
     events.clear();
     if (cod::match::create(cat, cfg, m, events) != cod::rule_error::ok) {
@@ -152,7 +159,7 @@ int main(int argc, char** argv) {
   std::printf("games        %ld\n", o.games);
   std::printf("actions      %lld (%.1f per game)\n", actions, static_cast<double>(actions) / o.games);
   std::printf("cut games    %ld (over %ld actions)\n", cut, o.max_actions);
-  std::printf("mode         %s\n", o.mode.c_str());
+  std::printf("mode         %s%s\n", o.mode.c_str(), o.champions ? ", with Champions" : "");
   std::printf("seat 0 won  %ld of %ld\n", wins[0], wins[0] + wins[1]);
   std::printf("time         %.3f s wall, %.3f s cpu\n", secs, cpu);
   std::printf("games/s      %.0f (per cpu-second: %.0f)\n", o.games / secs, o.games / cpu);

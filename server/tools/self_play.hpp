@@ -34,6 +34,28 @@ inline void random_decks(std::uint64_t seed, const std::vector<card_id>& pool, s
   }
 }
 
+// R13.1: a random Champion for each of `seats` seats: a creature of `pool`
+// that is not in that seat's deck (seats may share one). A function of the
+// seed alone, from a generator of its own, so the decks drawn for the same
+// seed do not change.
+inline void random_champions(std::uint64_t seed, const catalogue& cat, const std::vector<card_id>& pool,
+                             const std::vector<card_id>* decks, card_id* champions, int seats = 2) {
+  std::uint64_t x = seed ^ 0xC3A5C85C97CB3127ULL;
+  rng champion_rng(rng::splitmix64(x));
+  for (int seat = 0; seat < seats; ++seat) {
+    champions[seat] = no_card;
+    for (;;) {
+      const card_id c = pool[static_cast<std::size_t>(champion_rng.below(pool.size()))];
+      if (cat.stats(c).type != card_type::creature) continue;
+      bool in_deck = false;
+      for (card_id d : decks[seat]) in_deck |= d == c;
+      if (in_deck) continue;
+      champions[seat] = c;
+      break;
+    }
+  }
+}
+
 inline std::vector<card_id> all_cards(const catalogue& cat) {
   std::vector<card_id> pool;
   for (std::size_t c = 0; c < cat.size(); ++c) pool.push_back(static_cast<card_id>(c));

@@ -198,7 +198,7 @@ void fixed_server_samples(const cod::catalogue& cat) {
     if (code == proto::session_errc::bad_deck) continue;  // needs a reason: below
     emit("server/error", proto::make_error(c % 2 ? json(c) : json(nullptr), code));
   }
-  for (int e = 1; e <= static_cast<int>(cod::rule_error::bad_host); ++e)
+  for (int e = 1; e <= static_cast<int>(cod::rule_error::champion_exhausted); ++e)
     emit("server/error", proto::make_error("a", static_cast<cod::rule_error>(e)));
 
   const proto::deck_choice bad_decks[] = {
@@ -226,6 +226,14 @@ std::vector<cod::card_id> random_deck(const cod::catalogue& cat, cod::rng& r) {
     while (picked.size() < 8) picked.insert(static_cast<cod::card_id>(r.below(cat.size())));
     std::vector<cod::card_id> deck(picked.begin(), picked.end());
     if (cod::match::check_deck(cat, deck) == cod::rule_error::ok) return deck;
+  }
+}
+
+// R13.1: a random creature outside `deck`, as a Champion.
+cod::card_id random_champion(const cod::catalogue& cat, const std::vector<cod::card_id>& deck, cod::rng& r) {
+  for (;;) {
+    const auto c = static_cast<cod::card_id>(r.below(cat.size()));
+    if (cod::match::check_champion(cat, c, deck) == cod::rule_error::ok) return c;
   }
 }
 
@@ -353,6 +361,7 @@ void ability_samples(const cod::catalogue& cat) {
 
 void match_samples(const cod::catalogue& cat) {
   std::set<std::string> seen;  // "<viewer kind>/<event type>": emit an update the first time
+  std::set<std::string> types;  // every event type the matches made
   const cod::seat_t viewers[] = {0, 1, cod::spectator};
   auto kind = [](cod::seat_t v) { return v == cod::spectator ? std::string("spectator") : std::string("player"); };
 
@@ -368,6 +377,9 @@ void match_samples(const cod::catalogue& cat) {
       cfg.decks[0] = random_deck(cat, r);
       cfg.decks[1] = random_deck(cat, r);
     }
+    // R13: every other match with Champions (views carry them, events name them).
+    if (game % 2 == 0)
+      for (int s = 0; s < 2; ++s) cfg.champions[s] = random_champion(cat, cfg.decks[s], r);
     cod::match m;
     std::vector<cod::event> events;
     if (cod::match::create(cat, cfg, m, events) != cod::rule_error::ok) {
@@ -415,13 +427,20 @@ void match_samples(const cod::catalogue& cat) {
              proto::make_update(room, seq, proto::events_to_json(events, v, cat, uids),
                                 proto::view_to_json(m.view(v), cat), clock));
       }
-      for (const auto& e : events)
+      for (const auto& e : events) {
+        types.insert(std::string(cod::event_type_name(e.type)));
         for (cod::seat_t v : {cod::seat_t{0}, cod::referee})
           emit_event(proto::event_to_json(e, v, cat, uids));
+      }
     }
     if (game < 5)
       emit("server/match_over", proto::make_match_over(room, m.winners(), m.view(0).reason, cfg.seed));
   }
+  for (const char* t : {"card_played", "champion_exhausted", "champion_readied"})
+    if (!types.count(t)) {
+      std::cerr << "protocol_samples: the matches made no " << t << " event\n";
+      ++failures;
+    }
 }
 
 }  // namespace

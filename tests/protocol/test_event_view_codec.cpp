@@ -5,6 +5,7 @@
 // Vanish).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -584,4 +585,76 @@ TEST_CASE("R7 abilities on the wire: a Symbiote's host, Chain, Counterorder, Van
   const json after = proto::view_to_json(m.view(1), cat);
   CHECK(after["lines"][0]["sides"][1]["creatures"][1]["uid"] == 11);
   CHECK(after["lines"][0]["sides"][1]["creatures"][1]["damage"] == 1);
+}
+
+TEST_CASE("R13 Champions on the wire: public in every view, played, readied, exhausted (shipped cards)") {
+  const auto& cat = shipped();
+  cod::position_setup p;
+  p.first_seat = 0;
+  p.active_seat = 0;
+  p.turn = 3;
+  p.round = 2;
+  p.seats.resize(2);
+  // uids: seat 0's hand 0..2, seat 1's hand 3..4, then the Champions: seat
+  // 0's BRUTE (4 mana, ready) 5, seat 1's OGRE (4 mana, exhausted) 6.
+  p.seats[0].hand = {shipped_id("annihilation"), shipped_id("baron"), shipped_id("zombie")};
+  p.seats[0].mana = 10;
+  p.seats[0].turns_taken = 2;
+  p.seats[0].champion = shipped_id("brute");
+  p.seats[1].hand = {shipped_id("troll"), shipped_id("revenant")};
+  p.seats[1].turns_taken = 1;
+  p.seats[1].champion = shipped_id("ogre");
+  p.seats[1].champion_exhausted = true;
+  cod::match m;
+  REQUIRE(cod::match::from_position(cat, p, m) == cod::rule_error::ok);
+  const auto uids = proto::uid_cards_from_view(m.view(cod::referee));
+  CHECK(uids[5] == shipped_id("brute"));  // the Champions are named for events too
+  auto wire = [&](const std::vector<cod::event>& events, cod::seat_t viewer) {
+    return proto::events_to_json(events, viewer, cat, uids);
+  };
+  const json brute = {{"uid", 5}, {"card_id", "brute"}, {"state", "ready"}};
+  for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator}) {
+    const json view = proto::view_to_json(m.view(v), cat);
+    CHECK(view["seats"][0]["champion"] == brute);
+    CHECK(view["seats"][1]["champion"] == json{{"uid", 6}, {"card_id", "ogre"}, {"state", "exhausted"}});
+  }
+  // A ready Champion is among its owner's playable cards (E34); an exhausted one is not.
+  CHECK(proto::view_to_json(m.view(0), cat)["playable"] == json::array({0, 1, 2, 5}));
+  CHECK(proto::view_to_json(m.view(1), cat)["playable"] == json::array({3, 4}));
+  const cod::action exhausted_play = cod::action::play_creature(1, 6, 0);
+  CHECK(m.check(exhausted_play) == cod::rule_error::not_your_turn);
+
+  // BRUTE played from beside the play area: no hand index for anyone (it was
+  // not in the hand); OGRE, of the same cost, is readied (R13.3).
+  auto events = play(m, 0, R"({"type":"play","card":5,"line":"upper"})");
+  for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator}) {
+    const json seen = wire(events, v);
+    CHECK(seen[0] == json{{"type", "card_played"}, {"seat", 0}, {"card", 5}, {"card_id", "brute"}, {"line", 0},
+                          {"mana_paid", 4}});
+    CHECK(seen[1] == json{{"type", "champion_readied"}, {"seat", 1}, {"card", 6}, {"card_id", "ogre"},
+                          {"by_card", 5}, {"by_card_id", "brute"}, {"mana_cost", 4}});
+    const json view = proto::view_to_json(m.view(v), cat);
+    CHECK(view["seats"][0]["champion"]["state"] == "in_play");
+    CHECK(view["seats"][1]["champion"]["state"] == "ready");
+    REQUIRE(find_creature(view, 5));
+  }
+  CHECK(proto::view_to_json(m.view(0), cat)["playable"] == json::array({0, 1, 2}));
+
+  // ANNIHILATION (6) destroys BRUTE: exhausted, to no hand.
+  events = play(m, 0, R"({"type":"play","card":0,"target":5})");
+  const json seen = wire(events, 1);
+  CHECK(std::find(seen.begin(), seen.end(),
+                  json{{"type", "champion_exhausted"}, {"seat", 0}, {"card", 5}, {"card_id", "brute"}}) != seen.end());
+  for (const json& e : seen) {
+    const bool brute_returned = e["type"] == "card_returned" && e["card"] == 5;
+    CHECK_FALSE(brute_returned);
+  }
+  const json view = proto::view_to_json(m.view(1), cat);
+  CHECK(view["seats"][0]["champion"]["state"] == "exhausted");
+  CHECK(view["seats"][0]["hand_size"] == 3);
+  CHECK(find_creature(view, 5) == nullptr);
+  // An exhausted Champion cannot be summoned (R13.3, E39).
+  CHECK(m.check(cod::action::play_creature(0, 5, 0)) == cod::rule_error::champion_exhausted);
+  const json err = proto::make_error(1, cod::rule_error::champion_exhausted);
+  CHECK(err["code"] == "champion_exhausted");
 }

@@ -14,7 +14,8 @@
    with "valid": false, must not). Every message schema and every event type
    must be covered, and so must the wire features of the full ability set
    (a Symbiote on top, a chained card, a play with a host, hand_reordered
-   with and without its card, card_played's mana_paid).
+   with and without its card, card_played's mana_paid; a Champion ready, in
+   play and exhausted).
 
 Runs with Debian's python3-jsonschema (4.10): use /usr/bin/python3.
 Schema names: "client/join", "server/update" (files under DIR), or
@@ -39,6 +40,8 @@ EVENT_TYPES = [
     "stronghold_flipped", "turn_ended", "conceded", "game_over",
     # Added with the full ability set (R7):
     "creature_stacked", "creature_vanished", "card_chained", "hand_reordered", "ability_triggered",
+    # Added with the Champion module (R13):
+    "champion_exhausted", "champion_readied",
 ]
 
 # Wire features the samples must show at least once, validated (a schema that
@@ -67,6 +70,10 @@ def features_of(name, value):
     if view:
         for c in creatures(view):
             found.update(f for f, test in FEATURES.items() if test(c))
+        for seat in view.get("seats", []):
+            champion = seat.get("champion") if isinstance(seat, dict) else None
+            if isinstance(champion, dict):
+                found.add("a Champion " + str(champion.get("state")))
     if name == "defs/creature":
         found.update(f for f, test in FEATURES.items() if test(value))
     action = value.get("action") if name == "client/act" else value if name == "defs/action" else None
@@ -84,6 +91,8 @@ def features_of(name, value):
 REQUIRED_FEATURES = sorted(FEATURES) + [
     "a play with a host", "hand_reordered with its card", "hand_reordered redacted",
     "card_played with mana_paid",
+    # R13: a seat's Champion in each of its states.
+    "a Champion ready", "a Champion in_play", "a Champion exhausted",
 ]
 
 

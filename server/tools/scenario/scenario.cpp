@@ -57,7 +57,7 @@ struct runner {
     if (!j.is_object() || !j.contains("card")) fail("a creature is a card id or {\"card\": ...}: " + dump(j));
     for (auto& [k, v] : j.items())
       if (k != "card" && k != "damage" && k != "bonus_av" && k != "new" && k != "attacked" &&
-          k != "protection_used" && k != "top" && k != "chained")
+          k != "protection_used" && k != "top" && k != "chained" && k != "champion")
         fail("unknown creature field '" + k + "'");
     c.card = card_named(j["card"].get<std::string>());
     c.damage = get_int(j, "damage", 0);
@@ -65,6 +65,7 @@ struct runner {
     c.entered_this_turn = j.value("new", false);
     c.attacked = j.value("attacked", false);
     c.protection_used = j.value("protection_used", false);
+    c.champion = j.value("champion", false);
     if (j.contains("top")) c.top = card_named(j["top"].get<std::string>());
     if (j.contains("chained"))
       for (const json& h : j["chained"]) c.chained.push_back(card_named(h.get<std::string>()));
@@ -75,7 +76,7 @@ struct runner {
     seat_setup s;
     for (auto& [k, v] : j.items())
       if (k != "hand" && k != "stronghold" && k != "mana" && k != "turns_taken" && k != "upper" &&
-          k != "lower")
+          k != "lower" && k != "champion" && k != "champion_exhausted")
         fail("unknown seat field '" + k + "'");
     if (!j.contains("hand") || !j["hand"].is_array()) fail("a seat needs \"hand\": [...] with \"S\"");
     int stronghold = -1;
@@ -95,6 +96,9 @@ struct runner {
     s.side = side == "fort" ? stronghold_side::fort : stronghold_side::bastion;
     s.mana = get_int(j, "mana", 0);
     s.turns_taken = get_int(j, "turns_taken", 1);
+    // R13: the seat's Champion, ready unless exhausted (in play: a creature with "champion": true).
+    if (j.contains("champion")) s.champion = card_named(j["champion"].get<std::string>());
+    s.champion_exhausted = j.value("champion_exhausted", false);
     for (int which = 0; which < 2; ++which) {
       const char* key = which == 0 ? "upper" : "lower";
       if (j.contains(key))
@@ -103,9 +107,22 @@ struct runner {
     return s;
   }
 
-  void set_up(const json& j) {
+  // The setup; if `want_error` is given the setup must be refused with it.
+  void set_up(const json& j, const std::string& want_error = {}) {
     std::vector<event> ev;
+    auto setup_result = [&](rule_error e) {
+      if (!want_error.empty()) {
+        if (std::string(error_name(e)) != want_error)
+          fail("expected the setup to be refused with " + want_error + ", got " + std::string(error_name(e)));
+        return;
+      }
+      if (e != rule_error::ok) fail("setup rejected: " + std::string(error_name(e)));
+    };
     if (j.contains("decks") || j.contains("precon")) {
+      for (auto& [k, v] : j.items())
+        if (k != "decks" && k != "precon" && k != "seed" && k != "exhaustion" && k != "first" && k != "mode" &&
+            k != "share_team_hands" && k != "champions")
+          fail("unknown setup field '" + k + "'");
       match_config cfg;
       cfg.seed = j.value("seed", std::uint64_t{0});
       cfg.exhaustion_rule = j.value("exhaustion", false);
@@ -123,9 +140,11 @@ struct runner {
         } else {
           for (const json& c : j["decks"].at(seat)) cfg.decks[seat].push_back(card_named(c.get<std::string>()));
         }
+        // R13.1: "champions": one card id (or null) per seat.
+        if (j.contains("champions") && !j["champions"].at(seat).is_null())
+          cfg.champions[seat] = card_named(j["champions"].at(seat).get<std::string>());
       }
-      if (auto e = match::create(cat, cfg, m, ev); e != rule_error::ok)
-        fail("setup rejected: " + std::string(error_name(e)));
+      setup_result(match::create(cat, cfg, m, ev));
       return;
     }
     position_setup p;
@@ -150,8 +169,7 @@ struct runner {
     for (const json& s : j["seats"]) p.seats.push_back(seat_from(s));
     if (j.contains("removed"))
       for (const json& c : j["removed"]) p.removed.push_back(card_named(c.get<std::string>()));
-    if (auto e = match::from_position(cat, p, m); e != rule_error::ok)
-      fail("setup rejected: " + std::string(error_name(e)));
+    setup_result(match::from_position(cat, p, m));
   }
 
   void learn_names() {
@@ -166,6 +184,8 @@ struct runner {
           for (const card_ref& h : c.chained) names[h.uid] = cat.def(h.card).id;
         }
     for (const card_ref& c : v.removed) names[c.uid] = cat.def(c.card).id;
+    for (const seat_public& p : v.seats)
+      if (p.champion.uid != no_uid) names[p.champion.uid] = cat.def(p.champion.card).id;  // R13.1
   }
 
   std::string name_of(card_uid u) const {
@@ -226,6 +246,10 @@ struct runner {
               a.card = c.uid;
               break;
             }
+        // Not in hand: the seat's Champion (R13.2) if it is that card.
+        if (a.card == no_uid && a.seat >= 0 && a.seat < static_cast<int>(v.seats.size()) &&
+            v.seats[a.seat].champion.uid != no_uid && cat.def(v.seats[a.seat].champion.card).id == id)
+          a.card = v.seats[a.seat].champion.uid;
         if (a.card == no_uid) {
           // Not in hand: let the engine say so with a uid that is not there.
           for (const auto& [u, n] : names)
@@ -309,7 +333,7 @@ struct runner {
     }
   }
 
-  json creature_json(const creature_view& c) const {
+  json creature_json(const creature_view& c, const seat_view& v) const {
     json abilities = json::array();
     for (int a = 0; a < ability_count; ++a)
       if (c.abilities & (1u << a)) abilities.push_back(std::string(ability_name(static_cast<ability>(a))));
@@ -319,12 +343,17 @@ struct runner {
               {"bonus_av", c.bonus_av}, {"new", c.entered_this_turn}, {"attacked", c.attacked},
               {"protection_used", c.protection_used}, {"abilities", abilities}, {"chained", chained}};
     j["top"] = c.top.uid == no_uid ? json(nullptr) : json(cat.def(c.top.card).id);
+    // R13: the base card or its Symbiote is a seat's Champion.
+    bool champion = false;
+    for (const seat_public& p : v.seats)
+      champion |= p.champion.uid != no_uid && (p.champion.uid == c.uid || p.champion.uid == c.top.uid);
+    j["champion"] = champion;
     return j;
   }
 
-  void check_row(const std::string& what, const json& want, const side_view& side) const {
+  void check_row(const std::string& what, const json& want, const side_view& side, const seat_view& v) const {
     json got = json::array();
-    for (const creature_view& c : side.creatures) got.push_back(creature_json(c));
+    for (const creature_view& c : side.creatures) got.push_back(creature_json(c, v));
     bool ok = want.size() == got.size();
     for (std::size_t i = 0; ok && i < want.size(); ++i) {
       if (want[i].is_string()) ok = want[i] == got[i]["card"];
@@ -385,7 +414,13 @@ struct runner {
       else if (k == "upper" || k == "lower") {
         const int line = k == "upper" ? p.upper_line : p.lower_line;
         for (const side_view& s : v.lines.at(line).sides)
-          if (s.seat == seat) check_row(who + k + " line", w, s);
+          if (s.seat == seat) check_row(who + k + " line", w, s, v);
+      } else if (k == "champion") {
+        // R13: the seat's Champion by card id, or null for none.
+        const json got = p.champion.uid == no_uid ? json(nullptr) : json(cat.def(p.champion.card).id);
+        if (got != w) fail(who + "champion: expected " + w.dump() + ", got " + got.dump());
+      } else if (k == "champion_state") {
+        same(who + "champion state", w.get<std::string>(), std::string(champion_status_name(p.champion.state)));
       } else {
         fail("unknown seat expectation '" + k + "'");
       }
@@ -411,7 +446,14 @@ result run_one(const json& j, const std::string& file, const catalogue& base) {
         if (auto e = run.cat.add(parsed.def)) fail("inline card: " + e->to_string());
       }
     }
-    run.set_up(j.at("setup"));
+    // "setup_error": the setup must be refused with this code (R13.1 and
+    // other setup checks); the scenario then has no steps.
+    const std::string setup_error = j.value("setup_error", std::string());
+    run.set_up(j.at("setup"), setup_error);
+    if (!setup_error.empty()) {
+      if (j.contains("steps") && !j["steps"].empty()) fail("a scenario with setup_error has no steps");
+      return r;
+    }
     run.learn_names();
     for (const json& step : j.at("steps")) {
       ++step_no;

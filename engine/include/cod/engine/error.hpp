@@ -28,6 +28,8 @@ enum class rule_error : std::uint8_t {
   unsupported_card,        // an ability this engine version does not implement yet
   bad_setup,               // an impossible position in a custom setup
   bad_host,                // R7 Symbiote: the host is not the seat's own creature without Symbiote
+  bad_champion,            // R13.1 (setup): a Champion is a creature that is not in its seat's deck
+  champion_exhausted,      // R13.3: an exhausted Champion cannot be summoned until it is readied
 };
 
 // "not_your_turn" etc.: the code as it appears on the wire.

@@ -39,6 +39,10 @@ enum class event_type : std::uint8_t {
   ability_triggered,   // uid (the card), amount = the ability (cod::ability), seat = its owner: a
                        // trigger without an effect event of its own (Immolation, Backfire, Regeneration,
                        // Sharpening, Reinforcement, Price of Blood, Catalyst, Lucidity, Blackmail...)
+  // Added with the Champion module (R13):
+  champion_exhausted,  // R13.3: uid (the Champion), seat (its owner) left play: exhausted, beside the play area
+  champion_readied,    // R13.3: uid (the Champion), seat (its owner) is ready again; target = the card
+                       // whose play readied it, amount = that card's mana cost
 };
 std::string_view event_type_name(event_type t);
 

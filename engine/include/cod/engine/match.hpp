@@ -30,14 +30,18 @@ inline constexpr int engine_version = 1;
 
 class match {
  public:
-  // R2: checks the decks (R1.2, R14.1, R14.6), shuffles each seat's deck into
-  // its hand, tosses the coin and starts the first turn.
+  // R2: checks the decks (R1.2, R14.1, R14.6) and Champions (R13.1), shuffles
+  // each seat's deck into its hand, tosses the coin and starts the first turn.
   static rule_error create(const catalogue& cat, const match_config& cfg, match& out,
                            std::vector<event>& events);
 
   // Checks a deck for this engine (R1.2, R14.6): 8 different creature or
   // incantation cards, every ability implemented.
   static rule_error check_deck(const catalogue& cat, const std::vector<card_id>& deck);
+
+  // Checks a seat's Champion (R13.1): no_card (none), or a catalogue creature
+  // that is not in `deck`. unknown_card or bad_champion.
+  static rule_error check_champion(const catalogue& cat, card_id champion, const std::vector<card_id>& deck);
 
   // Any mid-game position (scenarios, tests). Checks it is well formed.
   static rule_error from_position(const catalogue& cat, const position_setup& p, match& out);
@@ -50,12 +54,14 @@ class match {
   rule_error check(const action& a) const;
 
   // Every legal play and end_turn for the active seat (concede is always legal
-  // and not listed). Empty when the game is over. Clears `out` first.
+  // and not listed): the hand's playable cards, then a ready Champion (R13.2),
+  // then end_turn. Empty when the game is over. Clears `out` first.
   void legal_actions(std::vector<action>& out) const;
   // The same into a caller's buffer (no allocation; self-play's hot path).
   // Returns how many were written; `capacity` >= max_legal_actions is always enough.
   int legal_actions(action* out, int capacity) const;
-  static constexpr int max_legal_actions = 4 * (2 * max_lines * max_side + 2) + 1;
+  // The 4 playable hand cards and the Champion (R13.2), each on 2 lines or any creature.
+  static constexpr int max_legal_actions = 5 * (2 * max_lines * max_side + 2) + 1;
 
   seat_view view(seat_t viewer) const { return project(*cat_, state_, viewer); }
 

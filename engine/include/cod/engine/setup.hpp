@@ -18,12 +18,15 @@ struct match_config {
   std::uint64_t seed = 0;           // R16.1
   seat_t first_seat = no_seat;      // no_seat: coin toss from the seed (R2.4)
   std::array<std::vector<card_id>, max_seats> decks{};  // 8 cards per seat (R1.2)
+  // R13.1 Champion module: each seat's Champion, a creature not in its deck;
+  // no_card: that seat plays without one. Its uid comes after every deck card.
+  std::array<card_id, max_seats> champions{no_card, no_card, no_card, no_card};
 };
 
 // A position for scenario tests: every field of the state that matters, given
 // directly. uids are assigned in this order: for each seat, its hand left to
 // right, then its upper line from the Bridge outwards, then its lower line;
-// then removed cards.
+// then removed cards; then each seat's Champion (R13), in seat order.
 struct creature_setup {
   card_id card = no_card;
   card_id top = no_card;            // R7 Symbiote stacked on it
@@ -33,6 +36,7 @@ struct creature_setup {
   bool entered_this_turn = false;
   bool attacked = false;
   bool protection_used = false;
+  bool champion = false;            // R13: this (base) card is its seat's Champion, in play
 };
 
 struct seat_setup {
@@ -42,6 +46,11 @@ struct seat_setup {
   int mana = 0;
   int turns_taken = 0;
   std::array<std::vector<creature_setup>, 2> lines{};  // [0] upper, [1] lower
+  // R13 Champion module: the seat's Champion (no_card: none). Beside the play
+  // area, ready or exhausted; or in play when a creature of `lines` is marked
+  // `champion` (its card must be this one).
+  card_id champion = no_card;
+  bool champion_exhausted = false;
 };
 
 struct position_setup {

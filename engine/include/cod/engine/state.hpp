@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 
 #include "cod/engine/rng.hpp"
 #include "cod/engine/types.hpp"
@@ -64,8 +65,21 @@ struct seat_lines {
   bool operator==(const seat_lines&) const = default;
 };
 
+// R13 Champion module: where a seat's Champion is. It never enters a hand.
+enum class champion_status : std::uint8_t {
+  none,       // the seat plays without a Champion
+  ready,      // beside the play area, face up: may be summoned (R13.2)
+  in_play,    // on a line (or on a host, R7 Symbiote)
+  exhausted,  // destroyed (R13.3): beside the play area, cannot be summoned until readied
+};
+
+// "ready", "in_play", "exhausted" ("none" without a Champion): the wire names.
+std::string_view champion_status_name(champion_status c);
+
 struct seat_state {
   hand_state hand;
+  card_uid champion = no_uid;  // R13.1: the seat's Champion, a 9th card outside the hand
+  champion_status champion_state = champion_status::none;
   std::int16_t mana = 0;
   std::uint16_t turns_taken = 0;
   std::array<seat_lines, 2> lines{};  // [0] upper, [1] lower (R3.3.1)

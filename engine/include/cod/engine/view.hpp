@@ -1,7 +1,8 @@
 // Per-viewer projection (R16.2): the only way state leaves the engine.
 //
 // A seat sees its own hand in order; every card on the board; every seat's
-// hand size, Stronghold index and side; cards removed from the game. It never
+// hand size, Stronghold index and side, and Champion (R13.1: revealed);
+// cards removed from the game. It never
 // sees another seat's hand contents or order. A spectator sees what every
 // seat sees of the others. The referee view (admins' replays, scenario tests)
 // sees every hand and is never sent to a player.
@@ -52,6 +53,13 @@ struct line_view {
   side_view sides[2];
 };
 
+// R13.1: a seat's Champion is revealed: every viewer sees it and where it is.
+struct champion_view {
+  card_uid uid = no_uid;  // no_uid: the seat plays without a Champion
+  card_id card = no_card;
+  champion_status state = champion_status::none;  // ready, in_play (see lines) or exhausted
+};
+
 struct seat_public {
   int hand_size = 0;              // cards, Stronghold not counted
   int stronghold_pos = 0;         // index of the Stronghold in the hand row
@@ -59,6 +67,7 @@ struct seat_public {
   int health = 0;                 // R1.5
   int mana = 0;
   int upper_line = 0, lower_line = 1;
+  champion_view champion;         // R13 (public)
 };
 
 struct seat_view {
@@ -82,7 +91,8 @@ struct seat_view {
   // The viewer's own hand, left to right, Stronghold excluded (its index is in
   // seats[viewer].stronghold_pos). Empty for spectators.
   std::vector<card_ref> hand;
-  // The uids of hand cards the viewer could play now (R3.2.1, R7 Blackmail), cost aside.
+  // The uids of hand cards the viewer could play now (R3.2.1, R7 Blackmail),
+  // then its Champion's when it is ready (R13.2, E34), cost aside.
   std::vector<card_uid> playable;
   // R11.6, 2v2 with the room option share_team_hands: the teammate's hand.
   seat_t teammate = no_seat;
