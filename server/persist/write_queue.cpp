@@ -93,9 +93,13 @@ void write_queue::run() {
     ok.assign(batch.size(), 0);
     commit_(batch, ok);
     for (std::size_t i = 0; i < batch.size(); ++i) run_callback(batch[i].done, ok[i] != 0, batch[i]);
+    const std::size_t done = batch.size();
+    // Drop the callbacks (and what they hold: rooms) before flush() can return,
+    // so nothing of a caller outlives its flush() on this thread.
+    batch.clear();
     {
       std::lock_guard lk(mu_);
-      completed_ += batch.size();
+      completed_ += done;
       ++batches_;
     }
     done_cv_.notify_all();

@@ -1,0 +1,280 @@
+#include "app/config.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace cod::server {
+namespace {
+
+template <class T>
+std::optional<T> parse_number(std::string_view v) {
+  T out{};
+  auto first = v.data(), last = v.data() + v.size();
+  auto [p, ec] = std::from_chars(first, last, out);
+  if (ec != std::errc{} || p != last || v.empty()) return std::nullopt;
+  return out;
+}
+
+std::string key_error(std::string_view key, std::string_view what) {
+  std::string s(key);
+  s += ": ";
+  s += what;
+  return s;
+}
+
+config_key int_key(std::string_view name, std::string_view help, int config::*m, long lo, long hi) {
+  return {name, help,
+          [=](config& c, std::string_view v) -> std::optional<std::string> {
+            auto n = parse_number<long>(v);
+            if (!n || *n < lo || *n > hi) {
+              std::string what = "expected an integer from ";
+              what += std::to_string(lo);
+              what += " to ";
+              what += std::to_string(hi);
+              what += ", got '";
+              what += v;
+              what += "'";
+              return key_error(name, what);
+            }
+            c.*m = static_cast<int>(*n);
+            return std::nullopt;
+          },
+          [=](const config& c) { return std::to_string(c.*m); }};
+}
+
+config_key size_key(std::string_view name, std::string_view help, std::size_t config::*m,
+                    std::size_t lo, std::size_t hi) {
+  return {name, help,
+          [=](config& c, std::string_view v) -> std::optional<std::string> {
+            auto n = parse_number<std::size_t>(v);
+            if (!n || *n < lo || *n > hi) {
+              std::string what = "expected an integer from ";
+              what += std::to_string(lo);
+              what += " to ";
+              what += std::to_string(hi);
+              what += ", got '";
+              what += v;
+              what += "'";
+              return key_error(name, what);
+            }
+            c.*m = *n;
+            return std::nullopt;
+          },
+          [=](const config& c) { return std::to_string(c.*m); }};
+}
+
+config_key string_key(std::string_view name, std::string_view help, std::string config::*m,
+                       std::vector<std::string_view> allowed = {}) {
+  return {name, help,
+          [=](config& c, std::string_view v) -> std::optional<std::string> {
+            if (!allowed.empty()) {
+              bool ok = false;
+              for (auto a : allowed) ok = ok || a == v;
+              if (!ok) {
+                std::string what = "expected one of";
+                for (auto a : allowed) {
+                  what += ' ';
+                  what += a;
+                }
+                return key_error(name, what);
+              }
+            }
+            c.*m = std::string(v);
+            return std::nullopt;
+          },
+          [=](const config& c) { return c.*m; }};
+}
+
+std::vector<config_key> make_keys() {
+  constexpr long big = std::numeric_limits<int>::max();
+  std::vector<config_key> k;
+  k.push_back(string_key("address", "IP address to listen on", &config::address));
+  k.push_back(int_key("port", "TCP port for HTTP and WebSocket (0: any free port)", &config::port, 0, 65535));
+  k.push_back(int_key("threads", "I/O threads", &config::threads, 1, 256));
+  k.push_back(int_key("max_connections", "WebSocket connections at once; more get error server_busy and close 1013",
+                      &config::max_connections, 1, big));
+  k.push_back(string_key("db", "SQLite database file (its directory is created); \":memory:\" stores nothing",
+                         &config::db));
+  k.push_back(string_key("catalogue", "card catalogue JSON (empty: the shipped catalogue)", &config::catalogue));
+  k.push_back(string_key("log_level", "trace, debug, info, warn, error, critical or off", &config::log_level,
+                         {"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  k.push_back(size_key("max_frame_bytes",
+                       "largest client message; larger ones get frame_too_large and close 1009",
+                       &config::max_frame_bytes, 256, std::size_t{64} << 20));
+  k.push_back(int_key("rate_limit_per_sec", "messages per second per connection, token bucket refill (0: no limit)",
+                      &config::rate_limit_per_sec, 0, big));
+  k.push_back(int_key("rate_limit_burst", "token bucket size (messages accepted in a burst)",
+                      &config::rate_limit_burst, 1, big));
+  k.push_back(int_key("flood_factor", "more than factor x rate_limit_per_sec messages in one second closes (1008)",
+                      &config::flood_factor, 1, big));
+  k.push_back(size_key("max_queued_messages", "outgoing messages queued per connection; overflow closes (1008)",
+                       &config::max_queued_messages, 1, std::size_t{1} << 20));
+  k.push_back(int_key("handshake_timeout_sec", "WebSocket opening and closing handshake timeout",
+                      &config::handshake_timeout_sec, 1, 3600));
+  k.push_back(int_key("idle_timeout_sec", "a WebSocket peer silent for half of this is pinged, for all of it dropped",
+                      &config::idle_timeout_sec, 1, 86400));
+  k.push_back(int_key("http_timeout_sec", "time to read one HTTP request", &config::http_timeout_sec, 1, 3600));
+  k.push_back(int_key("close_timeout_ms", "a close handshake longer than this drops the TCP connection",
+                      &config::close_timeout_ms, 1, 600000));
+  k.push_back(int_key("max_rooms", "rooms at once; create_room beyond gets server_busy", &config::max_rooms, 1, big));
+  k.push_back(int_key("grace_period_sec", "a disconnected seat is kept this long, then concedes",
+                      &config::grace_period_sec, 0, 86400 * 7));
+  k.push_back(int_key("finished_room_ttl_sec", "a finished room stays listed this long",
+                      &config::finished_room_ttl_sec, 0, 86400 * 7));
+  k.push_back(int_key("waiting_room_ttl_sec", "a room whose match never starts is dropped after this",
+                      &config::waiting_room_ttl_sec, 1, 86400 * 7));
+  k.push_back(int_key("max_room_backlog", "requests queued behind a room's pending write; more get server_busy",
+                      &config::max_room_backlog, 1, 1 << 20));
+  k.push_back(int_key("shutdown_timeout_ms", "on SIGINT/SIGTERM, time given to close handshakes",
+                      &config::shutdown_timeout_ms, 0, 600000));
+  return k;
+}
+
+}  // namespace
+
+const std::vector<config_key>& config_keys() {
+  static const std::vector<config_key> keys = make_keys();
+  return keys;
+}
+
+std::string config_env_name(std::string_view key) {
+  std::string s = "COD_";
+  for (char ch : key) s += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+std::string config_flag_name(std::string_view key) {
+  std::string s = "--";
+  for (char ch : key) s += ch == '_' ? '-' : ch;
+  return s;
+}
+
+std::optional<std::string> set_config_key(config& c, std::string_view key, std::string_view value) {
+  for (const auto& k : config_keys())
+    if (k.name == key) return k.set(c, value);
+  return key_error(key, "unknown key");
+}
+
+std::optional<std::string> apply_config_json(std::string_view text, config& c) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) return std::string("not valid JSON");
+  if (!j.is_object()) return std::string("expected a JSON object of keys");
+  config next = c;
+  for (const auto& [key, value] : j.items()) {
+    if (!key.empty() && key[0] == '_') continue;  // comments
+    std::string v;
+    if (value.is_string()) v = value.get<std::string>();
+    else if (value.is_number_integer() || value.is_number_unsigned()) v = value.dump();
+    else return key_error(key, "expected a string or an integer");
+    if (auto e = set_config_key(next, key, v)) return e;
+  }
+  c = std::move(next);
+  return std::nullopt;
+}
+
+std::string config_help() {
+  const config defaults;
+  std::ostringstream o;
+  o << "usage: cod-server [--key-name=value | --key-name value]... [--config=PATH] [--help]\n"
+       "\n"
+       "Clash of Decks game server: HTTP (/healthz, /metrics) and WebSocket (/ws) on one port.\n"
+       "Every key is set by, in increasing precedence: its default, the JSON file given by\n"
+       "--config=PATH (or COD_CONFIG), the environment variable COD_<KEY>, the flag --key-name.\n"
+       "\n";
+  for (const auto& k : config_keys()) {
+    std::string def = k.get(defaults);
+    if (k.name == "catalogue") def = "(the shipped catalogue)";
+    o << "  " << config_flag_name(k.name) << "  (env " << config_env_name(k.name) << ", default "
+      << (def.empty() ? "\"\"" : def) << ")\n      " << k.help << "\n";
+  }
+  o << "  --config  (env COD_CONFIG, default none)\n      JSON file of keys, read before the environment and flags\n"
+       "  --help, -h\n      this text\n";
+  return o.str();
+}
+
+config_load load_config(int argc, const char* const* argv, const env_lookup& env) {
+  config_load out;
+  // Split the flags first: --config must be known before anything else applies.
+  std::vector<std::pair<std::string, std::string>> flags;
+  std::string config_path;
+  if (const char* p = env ? env("COD_CONFIG") : nullptr) config_path = p;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--help" || a == "-h") {
+      out.help = true;
+      return out;
+    }
+    if (a.size() < 3 || a.substr(0, 2) != "--") {
+      out.error = "unexpected argument '";
+      out.error += a;
+      out.error += "' (try --help)";
+      return out;
+    }
+    std::string name, value;
+    if (auto eq = a.find('='); eq != std::string_view::npos) {
+      name = std::string(a.substr(2, eq - 2));
+      value = std::string(a.substr(eq + 1));
+    } else {
+      name = std::string(a.substr(2));
+      if (i + 1 >= argc) {
+        out.error = "--";
+        out.error += name;
+        out.error += " needs a value";
+        return out;
+      }
+      value = argv[++i];
+    }
+    for (auto& ch : name)
+      if (ch == '-') ch = '_';
+    if (name == "config") config_path = value;
+    else flags.emplace_back(std::move(name), std::move(value));
+  }
+
+  config c;
+  if (!config_path.empty()) {
+    std::ifstream f(config_path, std::ios::binary);
+    if (!f) {
+      out.error = "cannot read config file " + config_path;
+      return out;
+    }
+    std::ostringstream text;
+    text << f.rdbuf();
+    if (auto e = apply_config_json(text.str(), c)) {
+      out.error = config_path;
+      out.error += ": ";
+      out.error += *e;
+      return out;
+    }
+    out.config_file = config_path;
+  }
+  if (env) {
+    for (const auto& k : config_keys()) {
+      const std::string var = config_env_name(k.name);
+      if (const char* v = env(var.c_str())) {
+        if (auto e = k.set(c, v)) {
+          out.error = var;
+          out.error += ": ";
+          out.error += *e;
+          return out;
+        }
+      }
+    }
+  }
+  for (const auto& [name, value] : flags) {
+    if (auto e = set_config_key(c, name, value)) {
+      out.error = config_flag_name(name);
+      out.error += ": ";
+      out.error += *e;
+      return out;
+    }
+  }
+  out.cfg = std::move(c);
+  return out;
+}
+
+}  // namespace cod::server

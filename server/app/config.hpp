@@ -1,0 +1,86 @@
+// The server's settings: one struct, defaults in code.
+//
+// Each key is set, in increasing precedence, by
+//   1. its default here (config/server.json lists them all),
+//   2. a JSON file given by --config=PATH or COD_CONFIG ({"key": value, ...};
+//      keys starting with "_" are comments),
+//   3. the environment variable COD_<KEY_UPPER> (COD_MAX_FRAME_BYTES),
+//   4. the command-line flag --key-name=value or --key-name value (--max-frame-bytes).
+// Unknown keys and bad values are errors: a typo never goes unnoticed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cod::server {
+
+struct config {
+  // Network.
+  std::string address = "127.0.0.1";
+  int port = 8080;                        // 0: any free port (tests)
+  int threads = 2;                        // io threads
+  int max_connections = 1000;             // WebSocket connections; more get server_busy, close 1013
+  // Storage and data.
+  std::string db = "./data/cod.db";       // SQLite file (its directory is created); ":memory:" keeps nothing
+  std::string catalogue;                  // "" = the shipped catalogue
+  std::string log_level = "info";         // trace, debug, info, warn, error, critical, off
+  // Per connection.
+  std::size_t max_frame_bytes = 65536;    // larger messages: error frame_too_large, close 1009
+  int rate_limit_per_sec = 20;            // token bucket refill (0 = no limit)
+  int rate_limit_burst = 40;              // token bucket size
+  int flood_factor = 10;                  // > factor x rate messages in one second: close 1008
+  std::size_t max_queued_messages = 256;  // outgoing queue cap: overflow closes 1008 "slow consumer"
+  int handshake_timeout_sec = 30;         // WebSocket handshake and close handshake
+  int idle_timeout_sec = 60;              // silent peers: pinged at half, dropped at this
+  int http_timeout_sec = 30;              // one HTTP request
+  int close_timeout_ms = 5000;            // a close that takes longer drops the TCP connection
+  // Rooms.
+  int max_rooms = 1000;                   // create_room beyond this: server_busy
+  int grace_period_sec = 60;              // a disconnected seat is kept this long, then concedes
+  int finished_room_ttl_sec = 300;        // a finished room stays listed this long
+  int waiting_room_ttl_sec = 1800;        // a room whose match never starts is dropped after this
+  int max_room_backlog = 256;             // requests waiting on a room's pending write: server_busy beyond
+  int shutdown_timeout_ms = 2000;         // time given to close handshakes on SIGINT/SIGTERM
+};
+
+// One documented key.
+struct config_key {
+  std::string_view name;  // "max_frame_bytes"
+  std::string_view help;  // one line
+  std::function<std::optional<std::string>(config&, std::string_view)> set;  // error or nullopt
+  std::function<std::string(const config&)> get;
+};
+
+const std::vector<config_key>& config_keys();
+
+// "COD_MAX_FRAME_BYTES", "--max-frame-bytes".
+std::string config_env_name(std::string_view key);
+std::string config_flag_name(std::string_view key);
+
+// Sets one key from its text form. Errors name the key.
+std::optional<std::string> set_config_key(config& c, std::string_view key, std::string_view value);
+
+// Applies a JSON object of keys (the config file). Errors name the key.
+std::optional<std::string> apply_config_json(std::string_view text, config& c);
+
+// The --help text: every key, its default, its environment variable and flag.
+std::string config_help();
+
+using env_lookup = std::function<const char*(const char*)>;  // std::getenv
+
+struct config_load {
+  config cfg;
+  bool help = false;        // --help / -h given: print config_help() and exit 0
+  std::string error;        // non-empty: print it and exit 2
+  std::string config_file;  // the file that was read, if any
+};
+
+// Defaults < file < environment < flags.
+config_load load_config(int argc, const char* const* argv, const env_lookup& env);
+
+}  // namespace cod::server

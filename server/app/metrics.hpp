@@ -1,0 +1,60 @@
+// Counters for /metrics and /healthz. Thread-safe: every part of the server
+// bumps them from its own strand.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace cod::server {
+
+class metrics {
+ public:
+  using clock = std::chrono::steady_clock;
+  metrics();
+
+  std::atomic<std::int64_t> connections{0};       // open WebSocket sessions
+  std::atomic<std::int64_t> rooms{0};             // rooms in the registry
+  std::atomic<std::uint64_t> connections_total{0};
+  std::atomic<std::uint64_t> messages_in_total{0};
+  std::atomic<std::uint64_t> messages_out_total{0};
+  std::atomic<std::uint64_t> matches_started_total{0};
+  std::atomic<std::uint64_t> matches_finished_total{0};
+  std::atomic<std::uint64_t> slow_consumers_total{0};
+  std::atomic<std::uint64_t> persistence_errors_total{0};
+
+  // An accepted (and persisted) action.
+  void action(clock::time_point now = clock::now());
+  std::uint64_t actions_total() const { return actions_total_.load(); }
+  // Mean accepted actions per second over the last `window` whole seconds.
+  double actions_per_second(clock::time_point now = clock::now()) const;
+
+  // An error sent to a client, by wire code.
+  void error(std::string_view code);
+  std::map<std::string, std::uint64_t> errors() const;
+  std::uint64_t errors_total(std::string_view code) const;
+
+  double uptime_seconds() const;
+
+  // Prometheus text exposition format (version 0.0.4). `pending`: the
+  // store's queued writes.
+  std::string prometheus(std::size_t persistence_pending) const;
+
+  static constexpr int window = 10;
+
+ private:
+  clock::time_point start_;
+  std::atomic<std::uint64_t> actions_total_{0};
+  mutable std::mutex mutex_;
+  std::map<std::string, std::uint64_t, std::less<>> errors_;
+  // Per-second buckets of accepted actions (second number % size).
+  std::array<std::int64_t, window + 1> bucket_second_{};
+  std::array<std::uint64_t, window + 1> bucket_count_{};
+};
+
+}  // namespace cod::server

@@ -1,0 +1,257 @@
+#include "app/server.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "app/metrics.hpp"
+#include "cod/engine/catalogue.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/messages.hpp"
+#include "net/listener.hpp"
+#include "net/net_context.hpp"
+#include "net/strand_executor.hpp"
+#include "persist/memory_store.hpp"
+#include "persist/sqlite_store.hpp"
+#include "room/client_session.hpp"
+#include "room/room.hpp"
+#include "room/room_registry.hpp"
+
+namespace cod::server {
+
+namespace net = boost::asio;
+
+struct server::impl {
+  // Declared so that what the io_context's pending handlers still use
+  // (metrics, catalogue, services) outlives it, and what holds its executors
+  // (rooms, listener, timers) goes first.
+  config cfg;
+  metrics stats;
+  catalogue cat;
+  std::unique_ptr<match_store> store;
+  room_services room_svc;
+  lobby_services lobby;
+  std::shared_ptr<net_context> net_ctx;
+  net::io_context ioc;
+  std::shared_ptr<room_registry> rooms;
+  std::shared_ptr<listener> lst;
+  std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
+  net::steady_timer stop_timer{ioc};
+  std::optional<net::signal_set> signals;
+  std::vector<std::thread> threads;
+  std::atomic<bool> stop_requested{false};
+  std::chrono::steady_clock::time_point stop_deadline;
+  std::mutex wait_mutex;
+  bool waited = false;
+
+  explicit impl(config c, std::unique_ptr<match_store> s) : cfg(std::move(c)), ioc(cfg.threads) {
+    store = std::move(s);
+  }
+
+  void poll_stop() {
+    if (net_ctx->connections.size() == 0 || std::chrono::steady_clock::now() >= stop_deadline) {
+      if (net_ctx->connections.size() != 0)
+        spdlog::warn("shutdown: {} connections did not close in time", net_ctx->connections.size());
+      work.reset();
+      if (signals) {
+        boost::system::error_code ignored;
+        signals->cancel(ignored);
+      }
+      ioc.stop();
+      return;
+    }
+    stop_timer.expires_after(std::chrono::milliseconds(20));
+    stop_timer.async_wait([this](const boost::system::error_code&) { poll_stop(); });
+  }
+};
+
+server::server(config cfg, std::unique_ptr<match_store> store)
+    : impl_(std::make_unique<impl>(std::move(cfg), std::move(store))) {}
+
+server::~server() {
+  if (!impl_->threads.empty()) {
+    stop();
+    wait();
+  }
+  // The store goes first: its writer thread ends, and the callbacks it still
+  // holds (each keeps its room alive) are destroyed while the io_context the
+  // rooms' strands belong to still exists.
+  if (impl_->store) {
+    impl_->store->flush();
+    impl_->store.reset();
+  }
+  // Then everything that holds a strand or timer of the io_context; what
+  // its queued handlers still hold goes with the io_context itself.
+  impl_->lst.reset();
+  impl_->lobby.rooms.reset();
+  impl_->rooms.reset();
+}
+
+std::uint16_t server::port() const { return impl_->lst ? impl_->lst->local_endpoint().port() : 0; }
+const metrics& server::stats() const { return impl_->stats; }
+match_store& server::store() { return *impl_->store; }
+
+bool server::start(std::string& error) {
+  auto& d = *impl_;
+  const auto& cfg = d.cfg;
+
+  if (auto e = protocol::load_catalogue_file(cfg.catalogue, d.cat)) {
+    error = "catalogue ";
+    error += cfg.catalogue;
+    error += ": ";
+    error += e->to_string();
+    return false;
+  }
+
+  if (!d.store) {
+    if (cfg.db == ":memory:") {
+      spdlog::warn("store: in memory (db \":memory:\"): nothing survives a restart");
+      d.store = std::make_unique<memory_store>();
+    } else {
+      std::error_code fec;
+      const auto dir = std::filesystem::path(cfg.db).parent_path();
+      if (!dir.empty()) std::filesystem::create_directories(dir, fec);
+      if (fec) {
+        error = "cannot create the directory of ";
+        error += cfg.db;
+        error += ": ";
+        error += fec.message();
+        return false;
+      }
+      sqlite_options o;
+      o.path = cfg.db;
+      d.store = sqlite_store::open(o, error);
+      if (!d.store) return false;
+      spdlog::info("store: SQLite {}", cfg.db);
+    }
+  }
+
+  d.room_svc.cat = &d.cat;
+  d.room_svc.store = d.store.get();
+  d.room_svc.stats = &d.stats;
+  d.room_svc.cfg = cfg;
+  d.room_svc.wall_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  d.rooms = std::make_shared<room_registry>(d.room_svc, [&d] { return make_strand_executor(d.ioc); });
+
+  d.net_ctx = std::make_shared<net_context>();
+  d.net_ctx->cfg = cfg;
+  d.net_ctx->stats = &d.stats;
+  d.net_ctx->lobby = &d.lobby;
+  d.lobby.rooms = d.rooms;
+  d.lobby.stats = &d.stats;
+  d.lobby.cfg = cfg;
+  d.lobby.shutting_down = &d.net_ctx->shutting_down;
+  d.net_ctx->healthz = [&d] {
+    nlohmann::json j = {{"status", "ok"},
+                        {"server", protocol::server_software},
+                        {"uptime_s", static_cast<std::int64_t>(d.stats.uptime_seconds())},
+                        {"rooms", d.rooms->size()},
+                        {"connections", d.stats.connections.load()},
+                        {"persistence_pending", d.store->pending()}};
+    return j.dump();
+  };
+  d.net_ctx->metrics_text = [&d] { return d.stats.prometheus(d.store->pending()); };
+
+  // Recovery: every unfinished match gets its room back before anyone connects.
+  try {
+    const auto unfinished = d.store->load_unfinished();
+    if (!unfinished.empty()) {
+      const auto n = d.rooms->recover(unfinished);
+      spdlog::info("recovery: {} of {} unfinished matches rebuilt", n, unfinished.size());
+    }
+  } catch (const std::exception& e) {
+    error = "recovery: cannot read unfinished matches: ";
+    error += e.what();
+    return false;
+  }
+
+  boost::system::error_code ec;
+  const auto address = net::ip::make_address(cfg.address, ec);
+  if (ec) {
+    error = "bad address '";
+    error += cfg.address;
+    error += "': ";
+    error += ec.message();
+    return false;
+  }
+  d.lst = std::make_shared<listener>(d.ioc, net::ip::tcp::endpoint(address, static_cast<std::uint16_t>(cfg.port)),
+                                     d.net_ctx, ec);
+  if (ec) {
+    error = "cannot listen on ";
+    error += cfg.address;
+    error += ':';
+    error += std::to_string(cfg.port);
+    error += ": ";
+    error += ec.message();
+    d.lst.reset();
+    return false;
+  }
+  spdlog::info("listening on {}:{} (HTTP /healthz /metrics, WebSocket /ws), {} io threads", cfg.address, port(),
+               cfg.threads);
+  return true;
+}
+
+void server::run() {
+  auto& d = *impl_;
+  d.work.emplace(d.ioc.get_executor());
+  d.lst->run();
+  for (int i = 0; i < d.cfg.threads; ++i) d.threads.emplace_back([&d] { d.ioc.run(); });
+}
+
+void server::stop() {
+  auto& d = *impl_;
+  if (d.stop_requested.exchange(true)) return;
+  net::post(d.ioc, [&d] {
+    spdlog::info("shutting down: no new connections; closing {} WebSocket connections",
+                 d.net_ctx->connections.size());
+    d.net_ctx->shutting_down = true;
+    d.lst->stop();
+    d.rooms->shutdown();
+    auto bye = std::make_shared<const std::string>(
+        protocol::make_error(nlohmann::json(), protocol::session_errc::shutting_down).dump());
+    d.net_ctx->connections.close_all(bye, protocol::close_code::going_away, "server shutting down");
+    d.stop_deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(d.cfg.shutdown_timeout_ms);
+    d.poll_stop();
+  });
+}
+
+void server::wait() {
+  auto& d = *impl_;
+  std::lock_guard lock(d.wait_mutex);
+  if (d.waited) return;
+  for (auto& t : d.threads)
+    if (t.joinable()) t.join();
+  d.waited = true;
+  d.store->flush();
+  spdlog::info("store flushed; server stopped");
+}
+
+int server::run_until_signal() {
+  auto& d = *impl_;
+  d.signals.emplace(d.ioc, SIGINT, SIGTERM);
+  d.signals->async_wait([this](const boost::system::error_code& ec, int sig) {
+    if (ec) return;
+    spdlog::info("signal {} received", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    stop();
+  });
+  run();
+  wait();
+  return 0;
+}
+
+}  // namespace cod::server

@@ -1,0 +1,56 @@
+// The whole server in one object: catalogue, store, rooms (recovered from the
+// store), the listener and the io threads. main() runs one; the end-to-end
+// tests run one in-process on an ephemeral port.
+//
+// Threads: `threads` io threads run the io_context; each connection and each
+// room is a strand on it. The store has its own writer thread. Shutdown
+// (stop(), SIGINT, SIGTERM): stop accepting, stop room timers, close every
+// WebSocket with 1001 "server shutting down", wait for the close handshakes
+// (at most shutdown_timeout_ms), stop the io threads, flush the store.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "app/config.hpp"
+#include "persist/match_store.hpp"
+
+namespace cod {
+class catalogue;
+}
+
+namespace cod::server {
+
+class metrics;
+
+class server {
+ public:
+  // `store`: null opens cfg.db (SQLite; ":memory:" gives a memory store).
+  explicit server(config cfg, std::unique_ptr<match_store> store = nullptr);
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  // Loads the catalogue, opens the store, recovers unfinished matches, binds.
+  // False and a sentence in `error` on failure.
+  bool start(std::string& error);
+  // Runs the io threads in the background.
+  void run();
+  // Graceful stop; returns at once (thread-safe, idempotent).
+  void stop();
+  // Blocks until stopped, then joins the io threads and flushes the store.
+  void wait();
+  // run(), stop on SIGINT/SIGTERM, wait(). The process' exit status.
+  int run_until_signal();
+
+  std::uint16_t port() const;
+  const metrics& stats() const;
+  match_store& store();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace cod::server

@@ -1,0 +1,34 @@
+# The server core (issue 4): net/ (listener, HTTP, WebSocket), room/ (rooms,
+# registry, per-connection protocol state), app/ (config, logging, metrics,
+# the server object) and the cod-server executable.
+#
+# Only net/*.cpp and app/server.cpp include Asio/Beast (the slow headers);
+# rooms run on an abstract serial executor (room/executor.hpp).
+add_library(cod_server_core STATIC
+  app/config.cpp
+  app/logging.cpp
+  app/metrics.cpp
+  app/server.cpp
+  net/http_session.cpp
+  net/listener.cpp
+  net/net_context.cpp
+  net/rate_limiter.cpp
+  net/send_queue.cpp
+  net/strand_executor.cpp
+  net/websocket_session.cpp
+  room/client_session.cpp
+  room/random.cpp
+  room/room.cpp
+  room/room_registry.cpp
+)
+target_include_directories(cod_server_core PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(cod_server_core PUBLIC
+  cod_persist cod_protocol Boost::headers spdlog::spdlog nlohmann_json::nlohmann_json Threads::Threads)
+# Boost 1.74's Asio under g++ 12 -std=c++20 needs <utility> first (see
+# server/CMakeLists.txt). PUBLIC: tests that include Beast need it too.
+target_compile_options(cod_server_core PUBLIC -include utility)
+target_compile_definitions(cod_server_core PUBLIC BOOST_ASIO_NO_DEPRECATED)
+
+add_executable(cod-server app/main.cpp)
+target_link_libraries(cod-server PRIVATE cod_server_core)
+target_compile_definitions(cod-server PRIVATE COD_DEFAULT_CATALOGUE="${COD_CATALOGUE}")

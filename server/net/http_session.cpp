@@ -1,0 +1,127 @@
+#include "net/http_session.hpp"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <spdlog/spdlog.h>
+
+#include "app/metrics.hpp"
+#include "net/websocket_session.hpp"
+
+namespace cod::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+
+namespace {
+constexpr std::size_t max_request_body = 4096;
+constexpr const char* server_name = "cod-server/0.1";
+}  // namespace
+
+http_session::http_session(net::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx)
+    : stream_(std::move(socket)), ctx_(std::move(ctx)) {}
+
+void http_session::fail(beast::error_code ec, const char* what) {
+  if (ec == net::error::operation_aborted || ec == beast::error::timeout || ec == net::error::connection_reset)
+    return;
+  spdlog::debug("http: {}: {}", what, ec.message());
+}
+
+void http_session::run() {
+  net::dispatch(stream_.get_executor(),
+                beast::bind_front_handler(&http_session::do_read, shared_from_this()));
+}
+
+void http_session::do_read() {
+  parser_.emplace();
+  parser_->body_limit(max_request_body);
+  stream_.expires_after(std::chrono::seconds(ctx_->cfg.http_timeout_sec));
+  http::async_read(stream_, buffer_, *parser_,
+                   beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+}
+
+void http_session::on_read(beast::error_code ec, std::size_t) {
+  if (ec == http::error::end_of_stream) return do_close();
+  if (ec) return fail(ec, "read");
+
+  if (websocket::is_upgrade(parser_->get())) {
+    const auto target = parser_->get().target();
+    if (target != "/ws" && target.substr(0, 4) != "/ws?") {
+      response res{http::status::not_found, parser_->get().version()};
+      res.set(http::field::content_type, "text/plain");
+      res.body() = "WebSocket endpoint is /ws\n";
+      res.keep_alive(false);
+      return do_write(std::move(res));
+    }
+    // Over max_connections the upgrade is still accepted, so the client reads
+    // a server_busy error (then close 1013) rather than a bare HTTP status.
+    const bool busy = ctx_->shutting_down ||
+                      ctx_->connections.size() >= static_cast<std::size_t>(ctx_->cfg.max_connections);
+    if (busy && !ctx_->shutting_down)
+      spdlog::warn("http: WebSocket connection refused: {} connections open", ctx_->connections.size());
+    // The timeout belongs to the WebSocket stream from now on.
+    stream_.expires_never();
+    std::make_shared<websocket_session>(stream_.release_socket(), ctx_)->run(parser_->release(), busy);
+    return;
+  }
+  do_write(handle(parser_->get()));
+}
+
+http_session::response http_session::handle(const request& req) {
+  response res{http::status::ok, req.version()};
+  res.set(http::field::server, server_name);
+  res.keep_alive(req.keep_alive());
+  std::string_view target(req.target().data(), req.target().size());
+  if (auto q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
+
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    res.result(http::status::method_not_allowed);
+    res.set(http::field::allow, "GET, HEAD");
+    res.set(http::field::content_type, "text/plain");
+    res.body() = "method not allowed\n";
+  } else if (target == "/healthz") {
+    res.set(http::field::content_type, "application/json");
+    res.set(http::field::cache_control, "no-store");
+    res.body() = ctx_->healthz();
+  } else if (target == "/metrics") {
+    res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+    res.set(http::field::cache_control, "no-store");
+    res.body() = ctx_->metrics_text();
+  } else if (target == "/ws") {
+    res.result(http::status::upgrade_required);
+    res.set(http::field::upgrade, "websocket");
+    res.set(http::field::content_type, "text/plain");
+    res.body() = "this endpoint speaks WebSocket\n";
+  } else {
+    res.result(http::status::not_found);
+    res.set(http::field::content_type, "text/plain");
+    res.body() = "not found\n";
+  }
+  res.prepare_payload();
+  if (req.method() == http::verb::head) res.body().clear();
+  return res;
+}
+
+void http_session::do_write(response res) {
+  res.set(http::field::server, server_name);
+  if (res.body().size() && !res.has_content_length()) res.prepare_payload();
+  res_ = std::make_shared<response>(std::move(res));
+  const bool close = res_->need_eof();
+  http::async_write(stream_, *res_,
+                    beast::bind_front_handler(&http_session::on_write, shared_from_this(), close));
+}
+
+void http_session::on_write(bool close, beast::error_code ec, std::size_t) {
+  res_.reset();
+  if (ec) return fail(ec, "write");
+  if (close || ctx_->shutting_down) return do_close();
+  do_read();
+}
+
+void http_session::do_close() {
+  beast::error_code ec;
+  stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+}
+
+}  // namespace cod::server

@@ -1,0 +1,40 @@
+// One HTTP connection: GET /healthz (JSON), GET /metrics (Prometheus text),
+// and the WebSocket upgrade on /ws, which hands the socket to a
+// websocket_session. Runs on the connection's strand.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "net/net_context.hpp"
+
+namespace cod::server {
+
+class http_session : public std::enable_shared_from_this<http_session> {
+ public:
+  http_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx);
+  void run();
+
+ private:
+  using request = boost::beast::http::request<boost::beast::http::string_body>;
+  using response = boost::beast::http::response<boost::beast::http::string_body>;
+
+  void do_read();
+  void on_read(boost::beast::error_code ec, std::size_t bytes);
+  void do_write(response res);
+  void on_write(bool close, boost::beast::error_code ec, std::size_t bytes);
+  void do_close();
+  void fail(boost::beast::error_code ec, const char* what);
+  response handle(const request& req);
+
+  boost::beast::tcp_stream stream_;
+  boost::beast::flat_buffer buffer_;
+  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+  std::shared_ptr<net_context> ctx_;
+  std::shared_ptr<response> res_;  // alive until its write ends
+};
+
+}  // namespace cod::server

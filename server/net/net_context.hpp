@@ -1,0 +1,48 @@
+// What the network layer shares: settings, counters, the lobby's services,
+// and the list of open WebSocket connections (to close them on shutdown).
+// No Asio here; thread-safe.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "app/config.hpp"
+#include "room/client_session.hpp"
+#include "room/peer.hpp"
+
+namespace cod::server {
+
+class metrics;
+
+class connection_list {
+ public:
+  void add(const std::shared_ptr<peer>& p);
+  void remove(std::uint64_t id);
+  std::size_t size() const;
+  // Sends `m` to every connection, then closes each (thread-safe; each runs
+  // on its connection's strand, the message before the close).
+  void close_all(const message_ptr& m, std::uint16_t code, const std::string& reason);
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::uint64_t, std::weak_ptr<peer>> peers_;
+};
+
+struct net_context {
+  config cfg;
+  metrics* stats = nullptr;
+  lobby_services* lobby = nullptr;
+  std::function<std::string()> healthz;       // GET /healthz body (JSON)
+  std::function<std::string()> metrics_text;  // GET /metrics body (Prometheus text)
+  connection_list connections;
+  std::atomic<bool> shutting_down{false};
+  std::atomic<std::uint64_t> next_connection_id{1};
+};
+
+}  // namespace cod::server

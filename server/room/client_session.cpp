@@ -1,0 +1,157 @@
+#include "room/client_session.hpp"
+
+#include <type_traits>
+#include <variant>
+
+#include <spdlog/spdlog.h>
+
+#include "app/metrics.hpp"
+#include "cod/protocol/messages.hpp"
+#include "room/random.hpp"
+#include "room/room.hpp"
+#include "room/room_registry.hpp"
+
+namespace cod::server {
+
+namespace pr = cod::protocol;
+using nlohmann::json;
+
+client_session::client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id)
+    : svc_(svc), peer_(std::move(p)), conn_id_(conn_id), session_(random_hex(16)) {}
+
+void client_session::send(const json& j) {
+  if (auto it = j.find("type"); it != j.end() && *it == "error") {
+    if (auto code = j.find("code"); code != j.end() && code->is_string())
+      svc_.stats->error(code->get_ref<const std::string&>());
+  }
+  send(std::make_shared<const std::string>(j.dump()));
+}
+
+void client_session::send(message_ptr m) {
+  if (auto p = peer_.lock()) p->send(std::move(m));
+}
+
+void client_session::close(std::uint16_t code, std::string reason) {
+  if (auto p = peer_.lock()) p->close(code, std::move(reason));
+}
+
+void client_session::send_error(const json& id, pr::session_errc code, std::string_view message) {
+  send(pr::make_error(id, code, message));
+}
+
+std::shared_ptr<room> client_session::attached() const {
+  std::lock_guard lock(mutex_);
+  return room_;
+}
+
+void client_session::attach(std::shared_ptr<room> r) {
+  std::lock_guard lock(mutex_);
+  room_ = std::move(r);
+}
+
+void client_session::detach(const room* r) {
+  std::lock_guard lock(mutex_);
+  if (room_.get() == r) room_.reset();
+}
+
+void client_session::on_oversized() {
+  send_error(json(), pr::session_errc::frame_too_large);
+  close(pr::close_code::message_too_big, "frame too large");
+}
+
+void client_session::on_rate_limited() { send_error(json(), pr::session_errc::rate_limited); }
+
+void client_session::on_binary() {
+  send(pr::make_error(json(), pr::protocol_error{pr::protocol_errc::bad_json, "",
+                                                 "binary frames are not accepted: send JSON as text frames"}));
+}
+
+void client_session::on_closed() {
+  std::shared_ptr<room> r;
+  {
+    std::lock_guard lock(mutex_);
+    r = std::move(room_);
+  }
+  if (r) r->disconnected(shared_from_this());
+}
+
+void client_session::on_text(std::string_view text) {
+  auto parsed = pr::parse_client_message(text, svc_.cfg.max_frame_bytes);
+  if (!parsed.ok()) {
+    if (parsed.oversized) return on_oversized();
+    send(pr::make_error(parsed.id, *parsed.error));
+    return;
+  }
+  const auto& msg = *parsed.message;
+  const json& id = pr::message_id(msg);
+  if (svc_.shutting_down && svc_.shutting_down->load()) {
+    send_error(id, pr::session_errc::shutting_down);
+    return;
+  }
+  if (!hello_ && !std::holds_alternative<pr::hello_msg>(msg)) {
+    send_error(id, pr::session_errc::hello_required);
+    return;
+  }
+  auto self = shared_from_this();
+  std::visit(
+      [&](const auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, pr::hello_msg>) {
+          if (hello_) return send_error(m.id, pr::session_errc::duplicate_hello);
+          if (m.version != pr::protocol_version) {
+            send_error(m.id, pr::session_errc::unsupported_version);
+            close(pr::close_code::protocol_error, "unsupported protocol version");
+            return;
+          }
+          hello_ = true;
+          spdlog::debug("connection {}: hello from '{}'", conn_id_, m.client.value_or(""));
+          send(pr::make_welcome(m.id, session_, svc_.cfg.max_frame_bytes, svc_.cfg.rate_limit_per_sec));
+        } else if constexpr (std::is_same_v<T, pr::ping_msg>) {
+          send(pr::make_pong(m.id));
+        } else if constexpr (std::is_same_v<T, pr::list_rooms_msg>) {
+          const auto rooms = svc_.rooms->list();
+          send(pr::make_rooms(m.id, rooms));
+        } else if constexpr (std::is_same_v<T, pr::create_room_msg>) {
+          auto r = svc_.rooms->create(m.mode, m.format, m.options);
+          if (!r) return send_error(m.id, pr::session_errc::server_busy, "too many rooms are open");
+          if (m.options.clock)
+            spdlog::info("room {}: created by connection {} ({}, exhaustion {}, turn clock {}+{} ms)", r->id(),
+                         conn_id_, pr::deck_format_name(m.format), m.options.exhaustion ? "on" : "off",
+                         m.options.clock->bank_ms, m.options.clock->increment_ms);
+          else
+            spdlog::info("room {}: created by connection {} ({}, exhaustion {})", r->id(), conn_id_,
+                         pr::deck_format_name(m.format), m.options.exhaustion ? "on" : "off");
+          send(pr::make_room_created(m.id, r->id(), r->seed_hash()));
+        } else if constexpr (std::is_same_v<T, pr::join_msg> || std::is_same_v<T, pr::resume_msg> ||
+                             std::is_same_v<T, pr::spectate_msg>) {
+          auto r = svc_.rooms->find(m.room);
+          if (!r) return send_error(m.id, pr::session_errc::room_not_found);
+          {
+            std::lock_guard lock(mutex_);
+            if (room_) {
+              // Resuming the seat this connection already holds is allowed.
+              if constexpr (std::is_same_v<T, pr::resume_msg>) {
+                if (room_ != r) return send_error(m.id, pr::session_errc::already_in_room);
+              } else {
+                return send_error(m.id, pr::session_errc::already_in_room);
+              }
+            }
+            room_ = r;
+          }
+          if constexpr (std::is_same_v<T, pr::join_msg>) r->join(self, m);
+          else if constexpr (std::is_same_v<T, pr::resume_msg>) r->resume(self, m);
+          else r->spectate(self, m);
+        } else if constexpr (std::is_same_v<T, pr::act_msg>) {
+          auto r = attached();
+          if (!r) return send_error(m.id, pr::session_errc::not_seated);
+          r->act(self, m);
+        } else if constexpr (std::is_same_v<T, pr::leave_msg>) {
+          auto r = attached();
+          if (!r) return send_error(m.id, pr::session_errc::not_in_room);
+          r->leave(self, m);
+        }
+      },
+      msg);
+}
+
+}  // namespace cod::server

@@ -1,0 +1,78 @@
+// One connection's protocol state: hello first, then lobby requests
+// (list_rooms, create_room, ping) answered here and room requests (join,
+// resume, spectate, act, leave) forwarded to the room the connection is in.
+// No Asio: the WebSocket session feeds it complete text messages on its
+// strand and gives it a peer to send through, so tests drive it directly.
+//
+// Threading: on_* run on the connection's strand. send() and the room
+// attachment (set by rooms from their own executors) are thread-safe.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "app/config.hpp"
+#include "cod/protocol/session_error.hpp"
+#include "room/peer.hpp"
+
+namespace cod::server {
+
+class metrics;
+class room;
+class room_registry;
+
+struct lobby_services {
+  std::shared_ptr<room_registry> rooms;
+  metrics* stats = nullptr;
+  config cfg;
+  const std::atomic<bool>* shutting_down = nullptr;
+};
+
+class client_session : public std::enable_shared_from_this<client_session> {
+ public:
+  client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id);
+
+  // A complete text message (at most max_frame_bytes).
+  void on_text(std::string_view text);
+  // A message longer than max_frame_bytes: error frame_too_large, close 1009.
+  void on_oversized();
+  // The rate limiter dropped a message: error rate_limited.
+  void on_rate_limited();
+  // A binary frame: the protocol is JSON text only (docs/protocol.md): error bad_json.
+  void on_binary();
+  // The connection is gone: rooms mark the seat disconnected.
+  void on_closed();
+
+  // Thread-safe. Error messages are counted in metrics by code.
+  void send(const nlohmann::json& j);
+  void send(message_ptr m);
+  void close(std::uint16_t code, std::string reason);
+
+  std::uint64_t id() const { return conn_id_; }
+  const std::string& session() const { return session_; }
+
+  // The room this connection is in (or joining). Thread-safe; rooms call
+  // detach() when a join fails or the client leaves.
+  std::shared_ptr<room> attached() const;
+  void attach(std::shared_ptr<room> r);
+  void detach(const room* r);
+
+ private:
+  void send_error(const nlohmann::json& id, protocol::session_errc code, std::string_view message = {});
+
+  lobby_services& svc_;
+  std::weak_ptr<peer> peer_;
+  std::uint64_t conn_id_;
+  std::string session_;
+  bool hello_ = false;
+  mutable std::mutex mutex_;
+  std::shared_ptr<room> room_;
+};
+
+}  // namespace cod::server

@@ -1,0 +1,55 @@
+#include "room/random.hpp"
+
+#include <random>
+
+namespace cod::server {
+namespace {
+std::random_device& device() {
+  thread_local std::random_device rd;
+  return rd;
+}
+}  // namespace
+
+std::uint64_t random_u64() {
+  auto& rd = device();
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ static_cast<std::uint64_t>(rd());
+}
+
+std::string random_hex(std::size_t chars) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(chars);
+  std::uint64_t bits = 0;
+  int left = 0;
+  for (std::size_t i = 0; i < chars; ++i) {
+    if (left == 0) {
+      bits = random_u64();
+      left = 16;
+    }
+    s += digits[bits & 0xF];
+    bits >>= 4;
+    --left;
+  }
+  return s;
+}
+
+std::string random_room_id() {
+  static constexpr char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+  std::uint64_t bits = random_u64();
+  std::string s = "r";
+  for (int i = 0; i < 4; ++i) {
+    s += digits[bits % 36];
+    bits /= 36;
+  }
+  return s;
+}
+
+bool constant_time_equal(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+}  // namespace cod::server

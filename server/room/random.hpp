@@ -1,0 +1,19 @@
+// Secrets and ids from the operating system's CSPRNG (std::random_device reads
+// getrandom / /dev/urandom on Linux). Thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cod::server {
+
+std::uint64_t random_u64();
+// `chars` lowercase hex digits (tokens: 32, i.e. 128 bits).
+std::string random_hex(std::size_t chars);
+// A short room id: "r" and four base-36 characters, e.g. "r7k2x".
+std::string random_room_id();
+// Compares two strings in time independent of where they differ (token hashes).
+bool constant_time_equal(const std::string& a, const std::string& b);
+
+}  // namespace cod::server

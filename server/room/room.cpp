@@ -1,0 +1,803 @@
+#include "room/room.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "app/metrics.hpp"
+#include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/wire_names.hpp"
+#include "persist/recovery.hpp"
+#include "persist/sha256.hpp"
+#include "room/client_session.hpp"
+#include "room/random.hpp"
+#include "room/room_registry.hpp"
+
+namespace cod::server {
+
+namespace pr = cod::protocol;
+using nlohmann::json;
+using std::chrono::milliseconds;
+
+// The messages of one accepted action, built when it is applied (each
+// recipient's view after exactly this action) and sent once it is durable.
+struct room::outgoing {
+  std::weak_ptr<client_session> actor;
+  json id;
+  std::int64_t seq = 0;
+  std::vector<message_ptr> seat_updates;  // by seat
+  message_ptr spectator_update;           // one string for every spectator
+  std::optional<json> clock;              // a new turn's clock message
+};
+
+namespace {
+message_ptr to_message(const json& j) { return std::make_shared<const std::string>(j.dump()); }
+
+pr::room_status wire_status(int s) {
+  // waiting, starting, playing, finished
+  if (s == 0) return pr::room_status::waiting;
+  if (s == 3) return pr::room_status::finished;
+  return pr::room_status::playing;
+}
+}  // namespace
+
+room::room(room_services& svc, std::shared_ptr<serial_executor> ex, params p)
+    : svc_(svc), ex_(std::move(ex)), p_(std::move(p)), seed_hash_(seed_commitment(p_.seed)) {
+  seats_.resize(static_cast<std::size_t>(std::clamp(p_.options.seats, 1, max_seats)));
+  publish_summary();
+}
+
+room::~room() = default;
+
+void room::start(std::weak_ptr<room_registry> registry) {
+  run(nullptr, {}, [self = shared_from_this(), registry = std::move(registry)] {
+    self->registry_ = registry;
+    if (self->status_ == status::waiting) self->expire_after(self->svc_.cfg.waiting_room_ttl_sec);
+    if (!self->recovered_) return;
+    // A recovered match: every seat has the grace period to resume; the
+    // clock restarts for the seat whose turn it is.
+    for (std::size_t i = 0; i < self->seats_.size(); ++i) self->seat_left(static_cast<int>(i), true);
+    if (self->match_.over()) {
+      // The last action ended the match but its result was not stored.
+      self->finish_match();
+    } else if (self->p_.options.clock) {
+      self->clock_turn_started(self->ex_->now_ms(), true);
+    }
+  });
+}
+
+std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_executor> ex,
+                                   const stored_match& sm, std::string& error) {
+  const auto& rec = sm.match;
+  params p;
+  p.id = rec.room_id;
+  if (rec.mode != game_mode_name(game_mode::duel)) {
+    error = "unknown mode ";
+    error += rec.mode;
+    return nullptr;
+  }
+  p.mode = game_mode::duel;
+  if (rec.format == pr::deck_format_name(pr::deck_format::preconstructed)) {
+    p.format = pr::deck_format::preconstructed;
+  } else if (rec.format == pr::deck_format_name(pr::deck_format::constructed)) {
+    p.format = pr::deck_format::constructed;
+  } else {
+    error = "unknown format ";
+    error += rec.format;
+    return nullptr;
+  }
+  const auto options = json::parse(rec.options_json, nullptr, false);
+  if (options.is_discarded()) {
+    error = "options_json is not JSON";
+    return nullptr;
+  }
+  if (auto e = pr::room_options_from_json(options, p.options)) {
+    error = "options_json: ";
+    error += e->message;
+    return nullptr;
+  }
+  p.options.seats = static_cast<int>(rec.seats.size());
+  p.seed = rec.seed;
+  if (seed_commitment(rec.seed) != rec.seed_hash) {
+    error = "the seed does not match its commitment";
+    return nullptr;
+  }
+  auto rb = rebuild(*svc.cat, sm);
+  if (!rb.ok) {
+    error = rb.error;
+    return nullptr;
+  }
+
+  auto r = std::make_shared<room>(svc, std::move(ex), std::move(p));
+  for (const auto& s : rec.seats) {
+    if (s.seat < 0 || s.seat >= static_cast<int>(r->seats_.size())) {
+      error = "bad seat number";
+      return nullptr;
+    }
+    auto& seat = r->seats_[static_cast<std::size_t>(s.seat)];
+    seat.taken = true;
+    seat.name = s.name;
+    seat.token_hash = s.token_hash;
+    seat.deck_json = s.deck_json;
+  }
+  r->match_ = std::move(rb.m);
+  r->seq_ = rb.seq;
+  r->match_id_ = rec.match_id;
+  r->uid_cards_ = pr::uid_cards_from_view(r->match_.view(referee));
+  r->status_ = status::playing;
+  r->recovered_ = true;
+
+  // The turn clock: each seat's bank as the log's timestamps leave it (the
+  // time the server was down is not charged to anyone).
+  if (r->p_.options.clock) {
+    match_config cfg;
+    std::string e;
+    match m;
+    std::vector<event> ev;
+    if (config_from_record(*svc.cat, rec, cfg, e) && match::create(*svc.cat, cfg, m, ev) == rule_error::ok) {
+      const auto bank = r->p_.options.clock->bank_ms, inc = r->p_.options.clock->increment_ms;
+      for (auto& s : r->seats_) s.bank_ms = bank;
+      seat_t running = m.active_seat();
+      int turn = m.turn();
+      std::int64_t since = rec.created_ms;
+      r->seats_[static_cast<std::size_t>(running)].bank_ms += inc;
+      for (const auto& a : sm.actions) {
+        auto parsed = pr::parse_action_text(a.action_json, static_cast<seat_t>(a.seat));
+        ev.clear();
+        if (!parsed.ok() || m.apply(parsed.value, ev) != rule_error::ok) break;
+        if (m.over() || m.active_seat() != running || m.turn() != turn) {
+          auto& b = r->seats_[static_cast<std::size_t>(running)].bank_ms;
+          b = std::max<std::int64_t>(0, b - (a.at_ms - since));
+          if (m.over()) break;
+          running = m.active_seat();
+          turn = m.turn();
+          since = a.at_ms;
+          r->seats_[static_cast<std::size_t>(running)].bank_ms += inc;
+        }
+      }
+      if (!m.over() && !sm.actions.empty()) {
+        auto& b = r->seats_[static_cast<std::size_t>(running)].bank_ms;
+        b = std::max<std::int64_t>(0, b - (sm.actions.back().at_ms - since));
+      }
+    }
+  }
+  r->publish_summary();
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// Requests: posted to the executor, held back while a store write is pending.
+
+void room::run(std::shared_ptr<client_session> c, json id, task t) {
+  ex_->post([self = shared_from_this(), c = std::move(c), id = std::move(id), t = std::move(t)]() mutable {
+    if (!self->busy_) {
+      t();
+      return;
+    }
+    if (c && self->backlog_.size() >= static_cast<std::size_t>(self->svc_.cfg.max_room_backlog)) {
+      c->send(pr::make_error(id, pr::session_errc::server_busy));
+      return;
+    }
+    self->backlog_.push_back(std::move(t));
+  });
+}
+
+void room::drain() {
+  while (!busy_ && !backlog_.empty()) {
+    task t = std::move(backlog_.front());
+    backlog_.pop_front();
+    t();
+  }
+}
+
+void room::join(std::shared_ptr<client_session> c, pr::join_msg m) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_join(c, m); });
+}
+void room::resume(std::shared_ptr<client_session> c, pr::resume_msg m) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_resume(c, m); });
+}
+void room::spectate(std::shared_ptr<client_session> c, pr::spectate_msg m) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_spectate(c, m); });
+}
+void room::act(std::shared_ptr<client_session> c, pr::act_msg m) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_act(c, m); });
+}
+void room::leave(std::shared_ptr<client_session> c, pr::leave_msg m) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_leave(c, m); });
+}
+void room::disconnected(std::shared_ptr<client_session> c) {
+  run(nullptr, {}, [self = shared_from_this(), c] { self->do_disconnected(c); });
+}
+
+void room::shutdown() {
+  ex_->post([self = shared_from_this()] {
+    self->stopping_ = true;
+    for (auto& s : self->seats_) {
+      if (s.grace) self->ex_->cancel(std::exchange(s.grace, 0));
+    }
+    if (self->clock_timer_) self->ex_->cancel(std::exchange(self->clock_timer_, 0));
+    if (self->expiry_) self->ex_->cancel(std::exchange(self->expiry_, 0));
+  });
+}
+
+// ---------------------------------------------------------------------------
+
+void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg& m) {
+  if (seat_of(c->id()) >= 0 || is_spectator(c->id())) {
+    c->send(pr::make_error(m.id, pr::session_errc::already_in_room));
+    return;
+  }
+  auto refuse = [&](pr::session_errc code) {
+    c->send(pr::make_error(m.id, code));
+    c->detach(this);
+  };
+  if (status_ != status::waiting) return refuse(pr::session_errc::room_full);
+  const int n = static_cast<int>(seats_.size());
+  int seat = -1;
+  if (m.seat) {
+    if (*m.seat < 0 || *m.seat >= n) return refuse(pr::session_errc::no_such_seat);
+    if (seats_[*m.seat].taken) return refuse(pr::session_errc::seat_taken);
+    seat = *m.seat;
+  } else {
+    for (int s = 0; s < n && seat < 0; ++s)
+      if (!seats_[s].taken) seat = s;
+    if (seat < 0) return refuse(pr::session_errc::room_full);
+  }
+  auto deck = pr::resolve_deck(m.deck, p_.format, *svc_.cat);
+  if (!deck.ok()) {
+    c->send(pr::make_deck_error(m.id, deck));
+    c->detach(this);
+    return;
+  }
+  const std::string token = random_hex(pr::token_chars);
+  auto& s = seats_[seat];
+  s = seat_state{};
+  s.taken = true;
+  s.name = m.name;
+  s.token_hash = sha256_hex(token);
+  s.deck_json = pr::deck_to_json(m.deck).dump();
+  s.deck = std::move(deck.cards);
+  s.client = c;
+  s.conn = c->id();
+  c->send(pr::make_joined(m.id, p_.id, seat, token));
+  spdlog::info("room {}: seat {} joined by '{}' (connection {})", p_.id, seat, s.name, c->id());
+  send_seat_status(seat);
+  publish_summary();
+  if (seats_taken() == n) start_match();
+}
+
+void room::do_resume(const std::shared_ptr<client_session>& c, const pr::resume_msg& m) {
+  const std::string hash = sha256_hex(m.token);
+  int seat = -1;
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
+    if (seats_[s].taken && constant_time_equal(seats_[s].token_hash, hash)) seat = s;
+  if (seat < 0) {
+    spdlog::info("room {}: resume with a bad token refused (connection {})", p_.id, c->id());
+    c->send(pr::make_error(m.id, pr::session_errc::bad_token));
+    // A refused request changes nothing: a connection already seated or
+    // spectating here stays; only one that came just for this resume leaves.
+    if (seat_of(c->id()) < 0 && !is_spectator(c->id())) c->detach(this);
+    return;
+  }
+  if (is_spectator(c->id()) || (seat_of(c->id()) >= 0 && seat_of(c->id()) != seat)) {
+    c->send(pr::make_error(m.id, pr::session_errc::already_in_room));
+    return;
+  }
+  auto& s = seats_[seat];
+  if (s.conn != 0 && s.conn != c->id()) {
+    // The same token from a second connection: the newest one holds the seat.
+    if (auto old = s.client.lock()) {
+      old->detach(this);
+      old->send(pr::make_left(json(), p_.id));
+    }
+    spdlog::info("room {}: seat {} taken over by connection {} (was {})", p_.id, seat, c->id(), s.conn);
+  }
+  if (s.grace) ex_->cancel(std::exchange(s.grace, 0));
+  const bool was_connected = s.conn != 0;
+  s.client = c;
+  s.conn = c->id();
+  c->send(pr::make_joined(m.id, p_.id, seat, m.token));
+  if (status_ == status::playing || status_ == status::finished) c->send(state_for(static_cast<seat_t>(seat)));
+  spdlog::info("room {}: seat {} ('{}') reconnected (connection {})", p_.id, seat, s.name, c->id());
+  if (!was_connected) send_seat_status(seat);
+  publish_summary();
+}
+
+void room::do_spectate(const std::shared_ptr<client_session>& c, const pr::spectate_msg& m) {
+  if (seat_of(c->id()) >= 0 || is_spectator(c->id())) {
+    c->send(pr::make_error(m.id, pr::session_errc::already_in_room));
+    return;
+  }
+  spectators_.push_back({c, c->id()});
+  c->send(pr::make_spectating(m.id, p_.id));
+  if (status_ == status::playing || status_ == status::finished) c->send(state_for(spectator));
+  spdlog::debug("room {}: spectator joined (connection {})", p_.id, c->id());
+  publish_summary();
+}
+
+void room::do_act(const std::shared_ptr<client_session>& c, const pr::act_msg& m) {
+  const int seat = seat_of(c->id());
+  if (seat < 0) {
+    if (is_spectator(c->id())) {
+      c->send(pr::make_error(m.id, pr::session_errc::spectator_cannot_act));
+    } else {
+      c->send(pr::make_error(m.id, pr::session_errc::not_seated));
+      c->detach(this);
+    }
+    return;
+  }
+  if (status_ == status::waiting || status_ == status::starting) {
+    c->send(pr::make_error(m.id, pr::session_errc::match_not_started));
+    return;
+  }
+  if (status_ == status::finished && !match_.over()) {
+    c->send(pr::make_error(m.id, pr::session_errc::internal_error, "this match was abandoned"));
+    return;
+  }
+  submit(m.for_seat(static_cast<seat_t>(seat)), c, m.id);
+}
+
+void room::do_leave(const std::shared_ptr<client_session>& c, const pr::leave_msg& m) {
+  const int seat = seat_of(c->id());
+  if (seat >= 0) {
+    c->send(pr::make_left(m.id, p_.id));
+    c->detach(this);
+    spdlog::info("room {}: seat {} ('{}') left", p_.id, seat, seats_[seat].name);
+    seat_left(seat, status_ != status::waiting);
+    return;
+  }
+  auto it = std::find_if(spectators_.begin(), spectators_.end(), [&](const watcher& w) { return w.conn == c->id(); });
+  if (it != spectators_.end()) {
+    spectators_.erase(it);
+    c->send(pr::make_left(m.id, p_.id));
+    c->detach(this);
+    publish_summary();
+    return;
+  }
+  c->send(pr::make_error(m.id, pr::session_errc::not_in_room));
+  c->detach(this);
+}
+
+void room::do_disconnected(const std::shared_ptr<client_session>& c) {
+  const int seat = seat_of(c->id());
+  if (seat >= 0) {
+    spdlog::info("room {}: seat {} ('{}') disconnected", p_.id, seat, seats_[seat].name);
+    seat_left(seat, true);
+    return;
+  }
+  auto it = std::find_if(spectators_.begin(), spectators_.end(), [&](const watcher& w) { return w.conn == c->id(); });
+  if (it != spectators_.end()) {
+    spectators_.erase(it);
+    publish_summary();
+  }
+}
+
+// A seat's connection is gone. In a waiting room a seat that left is freed at
+// once; one whose connection dropped is kept for the grace period. In a match
+// the seat is kept for the grace period, then concedes.
+void room::seat_left(int seat, bool keep_seat) {
+  auto& s = seats_[seat];
+  s.client.reset();
+  s.conn = 0;
+  if (!keep_seat && status_ == status::waiting) {
+    if (s.grace) ex_->cancel(s.grace);
+    s = seat_state{};
+  } else if (!stopping_ && (status_ == status::waiting || status_ == status::playing) && !s.grace) {
+    std::weak_ptr<room> weak = weak_from_this();
+    s.grace = ex_->schedule(std::chrono::seconds(svc_.cfg.grace_period_sec), [weak, seat] {
+      if (auto self = weak.lock()) self->run(nullptr, {}, [self, seat] { self->on_grace_expired(seat); });
+    });
+  }
+  send_seat_status(seat);
+  publish_summary();
+}
+
+void room::on_grace_expired(int seat) {
+  auto& s = seats_[seat];
+  s.grace = 0;
+  if (stopping_ || !s.taken || s.conn != 0) return;
+  if (status_ == status::waiting) {
+    spdlog::info("room {}: seat {} ('{}') freed: not back within {} s", p_.id, seat, s.name,
+                 svc_.cfg.grace_period_sec);
+    s = seat_state{};
+    send_seat_status(seat);
+    publish_summary();
+    return;
+  }
+  if (status_ != status::playing || match_.over()) return;
+  std::string text = "seat ";
+  text += std::to_string(seat);
+  text += " (";
+  text += s.name;
+  text += ") conceded: disconnected for longer than the grace period (";
+  text += std::to_string(svc_.cfg.grace_period_sec);
+  text += " s)";
+  spdlog::info("room {}: {}", p_.id, text);
+  note(text);
+  submit(action::concede_by(static_cast<seat_t>(seat)), nullptr, {});
+}
+
+// ---------------------------------------------------------------------------
+// The match.
+
+void room::start_match() {
+  status_ = status::starting;
+  match_config cfg;
+  cfg.mode = p_.mode;
+  cfg.seat_count = static_cast<int>(seats_.size());
+  cfg.exhaustion_rule = p_.options.exhaustion;
+  cfg.seed = p_.seed;
+  for (std::size_t i = 0; i < seats_.size(); ++i) cfg.decks[i] = seats_[i].deck;
+  events_.clear();
+  if (auto e = match::create(*svc_.cat, cfg, match_, events_); e != rule_error::ok) {
+    spdlog::error("room {}: the engine refused to start the match: {}", p_.id, error_name(e));
+    abandon("the match could not be set up");
+    return;
+  }
+  uid_cards_ = pr::uid_cards_from_view(match_.view(referee));
+  match_id_ = p_.id;
+  match_id_ += '-';
+  match_id_ += random_hex(8);
+
+  match_record rec;
+  rec.match_id = match_id_;
+  rec.room_id = p_.id;
+  rec.mode = std::string(game_mode_name(p_.mode));
+  rec.format = std::string(pr::deck_format_name(p_.format));
+  rec.options_json = pr::room_options_to_json(p_.options).dump();
+  rec.rules_version = rules_version;
+  rec.engine_version = engine_version;
+  rec.seed = p_.seed;
+  rec.seed_hash = seed_hash_;
+  rec.created_ms = svc_.wall_ms();
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    rec.seats.push_back({static_cast<int>(i), seats_[i].name, seats_[i].token_hash, seats_[i].deck_json});
+  }
+  busy_ = true;
+  publish_summary();
+  svc_.store->create_match(rec, [self = shared_from_this()](bool ok) {
+    self->ex_->post([self, ok] { self->on_match_created(ok); });
+  });
+}
+
+void room::on_match_created(bool ok) {
+  busy_ = false;
+  if (!ok) {
+    svc_.stats->persistence_errors_total++;
+    spdlog::error("room {}: persistence error: match {} could not be created", p_.id, match_id_);
+    abandon("the match could not be saved");
+    drain();
+    return;
+  }
+  status_ = status::playing;
+  svc_.stats->matches_started_total++;
+  if (expiry_) ex_->cancel(std::exchange(expiry_, 0));
+  std::string names;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (i) names += " vs ";
+    names += '\'';
+    names += seats_[i].name;
+    names += '\'';
+  }
+  spdlog::info("room {}: match {} started: {} (seed hash {})", p_.id, match_id_, names, seed_hash_);
+  std::optional<json> clock_msg;
+  const auto now = ex_->now_ms();
+  if (p_.options.clock) {
+    for (auto& s : seats_) s.bank_ms = p_.options.clock->bank_ms;
+    clock_msg = clock_turn_started(now);
+  }
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (auto c = seats_[i].client.lock()) c->send(state_for(static_cast<seat_t>(i)));
+  }
+  if (!spectators_.empty()) {
+    auto m = state_for(spectator);
+    for (auto& w : spectators_)
+      if (auto c = w.client.lock()) c->send(m);
+  }
+  if (clock_msg) announce_clock(*clock_msg);
+  // Seats that dropped while the match was being created get their grace now.
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (seats_[i].conn == 0 && !seats_[i].grace) seat_left(static_cast<int>(i), true);
+  publish_summary();
+  drain();
+}
+
+void room::submit(const action& a, const std::shared_ptr<client_session>& c, const json& id) {
+  events_.clear();
+  if (auto e = match_.apply(a, events_); e != rule_error::ok) {
+    if (c) {
+      c->send(pr::make_error(id, e));
+      spdlog::info("room {}: seat {} action rejected: {}", p_.id, static_cast<int>(a.seat), error_name(e));
+    }
+    return;
+  }
+  const auto now = ex_->now_ms();
+  auto out = std::make_shared<outgoing>();
+  out->actor = c;
+  out->id = id;
+  out->seq = ++seq_;
+
+  if (p_.options.clock) {
+    if (match_.over()) {
+      clock_stop(now);
+    } else if (match_.active_seat() != clock_seat_ || match_.turn() != clock_turn_) {
+      clock_stop(now);
+      out->clock = clock_turn_started(now);
+    }
+  }
+  const auto clock = clock_snapshot(now);
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const auto viewer = static_cast<seat_t>(i);
+    out->seat_updates.push_back(to_message(
+        pr::make_update(p_.id, out->seq, pr::events_to_json(events_, viewer, *svc_.cat, uid_cards_),
+                        pr::view_to_json(match_.view(viewer), *svc_.cat), clock)));
+  }
+  if (!spectators_.empty()) {
+    out->spectator_update = to_message(
+        pr::make_update(p_.id, out->seq, pr::events_to_json(events_, spectator, *svc_.cat, uid_cards_),
+                        pr::view_to_json(match_.view(spectator), *svc_.cat), clock));
+  }
+
+  action_record rec;
+  rec.seq = out->seq;
+  rec.seat = a.seat;
+  rec.action_json = pr::action_to_json(a).dump();
+  rec.digest = match_.digest();
+  rec.at_ms = svc_.wall_ms();
+  busy_ = true;
+  svc_.store->append_action(match_id_, rec, [self = shared_from_this(), out](bool ok) {
+    self->ex_->post([self, out, ok] { self->on_action_stored(ok, out); });
+  });
+}
+
+void room::on_action_stored(bool ok, const std::shared_ptr<outgoing>& out) {
+  busy_ = false;
+  if (!ok) {
+    svc_.stats->persistence_errors_total++;
+    spdlog::error("room {}: persistence error: action {} of match {} was not saved", p_.id, out->seq, match_id_);
+    if (auto c = out->actor.lock())
+      c->send(pr::make_error(out->id, pr::session_errc::internal_error, "the action could not be saved"));
+    abandon("an action could not be saved");
+    drain();
+    return;
+  }
+  svc_.stats->action();
+  if (auto c = out->actor.lock()) c->send(pr::make_accepted(out->id, out->seq));
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (auto c = seats_[i].client.lock()) c->send(out->seat_updates[i]);
+  // Spectators cannot arrive or go while the write is pending (their requests
+  // wait in the backlog), so these are the ones the update was built for.
+  if (out->spectator_update)
+    for (auto& w : spectators_)
+      if (auto c = w.client.lock()) c->send(out->spectator_update);
+  if (out->clock) announce_clock(*out->clock);
+  if (match_.over()) finish_match();
+  drain();
+}
+
+void room::finish_match() {
+  const auto v = match_.view(referee);
+  match_result r;
+  for (int s = 0; s < match_.seat_count(); ++s)
+    if (match_.winners() & (1u << s)) r.winners.push_back(s);
+  r.reason = std::string(pr::end_reason_name(v.reason));
+  r.ended_ms = svc_.wall_ms();
+  busy_ = true;
+  svc_.store->finish_match(match_id_, r, [self = shared_from_this()](bool ok) {
+    self->ex_->post([self, ok] { self->on_match_finished(ok); });
+  });
+}
+
+void room::on_match_finished(bool ok) {
+  busy_ = false;
+  if (!ok) {
+    svc_.stats->persistence_errors_total++;
+    spdlog::error("room {}: persistence error: the result of match {} was not saved", p_.id, match_id_);
+  }
+  status_ = status::finished;
+  svc_.stats->matches_finished_total++;
+  clock_stop(ex_->now_ms());
+  for (auto& s : seats_)
+    if (s.grace) ex_->cancel(std::exchange(s.grace, 0));
+  const auto v = match_.view(referee);
+  std::string winners;
+  for (int s = 0; s < match_.seat_count(); ++s) {
+    if (!(match_.winners() & (1u << s))) continue;
+    if (!winners.empty()) winners += ", ";
+    winners += std::to_string(s);
+  }
+  spdlog::info("room {}: match {} ended after {} actions: winners [{}], reason {}", p_.id, match_id_, seq_,
+               winners, pr::end_reason_name(v.reason));
+  broadcast(pr::make_match_over(p_.id, match_.winners(), v.reason, p_.seed));
+  publish_summary();
+  expire_after(svc_.cfg.finished_room_ttl_sec);
+  drain();
+}
+
+void room::abandon(const std::string& why) {
+  spdlog::error("room {}: match {} abandoned: {}", p_.id, match_id_, why);
+  status_ = status::finished;
+  clock_stop(ex_->now_ms());
+  for (auto& s : seats_)
+    if (s.grace) ex_->cancel(std::exchange(s.grace, 0));
+  broadcast(pr::make_error(json(), pr::session_errc::internal_error, why));
+  publish_summary();
+  expire_after(svc_.cfg.finished_room_ttl_sec);
+}
+
+// ---------------------------------------------------------------------------
+// Turn clock: each seat's bank runs during its turns; increment_ms is added
+// at the start of each of its turns; an empty bank concedes.
+
+std::optional<json> room::clock_turn_started(std::int64_t now, bool resumed) {
+  if (!p_.options.clock || match_.over() || stopping_) return std::nullopt;
+  const seat_t s = match_.active_seat();
+  auto& seat = seats_[static_cast<std::size_t>(s)];
+  if (!resumed) seat.bank_ms += p_.options.clock->increment_ms;
+  clock_seat_ = s;
+  clock_turn_ = match_.turn();
+  clock_since_ = now;
+  if (clock_timer_) ex_->cancel(clock_timer_);
+  std::weak_ptr<room> weak = weak_from_this();
+  const int turn = clock_turn_;
+  clock_timer_ = ex_->schedule(milliseconds(std::max<std::int64_t>(seat.bank_ms, 0)), [weak, s, turn] {
+    if (auto self = weak.lock()) self->run(nullptr, {}, [self, s, turn] { self->on_clock_expired(s, turn); });
+  });
+  return pr::make_clock(p_.id, s, seat.bank_ms);
+}
+
+void room::clock_stop(std::int64_t now) {
+  if (clock_seat_ == no_seat) return;
+  auto& seat = seats_[static_cast<std::size_t>(clock_seat_)];
+  seat.bank_ms = std::max<std::int64_t>(0, seat.bank_ms - (now - clock_since_));
+  clock_seat_ = no_seat;
+  if (clock_timer_) ex_->cancel(std::exchange(clock_timer_, 0));
+}
+
+void room::on_clock_expired(int seat, int turn) {
+  if (stopping_ || status_ != status::playing || match_.over()) return;
+  if (clock_seat_ != seat || clock_turn_ != turn) return;
+  clock_timer_ = 0;
+  clock_stop(ex_->now_ms());
+  std::string text = "seat ";
+  text += std::to_string(seat);
+  text += " (";
+  text += seats_[seat].name;
+  text += ") ran out of time on turn ";
+  text += std::to_string(turn);
+  text += " and concedes";
+  spdlog::info("room {}: {}", p_.id, text);
+  note(text);
+  submit(action::concede_by(static_cast<seat_t>(seat)), nullptr, {});
+}
+
+// A turn started under the clock: everyone gets the clock message; the match's
+// notes and the log keep it.
+void room::announce_clock(const json& msg) {
+  broadcast(msg);
+  std::string text = "clock: seat ";
+  text += std::to_string(msg.at("seat").get<int>());
+  text += " starts turn ";
+  text += std::to_string(match_.turn());
+  text += " with ";
+  text += std::to_string(msg.at("remaining_ms").get<std::int64_t>());
+  text += " ms";
+  spdlog::debug("room {}: {}", p_.id, text);
+  note(text);
+}
+
+std::optional<pr::clock_snapshot> room::clock_snapshot(std::int64_t now) const {
+  if (!p_.options.clock) return std::nullopt;
+  pr::clock_snapshot c;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    auto ms = seats_[i].bank_ms;
+    if (static_cast<seat_t>(i) == clock_seat_) ms = std::max<std::int64_t>(0, ms - (now - clock_since_));
+    c.remaining_ms.push_back(ms);
+  }
+  c.running_seat = clock_seat_;
+  return c;
+}
+
+// ---------------------------------------------------------------------------
+// Helpers.
+
+int room::seat_of(std::uint64_t conn) const {
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (seats_[i].taken && seats_[i].conn == conn && conn != 0) return static_cast<int>(i);
+  return -1;
+}
+
+bool room::is_spectator(std::uint64_t conn) const {
+  return std::any_of(spectators_.begin(), spectators_.end(), [&](const watcher& w) { return w.conn == conn; });
+}
+
+int room::seats_taken() const {
+  return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const seat_state& s) { return s.taken; }));
+}
+
+message_ptr room::state_for(seat_t viewer) const {
+  return to_message(pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), *svc_.cat),
+                                   clock_snapshot(ex_->now_ms())));
+}
+
+void room::broadcast(const json& j, std::uint64_t except_conn) {
+  auto m = to_message(j);
+  for (auto& s : seats_)
+    if (s.conn != except_conn)
+      if (auto c = s.client.lock()) c->send(m);
+  for (auto& w : spectators_)
+    if (w.conn != except_conn)
+      if (auto c = w.client.lock()) c->send(m);
+}
+
+void room::send_seat_status(int seat) {
+  broadcast(pr::make_seat_status(p_.id, seat, seats_[seat].conn != 0), seats_[seat].conn);
+}
+
+void room::note(const std::string& text) {
+  if (!match_id_.empty()) svc_.store->append_note(match_id_, svc_.wall_ms(), text);
+}
+
+void room::publish_summary() {
+  pr::room_summary r;
+  r.room = p_.id;
+  r.mode = p_.mode;
+  r.format = p_.format;
+  r.options = p_.options;
+  r.status = wire_status(static_cast<int>(status_));
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].conn != 0, seats_[i].name});
+  r.spectators = static_cast<int>(spectators_.size());
+  std::lock_guard lock(summary_mutex_);
+  summary_ = std::move(r);
+}
+
+pr::room_summary room::summary() const {
+  std::lock_guard lock(summary_mutex_);
+  return summary_;
+}
+
+void room::expire_after(int seconds) {
+  if (stopping_) return;
+  if (expiry_) ex_->cancel(expiry_);
+  std::weak_ptr<room> weak = weak_from_this();
+  const auto expected = status_;
+  expiry_ = ex_->schedule(std::chrono::seconds(seconds), [weak, expected] {
+    if (auto self = weak.lock()) {
+      self->run(nullptr, {}, [self, expected] {
+        self->expiry_ = 0;
+        if (self->stopping_ || self->status_ != expected) return;
+        self->close_room(expected == status::waiting ? "the match never started" : "finished");
+      });
+    }
+  });
+}
+
+void room::close_room(const std::string& why) {
+  const auto left = to_message(pr::make_left(json(), p_.id));
+  for (auto& s : seats_) {
+    if (s.grace) ex_->cancel(std::exchange(s.grace, 0));
+    if (auto c = s.client.lock()) {
+      c->detach(this);
+      c->send(left);
+    }
+  }
+  for (auto& w : spectators_) {
+    if (auto c = w.client.lock()) {
+      c->detach(this);
+      c->send(left);
+    }
+  }
+  spectators_.clear();
+  if (clock_timer_) ex_->cancel(std::exchange(clock_timer_, 0));
+  spdlog::info("room {}: closed ({})", p_.id, why);
+  if (auto reg = registry_.lock()) reg->remove(p_.id);
+}
+
+}  // namespace cod::server

@@ -1,0 +1,186 @@
+// One room: its seats, spectators and, once every seat is taken, one match.
+//
+// Threading: everything a room owns (the cod::match, seats, clocks) is touched
+// only by tasks on its serial executor (an Asio strand in the server), so
+// there is no mutex around game state. The public request functions may be
+// called from any thread: they post to that executor. Clients are reached
+// through client_session::send, which posts to the connection's own strand.
+//
+// Persistence: an accepted action is applied to the match, then appended to
+// the store; `accepted` and the `update`s go out only from the store's done
+// callback (posted back to this executor). While a write is pending the room
+// holds further requests in a bounded backlog and runs them, in order, once
+// the write is durable, so clients never see state the store has not kept.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/config.hpp"
+#include "cod/engine/match.hpp"
+#include "cod/protocol/messages.hpp"
+#include "persist/match_store.hpp"
+#include "room/executor.hpp"
+#include "room/peer.hpp"
+
+namespace cod::server {
+
+class client_session;
+class metrics;
+class room_registry;
+
+// What every room shares; outlives the rooms.
+struct room_services {
+  const catalogue* cat = nullptr;
+  match_store* store = nullptr;
+  metrics* stats = nullptr;
+  config cfg;
+  // Wall-clock milliseconds since the epoch, for stored records.
+  std::function<std::int64_t()> wall_ms;
+};
+
+// The docs/rules.md revision stored with each match (match_record::rules_version).
+inline constexpr const char* rules_version = "rules.md/engine-1";
+
+class room : public std::enable_shared_from_this<room> {
+ public:
+  struct params {
+    std::string id;
+    game_mode mode = game_mode::duel;
+    protocol::deck_format format = protocol::deck_format::preconstructed;
+    protocol::room_options options;
+    std::uint64_t seed = 0;  // the match's seed; only its hash is public until the end
+  };
+
+  room(room_services& svc, std::shared_ptr<serial_executor> ex, params p);
+  ~room();
+
+  // Rebuilds a room from an unfinished stored match (server start-up): seats
+  // with their token hashes, the match replayed from its log, every seat
+  // disconnected (each has the grace period to resume). Returns null and sets
+  // `error` when the log does not replay.
+  static std::shared_ptr<room> recover(room_services& svc, std::shared_ptr<serial_executor> ex,
+                                       const stored_match& stored, std::string& error);
+
+  // Starts the room's timers (waiting-room expiry, recovered seats' grace).
+  // Call once, after the registry holds the room.
+  void start(std::weak_ptr<room_registry> registry);
+
+  const std::string& id() const { return p_.id; }
+  const std::string& seed_hash() const { return seed_hash_; }
+  // Thread-safe snapshot for list_rooms.
+  protocol::room_summary summary() const;
+
+  // Requests from a client (any thread). Replies go to `c`.
+  void join(std::shared_ptr<client_session> c, protocol::join_msg m);
+  void resume(std::shared_ptr<client_session> c, protocol::resume_msg m);
+  void spectate(std::shared_ptr<client_session> c, protocol::spectate_msg m);
+  void act(std::shared_ptr<client_session> c, protocol::act_msg m);
+  void leave(std::shared_ptr<client_session> c, protocol::leave_msg m);
+  // The connection closed.
+  void disconnected(std::shared_ptr<client_session> c);
+  // The server is stopping: cancel timers, never concede anyone from now on.
+  void shutdown();
+
+ private:
+  struct seat_state {
+    bool taken = false;
+    std::string name;
+    std::string token_hash;
+    std::string deck_json;
+    std::vector<card_id> deck;
+    std::weak_ptr<client_session> client;
+    std::uint64_t conn = 0;  // the client's connection id; 0: nobody connected
+    serial_executor::timer_id grace = 0;
+    std::int64_t bank_ms = 0;  // turn clock
+  };
+  struct watcher {
+    std::weak_ptr<client_session> client;
+    std::uint64_t conn = 0;
+  };
+  enum class status { waiting, starting, playing, finished };
+
+  using task = std::function<void()>;
+  // Runs `t` on the executor, after any pending store write; `c` gets
+  // server_busy when the backlog is full.
+  void run(std::shared_ptr<client_session> c, nlohmann::json id, task t);
+  void drain();
+
+  void do_join(const std::shared_ptr<client_session>& c, const protocol::join_msg& m);
+  void do_resume(const std::shared_ptr<client_session>& c, const protocol::resume_msg& m);
+  void do_spectate(const std::shared_ptr<client_session>& c, const protocol::spectate_msg& m);
+  void do_act(const std::shared_ptr<client_session>& c, const protocol::act_msg& m);
+  void do_leave(const std::shared_ptr<client_session>& c, const protocol::leave_msg& m);
+  void do_disconnected(const std::shared_ptr<client_session>& c);
+
+  void start_match();
+  void on_match_created(bool ok);
+  // Applies `a` (validated by the engine), persists it, then broadcasts.
+  // `c`/`id`: the actor to answer, if the action came from a client.
+  void submit(const action& a, const std::shared_ptr<client_session>& c, const nlohmann::json& id);
+  struct outgoing;
+  void on_action_stored(bool ok, const std::shared_ptr<outgoing>& out);
+  void finish_match();
+  void on_match_finished(bool ok);
+  void abandon(const std::string& why);
+
+  void seat_left(int seat, bool keep_seat);
+  void on_grace_expired(int seat);
+  // The active seat's turn starts (with its increment unless `resumed`):
+  // returns the clock message to send.
+  std::optional<nlohmann::json> clock_turn_started(std::int64_t now, bool resumed = false);
+  void clock_stop(std::int64_t now);
+  void announce_clock(const nlohmann::json& msg);
+  void on_clock_expired(int seat, int turn);
+  std::optional<protocol::clock_snapshot> clock_snapshot(std::int64_t now) const;
+
+  int seat_of(std::uint64_t conn) const;
+  bool is_spectator(std::uint64_t conn) const;
+  int seats_taken() const;
+  message_ptr state_for(seat_t viewer) const;
+  void broadcast(const nlohmann::json& j, std::uint64_t except_conn = 0);
+  void send_seat_status(int seat);
+  void note(const std::string& text);
+  void publish_summary();
+  void expire_after(int seconds);
+  void close_room(const std::string& why);
+
+  room_services& svc_;
+  std::shared_ptr<serial_executor> ex_;
+  params p_;
+  std::string seed_hash_;
+  std::weak_ptr<room_registry> registry_;
+
+  // Executor-only state.
+  status status_ = status::waiting;
+  bool stopping_ = false;
+  bool busy_ = false;  // a store write is pending
+  std::deque<task> backlog_;
+  std::vector<seat_state> seats_;
+  std::vector<watcher> spectators_;
+  match match_;
+  std::string match_id_;
+  std::int64_t seq_ = 0;
+  std::vector<card_id> uid_cards_;
+  std::vector<event> events_;
+  serial_executor::timer_id expiry_ = 0;
+  // Turn clock (when options.clock is set).
+  seat_t clock_seat_ = no_seat;
+  int clock_turn_ = 0;
+  std::int64_t clock_since_ = 0;
+  serial_executor::timer_id clock_timer_ = 0;
+  bool recovered_ = false;  // rebuilt from the store at start-up
+
+  mutable std::mutex summary_mutex_;
+  protocol::room_summary summary_;
+};
+
+}  // namespace cod::server

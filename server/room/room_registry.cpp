@@ -1,0 +1,110 @@
+#include "room/room_registry.hpp"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "app/metrics.hpp"
+#include "room/random.hpp"
+
+namespace cod::server {
+
+room_registry::room_registry(room_services& services, executor_factory make_executor)
+    : svc_(services), make_executor_(std::move(make_executor)) {}
+
+std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_format format,
+                                            const protocol::room_options& options) {
+  std::shared_ptr<room> r;
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || rooms_.size() >= static_cast<std::size_t>(svc_.cfg.max_rooms)) return nullptr;
+    std::string id = random_room_id();
+    while (rooms_.count(id)) id = random_room_id();
+    room::params p;
+    p.id = id;
+    p.mode = mode;
+    p.format = format;
+    p.options = options;
+    p.seed = random_u64();
+    r = std::make_shared<room>(svc_, make_executor_(), std::move(p));
+    rooms_.emplace(id, r);
+    svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
+  }
+  r->start(weak_from_this());
+  return r;
+}
+
+std::shared_ptr<room> room_registry::find(std::string_view id) const {
+  std::lock_guard lock(mutex_);
+  auto it = rooms_.find(std::string(id));
+  return it == rooms_.end() ? nullptr : it->second;
+}
+
+std::vector<protocol::room_summary> room_registry::list() const {
+  std::vector<std::shared_ptr<room>> rooms;
+  {
+    std::lock_guard lock(mutex_);
+    rooms.reserve(rooms_.size());
+    for (const auto& [id, r] : rooms_) rooms.push_back(r);
+  }
+  std::vector<protocol::room_summary> out;
+  out.reserve(rooms.size());
+  for (const auto& r : rooms) out.push_back(r->summary());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.room < b.room; });
+  return out;
+}
+
+std::size_t room_registry::size() const {
+  std::lock_guard lock(mutex_);
+  return rooms_.size();
+}
+
+void room_registry::remove(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  rooms_.erase(id);
+  svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
+}
+
+std::size_t room_registry::recover(const std::vector<stored_match>& matches) {
+  std::size_t n = 0;
+  for (const auto& sm : matches) {
+    std::string error;
+    auto r = room::recover(svc_, make_executor_(), sm, error);
+    if (!r) {
+      spdlog::error("recovery: match {} (room {}) cannot be rebuilt: {}; finished as recovery_failed",
+                    sm.match.match_id, sm.match.room_id, error);
+      match_result res;
+      res.reason = "recovery_failed";
+      res.ended_ms = svc_.wall_ms();
+      svc_.store->finish_match(sm.match.match_id, res, [](bool) {});
+      continue;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      if (rooms_.count(r->id())) {
+        spdlog::error("recovery: match {}: room {} is already taken by another unfinished match; skipped",
+                      sm.match.match_id, r->id());
+        continue;
+      }
+      rooms_.emplace(r->id(), r);
+      svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
+    }
+    r->start(weak_from_this());
+    spdlog::info("recovery: room {} rebuilt from match {} ({} actions); seats may resume with their tokens",
+                 r->id(), sm.match.match_id, sm.actions.size());
+    ++n;
+  }
+  return n;
+}
+
+void room_registry::shutdown() {
+  std::vector<std::shared_ptr<room>> rooms;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    for (const auto& [id, r] : rooms_) rooms.push_back(r);
+  }
+  for (const auto& r : rooms) r->shutdown();
+}
+
+}  // namespace cod::server

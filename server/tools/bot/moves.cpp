@@ -1,0 +1,125 @@
+#include "bot/moves.hpp"
+
+#include <algorithm>
+
+#include "cod/engine/types.hpp"
+
+namespace cod::bot {
+
+using nlohmann::json;
+
+namespace {
+// A side of a line holds at most this many creatures (engine max_side).
+constexpr std::size_t side_capacity = static_cast<std::size_t>(max_side);
+
+bool has_ability(const json& creature, std::string_view name) {
+  const auto it = creature.find("abilities");
+  if (it == creature.end() || !it->is_array()) return false;
+  return std::any_of(it->begin(), it->end(), [&](const json& a) { return a.is_string() && a == name; });
+}
+}  // namespace
+
+bool my_turn(const json& view) {
+  if (!view.is_object()) return false;
+  const auto viewer = view.find("viewer");
+  if (viewer == view.end() || !viewer->is_number_integer()) return false;
+  if (view.value("phase", "") != "summoning") return false;
+  const auto active = view.find("active_seat");
+  return active != view.end() && *active == *viewer;
+}
+
+std::vector<json> candidate_actions(const json& view, const catalogue& cat) {
+  std::vector<json> out;
+  if (!my_turn(view)) return out;
+  const int me = view.at("viewer").get<int>();
+  const json& seat = view.at("seats").at(static_cast<std::size_t>(me));
+  const int mana = seat.at("mana").get<int>();
+  const int line_of[2] = {seat.at("upper_line").get<int>(), seat.at("lower_line").get<int>()};
+  static constexpr const char* line_name[2] = {"upper", "lower"};
+
+  // The board: every creature (incantation targets), and the seat's own per
+  // line (room on its side, Symbiote hosts).
+  std::vector<int> all_creatures;
+  std::size_t own_count[2] = {0, 0};
+  std::vector<int> hosts[2];
+  const json& lines = view.at("lines");
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    for (const json& side : lines[l].at("sides")) {
+      const bool mine = side.at("seat").is_number_integer() && side.at("seat").get<int>() == me;
+      for (const json& c : side.at("creatures")) {
+        const int uid = c.at("uid").get<int>();
+        all_creatures.push_back(uid);
+        if (!mine) continue;
+        for (int k = 0; k < 2; ++k) {
+          if (line_of[k] != static_cast<int>(l)) continue;
+          ++own_count[k];
+          if (c.at("top").is_null() && !has_ability(c, "symbiote")) hosts[k].push_back(uid);
+        }
+      }
+    }
+  }
+
+  const json& hand = view.at("hand");
+  const json& playable = view.at("playable");
+  for (std::size_t i = 0; i < hand.size(); ++i) {
+    const json& card = hand[i];
+    const int uid = card.at("uid").get<int>();
+    if (std::find(playable.begin(), playable.end(), uid) == playable.end()) continue;
+    if (!card.at("card_id").is_string()) continue;
+    const auto id = cat.find(card.at("card_id").get_ref<const std::string&>());
+    if (!id) continue;
+    const card_stats& st = cat.stats(*id);
+    int cost = st.mana;
+    if (i == 0 && has(st.abilities, ability::lucidity)) cost = std::max(0, cost - 2);
+    if (cost > mana && !has(st.abilities, ability::price_of_blood)) continue;
+    if (st.type == card_type::creature) {
+      for (int k = 0; k < 2; ++k) {
+        if (own_count[k] < side_capacity) out.push_back({{"type", "play"}, {"card", uid}, {"line", line_name[k]}});
+        if (has(st.abilities, ability::symbiote))
+          for (int host : hosts[k])
+            out.push_back({{"type", "play"}, {"card", uid}, {"line", line_name[k]}, {"host", host}});
+      }
+    } else {
+      for (int target : all_creatures) out.push_back({{"type", "play"}, {"card", uid}, {"target", target}});
+    }
+  }
+  out.push_back({{"type", "end_turn"}});
+  return out;
+}
+
+void move_picker::set_view(const json& view, const catalogue& cat) {
+  moves_ = candidate_actions(view, cat);
+  has_last_ = false;
+}
+
+const json* move_picker::pick() {
+  has_last_ = false;
+  if (moves_.empty()) return nullptr;
+  last_ = rng_.below(moves_.size());
+  has_last_ = true;
+  return &moves_[last_];
+}
+
+void move_picker::refused() {
+  if (!has_last_) return;
+  moves_.erase(moves_.begin() + static_cast<std::ptrdiff_t>(last_));
+  has_last_ = false;
+}
+
+std::string parse_card_list(const std::string& text, std::vector<std::string>& out) {
+  out.clear();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    const auto end = comma == std::string::npos ? text.size() : comma;
+    std::string id = text.substr(start, end - start);
+    if (id.empty()) return "empty card id in --cards";
+    out.push_back(std::move(id));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (out.empty()) return "--cards needs card ids";
+  return {};
+}
+
+}  // namespace cod::bot

@@ -1,0 +1,652 @@
+// cod-bot: a command-line WebSocket client of cod-server (docs/protocol.md)
+// that plays random legal moves until the match is over.
+//
+//   cod-bot --create [--format preconstructed|constructed] [--exhaustion] --deck 1
+//   cod-bot --room r7k2 --deck 2
+//   cod-bot --room r7k2 --resume 5f0c2a9e7b3d41c88e21f6a04d9b7c13
+//   cod-bot --spectate r7k2 --dump frames.jsonl
+//
+// It says hello, then creates a room and joins it, joins a room, resumes a
+// seat, or watches a room; as a player it picks its moves from its own view
+// (bot/moves.hpp), tries another on a rule error, and stays under the
+// server's rate limit. Exit status: 0 the match ended (match_over, or a state
+// showing it over), 1 the server refused something or said something
+// unexpected, 2 usage, 3 cannot connect or the connection was lost, 4 timeout.
+// One summary line on stdout at the end:
+//   cod-bot: room=r7k2 seat=0 result=win reason=fort_destroyed actions=31 seq=64
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "bot/moves.hpp"
+#include "bot/ws_client.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/messages.hpp"
+
+#ifndef COD_DEFAULT_CATALOGUE
+#define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
+#endif
+
+namespace {
+
+namespace pr = cod::protocol;
+using nlohmann::json;
+using clock_type = std::chrono::steady_clock;
+
+// Concatenation by append: g++ 12 warns falsely (-Wrestrict) about
+// "literal" + std::string.
+template <class... A>
+std::string str(const A&... parts) {
+  std::string s;
+  (s.append(std::string_view(parts)), ...);
+  return s;
+}
+
+enum exit_code : int { exit_ok = 0, exit_refused = 1, exit_usage = 2, exit_connection = 3, exit_timeout = 4 };
+
+struct options {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;
+  std::string target = "/ws";
+  bool create = false;
+  pr::deck_format format = pr::deck_format::preconstructed;
+  bool exhaustion = false;
+  std::string room;
+  std::optional<int> seat;
+  int deck = 0;
+  std::vector<std::string> cards;
+  std::string name = "cod-bot";
+  std::uint64_t seed = 0;
+  bool seed_given = false;
+  std::string resume_token;
+  std::string spectate;
+  std::string token_file;
+  std::string ack_file;
+  std::string dump_file;
+  std::string catalogue = COD_DEFAULT_CATALOGUE;
+  bool print_events = false;
+  bool quiet = false;
+  int timeout_sec = 300;
+  int delay_ms = 0;
+  long max_actions = 5000;
+};
+
+void usage(std::FILE* to) {
+  std::fputs(
+      "usage: cod-bot [connection] (--create | --room ID | --room ID --resume TOKEN | --spectate ID) [options]\n"
+      "Plays random legal moves on a cod-server until the match is over.\n"
+      "connection:\n"
+      "  --url ws://HOST:PORT/PATH   default ws://127.0.0.1:8080/ws\n"
+      "  --host HOST  --port PORT     the same in parts\n"
+      "what to do:\n"
+      "  --create                 create a room, then join it (prints the room id)\n"
+      "    --format F             preconstructed (default) or constructed\n"
+      "    --exhaustion           the exhaustion rule (R9)\n"
+      "  --room ID                join room ID\n"
+      "  --resume TOKEN           with --room: take back a seat (after a lost connection)\n"
+      "  --spectate ID            watch room ID until the match is over\n"
+      "  --deck N                 preconstructed deck 1..4 (default 1)\n"
+      "  --cards ID,ID,...        a constructed deck (8 catalogue ids)\n"
+      "  --seat N                 the seat wanted (default: the lowest free one)\n"
+      "options:\n"
+      "  --name NAME              display name (default cod-bot)\n"
+      "  --seed N                 seed of the bot's move choices (default: from the clock)\n"
+      "  --token-file PATH        write {\"room\", \"seat\", \"token\"} there once seated\n"
+      "  --ack-file PATH          append the seq of every accepted action of this bot, one per line\n"
+      "  --dump PATH              write every frame received, one per line\n"
+      "  --print-events           print every server message as it comes (updates: their events)\n"
+      "  --quiet                  print nothing but errors and the summary line\n"
+      "  --timeout-sec N          give up after N seconds (default 300); exit 4\n"
+      "  --delay-ms N             wait N ms before each action (default 0)\n"
+      "  --max-actions N          concede after N accepted actions of its own (default 5000)\n"
+      "  --catalogue PATH         the card catalogue (default: the shipped one)\n"
+      "exit status: 0 match over, 1 refused/unexpected, 2 usage, 3 connection failed or lost, 4 timeout\n",
+      to);
+}
+
+bool parse_int(const char* s, long lo, long hi, long& out) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+// Returns -1 to go on, else the exit status.
+int parse_args(int argc, char** argv, options& o) {
+  auto fail = [](const std::string& what) {
+    std::fprintf(stderr, "cod-bot: %s (see --help)\n", what.c_str());
+    return exit_usage;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    auto value = [&](const char*& v) {
+      if (i + 1 >= argc) return false;
+      v = argv[++i];
+      return true;
+    };
+    const char* v = nullptr;
+    long n = 0;
+    if (a == "--help" || a == "-h") {
+      usage(stdout);
+      return exit_ok;
+    } else if (a == "--create") {
+      o.create = true;
+    } else if (a == "--exhaustion") {
+      o.exhaustion = true;
+    } else if (a == "--print-events") {
+      o.print_events = true;
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (!value(v)) {
+      return fail(str(a.substr(0, 2) == "--" ? "missing value for " : "unknown argument ", a));
+    } else if (a == "--url") {
+      std::string_view u = v;
+      if (u.substr(0, 5) != "ws://") return fail("--url must start with ws://");
+      u.remove_prefix(5);
+      const auto slash = u.find('/');
+      std::string_view hostport = u.substr(0, slash);
+      o.target = slash == std::string_view::npos ? "/ws" : std::string(u.substr(slash));
+      const auto colon = hostport.rfind(':');
+      if (colon == std::string_view::npos) {
+        o.host = std::string(hostport);
+        o.port = 80;
+      } else {
+        o.host = std::string(hostport.substr(0, colon));
+        const std::string p(hostport.substr(colon + 1));
+        if (!parse_int(p.c_str(), 1, 65535, n)) return fail("bad port in --url");
+        o.port = static_cast<std::uint16_t>(n);
+      }
+      if (o.host.empty()) return fail("no host in --url");
+    } else if (a == "--host") {
+      o.host = v;
+    } else if (a == "--port") {
+      if (!parse_int(v, 1, 65535, n)) return fail("--port must be 1..65535");
+      o.port = static_cast<std::uint16_t>(n);
+    } else if (a == "--format") {
+      if (std::string_view(v) == "preconstructed") o.format = pr::deck_format::preconstructed;
+      else if (std::string_view(v) == "constructed") o.format = pr::deck_format::constructed;
+      else return fail("--format must be preconstructed or constructed");
+    } else if (a == "--room") {
+      o.room = v;
+    } else if (a == "--seat") {
+      if (!parse_int(v, 0, 3, n)) return fail("--seat must be 0..3");
+      o.seat = static_cast<int>(n);
+    } else if (a == "--deck") {
+      if (!parse_int(v, 1, pr::preconstructed_deck_count, n)) return fail("--deck must be 1..4");
+      o.deck = static_cast<int>(n);
+    } else if (a == "--cards") {
+      if (auto e = cod::bot::parse_card_list(v, o.cards); !e.empty()) return fail(e);
+    } else if (a == "--name") {
+      o.name = v;
+    } else if (a == "--seed") {
+      char* end = nullptr;
+      errno = 0;
+      o.seed = std::strtoull(v, &end, 10);
+      if (errno || end == v || *end) return fail("--seed must be an unsigned integer");
+      o.seed_given = true;
+    } else if (a == "--resume") {
+      o.resume_token = v;
+    } else if (a == "--spectate") {
+      o.spectate = v;
+    } else if (a == "--token-file") {
+      o.token_file = v;
+    } else if (a == "--ack-file") {
+      o.ack_file = v;
+    } else if (a == "--dump") {
+      o.dump_file = v;
+    } else if (a == "--catalogue") {
+      o.catalogue = v;
+    } else if (a == "--timeout-sec") {
+      if (!parse_int(v, 1, 86400, n)) return fail("--timeout-sec must be 1..86400");
+      o.timeout_sec = static_cast<int>(n);
+    } else if (a == "--delay-ms") {
+      if (!parse_int(v, 0, 600000, n)) return fail("--delay-ms must be 0..600000");
+      o.delay_ms = static_cast<int>(n);
+    } else if (a == "--max-actions") {
+      if (!parse_int(v, 1, 1000000000L, n)) return fail("--max-actions must be positive");
+      o.max_actions = n;
+    } else {
+      return fail(str("unknown option ", a));
+    }
+  }
+  const int modes = (o.create ? 1 : 0) + (!o.spectate.empty() ? 1 : 0) + (!o.room.empty() ? 1 : 0);
+  if (modes != 1) return fail("give exactly one of --create, --room ID, --spectate ID");
+  if (!o.resume_token.empty() && o.room.empty()) return fail("--resume needs --room");
+  if (o.deck && !o.cards.empty()) return fail("give --deck or --cards, not both");
+  if (!o.cards.empty() && o.create && o.format == pr::deck_format::preconstructed)
+    return fail("--cards needs a constructed room (--format constructed)");
+  if (!o.deck && o.cards.empty()) o.deck = 1;
+  if (!o.seed_given)
+    o.seed = static_cast<std::uint64_t>(clock_type::now().time_since_epoch().count()) ^
+             (static_cast<std::uint64_t>(getpid()) << 32);
+  return -1;
+}
+
+bool is_rule_error(std::string_view code) {
+  static constexpr std::string_view rule[] = {"card_not_in_hand", "card_not_playable", "insufficient_mana",
+                                              "bad_line",         "bad_target",        "bad_host",
+                                              "leaves_only_stronghold", "line_full",   "bad_action"};
+  return std::find(std::begin(rule), std::end(rule), code) != std::end(rule);
+}
+
+bool is_protocol_error(std::string_view code) {
+  return code == "bad_json" || code == "unknown_type" || code == "missing_field" || code == "unknown_field" ||
+         code == "bad_field_type" || code == "bad_field_value";
+}
+
+// A client-side token bucket under the server's (welcome.rate_limit_per_sec;
+// the server allows bursts of twice that): capacity `rate`, refill 95 % of it.
+class pacer {
+ public:
+  void set_rate(int per_sec) {
+    rate_ = per_sec;
+    tokens_ = per_sec;
+    last_ = clock_type::now();
+  }
+  void take() {
+    if (rate_ <= 0) return;
+    for (;;) {
+      const auto now = clock_type::now();
+      tokens_ = std::min<double>(rate_, tokens_ + std::chrono::duration<double>(now - last_).count() * rate_ * 0.95);
+      last_ = now;
+      if (tokens_ >= 1.0) {
+        tokens_ -= 1.0;
+        return;
+      }
+      const double wait_s = (1.0 - tokens_) / (rate_ * 0.95);
+      std::this_thread::sleep_for(std::chrono::duration<double>(wait_s));
+    }
+  }
+
+ private:
+  int rate_ = 0;
+  double tokens_ = 0;
+  clock_type::time_point last_{};
+};
+
+class bot {
+ public:
+  bot(options o, const cod::catalogue& cat) : o_(std::move(o)), cat_(cat), picker_(o_.seed) {
+    deadline_ = clock_type::now() + std::chrono::seconds(o_.timeout_sec);
+  }
+
+  int run();
+  void summary();
+
+ private:
+  void info(const char* fmt, const std::string& a = {}, long n = 0) {
+    if (o_.quiet) return;
+    std::printf(fmt, a.c_str(), n);
+    std::fflush(stdout);
+  }
+  int fail(int code, const std::string& why) {
+    std::fprintf(stderr, "cod-bot: %s\n", why.c_str());
+    result_ = code == exit_timeout ? "timeout" : code == exit_connection ? "disconnected" : "error";
+    return code;
+  }
+  bool send(const json& j);
+  bool send_request(pr::client_message m);
+  int on_message(const json& m, bool& done);
+  int on_error(const json& m, bool& done);
+  void on_view(const json& view, std::int64_t seq, bool is_state);
+  bool maybe_act();
+  void write_token_file();
+  void record_ack(std::int64_t seq);
+  std::string where() const;
+
+  options o_;
+  const cod::catalogue& cat_;
+  cod::bot::ws_client ws_;
+  cod::bot::move_picker picker_;
+  pacer pacer_;
+  clock_type::time_point deadline_;
+  std::FILE* dump_ = nullptr;
+
+  std::int64_t next_id_ = 1;
+  std::string room_;
+  int seat_ = -1;
+  std::string token_;
+  json view_;
+  std::int64_t seq_ = -1;   // the last seq seen (state or update)
+  bool started_ = false;    // a state came
+  bool over_ = false;       // the view shows the match over
+  bool ended_ = false;      // match_over came, or a state showed it over
+  std::string result_ = "none";
+  std::string reason_ = "none";
+  long actions_ = 0;        // own accepted actions
+  long refused_ = 0;        // rule errors
+  // The act in flight: its id, the seq it was accepted as (0: not yet).
+  std::int64_t pending_id_ = 0;
+  json pending_action_;
+  std::int64_t pending_seq_ = 0;
+  bool conceding_ = false;
+};
+
+bool bot::send(const json& j) {
+  pacer_.take();
+  const auto s = ws_.send(j.dump(), deadline_);
+  return s == cod::bot::ws_client::status::ok;
+}
+
+bool bot::send_request(pr::client_message m) { return send(pr::client_message_to_json(m)); }
+
+std::string bot::where() const {
+  std::string w = "room ";
+  w += room_.empty() ? "-" : room_;
+  w += ", seat ";
+  w += seat_ < 0 ? std::string("-") : std::to_string(seat_);
+  w += ", seq ";
+  w += std::to_string(seq_);
+  return w;
+}
+
+void bot::write_token_file() {
+  if (o_.token_file.empty()) return;
+  const json j = {{"room", room_}, {"seat", seat_}, {"token", token_}, {"name", o_.name}};
+  const std::string tmp = o_.token_file + ".tmp";
+  if (std::FILE* f = std::fopen(tmp.c_str(), "w")) {
+    const std::string text = j.dump() + "\n";
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+    std::error_code ec;
+    std::filesystem::rename(tmp, o_.token_file, ec);
+    if (ec) std::fprintf(stderr, "cod-bot: cannot write %s: %s\n", o_.token_file.c_str(), ec.message().c_str());
+  } else {
+    std::fprintf(stderr, "cod-bot: cannot write %s\n", tmp.c_str());
+  }
+}
+
+void bot::record_ack(std::int64_t seq) {
+  if (o_.ack_file.empty()) return;
+  if (std::FILE* f = std::fopen(o_.ack_file.c_str(), "a")) {
+    std::fprintf(f, "%lld\n", static_cast<long long>(seq));
+    std::fclose(f);
+  }
+}
+
+void bot::summary() {
+  std::printf("cod-bot: room=%s seat=%s result=%s reason=%s actions=%ld seq=%lld\n",
+              room_.empty() ? "-" : room_.c_str(), seat_ < 0 ? "-" : std::to_string(seat_).c_str(), result_.c_str(),
+              reason_.c_str(), actions_, static_cast<long long>(seq_));
+  std::fflush(stdout);
+}
+
+void bot::on_view(const json& view, std::int64_t seq, bool is_state) {
+  view_ = view;
+  seq_ = seq;
+  started_ = true;
+  over_ = view.value("phase", "") == "game_over";
+  if (over_) {
+    const json& w = view.at("winners");
+    reason_ = view.value("reason", "none");
+    if (seat_ < 0) result_ = "watched";
+    else if (w.empty()) result_ = "draw";
+    else result_ = std::find(w.begin(), w.end(), seat_) != w.end() ? "win" : "loss";
+    // A state showing the match over (resumed after it ended): no
+    // match_over will come.
+    if (is_state) ended_ = true;
+  }
+  if (seat_ >= 0) picker_.set_view(view, cat_);
+}
+
+// Sends the next action when it is this seat's turn and nothing is in flight.
+// False when the connection failed.
+bool bot::maybe_act() {
+  if (seat_ < 0 || pending_id_ || over_ || !started_ || !cod::bot::my_turn(view_)) return true;
+  json action;
+  if (actions_ >= o_.max_actions) {
+    if (!conceding_) std::fprintf(stderr, "cod-bot: %ld actions played: conceding\n", actions_);
+    conceding_ = true;
+    action = {{"type", "concede"}};
+  } else {
+    const json* a = picker_.pick();
+    if (!a) return true;  // nothing left to try: wait for the next update
+    action = *a;
+  }
+  if (o_.delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(o_.delay_ms));
+  // Through the protocol library: parse_action checks the shape we send.
+  auto parsed = pr::parse_action(action, cod::no_seat);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "cod-bot: internal: bad candidate %s: %s\n", action.dump().c_str(),
+                 parsed.error->message.c_str());
+    picker_.refused();
+    return maybe_act();
+  }
+  pending_id_ = next_id_++;
+  pending_action_ = action;
+  pending_seq_ = 0;
+  return send_request(pr::act_msg{pending_id_, parsed.value});
+}
+
+int bot::on_error(const json& m, bool& done) {
+  const std::string code = m.value("code", "?");
+  const std::string message = m.value("message", "");
+  const json id = m.contains("id") ? m.at("id") : json();
+  if (pending_id_ && (id == pending_id_ || (id.is_null() && code == "rate_limited"))) {
+    if (code == "rate_limited" || code == "server_busy") {
+      // Dropped or refused for load: the same action again, a little later.
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      pending_id_ = next_id_++;
+      auto parsed = pr::parse_action(pending_action_, cod::no_seat);
+      if (!send_request(pr::act_msg{pending_id_, parsed.value}))
+        return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+      return -1;
+    }
+    pending_id_ = 0;
+    if (is_rule_error(code) || is_protocol_error(code)) {
+      ++refused_;
+      if (is_protocol_error(code))
+        std::fprintf(stderr, "cod-bot: the server refused %s: %s %s\n", pending_action_.dump().c_str(), code.c_str(),
+                     message.c_str());
+      picker_.refused();
+    } else if (code == "not_your_turn" || code == "game_over") {
+      // The view was stale; the next update says what to do.
+      return -1;
+    } else {
+      return fail(exit_refused, str("act refused (", where(), "): ", code, ": ", message));
+    }
+    if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    return -1;
+  }
+  (void)done;
+  // An error about setup (join, resume, ...) or pushed (a match abandoned).
+  std::string why = code;
+  if (m.contains("reason")) why += str(" (", m.value("reason", ""), ")");
+  if (m.contains("field")) why += str(" field ", m.value("field", ""));
+  why += ": ";
+  why += message;
+  return fail(exit_refused, str("server error (", where(), "): ", why));
+}
+
+// -1 to go on, else the exit status. `done` when the session is over.
+int bot::on_message(const json& m, bool& done) {
+  const std::string type = m.value("type", "");
+  if (o_.print_events && !o_.quiet) {
+    if (type == "update") {
+      std::printf("update seq %lld: %s\n", static_cast<long long>(m.value("seq", -1LL)), m.at("events").dump().c_str());
+    } else if (type == "state") {
+      std::printf("state seq %lld (turn %d, active seat %d)\n", static_cast<long long>(m.value("seq", -1LL)),
+                  m.at("view").value("turn", 0), m.at("view").value("active_seat", -1));
+    } else {
+      std::printf("%s\n", m.dump().c_str());
+    }
+    std::fflush(stdout);
+  }
+  if (type == "welcome") {
+    pacer_.set_rate(m.value("rate_limit_per_sec", 0));
+    if (o_.create) {
+      pr::create_room_msg c;
+      c.id = next_id_++;
+      c.format = o_.format;
+      c.options.exhaustion = o_.exhaustion;
+      if (!send_request(c)) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    } else if (!o_.spectate.empty()) {
+      room_ = o_.spectate;
+      if (!send_request(pr::spectate_msg{next_id_++, o_.spectate}))
+        return fail(exit_connection, str("connection lost: ", ws_.error()));
+    } else if (!o_.resume_token.empty()) {
+      room_ = o_.room;
+      if (!send_request(pr::resume_msg{next_id_++, o_.room, o_.resume_token}))
+        return fail(exit_connection, str("connection lost: ", ws_.error()));
+    } else {
+      room_ = o_.room;
+      pr::join_msg j;
+      j.id = next_id_++;
+      j.room = o_.room;
+      j.name = o_.name;
+      j.seat = o_.seat;
+      j.deck.preconstructed = o_.deck;
+      j.deck.cards = o_.cards;
+      if (!send_request(j)) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    }
+  } else if (type == "room_created") {
+    room_ = m.at("room").get<std::string>();
+    info("room %s created\n", room_);
+    pr::join_msg j;
+    j.id = next_id_++;
+    j.room = room_;
+    j.name = o_.name;
+    j.seat = o_.seat;
+    j.deck.preconstructed = o_.deck;
+    j.deck.cards = o_.cards;
+    if (!send_request(j)) return fail(exit_connection, str("connection lost: ", ws_.error()));
+  } else if (type == "joined") {
+    room_ = m.at("room").get<std::string>();
+    seat_ = m.at("seat").get<int>();
+    token_ = m.at("token").get<std::string>();
+    write_token_file();
+    info(o_.resume_token.empty() ? "joined room %s, seat %ld\n" : "resumed room %s, seat %ld\n", room_, seat_);
+  } else if (type == "spectating") {
+    info("watching room %s\n", m.at("room").get<std::string>());
+  } else if (type == "state") {
+    on_view(m.at("view"), m.at("seq").get<std::int64_t>(), true);
+    // A new connection (resume): whatever was in flight is forgotten.
+    pending_id_ = 0;
+    if (ended_) {
+      done = true;
+      return exit_ok;
+    }
+    if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+  } else if (type == "update") {
+    const auto seq = m.at("seq").get<std::int64_t>();
+    if (seq_ >= 0 && seq != seq_ + 1)
+      std::fprintf(stderr, "cod-bot: update seq %lld after %lld (%s)\n", static_cast<long long>(seq),
+                   static_cast<long long>(seq_), room_.c_str());
+    on_view(m.at("view"), seq, false);
+    if (pending_id_ && pending_seq_ && seq >= pending_seq_) pending_id_ = 0;
+    if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+  } else if (type == "accepted") {
+    if (pending_id_ && m.value("id", json()) == pending_id_) {
+      pending_seq_ = m.at("seq").get<std::int64_t>();
+      ++actions_;
+      record_ack(pending_seq_);
+      if (seq_ >= pending_seq_) {
+        pending_id_ = 0;
+        if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+      }
+    }
+  } else if (type == "match_over") {
+    reason_ = m.value("reason", "none");
+    const json& w = m.at("winners");
+    if (seat_ < 0) result_ = "watched";
+    else if (w.empty()) result_ = "draw";
+    else result_ = std::find(w.begin(), w.end(), seat_) != w.end() ? "win" : "loss";
+    ended_ = true;
+    done = true;
+    return exit_ok;
+  } else if (type == "error") {
+    return on_error(m, done);
+  } else if (type == "left") {
+    // Pushed: the room was closed, or another connection resumed our seat.
+    return fail(exit_refused, str("left the room (", where(), "): closed by the server or the seat was taken over"));
+  }
+  // seat_status, clock, pong, rooms: nothing to do.
+  return -1;
+}
+
+int bot::run() {
+  using cod::bot::ws_client;
+  if (!o_.dump_file.empty()) {
+    dump_ = std::fopen(o_.dump_file.c_str(), "w");
+    if (!dump_) return fail(exit_usage, str("cannot write ", o_.dump_file));
+  }
+  struct closer {
+    std::FILE*& f;
+    ~closer() {
+      if (f) std::fclose(f);
+    }
+  } close_dump{dump_};
+
+  const std::string url = str("ws://", o_.host, ":", std::to_string(o_.port), o_.target);
+  switch (ws_.connect(o_.host, o_.port, o_.target, deadline_)) {
+    case ws_client::status::ok: break;
+    case ws_client::status::timeout: return fail(exit_timeout, str("cannot connect to ", url, ": ", ws_.error()));
+    default: return fail(exit_connection, str("cannot connect to ", url, ": ", ws_.error()));
+  }
+  if (!send_request(pr::hello_msg{next_id_++, pr::protocol_version, std::string("cod-bot/0.1")}))
+    return fail(exit_connection, str("connection lost: ", ws_.error()));
+
+  std::string frame;
+  for (;;) {
+    const auto s = ws_.read(frame, deadline_);
+    if (s == ws_client::status::timeout) {
+      return fail(exit_timeout, str("no end of match within ", std::to_string(o_.timeout_sec), " s (", where(), ")"));
+    }
+    if (s == ws_client::status::closed) {
+      std::string why = str("the server closed the connection (", where(), "): code ", std::to_string(ws_.close_code()));
+      if (!ws_.close_reason().empty()) why += str(" ", ws_.close_reason());
+      return fail(exit_connection, why);
+    }
+    if (s == ws_client::status::error) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    if (dump_) {
+      std::fwrite(frame.data(), 1, frame.size(), dump_);
+      std::fputc('\n', dump_);
+      std::fflush(dump_);
+    }
+    json m = json::parse(frame, nullptr, false);
+    if (m.is_discarded() || !m.is_object()) return fail(exit_refused, "the server sent something that is not JSON");
+    bool done = false;
+    int rc = -1;
+    try {
+      rc = on_message(m, done);
+    } catch (const json::exception& e) {
+      return fail(exit_refused, str("unexpected message ", frame.substr(0, 200), ": ", e.what()));
+    }
+    if (done) {
+      ws_.close(std::min(deadline_, clock_type::now() + std::chrono::seconds(2)));
+      return exit_ok;
+    }
+    if (rc >= 0) return rc;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  if (const int rc = parse_args(argc, argv, o); rc >= 0) return rc;
+  cod::catalogue cat;
+  if (auto e = pr::load_catalogue_file(o.catalogue, cat)) {
+    std::fprintf(stderr, "cod-bot: catalogue %s: %s\n", o.catalogue.c_str(), e->to_string().c_str());
+    return exit_usage;
+  }
+  bot b(std::move(o), cat);
+  const int rc = b.run();
+  b.summary();  // whatever happened
+  return rc;
+}

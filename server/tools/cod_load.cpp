@@ -1,0 +1,708 @@
+// cod-load: the load driver of scripts/bench-server. From one process, on a
+// few threads (async Beast), it opens 2 WebSocket connections per room, plays
+// duels with random legal moves as fast as the replies come (bot/moves.hpp),
+// and starts a new room whenever a match ends. It measures, for every
+// accepted action, the time from sending `act` to receiving the sender's own
+// `update` for that action (the server commits the action to its store
+// before it sends `accepted` and the updates, so this is action -> durable ->
+// broadcast), and prints throughput, latency percentiles, errors by code,
+// and the server's memory (VmRSS of --server-pid) and CPU time.
+//
+//   cod-load --port 8080 --rooms 1000 --duration-sec 20 --server-pid 1234
+//
+// It is a benchmark: it prints numbers and exits 0 unless it could not run
+// (no server, no matches started). The server must allow the load:
+// --max-connections >= 2 x rooms, --max-rooms above the rooms in play plus
+// the finished ones it keeps (finished_room_ttl_sec), and preferably
+// --rate-limit-per-sec 0 (else `rate_limited` errors count and the act is
+// resent 50 ms later).
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <nlohmann/json.hpp>
+
+#include "bot/moves.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/messages.hpp"
+
+#ifndef COD_DEFAULT_CATALOGUE
+#define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
+#endif
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace pr = cod::protocol;
+using tcp = net::ip::tcp;
+using nlohmann::json;
+using clock_type = std::chrono::steady_clock;
+
+struct options {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;
+  int rooms = 1000;
+  double duration_sec = 20;
+  int threads = 2;
+  int server_pid = 0;
+  int connect_concurrency = 64;
+  double setup_timeout_sec = 120;
+  std::uint64_t seed = 1;
+  std::string catalogue = COD_DEFAULT_CATALOGUE;
+  bool constructed_exhaustion = false;  // --exhaustion: rooms with the exhaustion rule
+};
+
+void usage(std::FILE* to) {
+  std::fputs(
+      "usage: cod-load [--host H] [--port P] [--rooms N] [--duration-sec S] [--threads T]\n"
+      "                [--server-pid PID] [--connect-concurrency K] [--setup-timeout-sec S]\n"
+      "                [--seed N] [--exhaustion] [--catalogue PATH]\n"
+      "Plays N concurrent duel rooms (2 N WebSocket connections) of random legal moves against\n"
+      "cod-server for S seconds once every room has started, and prints accepted actions/s,\n"
+      "act->update latency percentiles, errors by code, and the server's RSS and CPU (--server-pid).\n",
+      to);
+}
+
+bool parse_long(const char* s, long lo, long hi, long& out) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Shared measurement state.
+
+struct stats {
+  std::atomic<bool> measuring{false};
+  std::atomic<bool> stopping{false};
+  std::atomic<long> connected{0};
+  std::atomic<long> connect_failures{0};
+  std::atomic<long> rooms_started{0};     // first match of each room pair
+  std::atomic<long> matches_started{0};   // every match
+  std::atomic<long> matches_finished{0};  // in the window
+  std::atomic<long> accepted{0};          // in the window
+  std::atomic<long> accepted_total{0};
+  std::atomic<long> acts_sent{0};         // in the window
+  std::atomic<long> disconnects{0};
+  std::mutex mutex;
+  std::map<std::string, long> errors;     // by code, in the window (rule errors included)
+  std::vector<std::uint32_t> latencies_us;
+  std::string first_disconnect;
+
+  void error(const std::string& code) {
+    std::lock_guard lock(mutex);
+    ++errors[code];
+  }
+};
+
+// Finds "key": in a compact JSON text (nlohmann's dump: no spaces) and reads
+// the integer after it; false when absent. Used to skip parsing the updates
+// a connection does not need to look into.
+bool scan_int(std::string_view text, std::string_view key, long& out) {
+  const auto at = text.find(key);
+  if (at == std::string_view::npos) return false;
+  std::size_t i = at + key.size();
+  bool neg = false;
+  if (i < text.size() && text[i] == '-') {
+    neg = true;
+    ++i;
+  }
+  if (i >= text.size() || text[i] < '0' || text[i] > '9') return false;
+  long v = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') v = v * 10 + (text[i++] - '0');
+  out = neg ? -v : v;
+  return true;
+}
+
+struct shared {
+  options opt;
+  cod::catalogue cat;
+  stats st;
+  tcp::endpoint endpoint;
+};
+
+// ---------------------------------------------------------------------------
+// One connection: a seat of a room pair. Everything runs on its strand.
+
+class conn : public std::enable_shared_from_this<conn> {
+ public:
+  conn(net::io_context& ioc, shared& sh, int index, bool creator)
+      : ws_(net::make_strand(ioc)), retry_(ws_.get_executor()), sh_(sh), index_(index), creator_(creator),
+        picker_(sh.opt.seed * 1000003ULL + static_cast<std::uint64_t>(index)) {}
+
+  void set_partner(const std::shared_ptr<conn>& p) { partner_ = p; }
+
+  // Connects; `on_open` runs (on this strand) once the WebSocket is open or
+  // has failed.
+  void start(std::function<void()> on_open) {
+    on_open_ = std::move(on_open);
+    net::post(ws_.get_executor(), [self = shared_from_this()] { self->do_connect(); });
+  }
+
+  // From the partner (any thread): the room to join once this connection is
+  // free.
+  void offer_room(std::string room) {
+    net::post(ws_.get_executor(), [self = shared_from_this(), room = std::move(room)]() mutable {
+      self->next_room_ = std::move(room);
+      self->try_join();
+    });
+  }
+
+  void close_now() {
+    net::post(ws_.get_executor(), [self = shared_from_this()] {
+      beast::error_code ec;
+      beast::get_lowest_layer(self->ws_).socket().close(ec);
+    });
+  }
+
+  std::vector<std::uint32_t> take_latencies() { return std::move(lat_); }
+
+ private:
+  void do_connect() {
+    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
+    beast::get_lowest_layer(ws_).async_connect(
+        sh_.endpoint, [self = shared_from_this()](beast::error_code ec) { self->on_connect(ec); });
+  }
+  void on_connect(beast::error_code ec) {
+    if (ec) return open_failed("connect", ec);
+    beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ec);
+    beast::get_lowest_layer(ws_).expires_never();
+    auto t = websocket::stream_base::timeout::suggested(beast::role_type::client);
+    t.handshake_timeout = std::chrono::seconds(30);
+    ws_.set_option(t);
+    ws_.text(true);
+    ws_.auto_fragment(false);
+    // Frame masks need not be unpredictable here (RFC 6455 wants them so for
+    // browsers behind proxies); the fast generator saves the driver's CPU.
+    ws_.secure_prng(false);
+    ws_.read_message_max(0);
+    std::string host = sh_.opt.host;
+    host += ':';
+    host += std::to_string(sh_.opt.port);
+    ws_.async_handshake(host, "/ws", [self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
+  }
+  void open_failed(const char* what, beast::error_code ec) {
+    sh_.st.connect_failures++;
+    {
+      std::lock_guard lock(sh_.st.mutex);
+      if (sh_.st.first_disconnect.empty()) {
+        sh_.st.first_disconnect = what;
+        sh_.st.first_disconnect += ": ";
+        sh_.st.first_disconnect += ec.message();
+      }
+    }
+    if (on_open_) std::exchange(on_open_, nullptr)();
+  }
+  void on_handshake(beast::error_code ec) {
+    if (ec) return open_failed("handshake", ec);
+    sh_.st.connected++;
+    open_ = true;
+    if (on_open_) std::exchange(on_open_, nullptr)();
+    send(pr::client_message_to_json(pr::hello_msg{json(next_id_++), pr::protocol_version, std::string("cod-load/0.1")}));
+    do_read();
+  }
+
+  // -- writing
+  void send(const json& j) { send(j.dump()); }
+  void send(std::string text) {
+    if (!open_) return;
+    outq_.push_back(std::move(text));
+    if (!writing_) do_write();
+  }
+  void do_write() {
+    writing_ = true;
+    ws_.async_write(net::buffer(outq_.front()),
+                    [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_write(ec); });
+  }
+  void on_write(beast::error_code ec) {
+    writing_ = false;
+    if (ec) return lost("write", ec);
+    outq_.pop_front();
+    if (!outq_.empty()) do_write();
+  }
+
+  // -- reading
+  void do_read() {
+    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+  }
+  void on_read(beast::error_code ec) {
+    if (ec) return lost("read", ec);
+    const auto data = buffer_.cdata();
+    const std::string_view text(static_cast<const char*>(data.data()), data.size());
+    on_text(text);
+    buffer_.consume(buffer_.size());
+    if (open_) do_read();
+  }
+  void lost(const char* what, beast::error_code ec) {
+    if (!open_) return;
+    open_ = false;
+    if (sh_.st.stopping) return;
+    sh_.st.disconnects++;
+    std::lock_guard lock(sh_.st.mutex);
+    if (sh_.st.first_disconnect.empty()) {
+      sh_.st.first_disconnect = what;
+      sh_.st.first_disconnect += ": ";
+      sh_.st.first_disconnect += ec.message();
+      if (ec == websocket::error::closed) {
+        sh_.st.first_disconnect += " (close code ";
+        sh_.st.first_disconnect += std::to_string(ws_.reason().code);
+        sh_.st.first_disconnect += ' ';
+        sh_.st.first_disconnect += ws_.reason().reason.c_str();
+        sh_.st.first_disconnect += ')';
+      }
+    }
+  }
+
+  // -- the protocol
+  void on_text(std::string_view text) {
+    // Updates are most of the traffic: look inside only when it is our turn.
+    // (nlohmann writes keys in order: an update without a clock starts with
+    // "events"; anything else takes the general path below.)
+    if (text.substr(0, 10) == "{\"events\":") {
+      long seq = 0, active = -1;
+      scan_int(text, "\"seq\":", seq);
+      scan_int(text, "\"active_seat\":", active);
+      const bool over = text.find("\"phase\":\"game_over\"") != std::string_view::npos;
+      on_update_seq(seq);
+      if (!over && active == seat_ && !sh_.st.stopping) {
+        json m = json::parse(text, nullptr, false);
+        if (m.is_discarded()) return bad("update is not JSON");
+        view_ = std::move(m.at("view"));
+        picker_.set_view(view_, sh_.cat);
+        maybe_act();
+      } else {
+        view_ = json();  // not our turn: nothing to look at until the next update
+      }
+      return;
+    }
+    json m = json::parse(text, nullptr, false);
+    if (m.is_discarded() || !m.is_object()) return bad("not JSON");
+    const std::string& type = m.at("type").get_ref<const std::string&>();
+    if (type == "update") {
+      on_update_seq(m.at("seq").get<long>());
+      view_ = std::move(m.at("view"));
+      picker_.set_view(view_, sh_.cat);
+      maybe_act();
+    } else if (type == "welcome") {
+      welcomed_ = true;
+      if (creator_) create_room();
+      else try_join();
+    } else if (type == "room_created") {
+      join(m.at("room").get<std::string>());
+      if (auto p = partner_.lock()) p->offer_room(m.at("room").get<std::string>());
+    } else if (type == "joined") {
+      seat_ = m.at("seat").get<int>();
+    } else if (type == "state") {
+      view_ = std::move(m.at("view"));
+      last_seq_ = m.at("seq").get<long>();
+      if (creator_) {
+        sh_.st.matches_started++;
+        if (first_match_) sh_.st.rooms_started++;
+      }
+      first_match_ = false;
+      pending_id_ = 0;
+      picker_.set_view(view_, sh_.cat);
+      maybe_act();
+    } else if (type == "accepted") {
+      if (m.value("id", json()) == pending_id_) {
+        pending_seq_ = m.at("seq").get<long>();
+        sh_.st.accepted_total++;
+        if (counting_) sh_.st.accepted++;
+        // The update is expected after this; should it have come first:
+        if (last_seq_ >= pending_seq_) {
+          on_update_seq(last_seq_);
+          maybe_act();
+        }
+      }
+    } else if (type == "match_over") {
+      if (creator_ && sh_.st.measuring) sh_.st.matches_finished++;
+      pending_id_ = 0;
+      in_room_ = false;
+      send(pr::client_message_to_json(pr::leave_msg{json(next_id_++)}));
+    } else if (type == "left") {
+      // The reply to our leave (or the room closed): free for the next one.
+      in_room_ = false;
+      left_ = true;
+      if (creator_) create_room();
+      else try_join();
+    } else if (type == "error") {
+      on_error(m);
+    }
+    // seat_status, clock, pong: nothing to do.
+  }
+
+  void create_room() {
+    if (sh_.st.stopping || !left_ || !welcomed_) return;
+    left_ = false;
+    pr::create_room_msg c;
+    c.id = next_id_++;
+    c.format = pr::deck_format::preconstructed;
+    c.options.exhaustion = sh_.opt.constructed_exhaustion;
+    send(pr::client_message_to_json(c));
+  }
+  void try_join() {
+    if (sh_.st.stopping || !welcomed_ || !left_ || next_room_.empty()) return;
+    join(std::exchange(next_room_, std::string()));
+  }
+  void join(const std::string& room) {
+    left_ = false;
+    in_room_ = true;
+    pr::join_msg j;
+    j.id = next_id_++;
+    j.room = room;
+    j.name = creator_ ? "load-a" : "load-b";
+    j.deck.preconstructed = 1 + static_cast<int>(picker_rng_.below(4));
+    send(pr::client_message_to_json(j));
+  }
+
+  void on_update_seq(long seq) {
+    last_seq_ = seq;
+    if (!pending_id_ || !pending_seq_ || seq < pending_seq_) return;
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - sent_at_).count();
+    if (counting_) lat_.push_back(static_cast<std::uint32_t>(std::min<long long>(us, 0xffffffffLL)));
+    pending_id_ = 0;
+    pending_seq_ = 0;
+  }
+
+  void maybe_act() {
+    if (pending_id_ || sh_.st.stopping || !cod::bot::my_turn(view_)) return;
+    const json* a = picker_.pick();
+    if (!a) return;
+    auto parsed = pr::parse_action(*a, cod::no_seat);
+    if (!parsed.ok()) {
+      picker_.refused();
+      return maybe_act();
+    }
+    pending_action_ = *a;
+    send_act(parsed.value);
+  }
+  void send_act(const cod::action& a) {
+    pending_id_ = next_id_++;
+    pending_seq_ = 0;
+    counting_ = sh_.st.measuring.load();
+    if (counting_) sh_.st.acts_sent++;
+    sent_at_ = clock_type::now();
+    send(pr::client_message_to_json(pr::act_msg{json(pending_id_), a}));
+  }
+
+  void on_error(const json& m) {
+    const std::string code = m.value("code", "?");
+    if (sh_.st.measuring) sh_.st.error(code);
+    const json id = m.value("id", json());
+    if (pending_id_ && (id == pending_id_ || (id.is_null() && code == "rate_limited"))) {
+      if (code == "rate_limited" || code == "server_busy") {
+        // The same act again shortly.
+        retry_.expires_after(std::chrono::milliseconds(50));
+        retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+          if (ec || !self->pending_id_ || self->sh_.st.stopping) return;
+          auto parsed = pr::parse_action(self->pending_action_, cod::no_seat);
+          self->send_act(parsed.value);
+        });
+        return;
+      }
+      pending_id_ = 0;
+      if (code == "not_your_turn" || code == "game_over") return;  // a stale view
+      picker_.refused();
+      maybe_act();
+      return;
+    }
+    if (code == "server_busy" && creator_ && !in_room_) {
+      // No room could be created (too many rooms): try again in a while.
+      retry_.expires_after(std::chrono::milliseconds(200));
+      retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        if (ec) return;
+        self->left_ = true;
+        self->create_room();
+      });
+    }
+  }
+
+  void bad(const char* what) {
+    if (sh_.st.measuring) sh_.st.error(what);
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  net::steady_timer retry_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> outq_;
+  bool writing_ = false;
+  bool open_ = false;
+  bool welcomed_ = false;
+  bool left_ = true;      // free to create or join a room
+  bool in_room_ = false;
+  bool first_match_ = true;
+  std::function<void()> on_open_;
+  shared& sh_;
+  int index_;
+  bool creator_;
+  std::weak_ptr<conn> partner_;
+  std::string next_room_;
+  cod::bot::move_picker picker_;
+  cod::bot::move_rng picker_rng_{0x5EED ^ static_cast<std::uint64_t>(index_)};
+  json view_;
+  int seat_ = -1;
+  std::int64_t next_id_ = 1;
+  std::int64_t pending_id_ = 0;
+  long pending_seq_ = 0;
+  long last_seq_ = -1;
+  json pending_action_;
+  bool counting_ = false;
+  clock_type::time_point sent_at_;
+  std::vector<std::uint32_t> lat_;
+};
+
+// ---------------------------------------------------------------------------
+// The server process, from /proc.
+
+long rss_kb(int pid) {
+  if (pid <= 0) return -1;
+  std::string path = "/proc/";
+  path += std::to_string(pid);
+  path += "/status";
+  std::ifstream f(path);
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+  }
+  return -1;
+}
+
+// utime + stime in seconds (of `pid`, or of this process when 0).
+double cpu_seconds(int pid) {
+  std::string path = "/proc/";
+  path += pid > 0 ? std::to_string(pid) : std::string("self");
+  path += "/stat";
+  std::ifstream f(path);
+  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const auto close = all.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream in(all.substr(close + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && in >> field; ++i) {
+    if (i == 14) utime = std::strtoull(field.c_str(), nullptr, 10);
+    if (i == 15) stime = std::strtoull(field.c_str(), nullptr, 10);
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+double percentile(const std::vector<std::uint32_t>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto i = static_cast<std::size_t>(p / 100.0 * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(i, sorted.size() - 1)] / 1000.0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  shared sh;
+  options& o = sh.opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--help" || a == "-h") {
+      usage(stdout);
+      return 0;
+    }
+    if (a == "--exhaustion") {
+      o.constructed_exhaustion = true;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "cod-load: %s needs a value (see --help)\n", argv[i]);
+      return 2;
+    }
+    const char* v = argv[++i];
+    long n = 0;
+    bool ok = true;
+    if (a == "--host") o.host = v;
+    else if (a == "--port") ok = parse_long(v, 1, 65535, n) && (o.port = static_cast<std::uint16_t>(n), true);
+    else if (a == "--rooms") ok = parse_long(v, 1, 100000, n) && (o.rooms = static_cast<int>(n), true);
+    else if (a == "--duration-sec") ok = parse_long(v, 1, 86400, n) && (o.duration_sec = static_cast<double>(n), true);
+    else if (a == "--threads") ok = parse_long(v, 1, 64, n) && (o.threads = static_cast<int>(n), true);
+    else if (a == "--server-pid") ok = parse_long(v, 1, 1L << 30, n) && (o.server_pid = static_cast<int>(n), true);
+    else if (a == "--connect-concurrency") ok = parse_long(v, 1, 10000, n) && (o.connect_concurrency = static_cast<int>(n), true);
+    else if (a == "--setup-timeout-sec") ok = parse_long(v, 1, 3600, n) && (o.setup_timeout_sec = static_cast<double>(n), true);
+    else if (a == "--seed") ok = parse_long(v, 0, 1L << 62, n) && (o.seed = static_cast<std::uint64_t>(n), true);
+    else if (a == "--catalogue") o.catalogue = v;
+    else {
+      std::fprintf(stderr, "cod-load: unknown option %s (see --help)\n", argv[i - 1]);
+      return 2;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "cod-load: bad value for %s: %s\n", argv[i - 1], v);
+      return 2;
+    }
+  }
+  if (auto e = pr::load_catalogue_file(o.catalogue, sh.cat)) {
+    std::fprintf(stderr, "cod-load: catalogue %s: %s\n", o.catalogue.c_str(), e->to_string().c_str());
+    return 2;
+  }
+  boost::system::error_code ec;
+  const auto addr = net::ip::make_address(o.host, ec);
+  if (ec) {
+    std::fprintf(stderr, "cod-load: --host must be an IP address: %s\n", o.host.c_str());
+    return 2;
+  }
+  sh.endpoint = tcp::endpoint(addr, o.port);
+
+  net::io_context ioc(o.threads);
+  auto work = net::make_work_guard(ioc);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < o.threads; ++i) threads.emplace_back([&ioc] { ioc.run(); });
+
+  const long rss_idle = rss_kb(o.server_pid);
+  const double server_cpu_0 = o.server_pid ? cpu_seconds(o.server_pid) : 0;
+
+  // Connections: 2 per room, opened at most connect_concurrency at a time.
+  const int n_conns = 2 * o.rooms;
+  std::vector<std::shared_ptr<conn>> conns;
+  conns.reserve(static_cast<std::size_t>(n_conns));
+  for (int r = 0; r < o.rooms; ++r) {
+    auto a = std::make_shared<conn>(ioc, sh, 2 * r, true);
+    auto b = std::make_shared<conn>(ioc, sh, 2 * r + 1, false);
+    a->set_partner(b);
+    b->set_partner(a);
+    conns.push_back(a);
+    conns.push_back(b);
+  }
+  const auto t_setup = clock_type::now();
+  std::atomic<int> next_conn{0};
+  std::function<void()> launch = [&] {
+    const int i = next_conn++;
+    if (i < n_conns) conns[static_cast<std::size_t>(i)]->start(launch);
+  };
+  for (int i = 0; i < std::min(o.connect_concurrency, n_conns); ++i) launch();
+
+  // Setup: until every room has started its first match.
+  const auto setup_deadline = t_setup + std::chrono::duration<double>(o.setup_timeout_sec);
+  while (sh.st.rooms_started < o.rooms && clock_type::now() < setup_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (sh.st.connect_failures > 0 && sh.st.connected + sh.st.connect_failures >= n_conns) break;
+  }
+  const double setup_s = std::chrono::duration<double>(clock_type::now() - t_setup).count();
+  std::printf("setup: %ld of %d connections open, %ld of %d rooms playing after %.1f s\n", sh.st.connected.load(),
+              n_conns, sh.st.rooms_started.load(), o.rooms, setup_s);
+  if (sh.st.connect_failures > 0)
+    std::printf("setup: %ld connections failed (first: %s)\n", sh.st.connect_failures.load(),
+                sh.st.first_disconnect.c_str());
+  std::fflush(stdout);
+  if (sh.st.rooms_started == 0) {
+    std::fprintf(stderr, "cod-load: no match started; is cod-server running on %s:%u?\n", o.host.c_str(), o.port);
+    sh.st.stopping = true;
+    for (auto& c : conns) c->close_now();
+    work.reset();
+    ioc.stop();
+    for (auto& t : threads) t.join();
+    return 1;
+  }
+
+  // The measured window.
+  const double server_cpu_1 = o.server_pid ? cpu_seconds(o.server_pid) : 0;
+  const double self_cpu_1 = cpu_seconds(0);
+  const long accepted_before = sh.st.accepted_total;
+  sh.st.measuring = true;
+  const auto t0 = clock_type::now();
+  long rss_peak = rss_kb(o.server_pid);
+  const auto end = t0 + std::chrono::duration<double>(o.duration_sec);
+  while (clock_type::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    rss_peak = std::max(rss_peak, rss_kb(o.server_pid));
+  }
+  sh.st.measuring = false;
+  const double window_s = std::chrono::duration<double>(clock_type::now() - t0).count();
+  const double server_cpu_2 = o.server_pid ? cpu_seconds(o.server_pid) : 0;
+  const double self_cpu_2 = cpu_seconds(0);
+  const long rss_end = rss_kb(o.server_pid);
+  const long accepted_window_total = sh.st.accepted_total - accepted_before;
+  (void)accepted_window_total;
+
+  sh.st.stopping = true;
+  // Let in-flight replies land (their latencies are not counted), then stop.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::vector<std::uint32_t> lat;
+  {
+    // Each connection's samples, read on its own strand.
+    std::mutex m;
+    std::atomic<int> left{n_conns};
+    for (auto& c : conns) {
+      net::post(ioc, [&, c] {
+        auto v = c->take_latencies();
+        {
+          std::lock_guard lock(m);
+          lat.insert(lat.end(), v.begin(), v.end());
+        }
+        left--;
+      });
+    }
+    while (left > 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  for (auto& c : conns) c->close_now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  work.reset();
+  ioc.stop();
+  for (auto& t : threads) t.join();
+
+  std::sort(lat.begin(), lat.end());
+  const long accepted = sh.st.accepted;
+  std::printf("rooms: %d (%d WebSocket connections), load driver threads: %d\n", o.rooms, n_conns, o.threads);
+  std::printf("duration: %.1f s measured (after %.1f s of setup)\n", window_s, setup_s);
+  std::printf("accepted actions: %ld = %.0f/s (each committed to SQLite before its update is sent)\n", accepted,
+              static_cast<double>(accepted) / window_s);
+  std::printf("acts sent: %ld; matches finished: %ld (%.1f/s)\n", sh.st.acts_sent.load(), sh.st.matches_finished.load(),
+              static_cast<double>(sh.st.matches_finished) / window_s);
+  std::printf("latency act -> own update (ms, %zu samples): p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n", lat.size(),
+              percentile(lat, 50), percentile(lat, 90), percentile(lat, 99), lat.empty() ? 0.0 : lat.back() / 1000.0);
+  {
+    std::lock_guard lock(sh.st.mutex);
+    if (sh.st.errors.empty()) {
+      std::printf("errors by code: none\n");
+    } else {
+      std::printf("errors by code:");
+      for (const auto& [code, n] : sh.st.errors) std::printf(" %s=%ld", code.c_str(), n);
+      std::printf("\n");
+    }
+  }
+  std::printf("disconnects: %ld%s%s\n", sh.st.disconnects.load(), sh.st.first_disconnect.empty() ? "" : " (first: ",
+              sh.st.first_disconnect.empty() ? "" : (sh.st.first_disconnect + ")").c_str());
+  if (o.server_pid) {
+    std::printf("server RSS: idle %.1f MB, end %.1f MB, peak %.1f MB; per room: %.1f KB (peak / rooms), %.1f KB "
+                "((peak - idle) / rooms)\n",
+                rss_idle / 1024.0, rss_end / 1024.0, rss_peak / 1024.0, static_cast<double>(rss_peak) / o.rooms,
+                static_cast<double>(rss_peak - rss_idle) / o.rooms);
+    std::printf("cpu during the window: server %.2f s (%.0f%% of one core), load driver %.2f s (%.0f%%); setup: server "
+                "%.2f s\n",
+                server_cpu_2 - server_cpu_1, 100.0 * (server_cpu_2 - server_cpu_1) / window_s, self_cpu_2 - self_cpu_1,
+                100.0 * (self_cpu_2 - self_cpu_1) / window_s, server_cpu_1 - server_cpu_0);
+  }
+  std::fflush(stdout);
+  return 0;
+}

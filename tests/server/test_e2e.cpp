@@ -1,0 +1,517 @@
+// End to end: the whole server in-process on 127.0.0.1, an ephemeral port and
+// a temporary SQLite file; Beast WebSocket and HTTP clients.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "app/config.hpp"
+#include "app/metrics.hpp"
+#include "app/server.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+#include "harness.hpp"
+#include "persist/sha256.hpp"
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using nlohmann::json;
+using namespace std::chrono_literals;
+using cod::server::test::moves_from_view;
+
+namespace {
+
+const cod::catalogue& catalogue() {
+  static const cod::catalogue cat = [] {
+    cod::catalogue c;
+    REQUIRE_FALSE(cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c).has_value());
+    return c;
+  }();
+  return cat;
+}
+
+std::filesystem::path temp_dir(const std::string& name) {
+  std::random_device rd;
+  auto dir = std::filesystem::temp_directory_path() / (name + "-" + std::to_string(rd()));
+  std::filesystem::remove_all(dir);
+  return dir;  // the server creates it (the db's directory)
+}
+
+cod::server::config base_config(const std::filesystem::path& dir) {
+  cod::server::config cfg;
+  cfg.port = 0;
+  cfg.threads = 2;
+  cfg.catalogue = COD_CATALOGUE_PATH;
+  cfg.db = (dir / "db" / "cod.db").string();
+  cfg.shutdown_timeout_ms = 2000;
+  return cfg;
+}
+
+struct live_server {
+  cod::server::server srv;
+  explicit live_server(const cod::server::config& cfg) : srv(cfg) {
+    spdlog::set_level(spdlog::level::warn);
+    std::string error;
+    REQUIRE_MESSAGE(srv.start(error), error);
+    srv.run();
+  }
+  ~live_server() {
+    srv.stop();
+    srv.wait();
+  }
+  std::uint16_t port() const { return srv.port(); }
+};
+
+class ws_client {
+ public:
+  explicit ws_client(std::uint16_t port, int rcvbuf = 0) {
+    auto& sock = beast::get_lowest_layer(ws_).socket();
+    if (rcvbuf) {
+      sock.open(tcp::v4());
+      sock.set_option(net::socket_base::receive_buffer_size(rcvbuf));
+    }
+    beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    std::string host = "127.0.0.1:";
+    host += std::to_string(port);
+    ws_.handshake(host, "/ws");
+  }
+
+  bool send(const json& j) { return send_raw(j.dump()); }
+  bool send_raw(const std::string& text, bool binary = false) {
+    beast::error_code ec;
+    ws_.binary(binary);
+    ws_.write(net::buffer(text), ec);
+    return !ec;
+  }
+
+  // The next message, or nullopt when the connection ends or `timeout` passes.
+  std::optional<json> read(std::chrono::milliseconds timeout = 10s) {
+    if (ended) return std::nullopt;
+    buffer_.clear();
+    bool done = false;
+    beast::error_code ec;
+    ws_.async_read(buffer_, [&](beast::error_code e, std::size_t) {
+      ec = e;
+      done = true;
+    });
+    ioc_.restart();
+    ioc_.run_for(timeout);
+    if (!done) {
+      beast::get_lowest_layer(ws_).cancel();
+      ioc_.restart();
+      ioc_.run();
+      timed_out = true;
+      ended = true;
+      return std::nullopt;
+    }
+    if (ec) {
+      ended = true;
+      error = ec;
+      if (ec == websocket::error::closed) close = ws_.reason();
+      return std::nullopt;
+    }
+    ++received;
+    return json::parse(beast::buffers_to_string(buffer_.data()));
+  }
+
+  // Reads until a message of `type`; everything read is appended to `log`.
+  json expect(const std::string& type, std::chrono::milliseconds timeout = 10s) {
+    for (;;) {
+      auto m = read(timeout);
+      INFO("waiting for " << type << "; connection ended: " << error.message());
+      REQUIRE(m.has_value());
+      log.push_back(*m);
+      if (m->at("type") == type) return *m;
+    }
+  }
+
+  // Reads until the connection ends; returns what came before.
+  std::vector<json> drain(std::chrono::milliseconds timeout = 10s) {
+    std::vector<json> out;
+    while (auto m = read(timeout)) out.push_back(*m);
+    return out;
+  }
+
+  void hello() {
+    send({{"type", "hello"}, {"version", 1}, {"client", "e2e"}});
+    expect("welcome");
+  }
+
+  std::vector<json> log;
+  bool ended = false;
+  bool timed_out = false;
+  int received = 0;
+  beast::error_code error;
+  std::optional<websocket::close_reason> close;
+
+ private:
+  net::io_context ioc_;
+  websocket::stream<beast::tcp_stream> ws_{ioc_};
+  beast::flat_buffer buffer_;
+};
+
+struct http_reply {
+  unsigned status = 0;
+  std::string body;
+  std::string content_type;
+};
+
+http_reply http_get(std::uint16_t port, const std::string& target) {
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  http::request<http::empty_body> req{http::verb::get, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  http::write(stream, req);
+  beast::flat_buffer b;
+  http::response<http::string_body> res;
+  http::read(stream, b, res);
+  beast::error_code ec;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+  return {res.result_int(), res.body(), std::string(res[http::field::content_type])};
+}
+
+// Two players (and maybe a spectator) following one match: their views, the
+// seqs each saw, and a generator for moves.
+struct duel {
+  ws_client* seats[2];
+  ws_client* spectator = nullptr;
+  json views[2];
+  std::int64_t seq = 0;
+  std::vector<std::int64_t> seen[3];  // update seqs per client (2: spectator)
+  bool over = false;
+  std::mt19937 rng{2024};
+
+  // After the actor's `accepted` (already read): one update per client.
+  void step(int) {
+    ++seq;
+    for (int k = 0; k < 3; ++k) {
+      ws_client* c = k < 2 ? seats[k] : spectator;
+      if (!c) continue;
+      json up = c->expect("update");
+      CHECK(up.at("seq") == seq);
+      seen[k].push_back(up.at("seq").get<std::int64_t>());
+      if (k < 2) {
+        views[k] = up.at("view");
+        CHECK(views[k].at("viewer") == k);
+      } else {
+        CHECK(up.at("view").at("role") == "spectator");
+        CHECK(up.at("view").at("hand").empty());
+      }
+      if (up.at("view").at("phase") == "game_over") over = true;
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("e2e: a duel to the end over WebSockets; every client sees the same seqs; health and metrics") {
+  const auto dir = temp_dir("cod-e2e-duel");
+  live_server s(base_config(dir));
+  REQUIRE(s.port() != 0);
+
+  ws_client a(s.port()), b(s.port()), watcher(s.port());
+  a.hello();
+  b.hello();
+  watcher.hello();
+  a.send({{"type", "create_room"}, {"id", 1}, {"mode", "duel"}, {"format", "preconstructed"}, {"options", {{"exhaustion", true}}}});
+  auto created = a.expect("room_created");
+  CHECK(created.at("id") == 1);
+  const std::string room = created.at("room");
+  const std::string seed_hash = created.at("seed_hash");
+  watcher.send({{"type", "spectate"}, {"room", room}});
+  watcher.expect("spectating");
+  a.send({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+  CHECK(a.expect("joined").at("seat") == 0);
+  b.send({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 3}}}});
+  CHECK(b.expect("joined").at("seat") == 1);
+
+  duel d;
+  d.seats[0] = &a;
+  d.seats[1] = &b;
+  d.spectator = &watcher;
+  auto sa = a.expect("state");
+  auto sb = b.expect("state");
+  auto sw = watcher.expect("state");
+  for (const auto* st : {&sa, &sb, &sw}) {
+    CHECK(st->at("seq") == 0);
+    CHECK(st->at("seed_hash") == seed_hash);
+  }
+  d.views[0] = sa.at("view");
+  d.views[1] = sb.at("view");
+
+  // Random moves from the views; a refused try (the view does not show every
+  // rule, e.g. a full line) is answered with an error and changes nothing.
+  int rejected = 0;
+  for (int tries = 0; !d.over && d.seq < 1500 && tries < 20000; ++tries) {
+    const int seat = d.views[0].at("active_seat").get<int>();
+    auto moves = moves_from_view(d.views[seat], catalogue());
+    REQUIRE(!moves.empty());
+    const auto& mv = moves[d.rng() % moves.size()];
+    d.seats[seat]->send({{"type", "act"}, {"id", tries}, {"action", mv}});
+    auto reply = d.seats[seat]->read();
+    REQUIRE(reply.has_value());
+    if (reply->at("type") == "error") {
+      CHECK(reply->at("id") == tries);
+      ++rejected;
+      continue;
+    }
+    REQUIRE(reply->at("type") == "accepted");
+    CHECK(reply->at("seq") == d.seq + 1);
+    CHECK(reply->at("id") == tries);
+    d.step(seat);
+  }
+  if (!d.over) {
+    // A game this long: end it the legal way.
+    a.send({{"type", "act"}, {"action", {{"type", "concede"}}}});
+    a.expect("accepted");
+    d.step(0);
+  }
+  REQUIRE(d.over);
+  MESSAGE("e2e duel: " << d.seq << " actions, " << rejected << " refused tries");
+  for (auto& seqs : d.seen) {
+    REQUIRE(seqs.size() == static_cast<std::size_t>(d.seq));
+    for (std::size_t i = 0; i < seqs.size(); ++i) CHECK(seqs[i] == static_cast<std::int64_t>(i + 1));
+  }
+  for (ws_client* c : {&a, &b, &watcher}) {
+    auto over = c->expect("match_over");
+    CHECK(over.at("room") == room);
+    CHECK(cod::server::seed_commitment(std::stoull(over.at("seed").get<std::string>())) == seed_hash);
+  }
+
+  auto health = http_get(s.port(), "/healthz");
+  CHECK(health.status == 200);
+  CHECK(health.content_type == "application/json");
+  auto hj = json::parse(health.body);
+  CHECK(hj.at("status") == "ok");
+  CHECK(hj.at("rooms") == 1);
+  CHECK(hj.at("connections") == 3);
+  CHECK(hj.contains("uptime_s"));
+
+  auto metrics = http_get(s.port(), "/metrics");
+  CHECK(metrics.status == 200);
+  CHECK(metrics.content_type.find("text/plain") == 0);
+  std::string actions_line = "cod_actions_total ";
+  actions_line += std::to_string(d.seq);
+  actions_line += "\n";
+  CHECK(metrics.body.find(actions_line) != std::string::npos);
+  for (const char* name : {"cod_rooms 1\n", "cod_connections 3\n", "cod_actions_per_second ",
+                           "cod_persistence_pending ", "cod_matches_finished_total 1\n"})
+    CHECK(metrics.body.find(name) != std::string::npos);
+  if (rejected > 0) CHECK(metrics.body.find("cod_errors_total{code=") != std::string::npos);
+  CHECK(http_get(s.port(), "/nope").status == 404);
+  CHECK(http_get(s.port(), "/ws").status == 426);
+
+  // The log is in SQLite, finished.
+  auto matches = s.srv.store().list_matches({});
+  REQUIRE(matches.size() == 1);
+  CHECK(matches[0].status == "finished");
+  CHECK(matches[0].actions == d.seq);
+
+  // Shutdown closes every socket with 1001 "server shutting down".
+  s.srv.stop();
+  for (ws_client* c : {&a, &b, &watcher}) {
+    auto last = c->drain(5s);
+    REQUIRE(!last.empty());
+    CHECK(last.back().at("type") == "error");
+    CHECK(last.back().at("code") == "shutting_down");
+    REQUIRE(c->close.has_value());
+    CHECK(c->close->code == websocket::close_code::going_away);
+    CHECK(std::string(c->close->reason.c_str()) == "server shutting down");
+  }
+  s.srv.wait();
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("e2e: hostile input never crashes the server and gets the documented errors") {
+  const auto dir = temp_dir("cod-e2e-hostile");
+  live_server s(base_config(dir));
+
+  SUBCASE("malformed messages") {
+    ws_client c(s.port());
+    c.send_raw("{not json");
+    CHECK(c.expect("error").at("code") == "bad_json");
+    c.send({{"type", "list_rooms"}, {"id", 5}});
+    auto first = c.expect("error");
+    CHECK(first.at("code") == "hello_required");
+    CHECK(first.at("id") == 5);
+    c.hello();
+    c.send_raw("[1, 2, 3]");
+    CHECK(c.expect("error").at("code") == "bad_json");
+    c.send_raw("\"hello\"");
+    CHECK(c.expect("error").at("code") == "bad_json");
+    c.send_raw(std::string("\x00\xff\xfe{", 4), true);  // binary garbage
+    CHECK(c.expect("error").at("code") == "bad_json");
+    c.send_raw(std::string(200, '[') + std::string(200, ']'));
+    CHECK(c.expect("error").at("code") == "bad_json");
+    c.send({{"type", "act"}, {"id", "q"}, {"action", {{"type", "play"}, {"card", -5}}}});
+    auto e = c.expect("error");
+    CHECK(e.at("id") == "q");
+    c.send({{"type", "join"}, {"room", std::string(500, 'r')}, {"name", "x"}, {"deck", {{"preconstructed", 1}}}});
+    CHECK(c.expect("error").at("code") == "bad_field_value");
+    c.send({{"type", "ping"}, {"id", 1}});
+    CHECK(c.expect("pong").at("id") == 1);  // still served
+  }
+
+  SUBCASE("an oversized frame: frame_too_large, then close 1009") {
+    ws_client c(s.port());
+    c.hello();
+    json big = {{"type", "ping"}, {"pad", std::string(70000, 'x')}};
+    c.send(big);
+    auto e = c.expect("error");
+    CHECK(e.at("code") == "frame_too_large");
+    c.drain(5s);
+    REQUIRE(c.close.has_value());
+    CHECK(c.close->code == websocket::close_code::too_big);
+  }
+
+  SUBCASE("a flood: rate_limited, then close 1008") {
+    ws_client c(s.port());
+    c.hello();
+    for (int i = 0; i < 60; ++i) c.send({{"type", "ping"}, {"id", i}});
+    int pongs = 0, limited = 0;
+    for (int i = 0; i < 60; ++i) {
+      auto m = c.read();
+      REQUIRE(m.has_value());
+      if (m->at("type") == "pong") ++pongs;
+      else if (m->at("type") == "error" && m->at("code") == "rate_limited") ++limited;
+    }
+    CHECK(pongs >= 39);  // the burst of 40, less the hello
+    CHECK(limited >= 1);
+    CHECK(pongs + limited == 60);
+    for (int i = 0; i < 400; ++i)
+      if (!c.send({{"type", "ping"}})) break;
+    c.drain(5s);
+    REQUIRE(c.close.has_value());
+    CHECK(c.close->code == websocket::close_code::policy_error);
+  }
+
+  // Whatever happened above, the server still serves.
+  ws_client d(s.port());
+  d.hello();
+  d.send({{"type", "list_rooms"}, {"id", 2}});
+  CHECK(d.expect("rooms").at("id") == 2);
+  CHECK(http_get(s.port(), "/healthz").status == 200);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("e2e: over max_connections a client gets server_busy, then close 1013") {
+  const auto dir = temp_dir("cod-e2e-busy");
+  auto cfg = base_config(dir);
+  cfg.max_connections = 1;
+  cfg.db = ":memory:";
+  live_server s(cfg);
+  ws_client first(s.port());
+  first.hello();
+  ws_client second(s.port());
+  auto e = second.read();
+  REQUIRE(e.has_value());
+  CHECK(e->at("code") == "server_busy");
+  second.drain(5s);
+  REQUIRE(second.close.has_value());
+  CHECK(second.close->code == 1013);
+  first.send({{"type", "ping"}, {"id", 1}});
+  CHECK(first.expect("pong").at("id") == 1);
+}
+
+TEST_CASE("e2e: a client that never reads is dropped as a slow consumer; memory stays bounded") {
+  const auto dir = temp_dir("cod-e2e-slow");
+  auto cfg = base_config(dir);
+  cfg.rate_limit_per_sec = 0;
+  cfg.max_queued_messages = 8;
+  cfg.close_timeout_ms = 300;
+  cfg.db = ":memory:";
+  live_server s(cfg);
+
+  ws_client maker(s.port());
+  maker.hello();
+  for (int i = 0; i < 300; ++i) {
+    maker.send({{"type", "create_room"}, {"mode", "duel"}, {"format", "preconstructed"}});
+    maker.expect("room_created");
+  }
+  ws_client lazy(s.port(), 4096);
+  lazy.hello();
+  // Each reply lists 300 rooms (~50 KB); the client reads none of them.
+  for (int i = 0; i < 400; ++i)
+    if (!lazy.send({{"type", "list_rooms"}})) break;
+  for (int i = 0; i < 200 && s.srv.stats().slow_consumers_total == 0; ++i) std::this_thread::sleep_for(20ms);
+  CHECK(s.srv.stats().slow_consumers_total == 1);
+  lazy.drain(5s);  // what the kernel buffered, then the end
+  CHECK(lazy.ended);
+  CHECK_FALSE(lazy.timed_out);
+  CHECK(lazy.received < 400);
+  // The server is fine.
+  maker.send({{"type", "ping"}});
+  maker.expect("pong");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("e2e: a restarted server recovers the match from SQLite; players resume with their tokens") {
+  const auto dir = temp_dir("cod-e2e-recovery");
+  const auto cfg = base_config(dir);
+  std::string room, tokens[2];
+  json views[2];
+  std::int64_t seq = 0;
+  {
+    live_server s(cfg);
+    ws_client a(s.port()), b(s.port());
+    a.hello();
+    b.hello();
+    a.send({{"type", "create_room"}, {"mode", "duel"}, {"format", "preconstructed"}});
+    room = a.expect("room_created").at("room");
+    a.send({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 2}}}});
+    tokens[0] = a.expect("joined").at("token");
+    b.send({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 4}}}});
+    tokens[1] = b.expect("joined").at("token");
+    duel d;
+    d.seats[0] = &a;
+    d.seats[1] = &b;
+    d.views[0] = a.expect("state").at("view");
+    d.views[1] = b.expect("state").at("view");
+    for (int tries = 0; d.seq < 10 && !d.over && tries < 500; ++tries) {
+      const int seat = d.views[0].at("active_seat").get<int>();
+      auto moves = moves_from_view(d.views[seat], catalogue());
+      d.seats[seat]->send({{"type", "act"}, {"action", moves[d.rng() % moves.size()]}});
+      auto reply = d.seats[seat]->read();
+      REQUIRE(reply.has_value());
+      if (reply->at("type") != "accepted") continue;
+      d.step(seat);
+    }
+    REQUIRE_FALSE(d.over);
+    seq = d.seq;
+    views[0] = d.views[0];
+    views[1] = d.views[1];
+  }  // stopped: SIGTERM-like shutdown, store flushed
+
+  live_server s(cfg);
+  for (int seat = 0; seat < 2; ++seat) {
+    ws_client c(s.port());
+    c.hello();
+    c.send({{"type", "resume"}, {"room", room}, {"token", tokens[seat]}});
+    CHECK(c.expect("joined").at("seat") == seat);
+    auto st = c.expect("state");
+    CHECK(st.at("seq") == seq);
+    CHECK(st.at("view") == views[seat]);
+  }
+  ws_client bad(s.port());
+  bad.hello();
+  bad.send({{"type", "resume"}, {"room", room}, {"token", tokens[0].substr(1) + "0"}});
+  CHECK(bad.expect("error").at("code") == "bad_token");
+  std::filesystem::remove_all(dir);
+}

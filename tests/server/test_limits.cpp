@@ -1,0 +1,118 @@
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "app/metrics.hpp"
+#include "net/rate_limiter.hpp"
+#include "net/send_queue.hpp"
+
+using namespace cod::server;
+using namespace std::chrono_literals;
+
+TEST_CASE("rate limiter: a burst, then the refill rate") {
+  const auto t0 = rate_limiter::clock::time_point{} + 1000s;
+  rate_limiter rl(20, 40, 10, t0);
+  int allowed = 0, limited = 0;
+  for (int i = 0; i < 50; ++i) {
+    auto v = rl.on_message(t0);
+    allowed += v == rate_limiter::verdict::allow;
+    limited += v == rate_limiter::verdict::limited;
+  }
+  CHECK(allowed == 40);
+  CHECK(limited == 10);
+  // 20 per second: after 100 ms two more tokens.
+  CHECK(rl.on_message(t0 + 100ms) == rate_limiter::verdict::allow);
+  CHECK(rl.on_message(t0 + 100ms) == rate_limiter::verdict::allow);
+  CHECK(rl.on_message(t0 + 100ms) == rate_limiter::verdict::limited);
+  // The bucket never holds more than the burst.
+  const auto later = t0 + 1h;
+  allowed = 0;
+  for (int i = 0; i < 100; ++i) allowed += rl.on_message(later + std::chrono::microseconds(i)) == rate_limiter::verdict::allow;
+  CHECK(allowed == 40);
+}
+
+TEST_CASE("rate limiter: a steady client under the rate is never limited") {
+  auto t = rate_limiter::clock::time_point{} + 5s;
+  rate_limiter rl(20, 40, 10, t);
+  for (int i = 0; i < 1000; ++i) {
+    t += 60ms;  // ~16.7 per second
+    REQUIRE(rl.on_message(t) == rate_limiter::verdict::allow);
+  }
+}
+
+TEST_CASE("rate limiter: flooding (over factor x rate in one second) is detected") {
+  const auto t0 = rate_limiter::clock::time_point{} + 7s;
+  rate_limiter rl(20, 40, 10, t0);
+  int i = 0;
+  rate_limiter::verdict v = rate_limiter::verdict::allow;
+  for (; i < 1000; ++i) {
+    v = rl.on_message(t0 + std::chrono::microseconds(i * 100));
+    if (v == rate_limiter::verdict::flood) break;
+  }
+  CHECK(v == rate_limiter::verdict::flood);
+  CHECK(i == 200);  // message 201 within the second
+  // A new second starts a new count.
+  rate_limiter rl2(20, 40, 10, t0);
+  for (int s = 0; s < 5; ++s)
+    for (int k = 0; k < 150; ++k)
+      CHECK(rl2.on_message(t0 + std::chrono::seconds(s) + std::chrono::microseconds(k)) != rate_limiter::verdict::flood);
+}
+
+TEST_CASE("rate limiter: 0 disables it") {
+  rate_limiter rl(0, 1, 1);
+  for (int i = 0; i < 10000; ++i) REQUIRE(rl.on_message() == rate_limiter::verdict::allow);
+}
+
+TEST_CASE("send queue: capped; overflow refused; messages shared") {
+  send_queue q(3);
+  auto m = std::make_shared<const std::string>("x");
+  CHECK(q.push(m));
+  CHECK(q.push(m));
+  CHECK(q.push(m));
+  CHECK_FALSE(q.push(m));  // full: the connection is closed, memory stays bounded
+  CHECK(q.size() == 3);
+  CHECK(m.use_count() == 4);  // one string, queued three times
+  q.pop();
+  CHECK(q.push(std::make_shared<const std::string>("y")));
+  q.drop_pending();  // keeps the message being written
+  CHECK(q.size() == 1);
+  CHECK(q.front() == "x");
+  CHECK_FALSE(q.push(nullptr));
+  send_queue one(0);  // at least one slot
+  CHECK(one.push(m));
+  CHECK_FALSE(one.push(m));
+}
+
+TEST_CASE("metrics: Prometheus text names every metric") {
+  metrics m;
+  m.connections = 3;
+  m.rooms = 2;
+  m.action();
+  m.action();
+  m.error("bad_json");
+  m.error("bad_json");
+  m.error("not_your_turn");
+  const auto text = m.prometheus(5);
+  CHECK(text.find("cod_rooms 2\n") != std::string::npos);
+  CHECK(text.find("cod_connections 3\n") != std::string::npos);
+  CHECK(text.find("cod_actions_total 2\n") != std::string::npos);
+  CHECK(text.find("cod_actions_per_second ") != std::string::npos);
+  CHECK(text.find("cod_errors_total{code=\"bad_json\"} 2\n") != std::string::npos);
+  CHECK(text.find("cod_errors_total{code=\"not_your_turn\"} 1\n") != std::string::npos);
+  CHECK(text.find("cod_persistence_pending 5\n") != std::string::npos);
+  CHECK(text.find("# TYPE cod_actions_total counter") != std::string::npos);
+}
+
+TEST_CASE("metrics: actions per second over the last whole seconds") {
+  metrics m;
+  const auto t = metrics::clock::now();
+  for (int i = 0; i < 30; ++i) m.action(t);
+  CHECK(m.actions_per_second(t) == doctest::Approx(0.0));  // the current second is still filling
+  // Three seconds later: 30 actions over the window of min(10, elapsed) seconds.
+  const double rate = m.actions_per_second(t + 3s);
+  CHECK(rate > 0.0);
+  CHECK(rate <= 30.0);
+  CHECK(m.actions_per_second(t + 60s) == doctest::Approx(0.0));
+}

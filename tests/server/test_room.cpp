@@ -1,0 +1,736 @@
+// Room and lobby logic without sockets: client_sessions over recording peers,
+// rooms on a manual executor, memory_store running its callbacks inline.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <random>
+#include <set>
+
+#include "app/metrics.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+#include "harness.hpp"
+#include "persist/memory_store.hpp"
+#include "persist/recovery.hpp"
+#include "persist/sha256.hpp"
+#include "room/client_session.hpp"
+#include "room/room.hpp"
+#include "room/room_registry.hpp"
+
+using namespace cod::server;
+using namespace cod::server::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+const cod::catalogue& shipped() {
+  static const cod::catalogue cat = [] {
+    cod::catalogue c;
+    auto e = cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
+    REQUIRE_FALSE(e.has_value());
+    return c;
+  }();
+  return cat;
+}
+
+config test_config() {
+  config c;
+  c.grace_period_sec = 30;
+  c.finished_room_ttl_sec = 100;
+  c.waiting_room_ttl_sec = 600;
+  return c;
+}
+
+struct harness;
+
+struct client {
+  harness* h = nullptr;
+  std::shared_ptr<recording_peer> peer;
+  std::shared_ptr<client_session> session;
+  void say(const json& j);
+  void say_raw(const std::string& text);
+  std::vector<json> take() { return peer->take(); }
+  // The only message of `type` among those received since the last take().
+  json expect(const std::string& type) {
+    auto msgs = take();
+    INFO("received: " << json(msgs).dump());
+    const json* m = find_type(msgs, type);
+    REQUIRE(m != nullptr);
+    return *m;
+  }
+  void disconnect();
+};
+
+struct harness {
+  std::unique_ptr<memory_store> own_store;
+  match_store* store = nullptr;
+  metrics stats;
+  room_services rsvc;
+  lobby_services lsvc;
+  std::shared_ptr<manual_executor> ex = std::make_shared<manual_executor>();
+  std::shared_ptr<room_registry> rooms;
+  std::atomic<bool> stopping{false};
+  std::uint64_t next_conn = 1;
+  std::int64_t wall = 1'700'000'000'000;
+
+  explicit harness(config cfg = test_config(), match_store* shared_store = nullptr) {
+    if (!shared_store) {
+      own_store = std::make_unique<memory_store>(memory_store::callbacks::run_inline);
+      shared_store = own_store.get();
+    }
+    store = shared_store;
+    rsvc.cat = &shipped();
+    rsvc.store = store;
+    rsvc.stats = &stats;
+    rsvc.cfg = cfg;
+    rsvc.wall_ms = [this] { return wall += 1000; };
+    rooms = std::make_shared<room_registry>(rsvc, [this] { return std::static_pointer_cast<serial_executor>(ex); });
+    lsvc.rooms = rooms;
+    lsvc.stats = &stats;
+    lsvc.cfg = cfg;
+    lsvc.shutting_down = &stopping;
+  }
+
+  client connect(bool hello = true) {
+    client c;
+    c.h = this;
+    c.peer = std::make_shared<recording_peer>(next_conn++);
+    c.session = std::make_shared<client_session>(lsvc, c.peer, c.peer->id());
+    if (hello) {
+      c.say({{"type", "hello"}, {"version", 1}, {"client", "test"}});
+      c.expect("welcome");
+    }
+    return c;
+  }
+
+  std::string create_room(client& c, json options = json::object(), std::string format = "preconstructed") {
+    c.say({{"type", "create_room"}, {"mode", "duel"}, {"format", format}, {"options", options}});
+    auto m = c.expect("room_created");
+    return m.at("room").get<std::string>();
+  }
+
+  struct seated {
+    client c;
+    int seat = -1;
+    std::string token;
+    json state;              // the last state
+    std::vector<json> msgs;  // what came with it
+  };
+
+  // Two players join `room` (preconstructed decks 1 and 2); the match starts.
+  std::pair<seated, seated> start_duel(const std::string& room) {
+    seated a, b;
+    a.c = connect();
+    b.c = connect();
+    a.c.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+    auto ja = a.c.expect("joined");
+    a.seat = ja.at("seat").get<int>();
+    a.token = ja.at("token").get<std::string>();
+    b.c.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 2}}}});
+    auto msgs_b = b.c.take();
+    REQUIRE(find_type(msgs_b, "joined"));
+    b.seat = find_type(msgs_b, "joined")->at("seat").get<int>();
+    b.token = find_type(msgs_b, "joined")->at("token").get<std::string>();
+    REQUIRE(find_type(msgs_b, "state"));
+    b.state = *find_type(msgs_b, "state");
+    auto msgs_a = a.c.take();
+    REQUIRE(find_type(msgs_a, "state"));
+    a.state = *find_type(msgs_a, "state");
+    a.msgs = msgs_a;
+    b.msgs = msgs_b;
+    return {std::move(a), std::move(b)};
+  }
+};
+
+void client::say(const json& j) { say_raw(j.dump()); }
+void client::say_raw(const std::string& text) {
+  session->on_text(text);
+  h->ex->run();
+}
+void client::disconnect() {
+  session->on_closed();
+  h->ex->run();
+}
+
+std::vector<json> act(client& c, const json& action, int id = 1) {
+  c.say({{"type", "act"}, {"id", id}, {"action", action}});
+  return c.take();
+}
+
+// The seat whose turn it is, from a state/update's view.
+int active(const json& msg) { return msg.at("view").at("active_seat").get<int>(); }
+
+}  // namespace
+
+TEST_CASE("lobby: hello first, versions, ping, create and list rooms") {
+  harness h;
+  auto c = h.connect(false);
+  c.say({{"type", "ping"}, {"id", 1}});
+  auto e = c.expect("error");
+  CHECK(e.at("code") == "hello_required");
+  CHECK(e.at("id") == 1);
+
+  c.say({{"type", "hello"}, {"version", 2}});
+  CHECK(c.expect("error").at("code") == "unsupported_version");
+  CHECK(c.peer->close_code == 1002);
+
+  auto d = h.connect(false);
+  d.say({{"type", "hello"}, {"id", "h"}, {"version", 1}});
+  auto w = d.expect("welcome");
+  CHECK(w.at("id") == "h");
+  CHECK(w.at("version") == 1);
+  CHECK(w.at("max_frame_bytes") == 65536);
+  CHECK(w.at("rate_limit_per_sec") == 20);
+  CHECK(w.at("session").is_string());
+  d.say({{"type", "hello"}, {"version", 1}});
+  CHECK(d.expect("error").at("code") == "duplicate_hello");
+  d.say({{"type", "ping"}, {"id", 7}});
+  CHECK(d.expect("pong").at("id") == 7);
+
+  d.say_raw("{not json");
+  CHECK(d.expect("error").at("code") == "bad_json");
+  d.say({{"type", "dance"}, {"id", 3}});
+  auto u = d.expect("error");
+  CHECK(u.at("code") == "unknown_type");
+  CHECK(u.at("id") == 3);
+  d.say({{"type", "ping"}, {"extra", 1}});
+  CHECK(d.expect("error").at("code") == "unknown_field");
+
+  const auto room = h.create_room(d);
+  CHECK(room.size() >= 2);
+  d.say({{"type", "list_rooms"}});
+  auto rooms = d.expect("rooms").at("rooms");
+  REQUIRE(rooms.size() == 1);
+  CHECK(rooms[0].at("room") == room);
+  CHECK(rooms[0].at("status") == "waiting");
+  CHECK(rooms[0].at("seats").size() == 2);
+  CHECK(rooms[0].at("seats")[0].at("taken") == false);
+  CHECK(h.stats.rooms == 1);
+  CHECK(h.stats.errors_total("hello_required") == 1);
+  CHECK(h.stats.errors_total("bad_json") == 1);
+
+  d.say({{"type", "join"}, {"room", "nope"}, {"name", "x"}, {"deck", {{"preconstructed", 1}}}});
+  CHECK(d.expect("error").at("code") == "room_not_found");
+  d.say({{"type", "act"}, {"action", {{"type", "end_turn"}}}});
+  CHECK(d.expect("error").at("code") == "not_seated");
+  d.say({{"type", "leave"}});
+  CHECK(d.expect("error").at("code") == "not_in_room");
+}
+
+TEST_CASE("room: joining, tokens, match start, and views that never show the other hand") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto spec = h.connect();
+  spec.say({{"type", "spectate"}, {"room", room}});
+  CHECK(spec.expect("spectating").at("room") == room);
+
+  auto [a, b] = h.start_duel(room);
+  CHECK(a.seat == 0);
+  CHECK(b.seat == 1);
+  for (const auto& t : {a.token, b.token}) {
+    CHECK(t.size() == 32);
+    CHECK(t.find_first_not_of("0123456789abcdef") == std::string::npos);
+  }
+  CHECK(a.token != b.token);
+
+  // Both states: seq 0, the room's seed hash, each its own view.
+  const json& va = a.state.at("view");
+  const json& vb = b.state.at("view");
+  CHECK(a.state.at("seq") == 0);
+  CHECK(b.state.at("seq") == 0);
+  CHECK(va.at("viewer") == 0);
+  CHECK(vb.at("viewer") == 1);
+  CHECK(va.at("role") == "player");
+  CHECK_FALSE(va.contains("all_hands"));
+  CHECK_FALSE(vb.contains("all_hands"));
+  const auto ha = hand_uids(va), hb = hand_uids(vb);
+  CHECK(!ha.empty());
+  CHECK(!hb.empty());
+  for (int u : ha) CHECK(std::find(hb.begin(), hb.end(), u) == hb.end());
+  CHECK(va.at("seats")[1].at("hand_size") == static_cast<int>(hb.size()));
+  // What a sees of b's hand: its size only. None of b's hand uids appears
+  // anywhere in a's view (board and removed cards are public).
+  const std::string text_a = va.dump();
+  for (int u : hb) {
+    const std::string needle = "\"uid\":" + std::to_string(u) + ",";
+    CHECK(text_a.find(needle) == std::string::npos);
+  }
+
+  auto sv = spec.expect("state").at("view");
+  CHECK(sv.at("role") == "spectator");
+  CHECK(sv.at("hand").empty());
+  CHECK_FALSE(sv.contains("all_hands"));
+
+  // The store has the match with token hashes, never the tokens.
+  auto stored = h.store->load_unfinished();
+  REQUIRE(stored.size() == 1);
+  CHECK(stored[0].match.room_id == room);
+  CHECK(stored[0].match.seats[0].token_hash == sha256_hex(a.token));
+  CHECK(stored[0].match.seats[0].token_hash != a.token);
+  CHECK(stored[0].match.seed_hash == a.state.at("seed_hash"));
+  CHECK(stored[0].match.seats[1].name == "bob");
+
+  host.say({{"type", "list_rooms"}});
+  auto summary = host.expect("rooms").at("rooms")[0];
+  CHECK(summary.at("status") == "playing");
+  CHECK(summary.at("seats")[0].at("name") == "ann");
+  CHECK(summary.at("seats")[1].at("connected") == true);
+  CHECK(summary.at("spectators") == 1);
+  CHECK(h.stats.matches_started_total == 1);
+}
+
+TEST_CASE("room: join refusals") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto a = h.connect();
+  a.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"seat", 1}, {"deck", {{"preconstructed", 1}}}});
+  CHECK(a.expect("joined").at("seat") == 1);
+  a.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+  CHECK(a.expect("error").at("code") == "already_in_room");
+
+  auto b = h.connect();
+  b.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"seat", 1}, {"deck", {{"preconstructed", 2}}}});
+  CHECK(b.expect("error").at("code") == "seat_taken");
+  b.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"seat", 3}, {"deck", {{"preconstructed", 2}}}});
+  CHECK(b.expect("error").at("code") == "no_such_seat");
+  b.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"cards", {"brute"}}}}});
+  auto bad = b.expect("error");
+  CHECK(bad.at("code") == "bad_deck");
+  b.say({{"type", "act"}, {"action", {{"type", "end_turn"}}}});
+  CHECK(b.expect("error").at("code") == "not_seated");
+
+  // a leaves the waiting room: the seat is free again.
+  a.say({{"type", "leave"}, {"id", 4}});
+  auto left = a.expect("left");
+  CHECK(left.at("id") == 4);
+  b.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"seat", 1}, {"deck", {{"preconstructed", 2}}}});
+  CHECK(b.expect("joined").at("seat") == 1);
+  b.say({{"type", "act"}, {"action", {{"type", "end_turn"}}}});
+  CHECK(b.expect("error").at("code") == "match_not_started");
+
+  auto c = h.connect();
+  c.say({{"type", "join"}, {"room", room}, {"name", "cat"}, {"deck", {{"preconstructed", 3}}}});
+  c.take();
+  auto d = h.connect();
+  d.say({{"type", "join"}, {"room", room}, {"name", "dan"}, {"deck", {{"preconstructed", 3}}}});
+  CHECK(d.expect("error").at("code") == "room_full");
+}
+
+TEST_CASE("room: actions out of turn are rejected with the engine's code and change nothing") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto spec = h.connect();
+  spec.say({{"type", "spectate"}, {"room", room}});
+  spec.take();
+  auto [a, b] = h.start_duel(room);
+  spec.take();
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = active(a.state) == a.seat ? b : a;
+
+  auto r = act(second.c, {{"type", "end_turn"}}, 9);
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].at("type") == "error");
+  CHECK(r[0].at("code") == "not_your_turn");
+  CHECK(r[0].at("id") == 9);
+  CHECK(first.c.peer->pending() == 0);
+  CHECK(spec.peer->pending() == 0);
+  CHECK(h.store->load_unfinished()[0].actions.empty());
+  CHECK(h.stats.errors_total("not_your_turn") == 1);
+
+  spec.say({{"type", "act"}, {"action", {{"type", "end_turn"}}}});
+  CHECK(spec.expect("error").at("code") == "spectator_cannot_act");
+  act(first.c, {{"type", "fly"}});
+  // Malformed action: the protocol's error, from the parser.
+  auto bad = act(first.c, {{"type", "play"}, {"card", "x"}});
+  CHECK(bad[0].at("type") == "error");
+
+  // A play by the active seat: the actor gets accepted, everyone an update
+  // with their own view; the card's hand index only for the one who played.
+  auto moves = moves_from_view(first.state.at("view"), shipped());
+  json play;
+  for (auto& m : moves)
+    if (m.at("type") == "play" && m.contains("line")) play = m;
+  REQUIRE(!play.is_null());
+  auto mine = act(first.c, play, 10);
+  const json* acc = find_type(mine, "accepted");
+  REQUIRE(acc);
+  CHECK(acc->at("seq") == 1);
+  CHECK(acc->at("id") == 10);
+  const json* up_mine = find_type(mine, "update");
+  REQUIRE(up_mine);
+  auto theirs = second.c.take();
+  const json* up_theirs = find_type(theirs, "update");
+  REQUIRE(up_theirs);
+  CHECK(find_type(theirs, "accepted") == nullptr);
+  auto spec_msgs = spec.take();
+  const json* up_spec = find_type(spec_msgs, "update");
+  REQUIRE(up_spec);
+  for (const json* u : {up_mine, up_theirs, up_spec}) CHECK(u->at("seq") == 1);
+  CHECK(up_mine->at("view").at("viewer") == first.seat);
+  CHECK(up_theirs->at("view").at("viewer") == second.seat);
+  CHECK(up_spec->at("view").at("role") == "spectator");
+  auto played = [](const json& u) {
+    for (const auto& e : u.at("events"))
+      if (e.at("type") == "card_played") return e;
+    return json();
+  };
+  CHECK(played(*up_mine).contains("hand_index"));
+  CHECK_FALSE(played(*up_theirs).contains("hand_index"));
+  CHECK_FALSE(played(*up_spec).contains("hand_index"));
+  // Hands stay private in every update.
+  const auto mine_hand = hand_uids(up_mine->at("view"));
+  const auto their_hand = hand_uids(up_theirs->at("view"));
+  for (int u : mine_hand) CHECK(std::find(their_hand.begin(), their_hand.end(), u) == their_hand.end());
+  CHECK(h.stats.actions_total() == 1);
+}
+
+TEST_CASE("room: accepted and update go out only once the store has the action") {
+  memory_store inner(memory_store::callbacks::run_inline);
+  held_store store(inner);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = active(a.state) == a.seat ? b : a;
+
+  store.hold = true;
+  first.c.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "end_turn"}}}});
+  CHECK(store.held() == 1);
+  CHECK(first.c.peer->pending() == 0);
+  CHECK(second.c.peer->pending() == 0);
+  // Requests wait behind the pending write (in order).
+  second.c.say({{"type", "act"}, {"id", 2}, {"action", {{"type", "end_turn"}}}});
+  CHECK(second.c.peer->pending() == 0);
+  auto late = h.connect();
+  late.say({{"type", "spectate"}, {"room", room}});
+  CHECK(late.peer->pending() == 0);
+
+  store.hold = false;
+  store.release();
+  h.ex->run();
+  auto f = first.c.take();
+  REQUIRE(f.size() >= 2);
+  CHECK(f[0].at("type") == "accepted");
+  CHECK(f[0].at("seq") == 1);
+  CHECK(f[1].at("type") == "update");
+  CHECK(f[1].at("seq") == 1);
+  // second's end_turn ran after the first was durable, as seq 2.
+  auto s = second.c.take();
+  CHECK(find_type(s, "accepted") != nullptr);
+  CHECK(find_type(s, "accepted")->at("seq") == 2);
+  auto l = late.take();
+  REQUIRE(l.size() >= 2);
+  CHECK(l[0].at("type") == "spectating");
+  CHECK(l[1].at("type") == "state");
+  CHECK(l[1].at("seq") == 2);  // it waited behind both writes
+  CHECK(l.size() == 2);
+  CHECK(inner.load_unfinished()[0].actions.size() == 2);
+}
+
+TEST_CASE("room: a full backlog answers server_busy") {
+  config cfg = test_config();
+  cfg.max_room_backlog = 1;
+  memory_store inner(memory_store::callbacks::run_inline);
+  held_store store(inner);
+  harness h(cfg, &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  store.hold = true;
+  first.c.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "end_turn"}}}});
+  first.c.say({{"type", "act"}, {"id", 2}, {"action", {{"type", "end_turn"}}}});  // queued
+  first.c.say({{"type", "act"}, {"id", 3}, {"action", {{"type", "end_turn"}}}});  // over the backlog
+  auto busy = first.c.expect("error");
+  CHECK(busy.at("code") == "server_busy");
+  CHECK(busy.at("id") == 3);
+  store.hold = false;
+  store.release();
+  h.ex->run();
+  auto msgs = first.c.take();
+  CHECK(find_type(msgs, "accepted")->at("id") == 1);
+  const json* err = find_type(msgs, "error");
+  REQUIRE(err);
+  CHECK(err->at("code") == "not_your_turn");  // id 2, after the turn passed
+  CHECK(err->at("id") == 2);
+}
+
+TEST_CASE("room: a store failure abandons the match, never shows unsaved state") {
+  memory_store store(memory_store::callbacks::run_inline);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = active(a.state) == a.seat ? b : a;
+  store.fail_writes(true);
+  auto r = act(first.c, {{"type", "end_turn"}});
+  CHECK(find_type(r, "accepted") == nullptr);
+  CHECK(find_type(r, "update") == nullptr);
+  CHECK(find_type(r, "error")->at("code") == "internal_error");
+  auto s = second.c.take();
+  CHECK(find_type(s, "update") == nullptr);
+  CHECK(find_type(s, "error")->at("code") == "internal_error");
+  CHECK(h.stats.persistence_errors_total == 1);
+  store.fail_writes(false);
+}
+
+TEST_CASE("room: resume by token, wrong token refused, grace period then concession") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  act(first.c, {{"type", "end_turn"}});
+  (&first == &a ? b : a).c.take();
+
+  a.c.disconnect();
+  auto st = b.c.expect("seat_status");
+  CHECK(st.at("seat") == a.seat);
+  CHECK(st.at("connected") == false);
+
+  auto thief = h.connect();
+  thief.say({{"type", "resume"}, {"room", room}, {"token", std::string(32, 'a')}});
+  CHECK(thief.expect("error").at("code") == "bad_token");
+  thief.say({{"type", "resume"}, {"room", room}, {"token", b.token.substr(0, 31) + "0"}});
+  CHECK(thief.expect("error").at("code") == "bad_token");
+
+  auto back = h.connect();
+  back.say({{"type", "resume"}, {"id", 5}, {"room", room}, {"token", a.token}});
+  auto msgs = back.take();
+  REQUIRE(find_type(msgs, "joined"));
+  CHECK(find_type(msgs, "joined")->at("seat") == a.seat);
+  CHECK(find_type(msgs, "joined")->at("id") == 5);
+  REQUIRE(find_type(msgs, "state"));
+  CHECK(find_type(msgs, "state")->at("seq") == 1);
+  CHECK(find_type(msgs, "state")->at("view").at("viewer") == a.seat);
+  CHECK(b.c.expect("seat_status").at("connected") == true);
+
+  // Gone again, for longer than the grace period: a concedes.
+  back.disconnect();
+  b.c.take();
+  h.ex->advance(29s);
+  CHECK(b.c.peer->pending() == 0);
+  h.ex->advance(2s);
+  auto end = b.c.take();
+  const json* over = find_type(end, "match_over");
+  REQUIRE(over);
+  CHECK(over->at("winners") == json::array({b.seat}));
+  const std::string seed = over->at("seed").get<std::string>();
+  CHECK(seed_commitment(std::stoull(seed)) == a.state.at("seed_hash"));
+  CHECK(find_type(end, "update") != nullptr);
+  auto stored = h.store->load_match(h.store->list_matches({})[0].match_id);
+  REQUIRE(stored);
+  CHECK(stored->finished());
+  REQUIRE(!stored->notes.empty());
+  CHECK(stored->notes.back().text.find("grace") != std::string::npos);
+  CHECK(h.stats.matches_finished_total == 1);
+
+  // After the end the room stays listed, then goes.
+  CHECK(h.rooms->find(room) != nullptr);
+  h.ex->advance(101s);
+  CHECK(h.rooms->find(room) == nullptr);
+  CHECK(b.c.expect("left").at("room") == room);
+}
+
+TEST_CASE("room: a second connection with the same token takes the seat over") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto again = h.connect();
+  again.say({{"type", "resume"}, {"room", room}, {"token", a.token}});
+  CHECK(again.expect("state").at("view").at("viewer") == a.seat);
+  CHECK(a.c.expect("left").at("room") == room);
+  a.c.say({{"type", "act"}, {"action", {{"type", "end_turn"}}}});
+  CHECK(a.c.expect("error").at("code") == "not_seated");
+}
+
+TEST_CASE("room: the turn clock concedes a seat whose bank runs out") {
+  harness h;
+  auto host = h.connect();
+  const auto room =
+      h.create_room(host, {{"turn_clock", {{"bank_ms", 2000}, {"increment_ms", 500}}}, {"exhaustion", true}});
+  auto [a, b] = h.start_duel(room);
+  const int first = active(a.state);
+  REQUIRE(a.state.contains("clock"));
+  const auto& clock = a.state.at("clock");
+  CHECK(clock.at("running_seat") == first);
+  CHECK(clock.at("remaining_ms")[first] == 2500);  // bank + the first turn's increment
+  CHECK(clock.at("remaining_ms")[1 - first] == 2000);
+  const json* clock_msg = find_type(a.msgs, "clock");
+  REQUIRE(clock_msg);
+  CHECK(clock_msg->at("seat") == first);
+  CHECK(clock_msg->at("remaining_ms") == 2500);
+
+  auto& mover = first == a.seat ? a : b;
+  auto& other = first == a.seat ? b : a;
+  h.ex->advance(1000ms);
+  auto r = act(mover.c, {{"type", "end_turn"}});
+  const json* up = find_type(r, "update");
+  REQUIRE(up);
+  CHECK(up->at("clock").at("remaining_ms")[first] == 1500);
+  CHECK(up->at("clock").at("running_seat") == 1 - first);
+  CHECK(find_type(r, "clock")->at("seat") == 1 - first);
+  CHECK(find_type(r, "clock")->at("remaining_ms") == 2500);
+  other.c.take();
+
+  // The other seat lets its 2.5 s run out.
+  h.ex->advance(2400ms);
+  CHECK(find_type(other.c.take(), "match_over") == nullptr);
+  h.ex->advance(200ms);
+  auto end = mover.c.take();
+  const json* over = find_type(end, "match_over");
+  REQUIRE(over);
+  CHECK(over->at("winners") == json::array({first}));
+  auto stored = h.store->load_match(h.store->list_matches({})[0].match_id);
+  REQUIRE(stored);
+  bool noted = false;
+  for (auto& n : stored->notes) noted = noted || n.text.find("ran out of time") != std::string::npos;
+  CHECK(noted);
+}
+
+TEST_CASE("room: a waiting room expires; a dropped seat is freed after the grace period") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto a = h.connect();
+  a.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+  a.take();
+  a.disconnect();
+  h.ex->advance(31s);
+  host.say({{"type", "list_rooms"}});
+  CHECK(host.expect("rooms").at("rooms")[0].at("seats")[0].at("taken") == false);
+
+  auto b = h.connect();
+  b.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 1}}}});
+  b.take();
+  h.ex->advance(600s);
+  CHECK(h.rooms->find(room) == nullptr);
+  CHECK(b.expect("left").at("room") == room);
+  CHECK(h.stats.rooms == 0);
+}
+
+TEST_CASE("room: a whole duel with random moves from the views; the stored log verifies") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host, {{"exhaustion", true}});
+  auto spec = h.connect();
+  spec.say({{"type", "spectate"}, {"room", room}});
+  spec.take();
+  auto [a, b] = h.start_duel(room);
+  spec.take();
+  std::mt19937 rng(12345);
+  json views[2] = {a.state.at("view"), b.state.at("view")};
+  client* clients[2] = {&a.c, &b.c};
+  std::int64_t seq = 0;
+  bool over = false;
+  int rejected = 0;
+  std::vector<std::int64_t> spec_seqs;
+  for (int step = 0; step < 3000 && !over; ++step) {
+    const int s = views[0].at("active_seat").get<int>();
+    auto moves = moves_from_view(views[s], shipped());
+    REQUIRE(!moves.empty());
+    const auto& mv = moves[rng() % moves.size()];
+    auto r = act(*clients[s], mv, step);
+    if (find_type(r, "error")) {
+      ++rejected;  // e.g. line_full: the view does not tell everything
+      CHECK(find_type(r, "update") == nullptr);
+      continue;
+    }
+    ++seq;
+    REQUIRE(find_type(r, "accepted"));
+    CHECK(find_type(r, "accepted")->at("seq") == seq);
+    for (int k = 0; k < 2; ++k) {
+      auto msgs = k == s ? r : clients[k]->take();
+      const json* up = nullptr;
+      for (auto& m : msgs)
+        if (m.at("type") == "update") up = &m;
+      REQUIRE(up);
+      CHECK(up->at("seq") == seq);
+      views[k] = up->at("view");
+      for (auto& m : msgs) over = over || m.at("type") == "match_over";
+    }
+    for (auto& m : spec.take())
+      if (m.at("type") == "update") spec_seqs.push_back(m.at("seq").get<std::int64_t>());
+  }
+  if (!over) {
+    auto r = act(a.c, {{"type", "concede"}});
+    ++seq;
+    b.c.take();
+    over = find_type(r, "match_over") != nullptr;
+    for (auto& m : spec.take())
+      if (m.at("type") == "update") spec_seqs.push_back(m.at("seq").get<std::int64_t>());
+  }
+  CHECK(over);
+  REQUIRE(spec_seqs.size() == static_cast<std::size_t>(seq));
+  for (std::size_t i = 0; i < spec_seqs.size(); ++i) CHECK(spec_seqs[i] == static_cast<std::int64_t>(i + 1));
+  MESSAGE("duel: " << seq << " actions, " << rejected << " rejected tries");
+
+  auto list = h.store->list_matches({});
+  REQUIRE(list.size() == 1);
+  auto stored = h.store->load_match(list[0].match_id);
+  REQUIRE(stored);
+  CHECK(stored->finished());
+  CHECK(static_cast<std::int64_t>(stored->actions.size()) == seq);
+  auto v = verify(shipped(), *stored);
+  for (auto& c : v.checks) INFO(c.name << ": " << c.detail);
+  CHECK(v.ok);
+  CHECK(h.stats.actions_total() == static_cast<std::uint64_t>(seq));
+}
+
+TEST_CASE("room: recovery rebuilds an unfinished match; players resume with their tokens") {
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string room;
+  std::string tokens[2];
+  json last_view[2];
+  std::int64_t seq = 0;
+  {
+    harness h(test_config(), &store);
+    auto host = h.connect();
+    room = h.create_room(host, {{"turn_clock", {{"bank_ms", 60000}, {"increment_ms", 0}}}});
+    auto [a, b] = h.start_duel(room);
+    tokens[a.seat] = a.token;
+    tokens[b.seat] = b.token;
+    json views[2] = {a.state.at("view"), b.state.at("view")};
+    client* clients[2] = {&a.c, &b.c};
+    std::mt19937 rng(7);
+    while (seq < 12) {
+      const int s = views[0].at("active_seat").get<int>();
+      auto moves = moves_from_view(views[s], shipped());
+      auto r = act(*clients[s], moves[rng() % moves.size()]);
+      if (!find_type(r, "accepted")) continue;
+      ++seq;
+      views[s] = find_type(r, "update")->at("view");
+      views[1 - s] = find_type(clients[1 - s]->take(), "update")->at("view");
+    }
+    last_view[0] = views[0];
+    last_view[1] = views[1];
+    h.rooms->shutdown();  // the "crash": nothing more happens to this room
+    h.ex->run();
+  }
+  harness h2(test_config(), &store);
+  auto unfinished = store.load_unfinished();
+  REQUIRE(unfinished.size() == 1);
+  CHECK(h2.rooms->recover(unfinished) == 1);
+  h2.ex->run();
+  REQUIRE(h2.rooms->find(room));
+  for (int s = 0; s < 2; ++s) {
+    auto c = h2.connect();
+    c.say({{"type", "resume"}, {"room", room}, {"token", tokens[s]}});
+    auto msgs = c.take();
+    REQUIRE(find_type(msgs, "joined"));
+    const json* st = find_type(msgs, "state");
+    REQUIRE(st);
+    CHECK(st->at("seq") == seq);
+    CHECK(st->at("view") == last_view[s]);
+    REQUIRE(st->contains("clock"));
+  }
+  auto c = h2.connect();
+  c.say({{"type", "resume"}, {"room", room}, {"token", std::string(32, '0')}});
+  CHECK(c.expect("error").at("code") == "bad_token");
+}
