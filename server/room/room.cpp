@@ -72,12 +72,13 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
   const auto& rec = sm.match;
   params p;
   p.id = rec.room_id;
-  if (rec.mode != game_mode_name(game_mode::duel)) {
+  if (auto mode = game_mode_from_name(rec.mode)) {
+    p.mode = *mode;
+  } else {
     error = "unknown mode ";
     error += rec.mode;
     return nullptr;
   }
-  p.mode = game_mode::duel;
   if (rec.format == pr::deck_format_name(pr::deck_format::preconstructed)) {
     p.format = pr::deck_format::preconstructed;
   } else if (rec.format == pr::deck_format_name(pr::deck_format::constructed)) {

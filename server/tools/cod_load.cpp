@@ -76,16 +76,19 @@ struct options {
   std::uint64_t seed = 1;
   std::string catalogue = COD_DEFAULT_CATALOGUE;
   bool constructed_exhaustion = false;  // --exhaustion: rooms with the exhaustion rule
+  int think_ms = 0;  // --think-ms: a bot waits this long before each action (0: at once, saturating)
 };
 
 void usage(std::FILE* to) {
   std::fputs(
       "usage: cod-load [--host H] [--port P] [--rooms N] [--duration-sec S] [--threads T]\n"
       "                [--server-pid PID] [--connect-concurrency K] [--setup-timeout-sec S]\n"
-      "                [--seed N] [--exhaustion] [--catalogue PATH]\n"
+      "                [--seed N] [--exhaustion] [--catalogue PATH] [--think-ms MS]\n"
       "Plays N concurrent duel rooms (2 N WebSocket connections) of random legal moves against\n"
       "cod-server for S seconds once every room has started, and prints accepted actions/s,\n"
-      "act->update latency percentiles, errors by code, and the server's RSS and CPU (--server-pid).\n",
+      "act->update latency percentiles, errors by code, and the server's RSS and CPU (--server-pid).\n"
+      "--think-ms paces every bot (a player's thinking time) for latency under a given load;\n"
+      "without it the bots act as soon as they can, which measures throughput at saturation.\n",
       to);
 }
 
@@ -395,6 +398,20 @@ class conn : public std::enable_shared_from_this<conn> {
 
   void maybe_act() {
     if (pending_id_ || sh_.st.stopping || !cod::bot::my_turn(view_)) return;
+    if (sh_.opt.think_ms > 0 && !thought_) {
+      // Think first; act (with the view as it is then) when the timer fires.
+      if (thinking_) return;
+      thinking_ = true;
+      retry_.expires_after(std::chrono::milliseconds(sh_.opt.think_ms));
+      retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        self->thinking_ = false;
+        if (ec) return;
+        self->thought_ = true;
+        self->maybe_act();
+        self->thought_ = false;
+      });
+      return;
+    }
     const json* a = picker_.pick();
     if (!a) return;
     auto parsed = pr::parse_action(*a, cod::no_seat);
@@ -452,6 +469,8 @@ class conn : public std::enable_shared_from_this<conn> {
 
   websocket::stream<beast::tcp_stream> ws_;
   net::steady_timer retry_;
+  bool thinking_ = false;  // --think-ms timer running
+  bool thought_ = false;   // acting now, the thinking done
   beast::flat_buffer buffer_;
   std::deque<std::string> outq_;
   bool writing_ = false;
@@ -552,6 +571,7 @@ int main(int argc, char** argv) {
     else if (a == "--connect-concurrency") ok = parse_long(v, 1, 10000, n) && (o.connect_concurrency = static_cast<int>(n), true);
     else if (a == "--setup-timeout-sec") ok = parse_long(v, 1, 3600, n) && (o.setup_timeout_sec = static_cast<double>(n), true);
     else if (a == "--seed") ok = parse_long(v, 0, 1L << 62, n) && (o.seed = static_cast<std::uint64_t>(n), true);
+    else if (a == "--think-ms") ok = parse_long(v, 0, 600000, n) && (o.think_ms = static_cast<int>(n), true);
     else if (a == "--catalogue") o.catalogue = v;
     else {
       std::fprintf(stderr, "cod-load: unknown option %s (see --help)\n", argv[i - 1]);

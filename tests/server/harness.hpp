@@ -215,6 +215,16 @@ inline std::vector<json> moves_from_view(const json& view, const catalogue& cat)
   return out;
 }
 
+// A play when there is one (so a short game does not end early), else end_turn.
+template <class Rng>
+json prefer_play(const std::vector<json>& moves, Rng& rng) {
+  std::vector<json> plays;
+  for (const auto& m : moves)
+    if (m.at("type") == "play") plays.push_back(m);
+  if (plays.empty()) return moves.back();
+  return plays[rng() % plays.size()];
+}
+
 inline std::vector<int> hand_uids(const json& view) {
   std::vector<int> out;
   for (const auto& c : view.at("hand")) out.push_back(c.at("uid").get<int>());

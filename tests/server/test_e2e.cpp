@@ -484,10 +484,10 @@ TEST_CASE("e2e: a restarted server recovers the match from SQLite; players resum
     d.seats[1] = &b;
     d.views[0] = a.expect("state").at("view");
     d.views[1] = b.expect("state").at("view");
-    for (int tries = 0; d.seq < 10 && !d.over && tries < 500; ++tries) {
+    for (int tries = 0; d.seq < 8 && !d.over && tries < 500; ++tries) {
       const int seat = d.views[0].at("active_seat").get<int>();
       auto moves = moves_from_view(d.views[seat], catalogue());
-      d.seats[seat]->send({{"type", "act"}, {"action", moves[d.rng() % moves.size()]}});
+      d.seats[seat]->send({{"type", "act"}, {"action", cod::server::test::prefer_play(moves, d.rng)}});
       auto reply = d.seats[seat]->read();
       REQUIRE(reply.has_value());
       if (reply->at("type") != "accepted") continue;
@@ -511,7 +511,9 @@ TEST_CASE("e2e: a restarted server recovers the match from SQLite; players resum
   }
   ws_client bad(s.port());
   bad.hello();
-  bad.send({{"type", "resume"}, {"room", room}, {"token", tokens[0].substr(1) + "0"}});
+  std::string wrong = tokens[0];
+  wrong.back() = wrong.back() == '0' ? '1' : '0';
+  bad.send({{"type", "resume"}, {"room", room}, {"token", wrong}});
   CHECK(bad.expect("error").at("code") == "bad_token");
   std::filesystem::remove_all(dir);
 }
