@@ -20,7 +20,8 @@ int match::legal_actions(action* out, int capacity) const {
   if (capacity < 5 * (in_play + 2) + 1) return 0;
   int n = 0;
   // A creature (from the hand, or the Champion) on either line, or a Symbiote on a host.
-  auto creature_plays = [&](card_uid u, const card_stats& st) {
+  // (Always inlined: this runs for every card on every move of self-play.)
+  auto creature_plays = [&](card_uid u, const card_stats& st) __attribute__((always_inline)) {
     for (int which = 0; which < 2; ++which) {
       const seat_lines& where = me.lines[which];
       const line_side& ls = s.lines[where.line].sides[where.side];
