@@ -51,8 +51,9 @@ void attack_with(ctx& c, place p, bool counter) {
   // Attacking on its entry turn is Rage's doing: creatures only (R7 Rage).
   const bool raging_entry = c.at(p).entered_this_turn && !counter;
   survivors hurt;
-  for (;;) {
-    p = find_creature(s, u);
+  for (bool first = true;; first = false) {
+    // (p is where the attacker stands; after an attack it may have moved.)
+    if (!first) p = find_creature(s, u);
     if (!p.valid()) break;
     // Step 3: choose the target.
     ability_set ab = abilities_at(c, p);
@@ -71,9 +72,12 @@ void attack_with(ctx& c, place p, bool counter) {
       at_stronghold = true;
     }
     // Step 4: Sprint moves first, whatever the target.
-    if (has(ab, ability::sprint)) sprint(c, p);
-    // Steps 5-6: Auras re-checked after the move; damage computed.
-    ab = abilities_at(c, p);
+    // Steps 5-6: Auras re-checked after the move (only a move changes them
+    // here); damage computed.
+    if (has(ab, ability::sprint) && p.pos > 0) {
+      sprint(c, p);
+      ab = abilities_at(c, p);
+    }
     const bool doubled = has(ab, ability::aquatic) && p.pos == 0;  // R7 Aquatic
     const bool vulnerability = has(ab, ability::vulnerability);
     const creature& cr = c.at(p);
