@@ -16,6 +16,7 @@
 #include "cod/protocol/catalogue_json.hpp"
 #include "persist/recovery.hpp"
 #include "persist/sqlite_store.hpp"
+#include "persist/sqlite_util.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE
 #define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
@@ -47,15 +48,6 @@ std::string when(std::int64_t ms) {
   return out;
 }
 
-std::string winners_text(const std::vector<int>& w) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(w[i]);
-  }
-  s += ']';
-  return s;
-}
 
 std::string hex16(std::uint64_t d) {
   char buf[17];
@@ -74,7 +66,7 @@ int cmd_list(sqlite_reader& r, const match_query& q) {
                 when(m.created_ms).c_str(), m.room_id.c_str(), m.mode.c_str(), m.format.c_str(), names.c_str(),
                 static_cast<long long>(m.actions));
     if (m.result)
-      std::printf("\twinners=%s\treason=%s", winners_text(m.result->winners).c_str(), m.result->reason.c_str());
+      std::printf("\twinners=%s\treason=%s", cod::server::sql::seats_json(m.result->winners).c_str(), m.result->reason.c_str());
     std::printf("\n");
   }
   return 0;
@@ -92,7 +84,7 @@ int cmd_show(const stored_match& sm) {
   std::printf("created      %s\n", when(m.created_ms).c_str());
   if (sm.result)
     std::printf("status       finished %s, winners %s, reason %s\n", when(sm.result->ended_ms).c_str(),
-                winners_text(sm.result->winners).c_str(), sm.result->reason.c_str());
+                cod::server::sql::seats_json(sm.result->winners).c_str(), sm.result->reason.c_str());
   else
     std::printf("status       playing\n");
   for (const seat_record& s : m.seats)

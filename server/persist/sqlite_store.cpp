@@ -21,15 +21,6 @@ constexpr const char* match_columns =
     "match_id, room_id, mode, format, options_json, rules_version, engine_version, seed, seed_hash, "
     "created_ms, status, ended_ms, winners, reason";
 
-std::string winners_json(const std::vector<int>& w) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(w[i]);
-  }
-  s += ']';
-  return s;
-}
 
 std::vector<int> parse_winners(const std::string& match_id, const std::string& text) {
   auto j = nlohmann::json::parse(text, nullptr, false);
@@ -288,7 +279,7 @@ struct sqlite_store::writer {
       });
     }
     if (const auto* f = std::get_if<detail::finish_op>(&op.what)) {
-      finish->bind(1, f->match_id).bind(2, f->r.ended_ms).bind(3, winners_json(f->r.winners)).bind(4, f->r.reason);
+      finish->bind(1, f->match_id).bind(2, f->r.ended_ms).bind(3, sql::seats_json(f->r.winners)).bind(4, f->r.reason);
       finish->run();
       if (db.changes() == 1) return {};
       return state_of(f->match_id) ? "the match is finished already" : "unknown match";

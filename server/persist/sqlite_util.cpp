@@ -166,4 +166,14 @@ std::int64_t now_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+std::string seats_json(const std::vector<int>& seats) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(seats[i]);
+  }
+  s += ']';
+  return s;
+}
+
 }  // namespace cod::server::sql

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "persist/match_store.hpp"
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -94,5 +95,8 @@ std::optional<std::uint64_t> parse_digest_hex(std::string_view s);
 std::optional<std::uint64_t> parse_decimal_u64(std::string_view s);
 
 std::int64_t now_ms();
+
+// Winners as stored and shown: a JSON array of seats, "[0,2]".
+std::string seats_json(const std::vector<int>& seats);
 
 }  // namespace cod::server::sql

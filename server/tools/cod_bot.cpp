@@ -31,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bot/cli.hpp"
 #include "bot/moves.hpp"
 #include "bot/ws_client.hpp"
 #include "cod/protocol/catalogue_json.hpp"
@@ -117,15 +118,6 @@ void usage(std::FILE* to) {
       to);
 }
 
-bool parse_int(const char* s, long lo, long hi, long& out) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi) return false;
-  out = v;
-  return true;
-}
-
 // Returns -1 to go on, else the exit status.
 int parse_args(int argc, char** argv, options& o) {
   auto fail = [](const std::string& what) {
@@ -168,14 +160,14 @@ int parse_args(int argc, char** argv, options& o) {
       } else {
         o.host = std::string(hostport.substr(0, colon));
         const std::string p(hostport.substr(colon + 1));
-        if (!parse_int(p.c_str(), 1, 65535, n)) return fail("bad port in --url");
+        if (!cod::bot::parse_long(p.c_str(), 1, 65535, n)) return fail("bad port in --url");
         o.port = static_cast<std::uint16_t>(n);
       }
       if (o.host.empty()) return fail("no host in --url");
     } else if (a == "--host") {
       o.host = v;
     } else if (a == "--port") {
-      if (!parse_int(v, 1, 65535, n)) return fail("--port must be 1..65535");
+      if (!cod::bot::parse_long(v, 1, 65535, n)) return fail("--port must be 1..65535");
       o.port = static_cast<std::uint16_t>(n);
     } else if (a == "--format") {
       if (std::string_view(v) == "preconstructed") o.format = pr::deck_format::preconstructed;
@@ -184,10 +176,10 @@ int parse_args(int argc, char** argv, options& o) {
     } else if (a == "--room") {
       o.room = v;
     } else if (a == "--seat") {
-      if (!parse_int(v, 0, 3, n)) return fail("--seat must be 0..3");
+      if (!cod::bot::parse_long(v, 0, 3, n)) return fail("--seat must be 0..3");
       o.seat = static_cast<int>(n);
     } else if (a == "--deck") {
-      if (!parse_int(v, 1, pr::preconstructed_deck_count, n)) return fail("--deck must be 1..4");
+      if (!cod::bot::parse_long(v, 1, pr::preconstructed_deck_count, n)) return fail("--deck must be 1..4");
       o.deck = static_cast<int>(n);
     } else if (a == "--cards") {
       if (auto e = cod::bot::parse_card_list(v, o.cards); !e.empty()) return fail(e);
@@ -212,13 +204,13 @@ int parse_args(int argc, char** argv, options& o) {
     } else if (a == "--catalogue") {
       o.catalogue = v;
     } else if (a == "--timeout-sec") {
-      if (!parse_int(v, 1, 86400, n)) return fail("--timeout-sec must be 1..86400");
+      if (!cod::bot::parse_long(v, 1, 86400, n)) return fail("--timeout-sec must be 1..86400");
       o.timeout_sec = static_cast<int>(n);
     } else if (a == "--delay-ms") {
-      if (!parse_int(v, 0, 600000, n)) return fail("--delay-ms must be 0..600000");
+      if (!cod::bot::parse_long(v, 0, 600000, n)) return fail("--delay-ms must be 0..600000");
       o.delay_ms = static_cast<int>(n);
     } else if (a == "--max-actions") {
-      if (!parse_int(v, 1, 1000000000L, n)) return fail("--max-actions must be positive");
+      if (!cod::bot::parse_long(v, 1, 1000000000L, n)) return fail("--max-actions must be positive");
       o.max_actions = n;
     } else {
       return fail(str("unknown option ", a));

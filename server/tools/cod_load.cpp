@@ -46,6 +46,7 @@
 #include <boost/beast/websocket.hpp>
 #include <nlohmann/json.hpp>
 
+#include "bot/cli.hpp"
 #include "bot/moves.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/messages.hpp"
@@ -90,15 +91,6 @@ void usage(std::FILE* to) {
       "--think-ms paces every bot (a player's thinking time) for latency under a given load;\n"
       "without it the bots act as soon as they can, which measures throughput at saturation.\n",
       to);
-}
-
-bool parse_long(const char* s, long lo, long hi, long& out) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi) return false;
-  out = v;
-  return true;
 }
 
 // ---------------------------------------------------------------------------
@@ -563,15 +555,15 @@ int main(int argc, char** argv) {
     long n = 0;
     bool ok = true;
     if (a == "--host") o.host = v;
-    else if (a == "--port") ok = parse_long(v, 1, 65535, n) && (o.port = static_cast<std::uint16_t>(n), true);
-    else if (a == "--rooms") ok = parse_long(v, 1, 100000, n) && (o.rooms = static_cast<int>(n), true);
-    else if (a == "--duration-sec") ok = parse_long(v, 1, 86400, n) && (o.duration_sec = static_cast<double>(n), true);
-    else if (a == "--threads") ok = parse_long(v, 1, 64, n) && (o.threads = static_cast<int>(n), true);
-    else if (a == "--server-pid") ok = parse_long(v, 1, 1L << 30, n) && (o.server_pid = static_cast<int>(n), true);
-    else if (a == "--connect-concurrency") ok = parse_long(v, 1, 10000, n) && (o.connect_concurrency = static_cast<int>(n), true);
-    else if (a == "--setup-timeout-sec") ok = parse_long(v, 1, 3600, n) && (o.setup_timeout_sec = static_cast<double>(n), true);
-    else if (a == "--seed") ok = parse_long(v, 0, 1L << 62, n) && (o.seed = static_cast<std::uint64_t>(n), true);
-    else if (a == "--think-ms") ok = parse_long(v, 0, 600000, n) && (o.think_ms = static_cast<int>(n), true);
+    else if (a == "--port") ok = cod::bot::parse_long(v, 1, 65535, n) && (o.port = static_cast<std::uint16_t>(n), true);
+    else if (a == "--rooms") ok = cod::bot::parse_long(v, 1, 100000, n) && (o.rooms = static_cast<int>(n), true);
+    else if (a == "--duration-sec") ok = cod::bot::parse_long(v, 1, 86400, n) && (o.duration_sec = static_cast<double>(n), true);
+    else if (a == "--threads") ok = cod::bot::parse_long(v, 1, 64, n) && (o.threads = static_cast<int>(n), true);
+    else if (a == "--server-pid") ok = cod::bot::parse_long(v, 1, 1L << 30, n) && (o.server_pid = static_cast<int>(n), true);
+    else if (a == "--connect-concurrency") ok = cod::bot::parse_long(v, 1, 10000, n) && (o.connect_concurrency = static_cast<int>(n), true);
+    else if (a == "--setup-timeout-sec") ok = cod::bot::parse_long(v, 1, 3600, n) && (o.setup_timeout_sec = static_cast<double>(n), true);
+    else if (a == "--seed") ok = cod::bot::parse_long(v, 0, 1L << 62, n) && (o.seed = static_cast<std::uint64_t>(n), true);
+    else if (a == "--think-ms") ok = cod::bot::parse_long(v, 0, 600000, n) && (o.think_ms = static_cast<int>(n), true);
     else if (a == "--catalogue") o.catalogue = v;
     else {
       std::fprintf(stderr, "cod-load: unknown option %s (see --help)\n", argv[i - 1]);
