@@ -5,6 +5,8 @@
 #include "cod/protocol/messages.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "json_util.hpp"
+#include "json_writer.hpp"
+#include "view_writer.hpp"
 
 namespace cod::protocol {
 namespace {
@@ -151,6 +153,23 @@ json make_update(std::string_view room, std::int64_t seq, json events, json view
   j["view"] = std::move(view);
   if (clock) j["clock"] = clock_to_json(*clock);
   return j;
+}
+
+std::string update_text(std::string_view room, std::int64_t seq, const json& events, const seat_view& view,
+                        const catalogue& cat, const std::optional<clock_snapshot>& clock) {
+  std::string out;
+  out.reserve(4096);
+  detail::json_writer w(out);
+  w.begin_object();  // keys in ascending order: json_writer's contract
+  if (clock) w.field_raw("clock", clock_to_json(*clock).dump());
+  w.field_raw("events", events.dump());
+  w.field("room", room);
+  w.field("seq", seq);
+  w.field("type", "update");
+  w.key("view");
+  detail::write_view(w, view, cat);
+  w.end_object();
+  return out;
 }
 
 json make_accepted(const json& id, std::int64_t seq) {

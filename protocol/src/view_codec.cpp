@@ -1,78 +1,127 @@
 // Views on the wire: a seat_view, field for field, with names for enums and
 // catalogue ids beside uids. project() has already hidden what the viewer may
 // not see (R16.2); this adds nothing and drops nothing.
+//
+// One encoder: the view is written straight to text (json_writer; the server
+// sends one per recipient per action), and view_to_json parses that text for
+// callers that want a DOM. Keys go in ascending order in every object
+// (json_writer's contract), so the text is exactly nlohmann's dump of it.
 #include <nlohmann/json.hpp>
 
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
-#include "json_util.hpp"
+#include "json_writer.hpp"
+#include "view_writer.hpp"
 
 namespace cod::protocol {
 namespace {
 
 using json = nlohmann::json;
-using detail::seat_json;
+using detail::json_writer;
 
-json card_id_json(const catalogue& cat, card_id c) {
-  return c < cat.size() ? json(cat.def(c).id) : json(nullptr);
+void write_card_id(json_writer& w, const catalogue& cat, card_id c) {
+  if (c < cat.size()) w.value(std::string_view(cat.def(c).id));
+  else w.null();
 }
 
-json card_json(const catalogue& cat, const card_ref& r) {
-  return {{"uid", static_cast<int>(r.uid)}, {"card_id", card_id_json(cat, r.card)}};
+void write_seat(json_writer& w, seat_t s) {
+  if (s == no_seat) w.null();
+  else w.value(static_cast<int>(s));
 }
 
-json cards_json(const catalogue& cat, const std::vector<card_ref>& refs) {
-  json out = json::array();
-  for (const card_ref& r : refs) out.push_back(card_json(cat, r));
-  return out;
+void write_card(json_writer& w, const catalogue& cat, const card_ref& r) {
+  w.begin_object();
+  w.key("card_id");
+  write_card_id(w, cat, r.card);
+  w.field("uid", static_cast<int>(r.uid));
+  w.end_object();
 }
 
-json creature_json(const catalogue& cat, const creature_view& c) {
-  return {
-      {"uid", static_cast<int>(c.uid)},
-      {"card_id", card_id_json(cat, c.card)},
-      // R7 Symbiote: the card stacked on this one, or null.
-      {"top", c.top.uid == no_uid ? json(nullptr) : card_json(cat, c.top)},
-      // R7 Chain: the cards held under it (revealed when taken).
-      {"chained", cards_json(cat, c.chained)},
-      {"av", c.av},
-      {"hp", c.hp},
-      {"damage", c.damage},
-      {"bonus_av", c.bonus_av},
-      {"abilities", abilities_to_json(c.abilities)},
-      {"entered_this_turn", c.entered_this_turn},
-      {"attacked", c.attacked},
-      {"protection_used", c.protection_used},
-  };
+void write_cards(json_writer& w, const catalogue& cat, const std::vector<card_ref>& refs) {
+  w.begin_array();
+  for (const card_ref& r : refs) write_card(w, cat, r);
+  w.end_array();
 }
 
-json line_json(const catalogue& cat, const line_view& line) {
-  json sides = json::array();
+void write_abilities(json_writer& w, ability_set s) {
+  w.begin_array();
+  for (int i = 0; i < ability_count; ++i)
+    if (has(s, static_cast<ability>(i))) w.value(ability_name(static_cast<ability>(i)));
+  w.end_array();
+}
+
+void write_creature(json_writer& w, const catalogue& cat, const creature_view& c) {
+  w.begin_object();
+  w.key("abilities");
+  write_abilities(w, c.abilities);
+  w.field("attacked", c.attacked);
+  w.field("av", c.av);
+  w.field("bonus_av", c.bonus_av);
+  w.key("card_id");
+  write_card_id(w, cat, c.card);
+  // R7 Chain: the cards held under it (revealed when taken).
+  w.key("chained");
+  write_cards(w, cat, c.chained);
+  w.field("damage", c.damage);
+  w.field("entered_this_turn", c.entered_this_turn);
+  w.field("hp", c.hp);
+  w.field("protection_used", c.protection_used);
+  // R7 Symbiote: the card stacked on this one, or null.
+  w.key("top");
+  if (c.top.uid == no_uid) w.null();
+  else write_card(w, cat, c.top);
+  w.field("uid", static_cast<int>(c.uid));
+  w.end_object();
+}
+
+void write_line(json_writer& w, const catalogue& cat, const line_view& line) {
+  w.begin_object();
+  w.key("sides");
+  w.begin_array();
   for (const side_view& side : line.sides) {
-    json creatures = json::array();
-    for (const creature_view& c : side.creatures) creatures.push_back(creature_json(cat, c));
-    sides.push_back({{"seat", seat_json(side.seat)}, {"creatures", std::move(creatures)}});
+    w.begin_object();
+    w.key("creatures");
+    w.begin_array();
+    for (const creature_view& c : side.creatures) write_creature(w, cat, c);
+    w.end_array();
+    w.key("seat");
+    write_seat(w, side.seat);
+    w.end_object();
   }
-  return {{"sides", std::move(sides)}};
+  w.end_array();
+  w.end_object();
 }
 
-json seat_public_json(const catalogue& cat, int seat, const seat_public& p) {
-  return {
-      {"seat", seat},
-      {"hand_size", p.hand_size},
-      {"stronghold_pos", p.stronghold_pos},
-      {"side", stronghold_side_name(p.side)},
-      {"health", p.health},
-      {"mana", p.mana},
-      {"upper_line", p.upper_line},
-      {"lower_line", p.lower_line},
-      // R13: the seat's Champion (revealed to every viewer), or null.
-      {"champion", p.champion.uid == no_uid
-                       ? json(nullptr)
-                       : json{{"uid", static_cast<int>(p.champion.uid)},
-                              {"card_id", card_id_json(cat, p.champion.card)},
-                              {"state", champion_status_name(p.champion.state)}}},
-  };
+void write_seat_public(json_writer& w, const catalogue& cat, int seat, const seat_public& p) {
+  w.begin_object();
+  // R13: the seat's Champion (revealed to every viewer), or null.
+  w.key("champion");
+  if (p.champion.uid == no_uid) {
+    w.null();
+  } else {
+    w.begin_object();
+    w.key("card_id");
+    write_card_id(w, cat, p.champion.card);
+    w.field("state", champion_status_name(p.champion.state));
+    w.field("uid", static_cast<int>(p.champion.uid));
+    w.end_object();
+  }
+  w.field("hand_size", p.hand_size);
+  w.field("health", p.health);
+  w.field("lower_line", p.lower_line);
+  w.field("mana", p.mana);
+  w.field("seat", seat);
+  w.field("side", stronghold_side_name(p.side));
+  w.field("stronghold_pos", p.stronghold_pos);
+  w.field("upper_line", p.upper_line);
+  w.end_object();
+}
+
+void write_seat_mask(json_writer& w, unsigned mask) {
+  w.begin_array();
+  for (int s = 0; s < max_seats; ++s)
+    if (mask & (1U << s)) w.value(s);
+  w.end_array();
 }
 
 }  // namespace
@@ -84,50 +133,75 @@ json abilities_to_json(ability_set s) {
   return names;
 }
 
-json view_to_json(const seat_view& v, const catalogue& cat) {
-  json j = {
-      {"role", protocol::viewer_role_name(v.viewer)},
-      {"viewer", v.viewer >= 0 ? json(static_cast<int>(v.viewer)) : json(nullptr)},
-      {"mode", game_mode_name(v.mode)},
-      {"exhaustion_rule", v.exhaustion_rule},
-      {"exhausted", v.exhausted},
-      {"turn", v.turn},
-      {"round", v.round},
-      {"first_seat", seat_json(v.first_seat)},
-      {"active_seat", seat_json(v.active_seat)},
-      {"phase", protocol::phase_name(v.current_phase)},
-      {"winners", detail::seats_json(v.winners)},
-      {"loser", seat_json(v.loser)},
-      {"reason", protocol::end_reason_name(v.reason)},
-  };
+namespace detail {
 
-  json seats = json::array();
-  for (std::size_t s = 0; s < v.seats.size(); ++s)
-    seats.push_back(seat_public_json(cat, static_cast<int>(s), v.seats[s]));
-  j["seats"] = std::move(seats);
-
-  json lines = json::array();
-  for (const line_view& line : v.lines) lines.push_back(line_json(cat, line));
-  j["lines"] = std::move(lines);
-
-  j["removed"] = cards_json(cat, v.removed);
-  j["hand"] = cards_json(cat, v.hand);
-  json playable = json::array();
-  for (card_uid u : v.playable) playable.push_back(static_cast<int>(u));
-  j["playable"] = std::move(playable);
-
-  // R11.6 (2v2): who the teammate is; its hand only with share_team_hands.
-  if (v.mode == game_mode::two_vs_two) {
-    j["share_team_hands"] = v.share_team_hands;
-    if (v.teammate != no_seat) j["teammate"] = static_cast<int>(v.teammate);
-    if (v.share_team_hands && v.teammate != no_seat) j["teammate_hand"] = cards_json(cat, v.teammate_hand);
-  }
+void write_view(json_writer& w, const seat_view& v, const catalogue& cat) {
+  w.begin_object();
+  w.key("active_seat");
+  write_seat(w, v.active_seat);
+  // Referee only: every seat's hand.
   if (!v.all_hands.empty()) {
-    json hands = json::array();
-    for (const auto& hand : v.all_hands) hands.push_back(cards_json(cat, hand));
-    j["all_hands"] = std::move(hands);
+    w.key("all_hands");
+    w.begin_array();
+    for (const auto& hand : v.all_hands) write_cards(w, cat, hand);
+    w.end_array();
   }
-  return j;
+  w.field("exhausted", v.exhausted);
+  w.field("exhaustion_rule", v.exhaustion_rule);
+  w.key("first_seat");
+  write_seat(w, v.first_seat);
+  w.key("hand");
+  write_cards(w, cat, v.hand);
+  w.key("lines");
+  w.begin_array();
+  for (const line_view& line : v.lines) write_line(w, cat, line);
+  w.end_array();
+  w.key("loser");
+  write_seat(w, v.loser);
+  w.field("mode", game_mode_name(v.mode));
+  w.field("phase", protocol::phase_name(v.current_phase));
+  w.key("playable");
+  w.begin_array();
+  for (card_uid u : v.playable) w.value(static_cast<int>(u));
+  w.end_array();
+  w.field("reason", protocol::end_reason_name(v.reason));
+  w.key("removed");
+  write_cards(w, cat, v.removed);
+  w.field("role", protocol::viewer_role_name(v.viewer));
+  w.field("round", v.round);
+  w.key("seats");
+  w.begin_array();
+  for (std::size_t s = 0; s < v.seats.size(); ++s) write_seat_public(w, cat, static_cast<int>(s), v.seats[s]);
+  w.end_array();
+  // R11.6 (2v2): who the teammate is; its hand only with share_team_hands.
+  const bool two_vs_two = v.mode == game_mode::two_vs_two;
+  if (two_vs_two) {
+    w.field("share_team_hands", v.share_team_hands);
+    if (v.teammate != no_seat) w.field("teammate", static_cast<int>(v.teammate));
+    if (v.share_team_hands && v.teammate != no_seat) {
+      w.key("teammate_hand");
+      write_cards(w, cat, v.teammate_hand);
+    }
+  }
+  w.field("turn", v.turn);
+  w.key("viewer");
+  write_seat(w, v.viewer >= 0 ? v.viewer : no_seat);
+  w.key("winners");
+  write_seat_mask(w, v.winners);
+  w.end_object();
+}
+
+}  // namespace detail
+
+void write_view(std::string& out, const seat_view& v, const catalogue& cat) {
+  json_writer w(out);
+  detail::write_view(w, v, cat);
+}
+
+json view_to_json(const seat_view& v, const catalogue& cat) {
+  std::string text;
+  write_view(text, v, cat);
+  return json::parse(text);
 }
 
 }  // namespace cod::protocol

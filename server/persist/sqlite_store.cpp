@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "persist/checkpointer.hpp"
 #include "persist/migrations.hpp"
 #include "persist/sqlite_util.hpp"
 #include "persist/strcat.hpp"
@@ -349,6 +350,9 @@ std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::s
     d.exec("PRAGMA journal_size_limit = 67108864");
     s->version_at_open_ = migrate(d);
     s->writer_->prepare();
+    // Checkpoints leave the writer thread (persist/checkpointer.hpp).
+    d.exec("PRAGMA wal_autocheckpoint = 0");
+    s->checkpointer_ = std::make_unique<detail::checkpointer>(o.path, d.handle(), o.checkpoint_pages);
     s->reader_ = sqlite_reader::open(o.path, error);
     if (!s->reader_) return nullptr;
     writer* w = s->writer_.get();
@@ -364,6 +368,7 @@ std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::s
 
 sqlite_store::~sqlite_store() {
   queue_.reset();  // commits what is queued, joins the writer
+  checkpointer_.reset();  // a last checkpoint, then its thread stops
   reader_.reset();
   writer_.reset();
 }
@@ -393,6 +398,8 @@ std::optional<stored_match> sqlite_store::load_match(const std::string& match_id
 std::vector<match_summary> sqlite_store::list_matches(const match_query& q) { return reader_->list_matches(q); }
 
 void sqlite_store::flush() { queue_->flush(); }
+
+std::uint64_t sqlite_store::checkpoints() const { return checkpointer_->runs(); }
 
 std::size_t sqlite_store::pending() const { return queue_->pending(); }
 

@@ -32,6 +32,7 @@ class db;
 }
 namespace detail {
 class write_queue;
+class checkpointer;
 }
 
 struct sqlite_options {
@@ -39,6 +40,7 @@ struct sqlite_options {
   enum class sync { normal, full } synchronous = sync::normal;
   std::size_t max_batch = 1024;  // most writes per transaction
   int busy_timeout_ms = 5000;    // wait for another process's write lock; then the batch fails
+  int checkpoint_pages = 1000;   // WAL size that starts a checkpoint (on its own thread)
 };
 
 // A read-only connection: admin tools and the store's reads. Thread-safe
@@ -77,6 +79,8 @@ class sqlite_store final : public match_store {
   void append_action(const std::string& match_id, const action_record& a, done_fn done) override;
   void finish_match(const std::string& match_id, const match_result& r, done_fn done) override;
   void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) override;
+  // WAL checkpoints run so far (checkpointer.hpp), for tests and metrics.
+  std::uint64_t checkpoints() const;
 
   std::vector<stored_match> load_unfinished() override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
@@ -95,6 +99,7 @@ class sqlite_store final : public match_store {
 
   std::unique_ptr<writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
+  std::unique_ptr<detail::checkpointer> checkpointer_;  // WAL checkpoints, after the queue stops
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;
 };

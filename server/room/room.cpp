@@ -535,14 +535,14 @@ void room::submit(const action& a, const std::shared_ptr<client_session>& c, con
   const auto clock = clock_snapshot(now);
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto viewer = static_cast<seat_t>(i);
-    out->seat_updates.push_back(to_message(
-        pr::make_update(p_.id, out->seq, pr::events_to_json(events_, viewer, *svc_.cat, uid_cards_),
-                        pr::view_to_json(match_.view(viewer), *svc_.cat), clock)));
+    out->seat_updates.push_back(std::make_shared<const std::string>(
+        pr::update_text(p_.id, out->seq, pr::events_to_json(events_, viewer, *svc_.cat, uid_cards_),
+                        match_.view(viewer), *svc_.cat, clock)));
   }
   if (!spectators_.empty()) {
-    out->spectator_update = to_message(
-        pr::make_update(p_.id, out->seq, pr::events_to_json(events_, spectator, *svc_.cat, uid_cards_),
-                        pr::view_to_json(match_.view(spectator), *svc_.cat), clock));
+    out->spectator_update = std::make_shared<const std::string>(
+        pr::update_text(p_.id, out->seq, pr::events_to_json(events_, spectator, *svc_.cat, uid_cards_),
+                        match_.view(spectator), *svc_.cat, clock));
   }
 
   action_record rec;

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <thread>
@@ -328,6 +329,32 @@ TEST_CASE("sqlite_store: a reader sees committed data while the store runs") {
   s->flush();
   CHECK(r->load_match("m")->actions.size() == 2);
   CHECK(r->list_matches({}).size() == 1);
+  CHECK(a.wrong() == 0);
+}
+
+TEST_CASE("sqlite_store: WAL checkpoints run off the writer thread once the WAL reaches the threshold") {
+  temp_dir dir;
+  const std::string path = dir.file("ckpt.db");
+  std::string error;
+  sqlite_options o;
+  o.path = path;
+  o.checkpoint_pages = 4;
+  auto s = sqlite_store::open(o, error);
+  REQUIRE_MESSAGE(s, error);
+  acks a;
+  s->create_match(sample_record("m"), a.expect(true));
+  s->flush();
+  CHECK(s->checkpoints() == 0);
+  // One commit per flush: each adds WAL frames, so the threshold is crossed.
+  for (int seq = 1; seq <= 40; ++seq) {
+    s->append_action("m", sample_action(seq), a.expect(true));
+    s->flush();
+  }
+  for (int i = 0; i < 200 && s->checkpoints() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(s->checkpoints() > 0);
+  auto r = sqlite_reader::open(path, error);
+  REQUIRE_MESSAGE(r, error);
+  CHECK(r->load_match("m")->actions.size() == 40);
   CHECK(a.wrong() == 0);
 }
 

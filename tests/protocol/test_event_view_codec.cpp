@@ -6,12 +6,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cod/engine/match.hpp"
+#include "cod/engine/rng.hpp"
 #include "cod/protocol/card_json.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/json_codec.hpp"
@@ -657,4 +660,67 @@ TEST_CASE("R13 Champions on the wire: public in every view, played, readied, exh
   CHECK(m.check(cod::action::play_creature(0, 5, 0)) == cod::rule_error::champion_exhausted);
   const json err = proto::make_error(1, cod::rule_error::champion_exhausted);
   CHECK(err["code"] == "champion_exhausted");
+}
+
+// The server writes views and updates straight to text (json_writer). That
+// text must be JSON in nlohmann's canonical form (keys in order), so the
+// bytes a client gets equal view_to_json(v).dump(), and update_text equals
+// make_update(...).dump(), for every kind of viewer, in random catalogue
+// matches of every four-player mode, with Champions and the clock.
+TEST_CASE("views and updates written as text are canonical JSON, byte for byte") {
+  cod::catalogue cat;
+  REQUIRE(!proto::load_catalogue_file(COD_CATALOGUE_PATH, cat));
+  std::uint64_t views = 0;
+  for (int g = 0; g < 60; ++g) {
+    cod::rng r(static_cast<std::uint64_t>(g) * 7919 + 1);
+    cod::match_config cfg;
+    cfg.mode = g % 3 == 0 ? cod::game_mode::duel : g % 3 == 1 ? cod::game_mode::ffa : cod::game_mode::two_vs_two;
+    cfg.seat_count = cod::seats_of(cfg.mode);
+    cfg.share_team_hands = (g / 3) % 2 == 1;
+    cfg.exhaustion_rule = (g / 6) % 2 == 1;
+    cfg.seed = static_cast<std::uint64_t>(g);
+    for (int s = 0; s < cfg.seat_count; ++s) {
+      auto& deck = cfg.decks[static_cast<std::size_t>(s)];
+      while (deck.size() < 8) {
+        const auto c = static_cast<cod::card_id>(r.below(cat.size()));
+        if (std::find(deck.begin(), deck.end(), c) == deck.end()) deck.push_back(c);
+      }
+      if ((g / 12) % 2 == 1) {
+        for (;;) {
+          const auto c = static_cast<cod::card_id>(r.below(cat.size()));
+          if (cat.stats(c).type != cod::card_type::creature) continue;
+          if (std::find(deck.begin(), deck.end(), c) != deck.end()) continue;
+          cfg.champions[static_cast<std::size_t>(s)] = c;
+          break;
+        }
+      }
+    }
+    cod::match m;
+    std::vector<cod::event> events;
+    REQUIRE(cod::match::create(cat, cfg, m, events) == cod::rule_error::ok);
+    const auto uid_cards = proto::uid_cards_from_view(m.view(cod::referee));
+    std::vector<cod::action> legal;
+    for (int step = 0; step < 300 && !m.over(); ++step) {
+      legal.clear();
+      m.legal_actions(legal);
+      events.clear();
+      REQUIRE(m.apply(legal[static_cast<std::size_t>(r.below(legal.size()))], events) == cod::rule_error::ok);
+      std::vector<cod::seat_t> viewers{cod::spectator, cod::referee};
+      for (int s = 0; s < cfg.seat_count; ++s) viewers.push_back(static_cast<cod::seat_t>(s));
+      for (cod::seat_t v : viewers) {
+        const cod::seat_view view = m.view(v);
+        std::string text;
+        proto::write_view(text, view, cat);
+        const json parsed = json::parse(text);
+        REQUIRE(parsed.dump() == text);
+        ++views;
+        std::optional<proto::clock_snapshot> clock;
+        if (step % 2 == 1) clock = proto::clock_snapshot{{1000, 2000}, 1};
+        const json ev = proto::events_to_json(events, v, cat, uid_cards);
+        REQUIRE(proto::update_text("r-1", step, ev, view, cat, clock) ==
+                proto::make_update("r-1", step, ev, parsed, clock).dump());
+      }
+    }
+  }
+  CHECK(views > 10000);
 }

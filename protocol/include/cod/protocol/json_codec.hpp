@@ -124,6 +124,9 @@ nlohmann::json event_to_json(const event& e, seat_t viewer, const catalogue& cat
 // "lines" and "sides" are indexed by absolute line and side; creatures run from
 // the Bridge outwards. "abilities" is the effective set (own + neighbours' Auras).
 nlohmann::json view_to_json(const seat_view& v, const catalogue& cat);
+// The same view appended to `out` as JSON text, exactly view_to_json(v).dump()
+// (the server's per-recipient path: no DOM is built).
+void write_view(std::string& out, const seat_view& v, const catalogue& cat);
 
 // An ability set as an array of names, in the engine's ability order.
 nlohmann::json abilities_to_json(ability_set s);

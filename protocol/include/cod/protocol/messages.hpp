@@ -294,6 +294,13 @@ nlohmann::json events_to_json(std::span<const event> events, seat_t viewer, cons
 nlohmann::json make_update(std::string_view room, std::int64_t seq, nlohmann::json events,
                            nlohmann::json view, const std::optional<clock_snapshot>& clock = {});
 
+// The same update as text, exactly make_update(...).dump(), with the view
+// written straight from `view` (write_view): what the server sends each
+// recipient of each accepted action. `events` is events_to_json's result.
+std::string update_text(std::string_view room, std::int64_t seq, const nlohmann::json& events,
+                        const seat_view& view, const catalogue& cat,
+                        const std::optional<clock_snapshot>& clock = {});
+
 // {"type": "accepted", "seq"}
 nlohmann::json make_accepted(const nlohmann::json& id, std::int64_t seq);
 // {"type": "left", "room"}
