@@ -484,7 +484,7 @@ TEST_CASE("R14.6 constructed for four players") {
   for (int seat = 0; seat < 4; ++seat) CHECK(d.decks()[seat] == cards_of("initiation", 8, seat * 8));
 }
 
-TEST_CASE("R14.7 instant constructed: 10 each in secret; A reveals, B bans 1; B reveals, A bans 2; B bans 1 more") {
+TEST_CASE("R14.7 instant constructed: 10 each in secret; A reveals, B bans 1; B reveals, A bans 2; B bans 1 more (E65)") {
   draft d = start(make_config(draft_format::instant_constructed, draft_table::duel, 12));
   const auto a = cards_of("initiation", 10);
   const auto b = cards_of("initiation", 10, 5);  // overlaps a on 5 cards: allowed
