@@ -116,9 +116,15 @@ class json_writer {
   }
   void string_body(std::string_view s) {
     out_ += '"';
-    for (char ch : s) {
-      const auto u = static_cast<unsigned char>(ch);
-      switch (ch) {
+    // Copy runs that need no escaping in one append (names and ids are
+    // plain ASCII: usually the whole string).
+    std::size_t run = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const auto u = static_cast<unsigned char>(s[i]);
+      if (u >= 0x20 && u != '"' && u != '\\') continue;
+      out_.append(s.data() + run, i - run);
+      run = i + 1;
+      switch (u) {
         case '"': out_ += "\\\""; break;
         case '\\': out_ += "\\\\"; break;
         case '\b': out_ += "\\b"; break;
@@ -126,17 +132,15 @@ class json_writer {
         case '\n': out_ += "\\n"; break;
         case '\r': out_ += "\\r"; break;
         case '\t': out_ += "\\t"; break;
-        default:
-          if (u < 0x20) {
-            static constexpr char hex[] = "0123456789abcdef";
-            out_ += "\\u00";
-            out_ += hex[u >> 4];
-            out_ += hex[u & 0xF];
-          } else {
-            out_ += ch;
-          }
+        default: {
+          static constexpr char hex[] = "0123456789abcdef";
+          out_ += "\\u00";
+          out_ += hex[u >> 4];
+          out_ += hex[u & 0xF];
+        }
       }
     }
+    out_.append(s.data() + run, s.size() - run);
     out_ += '"';
   }
 

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <unordered_map>
 
 #include "persist/checkpointer.hpp"
 #include "persist/migrations.hpp"
@@ -236,12 +237,21 @@ struct sqlite_store::writer {
         std::make_unique<sql::stmt>(db, "INSERT INTO match_notes (match_id, at_ms, text) VALUES (?1, ?2, ?3)");
   }
 
-  // status and last seq of a match; nullopt when unknown.
-  std::optional<std::pair<std::string, std::int64_t>> state_of(const std::string& id) {
+  // status and last seq of a match; nullopt when unknown. Matches this writer
+  // has written are answered from `known` (the writer is the only one: the
+  // database cannot change under it); others are read once.
+  struct match_state_entry {
+    bool playing = true;
+    std::int64_t last_seq = 0;
+  };
+  std::optional<match_state_entry> state_of(const std::string& id) {
+    if (auto it = known.find(id); it != known.end()) return it->second;
     sql::reset_guard g(*match_state);
     match_state->bind(1, id);
     if (!match_state->step()) return std::nullopt;
-    return std::make_pair(match_state->text(0), match_state->int64(1));
+    match_state_entry e{match_state->text(0) == "playing", match_state->int64(1)};
+    if (e.playing) known.emplace(id, e);
+    return e;
   }
 
   // One write inside the batch transaction. Returns "" when done, else why it
@@ -261,6 +271,7 @@ struct sqlite_store::writer {
           insert_seat->run();
         }
         release->run();
+        known[m.match_id] = match_state_entry{};
         return {};
       } catch (const sql::sql_error& e) {
         if (e.code != SQLITE_CONSTRAINT) throw;
@@ -272,17 +283,22 @@ struct sqlite_store::writer {
     if (const auto* a = std::get_if<detail::append_op>(&op.what)) {
       auto st = state_of(a->match_id);
       if (!st) return "unknown match";
-      if (st->first != "playing") return "the match is finished";
-      if (a->a.seq != st->second + 1) return cat("seq ", a->a.seq, " does not follow the last seq ", st->second);
-      return insert_or_refuse(*insert_action, [&](sql::stmt& s) {
+      if (!st->playing) return "the match is finished";
+      if (a->a.seq != st->last_seq + 1) return cat("seq ", a->a.seq, " does not follow the last seq ", st->last_seq);
+      std::string why = insert_or_refuse(*insert_action, [&](sql::stmt& s) {
         s.bind(1, a->match_id).bind(2, a->a.seq).bind(3, a->a.seat).bind(4, a->a.action_json);
         s.bind(5, sql::digest_hex(a->a.digest)).bind(6, a->a.at_ms);
       });
+      if (why.empty()) known[a->match_id].last_seq = a->a.seq;
+      return why;
     }
     if (const auto* f = std::get_if<detail::finish_op>(&op.what)) {
       finish->bind(1, f->match_id).bind(2, f->r.ended_ms).bind(3, sql::seats_json(f->r.winners)).bind(4, f->r.reason);
       finish->run();
-      if (db.changes() == 1) return {};
+      if (db.changes() == 1) {
+        known.erase(f->match_id);  // finished: read again if ever asked
+        return {};
+      }
       return state_of(f->match_id) ? "the match is finished already" : "unknown match";
     }
     const auto& n = std::get<detail::note_op>(op.what);
@@ -325,6 +341,7 @@ struct sqlite_store::writer {
         }
       }
       ok.assign(batch.size(), 0);
+      known.clear();  // the batch is undone: forget what it taught
       return;
     }
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
@@ -334,6 +351,7 @@ struct sqlite_store::writer {
   sql::db db;
   std::unique_ptr<sql::stmt> begin, commit, rollback, savepoint, release, rollback_to;
   std::unique_ptr<sql::stmt> insert_match, insert_seat, match_state, insert_action, finish, insert_note;
+  std::unordered_map<std::string, match_state_entry> known;  // playing matches
 };
 
 std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::string& error) {

@@ -304,9 +304,14 @@ TEST_CASE("sqlite_store: closing commits what is queued; reopening loads every u
   REQUIRE(un[1].actions.size() == 300);
   for (int i = 0; i < 300; ++i) CHECK(un[1].actions[static_cast<std::size_t>(i)] == sample_action(i + 1));
   CHECK(s->load_match("done")->result->reason == "stronghold_alone");
-  // And it goes on appending where it stopped.
+  // And it goes on appending where it stopped (the writer learns each
+  // match's last seq and status from the file), refusing what does not fit.
   acks a;
   s->append_action("new", sample_action(301), a.expect(true));
+  s->append_action("new", sample_action(303), a.expect(false));
+  s->append_action("old", sample_action(10), a.expect(false));
+  s->append_action("old", sample_action(11), a.expect(true));
+  s->append_action("done", sample_action(1), a.expect(false));
   s->flush();
   CHECK(a.wrong() == 0);
 }
@@ -333,29 +338,34 @@ TEST_CASE("sqlite_store: a reader sees committed data while the store runs") {
 }
 
 TEST_CASE("sqlite_store: WAL checkpoints run off the writer thread once the WAL reaches the threshold") {
-  temp_dir dir;
-  const std::string path = dir.file("ckpt.db");
-  std::string error;
-  sqlite_options o;
-  o.path = path;
-  o.checkpoint_pages = 4;
-  auto s = sqlite_store::open(o, error);
-  REQUIRE_MESSAGE(s, error);
-  acks a;
-  s->create_match(sample_record("m"), a.expect(true));
-  s->flush();
-  CHECK(s->checkpoints() == 0);
-  // One commit per flush: each adds WAL frames, so the threshold is crossed.
-  for (int seq = 1; seq <= 40; ++seq) {
-    s->append_action("m", sample_action(seq), a.expect(true));
-    s->flush();
+  // 40 commits (one per flush), with a threshold they cross and one they never reach.
+  for (const int threshold : {4, 1000000}) {
+    CAPTURE(threshold);
+    temp_dir dir;
+    const std::string path = dir.file("ckpt.db");
+    std::string error;
+    sqlite_options o;
+    o.path = path;
+    o.checkpoint_pages = threshold;
+    auto s = sqlite_store::open(o, error);
+    REQUIRE_MESSAGE(s, error);
+    acks a;
+    s->create_match(sample_record("m"), a.expect(true));
+    for (int seq = 1; seq <= 40; ++seq) {
+      s->append_action("m", sample_action(seq), a.expect(true));
+      s->flush();
+    }
+    if (threshold == 4) {
+      for (int i = 0; i < 200 && s->checkpoints() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      CHECK(s->checkpoints() > 0);
+    } else {
+      CHECK(s->checkpoints() == 0);
+    }
+    auto r = sqlite_reader::open(path, error);
+    REQUIRE_MESSAGE(r, error);
+    CHECK(r->load_match("m")->actions.size() == 40);
+    CHECK(a.wrong() == 0);
   }
-  for (int i = 0; i < 200 && s->checkpoints() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  CHECK(s->checkpoints() > 0);
-  auto r = sqlite_reader::open(path, error);
-  REQUIRE_MESSAGE(r, error);
-  CHECK(r->load_match("m")->actions.size() == 40);
-  CHECK(a.wrong() == 0);
 }
 
 TEST_CASE("sqlite_store: a failed commit refuses its whole batch; the log never gets a hole") {
