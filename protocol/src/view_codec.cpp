@@ -57,7 +57,7 @@ json line_json(const catalogue& cat, const line_view& line) {
 }
 
 json seat_public_json(const catalogue& cat, int seat, const seat_public& p) {
-  return {
+  json j = {
       {"seat", seat},
       {"hand_size", p.hand_size},
       {"stronghold_pos", p.stronghold_pos},
@@ -73,6 +73,14 @@ json seat_public_json(const catalogue& cat, int seat, const seat_public& p) {
                               {"card_id", card_id_json(cat, p.champion.card)},
                               {"state", champion_status_name(p.champion.state)}}},
   };
+  // R12.1, R16.2 (solo, co-op): an AI seat's deck size and face-up discard
+  // pile (bottom to top); never its deck's order.
+  if (p.ai) {
+    j["ai"] = true;
+    j["deck_size"] = p.deck_size;
+    j["discard"] = cards_json(cat, p.discard);
+  }
+  return j;
 }
 
 }  // namespace
@@ -126,6 +134,11 @@ json view_to_json(const seat_view& v, const catalogue& cat) {
     json hands = json::array();
     for (const auto& hand : v.all_hands) hands.push_back(cards_json(cat, hand));
     j["all_hands"] = std::move(hands);
+  }
+  if (!v.ai_decks.empty()) {  // referee only (R16.2): each AI's deck, top first
+    json decks = json::array();
+    for (const auto& deck : v.ai_decks) decks.push_back(cards_json(cat, deck));
+    j["ai_decks"] = std::move(decks);
   }
   return j;
 }
