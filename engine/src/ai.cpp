@@ -10,17 +10,17 @@ namespace cod::detail {
 
 namespace {
 
-// R12.3, R12.9: `u`, just revealed (in flight), goes into play on the AI's
+// R12.3, R12.9: `u`, just revealed (held in `flight`), goes into play on the AI's
 // line `which` (0 upper, 1 lower). Returns the cost it counts toward the
 // turn's total: its printed cost (RULING E48: Lucidity never applies, the AI
 // has no hand), 0 for a free play (R12.9 Reinforcement) and for a card
 // discarded without effect.
-int ai_play(ctx& c, seat_t seat, card_uid u, int which, bool free, bool counterorder_applies) {
+int ai_play(ctx& c, seat_t seat, card_uid u, int which, bool free, bool counterorder_applies, card_uid* flight) {
   game_state& s = c.s;
   ai_pile& pile = s.pile(seat);
   const card_stats& st = c.stats(u);
   const seat_lines where = s.seats[seat].lines[which];
-  s.in_flight = u;
+  *flight = u;
   // R12.9 Counterorder: compare with the discard pile's top card; the higher
   // cost goes into play, the other to the discard pile; equal (RULING of
   // R12.9), or no discard pile: the revealed card is played normally.
@@ -30,7 +30,7 @@ int ai_play(ctx& c, seat_t seat, card_uid u, int which, bool free, bool countero
     if (c.stats(top).mana > st.mana) {
       pile.discard[--pile.discard_count] = 0;
       ai_discard(c, seat, u);
-      return ai_play(c, seat, top, which, free, false);
+      return ai_play(c, seat, top, which, free, false, flight);
     }
   }
   // R12.9 Price of Blood (AI's): costs 0; its printed cost in cards from the
@@ -54,17 +54,17 @@ int ai_play(ctx& c, seat_t seat, card_uid u, int which, bool free, bool countero
         if (own.slots[p].top == no_uid && !has(own_abilities(c.cat, s, own.slots[p]), ability::symbiote))
           host = own.slots[p].uid;
       if (host == no_uid) {
-        s.in_flight = no_uid;
+        *flight = no_uid;
         ai_discard(c, seat, u);
         return 0;
       }
     } else if (own.count >= max_side) {
-      s.in_flight = no_uid;  // E2: a full side; discarded like a card without a place
+      *flight = no_uid;  // E2: a full side; discarded like a card without a place
       ai_discard(c, seat, u);
       return 0;
     }
     if (pay_in_blood()) return cost;
-    s.in_flight = no_uid;
+    *flight = no_uid;
     play_creature(c, seat, u, -1, which, host, cost);
     return cost;
   }
@@ -73,12 +73,12 @@ int ai_play(ctx& c, seat_t seat, card_uid u, int which, bool free, bool countero
   // discarded, still using that line's turn (R17.18).
   const line_side& enemy = s.lines[where.line].sides[1 - where.side];
   if (enemy.count == 0) {
-    s.in_flight = no_uid;
+    *flight = no_uid;
     ai_discard(c, seat, u);
     return 0;
   }
   if (pay_in_blood()) return cost;
-  s.in_flight = no_uid;
+  *flight = no_uid;
   play_incantation(c, seat, u, -1, enemy.slots[0].uid, cost);
   return cost;
 }
@@ -93,9 +93,10 @@ int reveal_and_play(ctx& c, seat_t seat, int which, bool free) {
           .line = static_cast<std::int8_t>(s.seats[seat].lines[which].line), .amount = s.pile(seat).deck_count});
   // R17.18: the deck may be empty now: R12.5/R12.6 at once, before the card
   // is played (the AI's own doing for R11.4).
-  s.in_flight = u;
+  card_uid* const flight = flight_slot(s);
+  *flight = u;
   if (ai_check_deck(c, seat, no_seat)) return 0;
-  return ai_play(c, seat, u, which, free, true);
+  return ai_play(c, seat, u, which, free, true, flight);
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ std::uint64_t match::digest() const {
           std::uint64_t{s.difficulty} << 24);
     for (int l = 0; l < s.line_count; ++l)
       for (const line_side& ls : s.lines[l].sides) x.add(ls.granted);
+    for (card_uid u : s.nested_in_flight) x.add(u);
     for (int seat = 1; seat < s.seat_count; seat += 2) {
       const ai_pile& p = s.pile(static_cast<seat_t>(seat));
       x.add(std::uint64_t{p.deck_count} | std::uint64_t{p.discard_count} << 8);

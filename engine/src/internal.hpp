@@ -63,6 +63,15 @@ inline int team_of(const game_state& s, seat_t seat) {
 }
 int hand_index(const game_state& s, seat_t seat, card_uid u);
 
+// A free place to hold a card in flight (R5.2 steps 3-16, E1, E20): the
+// match's in_flight, or, when a resolution runs inside another, a nested one.
+inline card_uid* flight_slot(game_state& s) {
+  if (s.in_flight == no_uid) return &s.in_flight;
+  for (card_uid& x : s.nested_in_flight)
+    if (x == no_uid) return &x;
+  return &s.nested_in_flight.back();  // deeper than the rules can nest: never reached
+}
+
 // --- abilities.cpp: what a creature is, where it stands (R7, R6.2) ---
 
 // (The small lookups below are inline: they run on every attack and play.)

@@ -65,6 +65,11 @@ std::string match::check_invariants() const {
   // is none unless the game ended during its resolution (E20).
   // Between actions the active seat is a human's (R12: AI turns run inside apply()).
   if (s.current_phase != phase::game_over && s.ai(s.active_seat)) return "an AI seat is active between actions";
+  for (card_uid u : s.nested_in_flight)
+    if (u != no_uid) {
+      if (s.current_phase != phase::game_over) return "a nested card in flight between actions";
+      if (!see(u)) return "unknown nested card in flight";
+    }
   if (s.in_flight != no_uid) {
     if (s.current_phase != phase::game_over) return "an incantation in flight between actions";
     if (!see(s.in_flight)) return "unknown incantation in flight";

@@ -162,7 +162,8 @@ void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid targe
   // Step 3: it leaves the hand (RULING E1: its own departure is checked only
   // once it is back).
   if (index >= 0) take_from_hand(s, seat, index);
-  s.in_flight = u;
+  card_uid* const flight = flight_slot(s);
+  *flight = u;
   c.emit({.type = event_type::card_played, .seat = seat, .uid = u, .target = target,
           .line = static_cast<std::int8_t>(line), .amount = static_cast<std::int16_t>(paid),
           .from = static_cast<std::int16_t>(index)});
@@ -194,7 +195,7 @@ void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid targe
     if (c.over()) return;
   }
   // Step 16: back to hand (R3.2.4) — or the enemy's (R7 Mercenary), or leftmost (R7 Cursed).
-  s.in_flight = no_uid;
+  *flight = no_uid;
   if (has(ab, ability::mercenary)) {
     // R12.9 Mercenary: to an AI, on top of its deck.
     const seat_t to = s.lines[line].sides[enemy_side_for(s, line, primary.side, seat)].seat;

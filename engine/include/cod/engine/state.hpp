@@ -149,6 +149,9 @@ struct game_state {
   // An incantation between leaving the hand and coming back (R5.2 steps
   // 3-16). Stays set if the game ends during its resolution (R17.14).
   card_uid in_flight = no_uid;
+  // Solo, co-op: cards in flight while another is (an AI's Reinforcement
+  // reveals a card during a human incantation's resolution, E50), innermost last.
+  std::array<card_uid, 3> nested_in_flight{no_uid, no_uid, no_uid};
 
   // R7 Sharpening: uids whose once-a-turn excess is spent this turn.
   std::array<std::uint64_t, max_uids / 64> sharpening_used{};
