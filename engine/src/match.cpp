@@ -208,15 +208,18 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
       // R12.1: no hand, no Champion; a deck pile (top first here) and a discard pile.
       if (!ss.hand.empty() || ss.stronghold_pos != 0 || ss.champion != no_card || ss.deck.empty())
         return rule_error::bad_setup;
+      // uids in the order given (top first); the piles keep their top last.
       ai_pile& pile = s.pile(static_cast<seat_t>(seat));
-      for (auto it = ss.deck.rbegin(); it != ss.deck.rend(); ++it) {
-        if (!known(*it)) return rule_error::unknown_card;
-        pile.deck[pile.deck_count++] = add_uid(s, cat, *it, static_cast<seat_t>(seat));
-      }
-      for (auto it = ss.discard.rbegin(); it != ss.discard.rend(); ++it) {
-        if (!known(*it)) return rule_error::unknown_card;
-        pile.discard[pile.discard_count++] = add_uid(s, cat, *it, static_cast<seat_t>(seat));
-      }
+      auto stack = [&](const std::vector<card_id>& cards, std::array<card_uid, max_uids>& into, std::uint8_t& count) {
+        for (card_id id : cards)
+          if (!known(id)) return false;
+        count = static_cast<std::uint8_t>(cards.size());
+        for (std::size_t i = 0; i < cards.size(); ++i)
+          into[cards.size() - 1 - i] = add_uid(s, cat, cards[i], static_cast<seat_t>(seat));
+        return true;
+      };
+      if (!stack(ss.deck, pile.deck, pile.deck_count) || !stack(ss.discard, pile.discard, pile.discard_count))
+        return rule_error::unknown_card;
     } else if (!ss.deck.empty() || !ss.discard.empty()) {
       return rule_error::bad_setup;
     }
