@@ -84,7 +84,8 @@ void release_chained(ctx& c, creature& cr) {
     const seat_t from = cr.chained_from[k];
     cr.chained[k] = no_uid;
     cr.chained_from[k] = no_seat;
-    return_to_hand(c, from, held);
+    if (c.s.ai(from)) ai_to_deck(c, from, held, 1);  // R12.9 Chain: back on top of the AI deck
+    else return_to_hand(c, from, held);
   }
 }
 
@@ -144,6 +145,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     seat_t seat;
     int line_index;
     card_uid reinforcer;
+    bool ai;  // R12.9: an AI's Reinforcement summons from its deck
   };
   reinforcement reinforce_queue[6];
   int n_reinforce = 0;
@@ -199,19 +201,38 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
         }
         const ability_set ab = c.stats(u).abilities | g.granted;
         if (has(ab, ability::mercenary)) {
-          // R7 Mercenary, R17.16: to the enemy's hand; Cursed and Reinforcement do not trigger.
-          return_to_hand(c, mercenary_destination(s, g.owner, src.seat, g.p), u);
+          // R7 Mercenary, R17.16: to the enemy's hand; Cursed and Reinforcement
+          // do not trigger. R12.9: to an AI, on top of its deck.
+          const seat_t to = mercenary_destination(s, g.owner, src.seat, g.p);
+          if (s.ai(to)) ai_to_deck(c, to, u, 0);
+          else return_to_hand(c, to, u);
+          continue;
+        }
+        if (s.ai(g.owner)) {
+          // R12.4: a destroyed AI card is discarded; R12.9 Cursed: on top of
+          // the deck instead; R12.9 Reinforcement: when discarded.
+          if (has(ab, ability::cursed)) {
+            ai_to_deck(c, g.owner, u, 0);
+          } else {
+            ai_discard(c, g.owner, u);
+            if (has(ab, ability::reinforcement) && n_reinforce < 6)
+              reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p), u, true};
+          }
           continue;
         }
         return_to_hand(c, g.owner, u, has(ab, ability::cursed));  // R7 Cursed: leftmost
         if (has(ab, ability::reinforcement) && n_reinforce < 6)
-          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p), u};
+          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p), u, false};
       }
     }
   }
 
   // Step 11: R7 Reinforcement, in the order the cards returned.
-  for (int i = 0; i < n_reinforce && !c.over(); ++i) reinforce(c, reinforce_queue[i].seat, reinforce_queue[i].line_index, reinforce_queue[i].reinforcer);
+  for (int i = 0; i < n_reinforce && !c.over(); ++i) {
+    const reinforcement& r = reinforce_queue[i];
+    if (r.ai) ai_reinforce(c, r.seat, r.line_index, r.reinforcer);
+    else reinforce(c, r.seat, r.line_index, r.reinforcer);
+  }
   if (c.over()) return n_destroyed;
 
   // Step 14: R7 Regeneration, once per instance that dealt damage (R17.8).

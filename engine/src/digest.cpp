@@ -55,6 +55,22 @@ std::uint64_t match::digest() const {
               static_cast<std::uint64_t>((c.chained_from[0] + 1) | (c.chained_from[1] + 1) << 4) << 56);
       }
     }
+  // R12 (solo, co-op only, so other modes keep their digests): the AI
+  // settings and both piles of each AI seat, in order.
+  if (s.mode == game_mode::solo || s.mode == game_mode::coop) {
+    x.add(0xA1000000000000ULL | std::uint64_t{s.ai_fixed_mana} | std::uint64_t{s.ai_mana_per_creature} << 8 |
+          std::uint64_t{s.ai_resistance} << 16 | std::uint64_t{s.ai_first} << 17 |
+          std::uint64_t{s.difficulty} << 24);
+    for (int l = 0; l < s.line_count; ++l)
+      for (const line_side& ls : s.lines[l].sides) x.add(ls.granted);
+    for (card_uid u : s.nested_in_flight) x.add(u);
+    for (int seat = 1; seat < s.seat_count; seat += 2) {
+      const ai_pile& p = s.pile(static_cast<seat_t>(seat));
+      x.add(std::uint64_t{p.deck_count} | std::uint64_t{p.discard_count} << 8);
+      for (int i = 0; i < p.deck_count; ++i) x.add(p.deck[i]);
+      for (int i = 0; i < p.discard_count; ++i) x.add(std::uint64_t{p.discard[i]} | 0x100);
+    }
+  }
   for (std::uint64_t w : s.sharpening_used) x.add(w);
   x.add(s.in_flight);
   x.add(s.removed_count);

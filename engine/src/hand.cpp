@@ -22,6 +22,8 @@ void take_from_hand(game_state& s, seat_t seat, int i) {
 }
 
 void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost) {
+  // R12.9: a card that would go to an AI's hand goes on top of its deck.
+  if (c.s.ai(seat)) return ai_to_deck(c, seat, u, 0);
   hand_state& h = c.s.seats[seat].hand;
   // The rules bound hands far below max_hand (R1.2: 8 cards a seat); this
   // guard only keeps a malformed custom setup from writing out of bounds.
@@ -60,6 +62,7 @@ void end_game(ctx& c, seat_t loser, end_reason why, seat_t by) {
 
 bool check_stronghold(ctx& c, seat_t seat, seat_t by) {
   if (c.over()) return true;
+  if (c.s.ai(seat)) return ai_check_deck(c, seat, by);  // R12.5, R12.6: the AI's deck is its health
   hand_state& h = c.s.seats[seat].hand;
   // R4.6: the Stronghold alone in hand loses, whichever side is up.
   if (h.count == 0) {
@@ -83,6 +86,14 @@ bool check_stronghold(ctx& c, seat_t seat, seat_t by) {
 
 void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source, seat_t by) {
   if (amount <= 0 || c.over()) return;  // R1.8
+  if (c.s.ai(seat)) {
+    // R12.8 resistance: each damage instance to the AI deck is only 1 (RULING E47).
+    if (c.s.ai_resistance && amount > 1) amount = 1;
+    c.emit({.type = event_type::stronghold_damaged, .seat = seat, .uid = source,
+            .amount = static_cast<std::int16_t>(amount)});
+    ai_mill(c, seat, amount, source, by);  // R12.5
+    return;
+  }
   hand_state& h = c.s.seats[seat].hand;
   c.emit({.type = event_type::stronghold_damaged, .seat = seat, .uid = source,
           .amount = static_cast<std::int16_t>(amount)});
@@ -97,6 +108,7 @@ void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source, seat_t 
 
 void regenerate_stronghold(ctx& c, seat_t seat, card_uid source) {
   if (c.over()) return;
+  if (c.s.ai(seat)) return ai_regenerate(c, seat, source);  // R12.9 Regeneration (AI's)
   hand_state& h = c.s.seats[seat].hand;
   const int from = h.stronghold_pos;
   if (from == 0 && h.side == stronghold_side::bastion) return;  // a leftmost Bastion: nothing (R1.8)
@@ -117,6 +129,8 @@ void regenerate_stronghold(ctx& c, seat_t seat, card_uid source) {
 
 void weaken_stronghold(ctx& c, seat_t seat, card_uid source) {
   if (c.over()) return;
+  // R12.9 Vulnerability (human's): AV 0 against the AI deck: nothing (E6).
+  if (c.s.ai(seat)) return;
   hand_state& h = c.s.seats[seat].hand;
   // R7 Vulnerability / R17.3: second-rightmost, side unchanged; never leftwards.
   const int to = h.count - 1;

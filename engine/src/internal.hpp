@@ -56,11 +56,21 @@ void regenerate_stronghold(ctx& c, seat_t seat, card_uid source);
 void weaken_stronghold(ctx& c, seat_t seat, card_uid source);
 // R4.6 / R16.3: `loser` is out; in a duel every other seat wins.
 void end_game(ctx& c, seat_t loser, end_reason why, seat_t by = no_seat);
-// R11.6: 2v2 teams are A+C (0) and B+D (1); otherwise every seat is its own team.
+// R11.6, R11.7: 2v2 and co-op teams are A+C (0) and B+D (1, co-op: the AIs);
+// otherwise every seat is its own team.
 inline int team_of(const game_state& s, seat_t seat) {
-  return s.mode == game_mode::two_vs_two ? seat % 2 : seat;
+  return s.mode == game_mode::two_vs_two || s.mode == game_mode::coop ? seat % 2 : seat;
 }
 int hand_index(const game_state& s, seat_t seat, card_uid u);
+
+// A free place to hold a card in flight (R5.2 steps 3-16, E1, E20): the
+// match's in_flight, or, when a resolution runs inside another, a nested one.
+inline card_uid* flight_slot(game_state& s) {
+  if (s.in_flight == no_uid) return &s.in_flight;
+  for (card_uid& x : s.nested_in_flight)
+    if (x == no_uid) return &x;
+  return &s.nested_in_flight.back();  // deeper than the rules can nest: never reached
+}
 
 // --- abilities.cpp: what a creature is, where it stands (R7, R6.2) ---
 
@@ -95,7 +105,8 @@ inline ability_set auras_of(const catalogue& cat, const game_state& s, const cre
 
 inline ability_set abilities_at(const catalogue& cat, const game_state& s, const place& p) {
   const line_side& side = s.lines[p.line].sides[p.side];
-  ability_set a = own_abilities(cat, s, side.slots[p.pos]);
+  // R12.8: custom difficulty's abilities for every AI creature (0 elsewhere).
+  ability_set a = own_abilities(cat, s, side.slots[p.pos]) | side.granted;
   // R7 Aura X: the neighbours on the same side of the same line give X; the
   // Aura's owner does not get it. A bit set twice is one ability (R6.2).
   if (p.pos > 0) a |= auras_of(cat, s, side.slots[p.pos - 1]);
@@ -247,6 +258,12 @@ void release_chained(ctx& c, creature& cr);
 
 // --- summoning.cpp / assault.cpp / turn.cpp ---
 void resolve_play(ctx& c, const action& a);
+// R5.2 steps 3-19 for a creature: `u` from hand index `index`, or (index -1)
+// from beside the play area: the seat's Champion (R13.2) or a card an AI
+// revealed (R12.3). `paid`: the mana the card_played event reports.
+void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_uid host, int paid);
+// R5.2 for an incantation `u` from hand index `index` (-1: an AI's, R12.3).
+void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid target, int paid);
 // R7 Reinforcement: a free play from `seat`'s hand onto `line` (a seat line index).
 void reinforce(ctx& c, seat_t seat, int line_index, card_uid reinforcer);
 void resolve_assault(ctx& c, seat_t seat);
@@ -254,5 +271,37 @@ void resolve_assault(ctx& c, seat_t seat);
 void attack_with(ctx& c, place p, bool counter);
 void end_turn_and_start_next(ctx& c);
 void start_turn(ctx& c, seat_t seat);
+// R12, R11.7: while the active seat is an AI and the game goes on, play its
+// turn (Phases 2 and 3, end of turn) and start the next one.
+void run_ai_turns(ctx& c);
+
+// --- ai_pile.cpp: an AI's deck and discard piles (R12.1, R12.5, R12.6, R12.9, R17.18) ---
+
+// Takes the top card of the deck (no_uid if empty). Does not run the checks.
+card_uid ai_take_top(game_state& s, seat_t seat);
+// R12.5, R12.6, R17.18, after any change to the deck: an empty deck on the
+// Bastion flips it to Fort and shuffles the discard pile into a new deck; an
+// empty deck on the Fort (then or already) loses the game (`by`: R11.4).
+// Returns true if the game is over.
+bool ai_check_deck(ctx& c, seat_t seat, seat_t by);
+// R12.5: `n` cards from the top of the deck to the discard pile, one by one,
+// checking after each; when the Bastion is revealed the rest is lost (R17.18).
+void ai_mill(ctx& c, seat_t seat, int n, card_uid source, seat_t by);
+// R12.4: to the top of the discard pile.
+void ai_discard(ctx& c, seat_t seat, card_uid u);
+// R12.9 (Cursed, Mercenary, Chain, Regeneration): onto the top of the deck.
+void ai_to_deck(ctx& c, seat_t seat, card_uid u, int from);
+// R12.9 Regeneration (AI's): the discard pile's top card onto the deck.
+void ai_regenerate(ctx& c, seat_t seat, card_uid source);
+
+// --- ai.cpp: the AI's turn (R12.2, R12.3, R12.9, R11.7) ---
+
+// R12.2, R11.7, R12.8, R12.9 Blackmail: the AI's Phase 1 mana.
+int ai_mana(ctx& c, seat_t seat);
+// R12.3: Phase 2: reveal and play until the cost played reaches the mana.
+void ai_summon(ctx& c, seat_t seat);
+// R12.9 Reinforcement (AI's): a discarded Reinforcement card summons the
+// deck's top card on its line, for free.
+void ai_reinforce(ctx& c, seat_t seat, int line_index, card_uid reinforcer);
 
 }  // namespace cod::detail

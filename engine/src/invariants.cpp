@@ -18,6 +18,20 @@ std::string match::check_invariants() const {
   };
   for (int seat = 0; seat < s.seat_count; ++seat) {
     const hand_state& h = s.seats[seat].hand;
+    if (s.ai(static_cast<seat_t>(seat))) {
+      // R12.1: an AI holds no hand; its cards are in its piles. R12.6: an
+      // empty deck on the Fort ends the game; on the Bastion it is rebuilt (R12.5).
+      const std::string who = "AI seat " + std::to_string(seat) + ": ";
+      const ai_pile& p = s.pile(static_cast<seat_t>(seat));
+      if (h.count != 0 || h.stronghold_pos != 0) return who + "holds a hand";
+      if (s.current_phase != phase::game_over && p.deck_count == 0) return who + "empty deck and the game goes on";
+      for (int i = 0; i < p.deck_count; ++i)
+        if (!see(p.deck[i])) return who + "unknown card in the deck";
+      for (int i = 0; i < p.discard_count; ++i)
+        if (!see(p.discard[i])) return who + "unknown card in the discard pile";
+      if (s.seats[seat].champion != no_uid) return who + "has a Champion";
+      continue;
+    }
     if (h.count > max_hand) return "seat " + std::to_string(seat) + ": hand over capacity";
     if (h.stronghold_pos > h.count) return "seat " + std::to_string(seat) + ": Stronghold past the hand";
     if (s.current_phase != phase::game_over && h.stronghold_pos == h.count)
@@ -49,6 +63,13 @@ std::string match::check_invariants() const {
     if (!see(s.removed[i])) return "unknown removed card";
   // An incantation in flight is out of every hand (E1); between actions there
   // is none unless the game ended during its resolution (E20).
+  // Between actions the active seat is a human's (R12: AI turns run inside apply()).
+  if (s.current_phase != phase::game_over && s.ai(s.active_seat)) return "an AI seat is active between actions";
+  for (card_uid u : s.nested_in_flight)
+    if (u != no_uid) {
+      if (s.current_phase != phase::game_over) return "a nested card in flight between actions";
+      if (!see(u)) return "unknown nested card in flight";
+    }
   if (s.in_flight != no_uid) {
     if (s.current_phase != phase::game_over) return "an incantation in flight between actions";
     if (!see(s.in_flight)) return "unknown incantation in flight";

@@ -24,7 +24,7 @@ struct place_of_champion {
 // the upper line of both their seats, L2 and L4 the lower line.
 void lay_out(game_state& s, game_mode mode) {
   s.mode = mode;
-  if (mode == game_mode::duel) {
+  if (seats_of(mode) == 2) {  // duel, solo (R12: the duel's board)
     s.seat_count = 2;
     s.line_count = 2;
     for (int l = 0; l < 2; ++l) {
@@ -50,6 +50,20 @@ void lay_out(game_state& s, game_mode mode) {
     s.seats[seat].lines[0] = {upper[seat][0], upper[seat][1]};
     s.seats[seat].lines[1] = {lower[seat][0], lower[seat][1]};
   }
+}
+
+// R12.2, R12.8: the AI's settings, fixed for the match; the abilities given
+// to every AI creature live on the AI seats' sides of their lines.
+void set_up_ai(game_state& s, const ai_settings& ai, int difficulty) {
+  s.ai_fixed_mana = static_cast<std::uint8_t>(ai.fixed_mana);
+  s.ai_mana_per_creature = ai.double_variable ? 2 : 1;
+  s.ai_resistance = ai.resistance;
+  s.ai_first = ai.ai_first;
+  s.difficulty = static_cast<std::uint8_t>(difficulty);
+  for (int seat = 0; seat < s.seat_count; ++seat)
+    if (s.ai(static_cast<seat_t>(seat)))
+      for (const seat_lines& sl : s.seats[seat].lines) s.lines[sl.line].sides[sl.side].granted = ai.granted;
+  s.present |= ai.granted;
 }
 
 card_uid add_uid(game_state& s, const catalogue& cat, card_id card, seat_t origin) {
@@ -89,8 +103,17 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
   if (cfg.seat_count != seats_of(cfg.mode)) return rule_error::bad_setup;
   if (cfg.first_seat != no_seat && (cfg.first_seat < 0 || cfg.first_seat >= cfg.seat_count))
     return rule_error::bad_setup;
-  for (int seat = 0; seat < cfg.seat_count; ++seat)
-    if (auto e = check_deck(cat, cfg.decks[seat]); e != rule_error::ok) return e;
+  const bool ai_mode = cfg.mode == game_mode::solo || cfg.mode == game_mode::coop;
+  // R2.4 (solo): the human starts unless the difficulty says the AI (co-op:
+  // A, or B). A room may name the first seat only if it is that one.
+  const seat_t ai_first_seat = cfg.ai.ai_first ? 1 : 0;
+  if (ai_mode && cfg.first_seat != no_seat && cfg.first_seat != ai_first_seat) return rule_error::bad_setup;
+  for (int seat = 0; seat < cfg.seat_count; ++seat) {
+    const bool ai = is_ai_seat(cfg.mode, static_cast<seat_t>(seat));
+    if (auto e = ai ? check_ai_deck(cat, cfg.decks[seat]) : check_deck(cat, cfg.decks[seat]); e != rule_error::ok)
+      return e;
+  }
+  if (auto e = check_ai_options(cfg); e != rule_error::ok) return e;
   for (int seat = 0; seat < cfg.seat_count; ++seat)
     if (auto e = check_champion(cat, cfg.champions[seat], cfg.decks[seat]); e != rule_error::ok) return e;
   for (int seat = cfg.seat_count; seat < max_seats; ++seat)
@@ -108,11 +131,20 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
   // Stronghold leftmost, Bastion up.
   for (int seat = 0; seat < cfg.seat_count; ++seat) {
     hand_state& h = s.seats[seat].hand;
-    for (card_id card : cfg.decks[seat]) h.cards[h.count++] = add_uid(s, cat, card, static_cast<seat_t>(seat));
-    s.random.shuffle(h.cards.data(), h.count);
     h.stronghold_pos = 0;
     h.side = stronghold_side::bastion;
+    if (s.ai(static_cast<seat_t>(seat))) {
+      // R12.1, R12.7: the AI's cards shuffled face down into its deck pile,
+      // over its Stronghold, Bastion up (same draw as a hand: E9).
+      ai_pile& p = s.pile(static_cast<seat_t>(seat));
+      for (card_id card : cfg.decks[seat]) p.deck[p.deck_count++] = add_uid(s, cat, card, static_cast<seat_t>(seat));
+      s.random.shuffle(p.deck.data(), p.deck_count);
+      continue;
+    }
+    for (card_id card : cfg.decks[seat]) h.cards[h.count++] = add_uid(s, cat, card, static_cast<seat_t>(seat));
+    s.random.shuffle(h.cards.data(), h.count);
   }
+  if (ai_mode) set_up_ai(s, cfg.ai, cfg.difficulty);
   // R13.1: each Champion, revealed beside the play area, ready. Its uid comes
   // after every deck card and nothing is drawn for it (RULING E40), so a match
   // without Champions is numbered and shuffled as before.
@@ -121,12 +153,14 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
       s.seats[seat].champion = add_uid(s, cat, cfg.champions[seat], static_cast<seat_t>(seat));
       s.seats[seat].champion_state = champion_status::ready;
     }
-  // R2.4: the coin toss.
-  s.first_seat = cfg.first_seat != no_seat ? cfg.first_seat
-                                           : static_cast<seat_t>(s.random.below(cfg.seat_count));
+  // R2.4: the coin toss (solo, co-op: none, see above).
+  s.first_seat = ai_mode ? ai_first_seat
+                 : cfg.first_seat != no_seat ? cfg.first_seat
+                                             : static_cast<seat_t>(s.random.below(cfg.seat_count));
   ctx c{cat, s, events};
   c.emit({.type = event_type::match_started, .seat = s.first_seat});
   detail::start_turn(c, s.first_seat);
+  detail::run_ai_turns(c);  // R12.8 "AI plays first": its opening turn, into `events`
   return rule_error::ok;
 }
 
@@ -136,6 +170,11 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
   if (p.active_seat < 0 || p.active_seat >= n || p.first_seat < 0 || p.first_seat >= n)
     return rule_error::bad_setup;
   if (p.turn < 1 || p.round < 1 || p.turn > 60000 || p.round > 60000) return rule_error::bad_setup;
+  // Between actions the active seat is a human's (R12: the AI's turns run inside apply()).
+  if (is_ai_seat(p.mode, p.active_seat)) return rule_error::bad_setup;
+  if (!(p.ai == ai_settings{}) && p.mode != game_mode::solo && p.mode != game_mode::coop)
+    return rule_error::bad_difficulty;
+  if (ai_points(p.ai, 0) < 0) return rule_error::bad_difficulty;  // options out of range
   match m;
   m.cat_ = &cat;
   game_state& s = m.state_;
@@ -150,7 +189,7 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
 
   std::size_t total = p.removed.size();
   for (const seat_setup& ss : p.seats) {
-    total += ss.hand.size() + (ss.champion != no_card);
+    total += ss.hand.size() + ss.deck.size() + ss.discard.size() + (ss.champion != no_card);
     for (const auto& row : ss.lines)
       for (const creature_setup& cs : row) total += 1 + (cs.top != no_card) + cs.chained.size();
   }
@@ -164,6 +203,26 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
     const seat_setup& ss = p.seats[seat];
     seat_state& st = s.seats[seat];
     if (ss.hand.size() > max_hand) return rule_error::bad_setup;
+    const bool ai = is_ai_seat(p.mode, static_cast<seat_t>(seat));
+    if (ai) {
+      // R12.1: no hand, no Champion; a deck pile (top first here) and a discard pile.
+      if (!ss.hand.empty() || ss.stronghold_pos != 0 || ss.champion != no_card || ss.deck.empty())
+        return rule_error::bad_setup;
+      // uids in the order given (top first); the piles keep their top last.
+      ai_pile& pile = s.pile(static_cast<seat_t>(seat));
+      auto stack = [&](const std::vector<card_id>& cards, std::array<card_uid, max_uids>& into, std::uint8_t& count) {
+        for (card_id id : cards)
+          if (!known(id)) return false;
+        count = static_cast<std::uint8_t>(cards.size());
+        for (std::size_t i = 0; i < cards.size(); ++i)
+          into[cards.size() - 1 - i] = add_uid(s, cat, cards[i], static_cast<seat_t>(seat));
+        return true;
+      };
+      if (!stack(ss.deck, pile.deck, pile.deck_count) || !stack(ss.discard, pile.discard, pile.discard_count))
+        return rule_error::unknown_card;
+    } else if (!ss.deck.empty() || !ss.discard.empty()) {
+      return rule_error::bad_setup;
+    }
     if (ss.stronghold_pos < 0 || ss.stronghold_pos > static_cast<int>(ss.hand.size()))
       return rule_error::bad_setup;
     if (ss.mana < 0 || ss.mana > 200 || ss.turns_taken < 0) return rule_error::bad_setup;
@@ -241,8 +300,10 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
       st.champion_state = ss.champion_exhausted ? champion_status::exhausted : champion_status::ready;
     }
   }
+  if (p.mode == game_mode::solo || p.mode == game_mode::coop) set_up_ai(s, p.ai, 0);
   // A position where R4.5/R4.6 would already have acted is not well formed.
   for (int seat = 0; seat < n; ++seat) {
+    if (s.ai(static_cast<seat_t>(seat))) continue;  // an AI: a non-empty deck (above)
     const hand_state& h = s.seats[seat].hand;
     if (h.count == 0 || h.stronghold_pos >= h.count) return rule_error::bad_setup;
   }
@@ -254,6 +315,7 @@ rule_error match::check(const action& a) const {
   const game_state& s = state_;
   if (s.current_phase == phase::game_over) return rule_error::game_over;
   if (a.seat < 0 || a.seat >= s.seat_count) return rule_error::unknown_seat;
+  if (s.ai(a.seat)) return rule_error::bad_action;  // R12: the engine plays the AI itself
   switch (a.type) {
     case action_type::concede:
       return rule_error::ok;  // R16.3: any seat, any time

@@ -46,6 +46,8 @@ constexpr error_text error_texts[] = {
     {"bad_host", "a Symbiote goes on one of the seat's own creatures in play that has no Symbiote (R7)"},
     {"bad_champion", "a Champion is a creature card that is not in its seat's deck (R13.1)"},
     {"champion_exhausted", "an exhausted Champion cannot be summoned until a card of its mana cost is played (R13.3)"},
+    {"bad_difficulty", "the AI settings are out of range or do not spend exactly the chosen level's points (R12.8)"},
+    {"champion_not_allowed", "no Champion in solo quick play, and never for an AI seat (R13.1)"},
 };
 
 constexpr std::string_view event_names[] = {
@@ -55,7 +57,8 @@ constexpr std::string_view event_names[] = {
     "stronghold_damaged", "stronghold_moved", "stronghold_flipped", "turn_ended",
     "conceded",         "game_over",          "creature_stacked",  "creature_vanished",
     "card_chained",     "hand_reordered",     "ability_triggered", "champion_exhausted",
-    "champion_readied",
+    "champion_readied", "ai_revealed",        "card_milled",       "card_discarded",
+    "card_to_deck",     "deck_reshuffled",
 };
 
 }  // namespace
@@ -84,12 +87,14 @@ std::string_view game_mode_name(game_mode m) {
     case game_mode::duel: return "duel";
     case game_mode::ffa: return "ffa";
     case game_mode::two_vs_two: return "2v2";
+    case game_mode::solo: return "solo";
+    case game_mode::coop: return "coop";
   }
   return "?";
 }
 
 std::optional<game_mode> game_mode_from_name(std::string_view name) {
-  for (game_mode m : {game_mode::duel, game_mode::ffa, game_mode::two_vs_two})
+  for (game_mode m : {game_mode::duel, game_mode::ffa, game_mode::two_vs_two, game_mode::solo, game_mode::coop})
     if (game_mode_name(m) == name) return m;
   return std::nullopt;
 }
@@ -128,7 +133,7 @@ std::string_view event_type_name(event_type t) {
   return i < std::size(event_names) ? event_names[i] : std::string_view{"?"};
 }
 
-static_assert(std::size(error_texts) == static_cast<std::size_t>(rule_error::champion_exhausted) + 1);
-static_assert(std::size(event_names) == static_cast<std::size_t>(event_type::champion_readied) + 1);
+static_assert(std::size(error_texts) == static_cast<std::size_t>(rule_error::champion_not_allowed) + 1);
+static_assert(std::size(event_names) == static_cast<std::size_t>(event_type::deck_reshuffled) + 1);
 
 }  // namespace cod

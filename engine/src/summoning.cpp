@@ -64,7 +64,8 @@ void immolation(ctx& c, seat_t seat, int line, card_uid arriving) {
 void backfire(ctx& c, seat_t seat, card_uid u, int line, int enemy_side, ability_set ab, bool doubled,
               survivors& hurt) {
   c.triggered(u, seat, ability::backfire);
-  const int x = c.s.seats[seat].hand.stronghold_pos;  // cards left of the Stronghold
+  // Cards left of the Stronghold; RULING E48: an AI has no hand, so none (0).
+  const int x = c.s.seats[seat].hand.stronghold_pos;
   if (x <= 0 || c.s.lines[line].sides[enemy_side].count == 0) return;
   hit_list hits = targets_around(c, {line, enemy_side, 0}, ab);
   for (int i = 0; i < hits.count; ++i) hits.amounts[i] = x * (doubled ? 2 : 1);
@@ -90,28 +91,31 @@ void chain_capture(ctx& c, card_uid chainer, seat_t enemy) {
   const place p = find_creature(c.s, chainer);
   hand_state& h = c.s.seats[enemy].hand;
   const int from = 0;
-  if (!p.valid() || h.count == 0) return;
+  const bool ai = c.s.ai(enemy);  // R12.9 Chain: an AI's card is the top of its deck
+  if (!p.valid() || (ai ? c.s.pile(enemy).deck_count == 0 : h.count == 0)) return;
   creature& cr = c.at(p);
   const int slot = cr.chained[0] == no_uid ? 0 : cr.chained[1] == no_uid ? 1 : -1;
   if (slot < 0) return;
-  const card_uid taken = h.cards[from];
-  take_from_hand(c.s, enemy, from);
+  const card_uid taken = ai ? ai_take_top(c.s, enemy) : h.cards[from];
+  if (!ai) take_from_hand(c.s, enemy, from);
   cr.chained[slot] = taken;
   cr.chained_from[slot] = enemy;
   c.emit({.type = event_type::card_chained, .seat = enemy, .uid = chainer, .target = taken});
-  check_stronghold(c, enemy, c.seat_at(p));  // R4.7: the enemy's hand changed
+  check_stronghold(c, enemy, c.seat_at(p));  // R4.7: the enemy's hand changed (R17.18: an AI's deck)
 }
+
+}  // namespace
 
 // Steps 3-19 for a creature (also Reinforcement's free play, R17.11): the
 // card at hand index `index`, or, index -1, the seat's Champion (R13.2),
-// which comes from beside the play area and leaves the hand as it is (E35).
-void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int paid) {
+// which comes from beside the play area and leaves the hand as it is (E35),
+// or a card an AI revealed (R12.3).
+void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_uid host, int paid) {
   game_state& s = c.s;
-  const bool champion = index < 0;
-  const card_uid u = champion ? s.seats[seat].champion : s.seats[seat].hand.cards[index];
+  const bool champion = index < 0 && u == s.seats[seat].champion;
   const seat_lines where = s.seats[seat].lines[which];
   if (champion) s.seats[seat].champion_state = champion_status::in_play;
-  else take_from_hand(s, seat, index);
+  else if (index >= 0) take_from_hand(s, seat, index);
   c.emit({.type = event_type::card_played, .seat = seat, .uid = u, .line = static_cast<std::int8_t>(where.line),
           .amount = static_cast<std::int16_t>(paid), .from = static_cast<std::int16_t>(index)});
   ready_champions(c, u);  // R13.3, RULING E38: at once, before the play's effects
@@ -125,7 +129,7 @@ void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int
   } else {
     enter_line(c, seat, where.line, where.side, u);
   }
-  if (!champion && check_stronghold(c, seat)) return;  // R4.7: the hand changed
+  if (index >= 0 && check_stronghold(c, seat)) return;  // R4.7: the hand changed
   immolation(c, seat, where.line, u);
   if (c.over()) return;
   // "When played" abilities: the card's own plus what Auras give it there.
@@ -137,7 +141,8 @@ void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int
              has(abilities_at(c, p), ability::aquatic) && p.pos == 0, hurt);
     if (c.over()) return;
   }
-  if (has(mine, ability::counterorder)) counterorder(c, seat, u);
+  // R12.9: an AI's Counterorder acted when it was revealed (ai.cpp).
+  if (has(mine, ability::counterorder) && !s.ai(seat)) counterorder(c, seat, u);
   if (has(mine, ability::chain) && find_creature(s, u).valid()) {
     c.triggered(u, seat, ability::chain);
     chain_capture(c, u, opponent_on(s, where.line, seat));
@@ -148,17 +153,17 @@ void play_creature(ctx& c, seat_t seat, int index, int which, card_uid host, int
 
 // R5.2 for an incantation; RULING E1: out of the hand while it resolves, its
 // own departure checked once it is back.
-void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid) {
+void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid target, int paid) {
   game_state& s = c.s;
-  const card_uid u = s.seats[seat].hand.cards[index];
   const card_stats& st = c.stats(u);
   const ability_set ab = st.abilities;
   const place primary = find_creature(s, target);
   const int line = primary.line;  // R17.11: played on its target's line
   // Step 3: it leaves the hand (RULING E1: its own departure is checked only
   // once it is back).
-  take_from_hand(s, seat, index);
-  s.in_flight = u;
+  if (index >= 0) take_from_hand(s, seat, index);
+  card_uid* const flight = flight_slot(s);
+  *flight = u;
   c.emit({.type = event_type::card_played, .seat = seat, .uid = u, .target = target,
           .line = static_cast<std::int8_t>(line), .amount = static_cast<std::int16_t>(paid),
           .from = static_cast<std::int16_t>(index)});
@@ -170,7 +175,7 @@ void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid)
     backfire(c, seat, u, line, enemy_side_for(s, line, primary.side, seat), ab, false, hurt);
     if (c.over()) return;
   }
-  if (has(ab, ability::counterorder)) counterorder(c, seat, u);  // step 7
+  if (has(ab, ability::counterorder) && !s.ai(seat)) counterorder(c, seat, u);  // step 7 (R12.9: AI's at its reveal)
   // Steps 8-15 — on the target where it stands now (Backfire may have moved
   // or destroyed it: then nothing, R1.8).
   const place p = find_creature(s, target);
@@ -190,15 +195,22 @@ void play_incantation(ctx& c, seat_t seat, int index, card_uid target, int paid)
     if (c.over()) return;
   }
   // Step 16: back to hand (R3.2.4) — or the enemy's (R7 Mercenary), or leftmost (R7 Cursed).
-  s.in_flight = no_uid;
-  if (has(ab, ability::mercenary))
-    return_to_hand(c, s.lines[line].sides[enemy_side_for(s, line, primary.side, seat)].seat, u);
-  else return_to_hand(c, seat, u, has(ab, ability::cursed));
+  *flight = no_uid;
+  if (has(ab, ability::mercenary)) {
+    // R12.9 Mercenary: to an AI, on top of its deck.
+    const seat_t to = s.lines[line].sides[enemy_side_for(s, line, primary.side, seat)].seat;
+    if (s.ai(to)) ai_to_deck(c, to, u, 3);
+    else return_to_hand(c, to, u);
+  } else if (s.ai(seat)) {
+    // R12.4: a used AI incantation is discarded; R12.9 Cursed (RULING E49): on top of the deck.
+    if (has(ab, ability::cursed)) ai_to_deck(c, seat, u, 3);
+    else ai_discard(c, seat, u);
+  } else {
+    return_to_hand(c, seat, u, has(ab, ability::cursed));
+  }
   if (check_stronghold(c, seat)) return;
   vanish_and_instinct(c, hurt, false);  // step 17
 }
-
-}  // namespace
 
 void ready_champions(ctx& c, card_uid played) {
   // R13.3: the moment any player plays a card (a free play and a Champion
@@ -228,9 +240,9 @@ void resolve_play(ctx& c, const action& a) {
   if (c.over()) return;
   if (st.type == card_type::creature) {
     const int which = a.host != no_uid ? which_line(c.s, find_creature(c.s, a.host)) : a.line;
-    play_creature(c, a.seat, index, which, a.host, paid);
+    play_creature(c, a.seat, a.card, index, which, a.host, paid);
   } else {
-    play_incantation(c, a.seat, index, a.target, paid);
+    play_incantation(c, a.seat, a.card, index, a.target, paid);
   }
 }
 
@@ -246,7 +258,7 @@ void reinforce(ctx& c, seat_t seat, int line_index, card_uid reinforcer) {
     if (st.type != card_type::creature || st.mana > 4 || has(st.abilities, ability::reinforcement)) continue;
     if (h.count < 2 || s.lines[where.line].sides[where.side].count >= max_side) return;
     c.triggered(reinforcer, seat, ability::reinforcement);
-    play_creature(c, seat, i, line_index, no_uid, 0);
+    play_creature(c, seat, h.cards[i], i, line_index, no_uid, 0);
     return;
   }
 }

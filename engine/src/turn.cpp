@@ -1,4 +1,5 @@
-// The turn: R3.1 mana, R3.4 end of turn, R9 exhaustion, R3 turn order.
+// The turn: R3.1 mana, R3.4 end of turn, R9 exhaustion, R3 turn order; the
+// AI's turns run here too (R12, R11.7).
 #include "internal.hpp"
 
 namespace cod::detail {
@@ -23,7 +24,16 @@ void start_turn(ctx& c, seat_t seat) {
   // R9.2: exhausted from the first player's 8th turn, before Phase 1: the
   // rightmost card leaves the game (R9.3). The Stronghold is never rightmost
   // here while the game goes on (R4.5/R4.6 would have acted), so it is a card.
-  if (s.exhausted()) {
+  if (s.exhausted() && s.ai(seat)) {
+    // R9.2 for an AI (RULING E51): the top card of its deck pile, which is
+    // what stands between its Stronghold and defeat, as a hand's rightmost card.
+    const card_uid u = ai_take_top(s, seat);
+    if (u != no_uid) {
+      s.removed[s.removed_count++] = u;
+      c.emit({.type = event_type::card_removed, .seat = seat, .uid = u});
+      if (ai_check_deck(c, seat, no_seat)) return;
+    }
+  } else if (s.exhausted()) {
     hand_state& h = me.hand;
     if (h.count > 0) {
       const card_uid u = h.cards[h.count - 1];
@@ -37,6 +47,11 @@ void start_turn(ctx& c, seat_t seat) {
   // R3.1: mana = cards in hand, Stronghold included; the first player's first
   // turn gives 6. R11.2: four players: 6, 7, 8 for the first three players'
   // first turns (in turn order), normal for the fourth.
+  if (s.ai(seat)) {
+    me.mana = static_cast<std::int16_t>(ai_mana(c, seat));  // R12.2
+    c.emit({.type = event_type::mana_gained, .seat = seat, .amount = me.mana});
+    return;
+  }
   int mana = me.hand.count + 1;
   const int order = (seat - s.first_seat + s.seat_count) % s.seat_count;
   if (me.turns_taken == 1 && (order == 0 || (s.seat_count == 4 && order < 3))) mana = 6 + order;
@@ -54,11 +69,15 @@ void start_turn(ctx& c, seat_t seat) {
   c.emit({.type = event_type::mana_gained, .seat = seat, .amount = static_cast<std::int16_t>(mana)});
 }
 
-void end_turn_and_start_next(ctx& c) {
+namespace {
+
+// Phase 3 and the end of the active seat's turn (R3.3, R3.4). Returns false
+// if the game ended.
+bool finish_turn(ctx& c) {
   game_state& s = c.s;
   const seat_t seat = s.active_seat;
-  resolve_assault(c, seat);  // R3.3
-  if (c.over()) return;
+  resolve_assault(c, seat);  // R3.3, R12.4
+  if (c.over()) return false;
   // R3.4: survivors heal, Sprint bonuses and "entered this turn" end.
   for (int l = 0; l < s.line_count; ++l)
     for (line_side& ls : s.lines[l].sides)
@@ -71,7 +90,25 @@ void end_turn_and_start_next(ctx& c) {
       }
   s.seats[seat].mana = 0;  // R3.1: unspent mana is lost
   c.emit({.type = event_type::turn_ended, .seat = seat});
-  start_turn(c, static_cast<seat_t>((seat + 1) % s.seat_count));
+  return true;
+}
+
+}  // namespace
+
+void end_turn_and_start_next(ctx& c) {
+  if (!finish_turn(c)) return;
+  start_turn(c, static_cast<seat_t>((c.s.active_seat + 1) % c.s.seat_count));
+  run_ai_turns(c);
+}
+
+void run_ai_turns(ctx& c) {
+  // R12, R11.7: an AI's turn has no client: its Phase 2 (R12.3) and Phase 3
+  // run here, so between actions the active seat is always a human's.
+  while (!c.over() && c.s.ai(c.s.active_seat)) {
+    ai_summon(c, c.s.active_seat);
+    if (c.over() || !finish_turn(c)) return;
+    start_turn(c, static_cast<seat_t>((c.s.active_seat + 1) % c.s.seat_count));
+  }
 }
 
 }  // namespace cod::detail

@@ -33,6 +33,15 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
     p.upper_line = st.lines[0].line;
     p.lower_line = st.lines[1].line;
     if (st.champion != no_uid) p.champion = {st.champion, s.uid_card[st.champion], st.champion_state};
+    if (s.ai(static_cast<seat_t>(seat))) {
+      // R12.1, R16.2: the deck's size (its health) and the discard pile, face
+      // up; the deck's order and contents stay hidden.
+      const ai_pile& pile = s.pile(static_cast<seat_t>(seat));
+      p.ai = true;
+      p.deck_size = pile.deck_count;
+      p.health = pile.deck_count;
+      for (int i = 0; i < pile.discard_count; ++i) p.discard.push_back({pile.discard[i], s.uid_card[pile.discard[i]]});
+    }
     v.seats.push_back(p);
   }
   for (int l = 0; l < s.line_count; ++l) {
@@ -81,6 +90,14 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
     if (s.seats[viewer].champion_state == champion_status::ready) v.playable.push_back(s.seats[viewer].champion);
   } else if (viewer == referee) {
     for (int seat = 0; seat < s.seat_count; ++seat) v.all_hands.push_back(hand_of(seat));
+    if (s.mode == game_mode::solo || s.mode == game_mode::coop)
+      for (int seat = 0; seat < s.seat_count; ++seat) {
+        std::vector<card_ref> deck;  // top first
+        const ai_pile& pile = s.pile(static_cast<seat_t>(seat));
+        if (s.ai(static_cast<seat_t>(seat)))
+          for (int i = pile.deck_count - 1; i >= 0; --i) deck.push_back({pile.deck[i], s.uid_card[pile.deck[i]]});
+        v.ai_decks.push_back(std::move(deck));
+      }
   }
   return v;
 }

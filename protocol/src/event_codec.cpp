@@ -50,7 +50,12 @@ std::vector<card_id> uid_cards_from_view(const seat_view& v) {
   };
   for (const card_ref& r : v.hand) note(r.uid, r.card);
   for (const card_ref& r : v.removed) note(r.uid, r.card);
-  for (const seat_public& p : v.seats) note(p.champion.uid, p.champion.card);  // R13.1: revealed
+  for (const seat_public& p : v.seats) {
+    note(p.champion.uid, p.champion.card);  // R13.1: revealed
+    for (const card_ref& r : p.discard) note(r.uid, r.card);  // R12.1: face up
+  }
+  for (const auto& deck : v.ai_decks)
+    for (const card_ref& r : deck) note(r.uid, r.card);
   for (const auto& hand : v.all_hands)
     for (const card_ref& r : hand) note(r.uid, r.card);
   for (const line_view& line : v.lines)
@@ -197,6 +202,36 @@ json event_to_json(const event& raw, seat_t viewer, const catalogue& cat,
       w.card("card", e.uid);
       w.card("by_card", e.target);
       w.num("mana_cost", e.amount);
+      return j;
+    // Solo and co-op (R12, R11.7): the AI's piles. Every card here is face up.
+    case event_type::ai_revealed:  // R12.3
+      w.seat("seat", e.seat);
+      w.card("card", e.uid);
+      w.num("line", e.line);
+      w.num("deck_size", e.amount);
+      return j;
+    case event_type::card_milled:  // R12.5, R12.9 Price of Blood
+      w.seat("seat", e.seat);
+      w.card("card", e.uid);
+      w.card("source", e.target);
+      w.num("deck_size", e.amount);
+      return j;
+    case event_type::card_discarded:  // R12.3, R12.4
+      w.seat("seat", e.seat);
+      w.card("card", e.uid);
+      w.num("discard_size", e.amount);
+      return j;
+    case event_type::card_to_deck: {  // R12.9
+      static constexpr const char* from[] = {"play", "chain", "discard", "incantation"};
+      w.seat("seat", e.seat);
+      w.card("card", e.uid);
+      j["from"] = e.from >= 0 && e.from < 4 ? from[e.from] : "play";
+      w.num("deck_size", e.amount);
+      return j;
+    }
+    case event_type::deck_reshuffled:  // R12.5
+      w.seat("seat", e.seat);
+      w.num("deck_size", e.amount);
       return j;
   }
   return j;  // an out-of-range type: its name ("?") is all we can say

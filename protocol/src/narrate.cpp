@@ -87,6 +87,16 @@ std::string narrate(const event& e, const catalogue& cat, std::span<const card_i
     case event_type::champion_readied:
       return capital(seat) + "'s Champion " + card(e.uid) + " is ready again (" + card(e.target) + " costs " +
              std::to_string(e.amount) + ")";
+    case event_type::ai_revealed:
+      return capital(seat) + " reveals " + card(e.uid) + " for " + line_name(e.line);
+    case event_type::card_milled:
+      return card(e.uid) + " goes from " + seat + "'s deck to its discard pile";
+    case event_type::card_discarded:
+      return card(e.uid) + " goes to " + seat + "'s discard pile";
+    case event_type::card_to_deck:
+      return card(e.uid) + " goes on top of " + seat + "'s deck";
+    case event_type::deck_reshuffled:
+      return capital(seat) + " shuffles its discard pile into a new deck of " + std::to_string(e.amount) + " cards";
     case event_type::game_over: {
       std::string winners;
       for (int s = 0; s < 8; ++s)

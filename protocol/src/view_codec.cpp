@@ -94,6 +94,10 @@ void write_line(json_writer& w, const catalogue& cat, const line_view& line) {
 
 void write_seat_public(json_writer& w, const catalogue& cat, int seat, const seat_public& p) {
   w.begin_object();
+  // R12.1, R16.2 (solo, co-op): an AI seat's deck size and face-up discard
+  // pile (bottom to top); never its deck's order. (Keys in order: "ai",
+  // "champion", "deck_size", "discard", ...)
+  if (p.ai) w.field("ai", true);
   // R13: the seat's Champion (revealed to every viewer), or null.
   w.key("champion");
   if (p.champion.uid == no_uid) {
@@ -105,6 +109,11 @@ void write_seat_public(json_writer& w, const catalogue& cat, int seat, const sea
     w.field("state", champion_status_name(p.champion.state));
     w.field("uid", static_cast<int>(p.champion.uid));
     w.end_object();
+  }
+  if (p.ai) {
+    w.field("deck_size", p.deck_size);
+    w.key("discard");
+    write_cards(w, cat, p.discard);
   }
   w.field("hand_size", p.hand_size);
   w.field("health", p.health);
@@ -139,6 +148,13 @@ void write_view(json_writer& w, const seat_view& v, const catalogue& cat) {
   w.begin_object();
   w.key("active_seat");
   write_seat(w, v.active_seat);
+  // Referee only (R16.2): each AI's deck, top first.
+  if (!v.ai_decks.empty()) {
+    w.key("ai_decks");
+    w.begin_array();
+    for (const auto& deck : v.ai_decks) write_cards(w, cat, deck);
+    w.end_array();
+  }
   // Referee only: every seat's hand.
   if (!v.all_hands.empty()) {
     w.key("all_hands");

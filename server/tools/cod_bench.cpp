@@ -11,6 +11,11 @@
 // catalogue that is not in its deck, drawn from the match seed.
 // Match seed = --seed + i. The moves come from a second generator seeded from
 // the match seed, so the players' choices never touch the match's own one.
+// --mode solo / coop (R12, R11.7): the humans play precon deck (i % 4) + 1
+// (co-op: A that, C ((i / 4) % 4) + 1) and each AI the three other decks
+// (solo_ai_deck, RULING E41); with --decks catalogue, random 8-card human
+// decks and random 24-card AI decks. --custom gives odd games random custom
+// difficulty settings (R12.8); even games are quick play.
 // --check runs match::check_invariants() after every action (slow; for the
 // sanitizer run in CI).
 #include <chrono>
@@ -40,19 +45,22 @@ struct options {
   long max_actions = 5000;           // a game longer than this is cut and counted
   std::string expect;                // checksum to compare with (hex)
   std::string decks = "precon";      // precon | catalogue
-  std::string mode = "duel";         // duel | ffa | 2v2
+  std::string mode = "duel";         // duel | ffa | 2v2 | solo | coop
+  bool custom = false;               // R12.8: odd games get random custom difficulty
   bool check = false;
   bool champions = false;            // R13: a random Champion per seat
 };
 
 void usage() {
   std::printf(
-      "usage: cod-bench [--games N] [--seed S] [--mode duel|ffa|2v2] [--decks precon|catalogue]\n"
-      "                 [--exhaustion on|off|mixed] [--champions]\n"
+      "usage: cod-bench [--games N] [--seed S] [--mode duel|ffa|2v2|solo|coop] [--decks precon|catalogue]\n"
+      "                 [--exhaustion on|off|mixed] [--champions] [--custom]\n"
       "                 [--max-actions N] [--catalogue PATH] [--expect HEX] [--check]\n"
       "Plays N random-legal-move duels (the 16 preconstructed pairings, or random 8-card decks\n"
       "from the whole catalogue) and prints games/s, actions/s and the checksum of all final\n"
-      "digests. --champions gives each seat a random Champion (R13) outside its deck.\n"
+      "digests. --champions gives each seat a random Champion (R13) outside its deck (solo, coop:\n"
+      "human seats, in custom games only). --custom: odd solo/coop games use random custom\n"
+      "difficulty (R12.8). The AI seats of solo/coop are played by the engine.\n"
       "--expect exits 1 on a mismatch; --check verifies the state after every action.\n");
 }
 
@@ -78,6 +86,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--mode")) o.mode = next();
     else if (!std::strcmp(argv[i], "--check")) o.check = true;
     else if (!std::strcmp(argv[i], "--champions")) o.champions = true;
+    else if (!std::strcmp(argv[i], "--custom")) o.custom = true;
     else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) { usage(); return 0; }
     else { std::fprintf(stderr, "cod-bench: unknown option %s\n", argv[i]); usage(); return 2; }
   }
@@ -110,9 +119,31 @@ int main(int argc, char** argv) {
   long cut = 0, wins[2] = {0, 0};
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
+  const bool ai_mode = cfg.mode == cod::game_mode::solo || cfg.mode == cod::game_mode::coop;
   for (long g = 0; g < o.games; ++g) {
     cfg.seed = o.seed + static_cast<std::uint64_t>(g);
-    if (random_decks) {
+    if (ai_mode) {
+      // R12.7, R11.7: humans at the even seats, AIs at the odd ones.
+      if (random_decks) cod::self_play::random_decks(cfg.seed, pool, cfg.decks.data(), cfg.seat_count);
+      for (int s = 0; s < cfg.seat_count; s += 2) {
+        const int human = s == 0 ? static_cast<int>(g % 4) + 1 : static_cast<int>((g / 4) % 4) + 1;
+        if (!random_decks) cfg.decks[s] = decks[human - 1];
+        if (random_decks) cod::self_play::random_ai_deck(cfg.seed, s + 1, pool, cfg.decks[s + 1]);
+        else cfg.decks[s + 1] = cod::solo_ai_deck(cat, human);
+      }
+      cfg.difficulty = 0;
+      cfg.ai = cod::ai_settings{};
+      for (int s = 0; s < 4; ++s) cfg.champions[s] = cod::no_card;
+      if (o.custom && (g & 1)) {
+        int humans_with = 0;
+        if (o.champions) {
+          cod::card_id champs[4];
+          cod::self_play::random_champions(cfg.seed, cat, pool, cfg.decks.data(), champs, cfg.seat_count);
+          for (int s = 0; s < cfg.seat_count; s += 2, ++humans_with) cfg.champions[s] = champs[s];
+        }
+        cod::self_play::random_ai_settings(cfg.seed, humans_with, cfg.ai, cfg.difficulty);
+      }
+    } else if (random_decks) {
       cod::self_play::random_decks(cfg.seed, pool, cfg.decks.data(), cfg.seat_count);
     } else if (cfg.seat_count == 2) {
       cfg.decks[0] = decks[g % 4];
@@ -120,13 +151,20 @@ int main(int argc, char** argv) {
     } else {
       for (int s = 0; s < 4; ++s) cfg.decks[s] = decks[(g + s) % 4];  // the four decks, rotated
     }
-    if (o.champions)
+    if (o.champions && !ai_mode)
       cod::self_play::random_champions(cfg.seed, cat, pool, cfg.decks.data(), cfg.champions.data(), cfg.seat_count);
     cfg.exhaustion_rule = o.exhaustion == "on" || (o.exhaustion == "mixed" && (g & 1));
     events.clear();
-    if (cod::match::create(cat, cfg, m, events) != cod::rule_error::ok) {
-      std::fprintf(stderr, "cod-bench: setup failed\n");
+    if (const auto e = cod::match::create(cat, cfg, m, events); e != cod::rule_error::ok) {
+      std::fprintf(stderr, "cod-bench: setup failed (game %ld): %s\n", g, std::string(cod::error_name(e)).c_str());
       return 1;
+    }
+    if (o.check) {
+      if (const std::string bad = m.check_invariants(); !bad.empty()) {
+        std::fprintf(stderr, "cod-bench: game %ld (seed %llu), after setup: %s\n", g,
+                     static_cast<unsigned long long>(cfg.seed), bad.c_str());
+        return 1;
+      }
     }
     cod::rng player = cod::self_play::player_rng(cfg.seed);
     long n = 0;
@@ -159,7 +197,8 @@ int main(int argc, char** argv) {
   std::printf("games        %ld\n", o.games);
   std::printf("actions      %lld (%.1f per game)\n", actions, static_cast<double>(actions) / o.games);
   std::printf("cut games    %ld (over %ld actions)\n", cut, o.max_actions);
-  std::printf("mode         %s%s\n", o.mode.c_str(), o.champions ? ", with Champions" : "");
+  std::printf("mode         %s%s%s\n", o.mode.c_str(), o.champions ? ", with Champions" : "",
+              o.custom ? ", custom difficulty in odd games" : "");
   std::printf("seat 0 won  %ld of %ld\n", wins[0], wins[0] + wins[1]);
   std::printf("time         %.3f s wall, %.3f s cpu\n", secs, cpu);
   std::printf("games/s      %.0f (per cpu-second: %.0f)\n", o.games / secs, o.games / cpu);

@@ -8,6 +8,7 @@
 
 #include "cod/engine/catalogue.hpp"
 #include "cod/engine/rng.hpp"
+#include "cod/engine/setup.hpp"
 
 namespace cod::self_play {
 
@@ -53,6 +54,46 @@ inline void random_champions(std::uint64_t seed, const catalogue& cat, const std
       champions[seat] = c;
       break;
     }
+  }
+}
+
+// R12.7, R14.4 (solo, co-op with --decks catalogue): a random AI deck pile of
+// 24 different cards from `pool`, a function of the seed and the seat alone.
+inline void random_ai_deck(std::uint64_t seed, int seat, const std::vector<card_id>& pool,
+                           std::vector<card_id>& deck) {
+  std::uint64_t x = seed ^ 0x5A1D0C0B0E5EEDULL ^ static_cast<std::uint64_t>(seat);
+  rng deck_rng(rng::splitmix64(x));
+  deck.clear();
+  while (deck.size() < 24) {
+    const card_id c = pool[static_cast<std::size_t>(deck_rng.below(pool.size()))];
+    bool dup = false;
+    for (card_id d : deck) dup |= d == c;
+    if (!dup) deck.push_back(c);
+  }
+}
+
+// R12.8: random custom-difficulty settings (a function of the seed alone):
+// each option drawn, abilities dropped until the points are at most 10; the
+// level is the points spent (0 points: quick play). Human Champions lower the
+// points by 2 each; options are added back until the level is at least 1.
+inline void random_ai_settings(std::uint64_t seed, int human_champions, ai_settings& ai, int& difficulty) {
+  std::uint64_t x = seed ^ 0xD1FF1C017E5EEDULL;
+  rng r(rng::splitmix64(x));
+  ai = ai_settings{};
+  ai.fixed_mana = 6 + static_cast<int>(r.below(5));
+  ai.double_variable = r.below(2) == 1;
+  ai.ai_first = r.below(2) == 1;
+  ai.resistance = r.below(2) == 1;
+  ai.granted = static_cast<ability_set>(r.next()) & ai_grantable;
+  for (int a = 0; a < ability_count && ai_points(ai, human_champions) > 10; ++a) ai.granted &= ~bit(static_cast<ability>(a));
+  if (ai_points(ai, human_champions) > 10) ai.double_variable = false;
+  // Too few points (Champions): add options, one point at a time where possible.
+  for (int a = 0; ai_points(ai, human_champions) < 1 && a < ability_count; ++a)
+    if (has(ai_grantable, static_cast<ability>(a))) ai.granted |= bit(static_cast<ability>(a));
+  difficulty = ai_points(ai, human_champions);
+  if (difficulty < 1 && human_champions == 0) {
+    ai = ai_settings{};
+    difficulty = 0;
   }
 }
 

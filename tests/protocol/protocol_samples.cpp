@@ -13,6 +13,7 @@
 // some ending by concession), sent through the builders as the server would.
 //
 // usage: protocol_samples [--catalogue PATH]   (exits 1 if a sample is wrong)
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -198,7 +199,7 @@ void fixed_server_samples(const cod::catalogue& cat) {
     if (code == proto::session_errc::bad_deck) continue;  // needs a reason: below
     emit("server/error", proto::make_error(c % 2 ? json(c) : json(nullptr), code));
   }
-  for (int e = 1; e <= static_cast<int>(cod::rule_error::champion_exhausted); ++e)
+  for (int e = 1; e <= static_cast<int>(cod::rule_error::champion_not_allowed); ++e)
     emit("server/error", proto::make_error("a", static_cast<cod::rule_error>(e)));
 
   const proto::deck_choice bad_decks[] = {
@@ -443,6 +444,83 @@ void match_samples(const cod::catalogue& cat) {
     }
 }
 
+// Solo and co-op (R12, R11.7): the AI's piles in views (deck size, discard
+// pile; the referee's ai_decks) and its events (reveals, mills, discards,
+// cards put on its deck, reshuffles), with the AI sometimes first.
+void ai_match_samples(const cod::catalogue& cat) {
+  std::set<std::string> types;
+  for (std::uint64_t game = 0; game < 120; ++game) {
+    cod::rng r(game * 104729 + 3);
+    cod::match_config cfg;
+    cfg.mode = game % 2 ? cod::game_mode::coop : cod::game_mode::solo;
+    cfg.seat_count = cod::seats_of(cfg.mode);
+    cfg.seed = game;
+    for (int s = 0; s < cfg.seat_count; s += 2) {
+      const int human = static_cast<int>((game / 2 + static_cast<std::uint64_t>(s)) % 4) + 1;
+      if (game % 3 == 0) {
+        cfg.decks[s] = cat.preconstructed_deck(human);
+        cfg.decks[s + 1] = cod::solo_ai_deck(cat, human);
+      } else {
+        cfg.decks[s] = random_deck(cat, r);
+        cfg.decks[s + 1].clear();
+        while (cfg.decks[s + 1].size() < 24) {  // R14.4: 24 different cards
+          const auto c = static_cast<cod::card_id>(r.below(cat.size()));
+          if (std::find(cfg.decks[s + 1].begin(), cfg.decks[s + 1].end(), c) == cfg.decks[s + 1].end())
+            cfg.decks[s + 1].push_back(c);
+        }
+      }
+    }
+    if (game % 4 == 1) {  // R12.8: the AI first, 1 point
+      cfg.difficulty = 1;
+      cfg.ai.ai_first = true;
+    }
+    cod::match m;
+    std::vector<cod::event> events;
+    if (cod::match::create(cat, cfg, m, events) != cod::rule_error::ok) {
+      std::cerr << "protocol_samples: a solo/coop match::create failed\n";
+      ++failures;
+      return;
+    }
+    const auto uids = proto::uid_cards_from_view(m.view(cod::referee));
+    const std::string room = std::string("ai") + std::to_string(game);
+    for (const auto& e : events) {
+      types.insert(std::string(cod::event_type_name(e.type)));
+      emit_event(proto::event_to_json(e, 0, cat, uids));
+    }
+    if (game < 4) {
+      for (cod::seat_t v : {cod::seat_t{0}, cod::spectator})
+        emit("server/state", proto::make_state(room, 0, std::string(64, 'f'), proto::view_to_json(m.view(v), cat),
+                                               std::nullopt));
+      emit("defs/view", proto::view_to_json(m.view(cod::referee), cat));
+    }
+    std::vector<cod::action> legal;
+    std::int64_t seq = 0;
+    while (!m.over()) {
+      m.legal_actions(legal);
+      events.clear();
+      if (m.apply(legal[r.below(legal.size())], events) != cod::rule_error::ok) {
+        std::cerr << "protocol_samples: a legal action was refused (solo/coop)\n";
+        ++failures;
+        return;
+      }
+      ++seq;
+      if (game < 6 && seq % 3 == 0)
+        emit("server/update", proto::make_update(room, seq, proto::events_to_json(events, 0, cat, uids),
+                                                 proto::view_to_json(m.view(0), cat), std::nullopt));
+      for (const auto& e : events) {
+        types.insert(std::string(cod::event_type_name(e.type)));
+        for (cod::seat_t v : {cod::seat_t{0}, cod::spectator}) emit_event(proto::event_to_json(e, v, cat, uids));
+      }
+    }
+    if (game < 6) emit("defs/view", proto::view_to_json(m.view(0), cat));
+  }
+  for (const char* t : {"ai_revealed", "card_milled", "card_discarded", "card_to_deck", "deck_reshuffled"})
+    if (!types.count(t)) {
+      std::cerr << "protocol_samples: the solo/coop matches made no " << t << " event\n";
+      ++failures;
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -464,6 +542,7 @@ int main(int argc, char** argv) {
   fixed_server_samples(cat);
   ability_samples(cat);
   match_samples(cat);
+  ai_match_samples(cat);
   std::cout.flush();
   return failures == 0 ? 0 : 1;
 }

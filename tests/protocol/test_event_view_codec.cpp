@@ -666,26 +666,31 @@ TEST_CASE("R13 Champions on the wire: public in every view, played, readied, exh
 // text must be JSON in nlohmann's canonical form (keys in order), so the
 // bytes a client gets equal view_to_json(v).dump(), and update_text equals
 // make_update(...).dump(), for every kind of viewer, in random catalogue
-// matches of every four-player mode, with Champions and the clock.
+// matches of every mode (AI piles included), with Champions and the clock.
 TEST_CASE("views and updates written as text are canonical JSON, byte for byte") {
   cod::catalogue cat;
   REQUIRE(!proto::load_catalogue_file(COD_CATALOGUE_PATH, cat));
   std::uint64_t views = 0;
-  for (int g = 0; g < 60; ++g) {
+  for (int g = 0; g < 80; ++g) {
     cod::rng r(static_cast<std::uint64_t>(g) * 7919 + 1);
     cod::match_config cfg;
-    cfg.mode = g % 3 == 0 ? cod::game_mode::duel : g % 3 == 1 ? cod::game_mode::ffa : cod::game_mode::two_vs_two;
+    const cod::game_mode modes[] = {cod::game_mode::duel, cod::game_mode::ffa, cod::game_mode::two_vs_two,
+                                    cod::game_mode::solo, cod::game_mode::coop};
+    cfg.mode = modes[g % 5];
     cfg.seat_count = cod::seats_of(cfg.mode);
-    cfg.share_team_hands = (g / 3) % 2 == 1;
-    cfg.exhaustion_rule = (g / 6) % 2 == 1;
+    cfg.share_team_hands = cfg.mode == cod::game_mode::two_vs_two && (g / 5) % 2 == 1;
+    cfg.exhaustion_rule = (g / 10) % 2 == 1;
     cfg.seed = static_cast<std::uint64_t>(g);
+    const bool ai_mode = cfg.mode == cod::game_mode::solo || cfg.mode == cod::game_mode::coop;
     for (int s = 0; s < cfg.seat_count; ++s) {
       auto& deck = cfg.decks[static_cast<std::size_t>(s)];
-      while (deck.size() < 8) {
+      const bool ai = cod::is_ai_seat(cfg.mode, static_cast<cod::seat_t>(s));
+      // R12.1: an AI's deck pile is 24 different cards (E41).
+      while (deck.size() < (ai ? 24U : 8U)) {
         const auto c = static_cast<cod::card_id>(r.below(cat.size()));
         if (std::find(deck.begin(), deck.end(), c) == deck.end()) deck.push_back(c);
       }
-      if ((g / 12) % 2 == 1) {
+      if ((g / 20) % 2 == 1 && !ai_mode) {
         for (;;) {
           const auto c = static_cast<cod::card_id>(r.below(cat.size()));
           if (cat.stats(c).type != cod::card_type::creature) continue;
@@ -723,4 +728,58 @@ TEST_CASE("views and updates written as text are canonical JSON, byte for byte")
     }
   }
   CHECK(views > 10000);
+}
+
+TEST_CASE("Solo on the wire (R12, R16.2): the AI's deck size, discard pile and Stronghold side; never its deck") {
+  const auto& cat = shipped();
+  cod::position_setup p;
+  p.mode = cod::game_mode::solo;
+  p.seats.resize(2);
+  // uids: seat 0's hand 0..3, its BRUTE 4; the AI's deck (top first) 5..7, its discard 8.
+  p.seats[0].hand = {shipped_id("zombie"), shipped_id("boom"), shipped_id("baron"), shipped_id("partisan")};
+  p.seats[0].lines[0].push_back(cod::creature_setup{});
+  p.seats[0].lines[0][0].card = shipped_id("brute");
+  p.seats[1].deck = {shipped_id("troll"), shipped_id("ogre"), shipped_id("martyr")};
+  p.seats[1].discard = {shipped_id("grrr")};
+  cod::match m;
+  REQUIRE(cod::match::from_position(cat, p, m) == cod::rule_error::ok);
+  for (cod::seat_t v : {cod::seat_t{0}, cod::spectator}) {
+    const json view = proto::view_to_json(m.view(v), cat);
+    CHECK(view["mode"] == "solo");
+    CHECK(view["seats"][1]["ai"] == true);
+    CHECK(view["seats"][1]["deck_size"] == 3);
+    CHECK(view["seats"][1]["health"] == 3);
+    CHECK(view["seats"][1]["side"] == "bastion");
+    CHECK(view["seats"][1]["discard"] == json::array({json{{"uid", 8}, {"card_id", "grrr"}}}));
+    CHECK(!view["seats"][0].contains("ai"));
+    CHECK(!view.contains("ai_decks"));
+    // No AI deck card anywhere in what a player or spectator is sent.
+    const std::string text = view.dump();
+    for (const char* hidden : {"troll", "ogre", "martyr"}) CHECK(text.find(hidden) == std::string::npos);
+  }
+  const json ref = proto::view_to_json(m.view(cod::referee), cat);
+  REQUIRE(ref.contains("ai_decks"));
+  CHECK(ref["ai_decks"][1][0]["card_id"] == "troll");  // top first
+  CHECK(ref["ai_decks"][0] == json::array());
+
+  // BRUTE hits the AI for 5: 3 cards milled, the Bastion revealed, the discard
+  // pile (4 cards) reshuffled into a new deck; then the AI's turn.
+  const auto uids = proto::uid_cards_from_view(m.view(cod::referee));
+  auto events = play(m, 0, R"({"type":"end_turn"})");
+  const json seen = proto::events_to_json(events, 0, cat, uids);
+  std::vector<std::string> types;
+  for (const json& e : seen) types.push_back(e["type"].get<std::string>());
+  REQUIRE(types.size() > 8);
+  CHECK(seen[1] == json{{"type", "stronghold_damaged"}, {"seat", 1}, {"source", 4}, {"source_id", "brute"}, {"amount", 5}});
+  CHECK(seen[2] == json{{"type", "card_milled"}, {"seat", 1}, {"card", 5}, {"card_id", "troll"}, {"source", 4},
+                        {"source_id", "brute"}, {"deck_size", 2}});
+  CHECK(seen[5] == json{{"type", "stronghold_flipped"}, {"seat", 1}, {"side", "fort"}});
+  CHECK(seen[6] == json{{"type", "deck_reshuffled"}, {"seat", 1}, {"deck_size", 4}});
+  CHECK(std::count(types.begin(), types.end(), "ai_revealed") >= 1);
+  for (const json& e : seen)
+    if (e["type"] == "ai_revealed") {
+      CHECK(e["seat"] == 1);
+      CHECK(e.contains("card_id"));
+      CHECK(e.contains("deck_size"));
+    }
 }

@@ -116,7 +116,7 @@ TEST_CASE("session error names are stable, distinct and disjoint from the other 
   }
   for (int c = 0; c <= static_cast<int>(proto::protocol_errc::bad_field_value); ++c)
     CHECK(names.insert(std::string(proto::protocol_errc_name(static_cast<proto::protocol_errc>(c)))).second);
-  for (int e = 1; e <= static_cast<int>(cod::rule_error::champion_exhausted); ++e)
+  for (int e = 1; e <= static_cast<int>(cod::rule_error::champion_not_allowed); ++e)
     CHECK(names.insert(std::string(cod::error_name(static_cast<cod::rule_error>(e)))).second);
   // The design's list (docs/protocol-design.md), in wire order.
   const char* design[] = {"hello_required", "unsupported_version", "frame_too_large", "rate_limited",

@@ -34,6 +34,7 @@ std::string dump(const json& j) { return j.dump(); }
 struct runner {
   catalogue cat;
   match m;
+  std::vector<event> setup_events;  // what create() reported (R12.8: the AI's opening turn)
   std::map<card_uid, std::string> names;  // uid -> catalogue id, learnt from referee views
 
   card_id card_named(const std::string& id) const {
@@ -72,15 +73,49 @@ struct runner {
     return c;
   }
 
-  seat_setup seat_from(const json& j) const {
+  // R12.8: "ai": {"fixed_mana": 7, "double_variable": true, "ai_first": true,
+  // "resistance": true, "granted": ["rage", ...]}.
+  ai_settings ai_from(const json& j) const {
+    ai_settings a;
+    for (auto& [k, v] : j.items())
+      if (k != "fixed_mana" && k != "double_variable" && k != "ai_first" && k != "resistance" && k != "granted")
+        fail("unknown ai field '" + k + "'");
+    a.fixed_mana = get_int(j, "fixed_mana", 6);
+    a.double_variable = j.value("double_variable", false);
+    a.ai_first = j.value("ai_first", false);
+    a.resistance = j.value("resistance", false);
+    if (j.contains("granted"))
+      for (const json& g : j["granted"]) {
+        const auto ab = ability_from_name(g.get<std::string>());
+        if (!ab) fail("unknown ability '" + g.get<std::string>() + "'");
+        a.granted |= bit(*ab);
+      }
+    return a;
+  }
+
+  std::vector<card_id> cards_from(const json& j) const {
+    std::vector<card_id> out;
+    for (const json& c : j) out.push_back(card_named(c.get<std::string>()));
+    return out;
+  }
+
+  seat_setup seat_from(const json& j, bool ai) const {
     seat_setup s;
     for (auto& [k, v] : j.items())
       if (k != "hand" && k != "stronghold" && k != "mana" && k != "turns_taken" && k != "upper" &&
-          k != "lower" && k != "champion" && k != "champion_exhausted")
+          k != "lower" && k != "champion" && k != "champion_exhausted" && k != "deck" && k != "discard")
         fail("unknown seat field '" + k + "'");
-    if (!j.contains("hand") || !j["hand"].is_array()) fail("a seat needs \"hand\": [...] with \"S\"");
-    int stronghold = -1;
-    for (const json& c : j["hand"]) {
+    if (ai) {
+      // R12.1: an AI seat has a deck pile and a discard pile (top first), no hand.
+      if (j.contains("hand") || !j.contains("deck")) fail("an AI seat has \"deck\" (top first) and no \"hand\"");
+      s.deck = cards_from(j["deck"]);
+      if (j.contains("discard")) s.discard = cards_from(j["discard"]);
+    } else if (j.contains("deck") || j.contains("discard")) {
+      fail("only an AI seat (solo, coop: seats 1 and 3) has \"deck\" and \"discard\"");
+    }
+    if (!ai && (!j.contains("hand") || !j["hand"].is_array())) fail("a seat needs \"hand\": [...] with \"S\"");
+    int stronghold = ai ? 0 : -1;
+    for (const json& c : ai ? json::array() : j["hand"]) {
       const std::string id = c.get<std::string>();
       if (id == "S") {
         if (stronghold >= 0) fail("two Strongholds in one hand");
@@ -109,7 +144,7 @@ struct runner {
 
   // The setup; if `want_error` is given the setup must be refused with it.
   void set_up(const json& j, const std::string& want_error = {}) {
-    std::vector<event> ev;
+    std::vector<event>& ev = setup_events;
     auto setup_result = [&](rule_error e) {
       if (!want_error.empty()) {
         if (std::string(error_name(e)) != want_error)
@@ -121,7 +156,7 @@ struct runner {
     if (j.contains("decks") || j.contains("precon")) {
       for (auto& [k, v] : j.items())
         if (k != "decks" && k != "precon" && k != "seed" && k != "exhaustion" && k != "first" && k != "mode" &&
-            k != "share_team_hands" && k != "champions")
+            k != "share_team_hands" && k != "champions" && k != "difficulty" && k != "ai")
           fail("unknown setup field '" + k + "'");
       match_config cfg;
       cfg.seed = j.value("seed", std::uint64_t{0});
@@ -129,14 +164,23 @@ struct runner {
       if (j.contains("first")) cfg.first_seat = static_cast<seat_t>(j["first"].get<int>());
       if (j.contains("mode")) {
         const auto m = game_mode_from_name(j["mode"].get<std::string>());
-        if (!m) fail("mode is \"duel\", \"ffa\" or \"2v2\"");
+        if (!m) fail("mode is \"duel\", \"ffa\", \"2v2\", \"solo\" or \"coop\"");
         cfg.mode = *m;
         cfg.seat_count = seats_of(*m);
       }
       cfg.share_team_hands = j.value("share_team_hands", false);
+      cfg.difficulty = get_int(j, "difficulty", 0);  // R12.8
+      if (j.contains("ai")) cfg.ai = ai_from(j["ai"]);
       for (int seat = 0; seat < cfg.seat_count; ++seat) {
         if (j.contains("precon")) {
-          cfg.decks[seat] = cat.preconstructed_deck(j["precon"].at(seat).get<int>());
+          // A deck number, or (an AI's deck pile, R12.7) an array of them.
+          const json& d = j["precon"].at(seat);
+          if (d.is_array()) {
+            for (const json& n : d)
+              for (card_id c : cat.preconstructed_deck(n.get<int>())) cfg.decks[seat].push_back(c);
+          } else {
+            cfg.decks[seat] = cat.preconstructed_deck(d.get<int>());
+          }
         } else {
           for (const json& c : j["decks"].at(seat)) cfg.decks[seat].push_back(card_named(c.get<std::string>()));
         }
@@ -150,7 +194,8 @@ struct runner {
     position_setup p;
     for (auto& [k, v] : j.items())
       if (k != "seats" && k != "first" && k != "active" && k != "turn" && k != "round" &&
-          k != "exhaustion" && k != "seed" && k != "removed" && k != "mode" && k != "share_team_hands")
+          k != "exhaustion" && k != "seed" && k != "removed" && k != "mode" && k != "share_team_hands" &&
+          k != "ai")
         fail("unknown setup field '" + k + "'");
     p.first_seat = static_cast<seat_t>(get_int(j, "first", 0));
     p.active_seat = static_cast<seat_t>(get_int(j, "active", 0));
@@ -160,13 +205,15 @@ struct runner {
     p.seed = j.value("seed", std::uint64_t{0});
     if (j.contains("mode")) {
       const auto m = game_mode_from_name(j["mode"].get<std::string>());
-      if (!m) fail("mode is \"duel\", \"ffa\" or \"2v2\"");
+      if (!m) fail("mode is \"duel\", \"ffa\", \"2v2\", \"solo\" or \"coop\"");
       p.mode = *m;
     }
     p.share_team_hands = j.value("share_team_hands", false);
+    if (j.contains("ai")) p.ai = ai_from(j["ai"]);
     if (!j.contains("seats") || static_cast<int>(j["seats"].size()) != seats_of(p.mode))
-      fail("setup needs one seat object per seat of the mode (2 for a duel, 4 for ffa and 2v2)");
-    for (const json& s : j["seats"]) p.seats.push_back(seat_from(s));
+      fail("setup needs one seat object per seat of the mode (2 for a duel and solo, 4 for ffa, 2v2 and coop)");
+    for (const json& s : j["seats"])
+      p.seats.push_back(seat_from(s, is_ai_seat(p.mode, static_cast<seat_t>(p.seats.size()))));
     if (j.contains("removed"))
       for (const json& c : j["removed"]) p.removed.push_back(card_named(c.get<std::string>()));
     setup_result(match::from_position(cat, p, m));
@@ -184,8 +231,12 @@ struct runner {
           for (const card_ref& h : c.chained) names[h.uid] = cat.def(h.card).id;
         }
     for (const card_ref& c : v.removed) names[c.uid] = cat.def(c.card).id;
-    for (const seat_public& p : v.seats)
+    for (const seat_public& p : v.seats) {
       if (p.champion.uid != no_uid) names[p.champion.uid] = cat.def(p.champion.card).id;  // R13.1
+      for (const card_ref& c : p.discard) names[c.uid] = cat.def(c.card).id;            // R12.1
+    }
+    for (const auto& d : v.ai_decks)
+      for (const card_ref& c : d) names[c.uid] = cat.def(c.card).id;
   }
 
   std::string name_of(card_uid u) const {
@@ -419,6 +470,18 @@ struct runner {
         // R13: the seat's Champion by card id, or null for none.
         const json got = p.champion.uid == no_uid ? json(nullptr) : json(cat.def(p.champion.card).id);
         if (got != w) fail(who + "champion: expected " + w.dump() + ", got " + got.dump());
+      } else if (k == "deck" || k == "discard") {
+        // R12.1: an AI's piles, top first.
+        json got = json::array();
+        if (k == "deck") {
+          if (seat < static_cast<int>(v.ai_decks.size()))
+            for (const card_ref& c : v.ai_decks[seat]) got.push_back(cat.def(c.card).id);
+        } else {
+          for (auto it = p.discard.rbegin(); it != p.discard.rend(); ++it) got.push_back(cat.def(it->card).id);
+        }
+        if (got != w) fail(who + k + ": expected " + w.dump() + ", got " + got.dump());
+      } else if (k == "deck_size") {
+        same(who + "deck size", w.get<int>(), p.deck_size);
       } else if (k == "champion_state") {
         same(who + "champion state", w.get<std::string>(), std::string(champion_status_name(p.champion.state)));
       } else {
@@ -437,7 +500,7 @@ result run_one(const json& j, const std::string& file, const catalogue& base) {
   int step_no = 0;
   try {
     if (r.rules.empty()) fail("a scenario cites the rule ids it checks: \"rules\": [\"R4.5\"]");
-    runner run{base, {}, {}};
+    runner run{base, {}, {}, {}};
     if (j.contains("cards")) {
       std::size_t i = 0;
       for (const json& c : j["cards"]) {
@@ -455,6 +518,9 @@ result run_one(const json& j, const std::string& file, const catalogue& base) {
       return r;
     }
     run.learn_names();
+    // "setup_events": events create() must have reported, in order (a match
+    // from decks: the first turn, and any AI turns run before a human's).
+    if (j.contains("setup_events")) run.check_events(j["setup_events"], run.setup_events, false);
     for (const json& step : j.at("steps")) {
       ++step_no;
       for (auto& [k, v] : step.items())

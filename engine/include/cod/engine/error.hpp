@@ -30,6 +30,9 @@ enum class rule_error : std::uint8_t {
   bad_host,                // R7 Symbiote: the host is not the seat's own creature without Symbiote
   bad_champion,            // R13.1 (setup): a Champion is a creature that is not in its seat's deck
   champion_exhausted,      // R13.3: an exhausted Champion cannot be summoned until it is readied
+  bad_difficulty,          // R12.8 (setup): options out of range, points not equal to the level, or
+                           // AI options outside solo and co-op
+  champion_not_allowed,    // R13.1 (setup): no Champion in solo quick play, nor for an AI seat
 };
 
 // "not_your_turn" etc.: the code as it appears on the wire.

@@ -43,6 +43,18 @@ enum class event_type : std::uint8_t {
   champion_exhausted,  // R13.3: uid (the Champion), seat (its owner) left play: exhausted, beside the play area
   champion_readied,    // R13.3: uid (the Champion), seat (its owner) is ready again; target = the card
                        // whose play readied it, amount = that card's mana cost
+  // Added with solo and co-op (R12, R11.7); every field is public (the cards are face up):
+  ai_revealed,         // R12.3: seat (the AI) turns uid over from the top of its deck pile, for
+                       // its line `line` (absolute); amount = cards left in the deck
+  card_milled,         // R12.5, R12.9 Price of Blood, R9.2: seat's deck top uid goes face up to its
+                       // discard pile; target = the source (no_uid: none); amount = cards left in the deck
+  card_discarded,      // R12.3, R12.4, R12.9: uid goes to seat's (the AI's) discard pile, from play or
+                       // revealed without effect; amount = the discard pile's size after
+  card_to_deck,        // R12.9 (Cursed, Mercenary, Chain, Regeneration): uid goes on top of seat's
+                       // deck pile; from = 0 from play, 1 from a Chain, 2 from the discard pile, 3 from
+                       // an incantation's resolution; amount = the deck's size after
+  deck_reshuffled,     // R12.5: seat's Bastion was revealed: Fort up, the discard pile shuffled into
+                       // the new deck pile; amount = its size
 };
 std::string_view event_type_name(event_type t);
 

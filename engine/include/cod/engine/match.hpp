@@ -32,8 +32,23 @@ class match {
  public:
   // R2: checks the decks (R1.2, R14.1, R14.6) and Champions (R13.1), shuffles
   // each seat's deck into its hand, tosses the coin and starts the first turn.
+  // Solo and co-op (R12, R11.7): an AI seat's deck (24 cards) is shuffled into
+  // its deck pile, there is no coin toss (the human, or with ai_first the AI,
+  // starts: seat 0, or 1), and the AI options are checked (check_ai_options).
+  // `events` receives everything that happened, including every AI turn run
+  // before the first human turn (ai_first): the opening events to send.
   static rule_error create(const catalogue& cat, const match_config& cfg, match& out,
                            std::vector<event>& events);
+
+  // R12.7, R14.1, R14.4, R14.5 (RULING E41): an AI seat's deck: 24 different
+  // creature or incantation cards.
+  static rule_error check_ai_deck(const catalogue& cat, const std::vector<card_id>& deck);
+
+  // R12.8, R13.1: solo and co-op options. Quick play (difficulty 0): default
+  // ai_settings, no Champion; custom (1..10): ai_points(ai, human Champions)
+  // must equal the level; no AI seat has a Champion. Other modes: difficulty
+  // 0 and default settings. bad_difficulty or champion_not_allowed.
+  static rule_error check_ai_options(const match_config& cfg);
 
   // Checks a deck for this engine (R1.2, R14.6): 8 different creature or
   // incantation cards, every ability implemented.
@@ -50,7 +65,8 @@ class match {
   // happened to `events`. If not, returns the error and changes nothing.
   rule_error apply(const action& a, std::vector<event>& events);
 
-  // Checks `a` without applying it.
+  // Checks `a` without applying it. An AI seat (R12) never acts: its actions
+  // are refused with bad_action (the engine plays its turns inside apply()).
   rule_error check(const action& a) const;
 
   // Every legal play and end_turn for the active seat (concede is always legal
@@ -86,6 +102,10 @@ class match {
   const catalogue* cat_ = nullptr;
   game_state state_{};
 };
+
+// R12.7, R14.1: a solo AI's deck: the three preconstructed decks (1..4) other
+// than the human's, 24 cards (co-op: RULING E41, one such deck per AI).
+std::vector<card_id> solo_ai_deck(const catalogue& cat, int human_deck);
 
 // Replays an action log from its config. Stops at the first rejected action
 // and returns its index in `failed_at` (-1 if all applied).

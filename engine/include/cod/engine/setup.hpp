@@ -10,6 +10,28 @@
 
 namespace cod {
 
+// R12.8: how the AI plays (solo and co-op; R11.7: both AIs alike). The
+// defaults are quick play (R12.2): 6 fixed mana, +1 per human creature.
+struct ai_settings {
+  int fixed_mana = 6;               // 6..10: 7/8/9/10 cost 1/2/3/4 points
+  bool double_variable = false;     // +2 mana per human creature instead of +1: 2 points
+  bool ai_first = false;            // the AI plays first (co-op: B): 1 point
+  bool resistance = false;          // each attack on the AI deck inflicts only 1: 2 points
+  ability_set granted = 0;          // given to every AI creature, from ai_grantable: 1 point each
+  bool operator==(const ai_settings&) const = default;
+};
+
+// R12.8: the 11 abilities custom difficulty may give every AI creature.
+inline constexpr ability_set ai_grantable =
+    bit(ability::sharpening) | bit(ability::aquatic) | bit(ability::berserk) | bit(ability::catalyst) |
+    bit(ability::vanish) | bit(ability::instinct) | bit(ability::perforation) | bit(ability::protection) |
+    bit(ability::rage) | bit(ability::splash) | bit(ability::sprint);
+
+// R12.8: the difficulty points `ai` spends, less 2 for each human seat that
+// plays with a Champion (RULING E45). Options out of range count as -1000, so
+// they never match a level.
+int ai_points(const ai_settings& ai, int human_champions);
+
 struct match_config {
   game_mode mode = game_mode::duel;
   int seat_count = 2;
@@ -17,16 +39,25 @@ struct match_config {
   bool share_team_hands = false;    // R11.6 option: 2v2 teammates see each other's hand
   std::uint64_t seed = 0;           // R16.1
   seat_t first_seat = no_seat;      // no_seat: coin toss from the seed (R2.4)
-  std::array<std::vector<card_id>, max_seats> decks{};  // 8 cards per seat (R1.2)
+  // 8 cards per seat (R1.2); an AI seat (solo, co-op): its 24-card deck pile
+  // (R12.7, R14.1, R14.4, R14.5; RULING E41), shuffled at setup.
+  std::array<std::vector<card_id>, max_seats> decks{};
   // R13.1 Champion module: each seat's Champion, a creature not in its deck;
   // no_card: that seat plays without one. Its uid comes after every deck card.
   std::array<card_id, max_seats> champions{no_card, no_card, no_card, no_card};
+  // R12.8 (solo, co-op): 0 = quick play (ai must be the defaults and no seat
+  // may have a Champion, R13.1); 1..10 = custom play at that level: ai must
+  // spend exactly that many points (ai_points).
+  int difficulty = 0;
+  ai_settings ai;
 };
 
 // A position for scenario tests: every field of the state that matters, given
 // directly. uids are assigned in this order: for each seat, its hand left to
-// right, then its upper line from the Bridge outwards, then its lower line;
-// then removed cards; then each seat's Champion (R13), in seat order.
+// right (an AI seat: its deck from the top down, then its discard from the top
+// down), then its upper line from the Bridge outwards, then its lower line;
+// then removed cards; then each seat's Champion (R13), in seat order. The
+// active seat is a human seat (an AI's turn runs inside the engine).
 struct creature_setup {
   card_id card = no_card;
   card_id top = no_card;            // R7 Symbiote stacked on it
@@ -40,6 +71,7 @@ struct creature_setup {
 };
 
 struct seat_setup {
+  // A human seat: its hand. An AI seat (R12.1) has none: `deck` and `discard`.
   std::vector<card_id> hand;        // left to right, Stronghold excluded
   int stronghold_pos = 0;           // cards to the left of the Stronghold
   stronghold_side side = stronghold_side::bastion;
@@ -51,6 +83,10 @@ struct seat_setup {
   // `champion` (its card must be this one).
   card_id champion = no_card;
   bool champion_exhausted = false;
+  // R12.1, AI seats only: the deck pile from its top down (the Stronghold,
+  // `side` up, is under it) and the face-up discard pile from its top down.
+  std::vector<card_id> deck;
+  std::vector<card_id> discard;
 };
 
 struct position_setup {
@@ -62,8 +98,10 @@ struct position_setup {
   seat_t active_seat = 0;
   int turn = 1;
   int round = 1;
-  std::vector<seat_setup> seats;    // 2 for a duel, 4 for ffa and 2v2
+  std::vector<seat_setup> seats;    // 2 for a duel and solo, 4 for ffa, 2v2 and co-op
   std::vector<card_id> removed;     // R9.3
+  // R12.8 (solo, co-op): the AI's settings; not checked against a level here.
+  ai_settings ai;
 };
 
 }  // namespace cod

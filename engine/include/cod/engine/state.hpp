@@ -35,6 +35,9 @@ struct creature {
 struct line_side {
   seat_t seat = no_seat;  // who plays on this side
   std::uint8_t count = 0;
+  // R12.8: abilities custom difficulty gives every creature on an AI's side
+  // (fixed at setup; 0 elsewhere). Part of what a creature has there, like an Aura.
+  ability_set granted = 0;
   std::array<creature, max_side> slots{};
   bool operator==(const line_side&) const = default;
 };
@@ -86,6 +89,18 @@ struct seat_state {
   bool operator==(const seat_state&) const = default;
 };
 
+// R12.1: an AI has no hand: a face-down deck pile with its Stronghold at the
+// bottom (its side is in seat_state::hand.side, the hand itself stays empty)
+// and a face-up discard pile. Index 0 is the bottom of each pile; the top is
+// the last card. Nobody sees the deck's order (R16.2).
+struct ai_pile {
+  std::uint8_t deck_count = 0;
+  std::uint8_t discard_count = 0;
+  std::array<card_uid, max_uids> deck{};
+  std::array<card_uid, max_uids> discard{};
+  bool operator==(const ai_pile&) const = default;
+};
+
 enum class phase : std::uint8_t { summoning, game_over };
 
 // Why a match ended.
@@ -117,6 +132,16 @@ struct game_state {
   std::array<seat_state, max_seats> seats{};
   std::array<line_state, max_lines> lines{};
 
+  // R12, R11.7 (solo, co-op): the AI seats are the odd ones (is_ai_seat);
+  // piles[seat / 2] is the pile of AI seat 1 or 3. Unused in other modes.
+  std::array<ai_pile, 2> piles{};
+  // R12.2, R12.8: the AI's Phase 1 mana and its resistance.
+  std::uint8_t ai_fixed_mana = 6;
+  std::uint8_t ai_mana_per_creature = 1;
+  bool ai_resistance = false;
+  bool ai_first = false;
+  std::uint8_t difficulty = 0;  // R12.8: 0 quick play, 1..10 custom
+
   // R9.3: cards removed from the game, in the order they were removed.
   std::uint8_t removed_count = 0;
   std::array<card_uid, max_uids> removed{};
@@ -124,6 +149,9 @@ struct game_state {
   // An incantation between leaving the hand and coming back (R5.2 steps
   // 3-16). Stays set if the game ends during its resolution (R17.14).
   card_uid in_flight = no_uid;
+  // Solo, co-op: cards in flight while another is (an AI's Reinforcement
+  // reveals a card during a human incantation's resolution, E50), innermost last.
+  std::array<card_uid, 3> nested_in_flight{no_uid, no_uid, no_uid};
 
   // R7 Sharpening: uids whose once-a-turn excess is spent this turn.
   std::array<std::uint64_t, max_uids / 64> sharpening_used{};
@@ -140,6 +168,9 @@ struct game_state {
   end_reason reason = end_reason::none;
 
   bool exhausted() const { return exhaustion_rule && round >= 8; }  // R9.2
+  bool ai(seat_t seat) const { return is_ai_seat(mode, seat); }
+  ai_pile& pile(seat_t seat) { return piles[seat / 2]; }
+  const ai_pile& pile(seat_t seat) const { return piles[seat / 2]; }
   bool operator==(const game_state&) const = default;
 };
 

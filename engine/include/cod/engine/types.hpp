@@ -57,11 +57,19 @@ enum class stronghold_side : std::uint8_t { bastion, fort };
 std::string_view stronghold_side_name(stronghold_side s);
 
 // R10–R12: game modes. duel: 2 seats (R10); ffa and two_vs_two: the
-// four-player board (R11.5, R11.6; teams A+C and B+D).
-enum class game_mode : std::uint8_t { duel, ffa, two_vs_two };
+// four-player board (R11.5, R11.6; teams A+C and B+D); solo: 2 seats, seat 0
+// the human, seat 1 the AI (R12); coop: the four-player board, humans A and C
+// (0, 2) against the AIs B and D (1, 3) (R11.7).
+enum class game_mode : std::uint8_t { duel, ffa, two_vs_two, solo, coop };
 std::string_view game_mode_name(game_mode m);
 std::optional<game_mode> game_mode_from_name(std::string_view name);
 // Seats a mode is played with.
-constexpr int seats_of(game_mode m) { return m == game_mode::duel ? 2 : 4; }
+constexpr int seats_of(game_mode m) { return m == game_mode::duel || m == game_mode::solo ? 2 : 4; }
+// R12, R11.7: the seats the engine plays itself (no client acts for them).
+constexpr bool is_ai_seat(game_mode m, seat_t seat) {
+  return (m == game_mode::solo || m == game_mode::coop) && (seat == 1 || seat == 3) && seat < seats_of(m);
+}
+// R12.1, R14.4, R14.5: an AI's deck pile is 24 cards.
+inline constexpr int ai_deck_size = 24;
 
 }  // namespace cod

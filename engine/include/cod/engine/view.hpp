@@ -2,8 +2,9 @@
 //
 // A seat sees its own hand in order; every card on the board; every seat's
 // hand size, Stronghold index and side, and Champion (R13.1: revealed);
-// cards removed from the game. It never
-// sees another seat's hand contents or order. A spectator sees what every
+// cards removed from the game; an AI's deck size, Stronghold side and discard
+// pile (R12.1). It never sees another seat's hand contents or order, nor the
+// order or contents of an AI's deck. A spectator sees what every
 // seat sees of the others. The referee view (admins' replays, scenario tests)
 // sees every hand and is never sent to a player.
 #pragma once
@@ -68,6 +69,12 @@ struct seat_public {
   int mana = 0;
   int upper_line = 0, lower_line = 1;
   champion_view champion;         // R13 (public)
+  // R12.1, R16.2 (solo, co-op): an AI seat has no hand (hand_size 0,
+  // stronghold_pos 0); every viewer sees its deck pile's size (its health),
+  // its Stronghold's side and its discard pile face up — never the deck's order.
+  bool ai = false;
+  int deck_size = 0;
+  std::vector<card_ref> discard;  // bottom to top
 };
 
 struct seat_view {
@@ -97,8 +104,11 @@ struct seat_view {
   // R11.6, 2v2 with the room option share_team_hands: the teammate's hand.
   seat_t teammate = no_seat;
   std::vector<card_ref> teammate_hand;
-  // Referee only: every seat's hand.
+  // Referee only: every seat's hand (empty for an AI seat), and every AI
+  // seat's deck pile from the top down (empty for a human seat; R16.2: never
+  // in any other view).
   std::vector<std::vector<card_ref>> all_hands;
+  std::vector<std::vector<card_ref>> ai_decks;
 };
 
 seat_view project(const catalogue& cat, const game_state& s, seat_t viewer);
