@@ -87,9 +87,12 @@ int cmd_show(const stored_match& sm) {
                 cod::server::sql::seats_json(sm.result->winners).c_str(), sm.result->reason.c_str());
   else
     std::printf("status       playing\n");
-  for (const seat_record& s : m.seats)
-    std::printf("seat %d       %s\tdeck %s\ttoken_hash %s\n", s.seat, s.name.c_str(), s.deck_json.c_str(),
-                s.token_hash.c_str());
+  for (const seat_record& s : m.seats) {
+    std::printf("seat %d       %s\tdeck %s", s.seat, s.name.c_str(), s.deck_json.c_str());
+    if (s.team) std::printf("\tteam %d", *s.team);
+    if (!s.champion.empty()) std::printf("\tchampion %s", s.champion.c_str());
+    std::printf("\ttoken_hash %s\n", s.token_hash.c_str());
+  }
   std::printf("actions      %zu\n", sm.actions.size());
   for (const action_record& a : sm.actions)
     std::printf("  %lld\tseat %d\t%s\tdigest %s\t%s\n", static_cast<long long>(a.seq), a.seat, when(a.at_ms).c_str(),
