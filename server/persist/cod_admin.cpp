@@ -58,9 +58,14 @@ std::string hex16(std::uint64_t d) {
 int cmd_list(sqlite_reader& r, const match_query& q) {
   for (const match_summary& m : r.list_matches(q)) {
     std::string names;
-    for (std::size_t i = 0; i < m.names.size(); ++i) {
-      if (i) names += " vs ";
-      names += m.names[i];
+    if (m.mode == "2v2" && m.names.size() == 4) {
+      // R11.6: the teams, seats 0+2 against 1+3.
+      names = m.names[0] + " & " + m.names[2] + " vs " + m.names[1] + " & " + m.names[3];
+    } else {
+      for (std::size_t i = 0; i < m.names.size(); ++i) {
+        if (i) names += " vs ";
+        names += m.names[i];
+      }
     }
     std::printf("%s\t%s\t%s\troom=%s\t%s/%s\t%s\tactions=%lld", m.match_id.c_str(), m.status.c_str(),
                 when(m.created_ms).c_str(), m.room_id.c_str(), m.mode.c_str(), m.format.c_str(), names.c_str(),

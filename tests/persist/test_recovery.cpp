@@ -533,3 +533,39 @@ TEST_CASE("cod-admin: list, show and verify; exit status follows verification") 
   out = run(std::string(COD_ADMIN_PATH) + " list", rc, dir);
   CHECK(rc == 2);
 }
+
+TEST_CASE("cod-admin: four-seat matches list their teams; show prints each seat's team and Champion; verify") {
+  temp_dir dir;
+  const std::string path = dir.file("admin4.db");
+  std::string error;
+  match_record two = four_seat_record("t1", "2v2", 777, true);
+  {
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    play_and_store(*store, two, -1);
+    play_and_store(*store, four_seat_record("f1", "ffa", 31337, false), 9, 1);
+  }
+  const std::string admin = std::string(COD_ADMIN_PATH) + " --db " + path + " --catalogue " + COD_CATALOGUE_PATH;
+  int rc = -1;
+  std::string out = run(admin + " list", rc, dir);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("2v2/preconstructed\tA & C vs B & D") != std::string::npos);
+  CHECK(out.find("ffa/preconstructed\tA vs B vs C vs D") != std::string::npos);
+  CHECK(out.find("winners=[0,2,3]\treason=concession") != std::string::npos);
+
+  out = run(admin + " show t1", rc, dir);
+  CHECK(rc == 0);
+  CHECK(out.find("mode         2v2 (preconstructed)") != std::string::npos);
+  for (const auto& s : two.seats) {
+    std::string want = "team ";
+    want += std::to_string(s.seat % 2);
+    want += "\tchampion ";
+    want += s.champion;
+    CHECK_MESSAGE(out.find(want) != std::string::npos, want);
+  }
+  out = run(admin + " verify t1", rc, dir);
+  CHECK(rc == 0);
+  out = run(admin + " verify f1", rc, dir);
+  CHECK(rc == 0);
+}
