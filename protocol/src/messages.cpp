@@ -158,7 +158,8 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
   const std::string self = prefix.empty() ? std::string("options") : prefix.substr(0, prefix.size() - 1);
   if (!j.is_object())
     return err(protocol_errc::bad_field_type, self, cat(in_quotes(self), " must be an object"));
-  if (auto e = check_keys(j, {"exhaustion", "turn_clock", "seats"}, prefix, "room options"))
+  if (auto e = check_keys(j, {"exhaustion", "turn_clock", "seats", "champions", "share_team_hands"}, prefix,
+                          "room options"))
     return e;
   room_options o;
   if (const json* v = find(j, "exhaustion"))
@@ -179,8 +180,13 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
         return e;
     o.clock = c;
   }
+  // The seat count alone; check_room_config holds it to the mode's.
   if (const json* v = find(j, "seats"))
-    if (auto e = read_int(*v, cat(prefix, "seats"), 2, 2, o.seats)) return e;
+    if (auto e = read_int(*v, cat(prefix, "seats"), 2, max_seats, o.seats)) return e;
+  if (const json* v = find(j, "champions"))
+    if (auto e = read_bool(*v, cat(prefix, "champions"), o.champions)) return e;
+  if (const json* v = find(j, "share_team_hands"))
+    if (auto e = read_bool(*v, cat(prefix, "share_team_hands"), o.share_team_hands)) return e;
   out = o;
   return std::nullopt;
 }
@@ -271,9 +277,10 @@ perr parse_create_room(const json& j, create_room_msg& m) {
   if (!mode) return missing("mode", what);
   const std::string* s = nullptr;
   if (auto e = read_string(*mode, "mode", s)) return e;
-  if (*s != game_mode_name(game_mode::duel))
-    return err(protocol_errc::bad_field_value, "mode", "\"mode\" must be \"duel\"");
-  m.mode = game_mode::duel;
+  const room_mode_info* offered = find_offered_mode(*s);
+  if (!offered)
+    return err(protocol_errc::bad_field_value, "mode", cat("\"mode\" must be ", offered_mode_names()));
+  m.mode = offered->mode;
   const json* format = find(j, "format");
   if (!format) return missing("format", what);
   if (auto e = read_string(*format, "format", s)) return e;
@@ -285,14 +292,17 @@ perr parse_create_room(const json& j, create_room_msg& m) {
     return err(protocol_errc::bad_field_value, "format",
                "\"format\" must be \"preconstructed\" or \"constructed\"");
   }
-  if (const json* o = find(j, "options"))
+  m.options.seats = offered->seats;  // implied by the mode unless given
+  if (const json* o = find(j, "options")) {
     if (auto e = options_from(*o, "options.", m.options)) return e;
-  return std::nullopt;
+    if (!o->contains("seats")) m.options.seats = offered->seats;
+  }
+  return check_room_config(m.mode, m.format, m.options);
 }
 
 perr parse_join(const json& j, join_msg& m) {
   const std::string what = what_of("join");
-  if (auto e = check_keys(j, {"type", "id", "room", "name", "seat", "deck"}, "", what)) return e;
+  if (auto e = check_keys(j, {"type", "id", "room", "name", "seat", "deck", "champion"}, "", what)) return e;
   if (auto e = read_room(j, what, m.room)) return e;
   const json* name = find(j, "name");
   if (!name) return missing("name", what);
@@ -304,7 +314,16 @@ perr parse_join(const json& j, join_msg& m) {
   }
   const json* deck = find(j, "deck");
   if (!deck) return missing("deck", what);
-  return deck_from(*deck, "deck.", m.deck);
+  if (auto e = deck_from(*deck, "deck.", m.deck)) return e;
+  if (const json* champion = find(j, "champion")) {
+    const std::string* id = nullptr;
+    if (auto e = read_string(*champion, "champion", id)) return e;
+    if (id->empty() || id->size() > max_card_id_chars)
+      return err(protocol_errc::bad_field_value, "champion",
+                 cat("\"champion\" is a card id: 1 to ", num(max_card_id_chars), " characters"));
+    m.champion = *id;
+  }
+  return std::nullopt;
 }
 
 perr parse_resume(const json& j, resume_msg& m) {
@@ -456,7 +475,11 @@ std::string_view deck_format_name(deck_format f) {
 }
 
 json room_options_to_json(const room_options& o) {
-  json j = {{"exhaustion", o.exhaustion}, {"seats", o.seats}, {"turn_clock", nullptr}};
+  json j = {{"exhaustion", o.exhaustion},
+            {"seats", o.seats},
+            {"turn_clock", nullptr},
+            {"champions", o.champions},
+            {"share_team_hands", o.share_team_hands}};
   if (o.clock)
     j["turn_clock"] = {{"bank_ms", o.clock->bank_ms}, {"increment_ms", o.clock->increment_ms}};
   return j;
@@ -534,6 +557,7 @@ json client_message_to_json(const client_message& msg) {
           j["name"] = m.name;
           if (m.seat) j["seat"] = *m.seat;
           j["deck"] = deck_to_json(m.deck);
+          if (m.champion) j["champion"] = *m.champion;
         } else if constexpr (std::is_same_v<T, resume_msg>) {
           j["room"] = m.room;
           j["token"] = m.token;

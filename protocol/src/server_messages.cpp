@@ -85,7 +85,8 @@ json room_summary_to_json(const room_summary& r) {
     seats.push_back({{"seat", s.seat},
                      {"taken", s.taken},
                      {"connected", s.connected},
-                     {"name", s.name.empty() ? json(nullptr) : json(s.name)}});
+                     {"name", s.name.empty() ? json(nullptr) : json(s.name)},
+                     {"champion", s.champion.empty() ? json(nullptr) : json(s.champion)}});
   return {{"room", r.room},
           {"mode", game_mode_name(r.mode)},
           {"format", deck_format_name(r.format)},
@@ -233,6 +234,14 @@ json make_deck_error(const json& id, const deck_result& d) {
                       d.message.empty() ? session_errc_message(session_errc::bad_deck)
                                         : std::string_view(d.message));
   j["reason"] = d.reason;
+  return j;
+}
+
+json make_champion_error(const json& id, const champion_result& c) {
+  json j = make_error(id, session_errc::bad_champion_choice,
+                      c.message.empty() ? session_errc_message(session_errc::bad_champion_choice)
+                                        : std::string_view(c.message));
+  j["reason"] = c.reason;
   return j;
 }
 

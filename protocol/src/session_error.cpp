@@ -31,6 +31,7 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"already_in_room", "this connection is already in a room: leave it first"},
     {"not_in_room", "this connection is not in a room"},
     {"no_such_seat", "the room has no such seat"},
+    {"bad_champion_choice", "the Champion is refused"},
 }};
 
 }  // namespace

@@ -58,9 +58,14 @@ std::string hex16(std::uint64_t d) {
 int cmd_list(sqlite_reader& r, const match_query& q) {
   for (const match_summary& m : r.list_matches(q)) {
     std::string names;
-    for (std::size_t i = 0; i < m.names.size(); ++i) {
-      if (i) names += " vs ";
-      names += m.names[i];
+    if (m.mode == "2v2" && m.names.size() == 4) {
+      // R11.6: the teams, seats 0+2 against 1+3.
+      names = m.names[0] + " & " + m.names[2] + " vs " + m.names[1] + " & " + m.names[3];
+    } else {
+      for (std::size_t i = 0; i < m.names.size(); ++i) {
+        if (i) names += " vs ";
+        names += m.names[i];
+      }
     }
     std::printf("%s\t%s\t%s\troom=%s\t%s/%s\t%s\tactions=%lld", m.match_id.c_str(), m.status.c_str(),
                 when(m.created_ms).c_str(), m.room_id.c_str(), m.mode.c_str(), m.format.c_str(), names.c_str(),
@@ -87,9 +92,12 @@ int cmd_show(const stored_match& sm) {
                 cod::server::sql::seats_json(sm.result->winners).c_str(), sm.result->reason.c_str());
   else
     std::printf("status       playing\n");
-  for (const seat_record& s : m.seats)
-    std::printf("seat %d       %s\tdeck %s\ttoken_hash %s\n", s.seat, s.name.c_str(), s.deck_json.c_str(),
-                s.token_hash.c_str());
+  for (const seat_record& s : m.seats) {
+    std::printf("seat %d       %s\tdeck %s", s.seat, s.name.c_str(), s.deck_json.c_str());
+    if (s.team) std::printf("\tteam %d", *s.team);
+    if (!s.champion.empty()) std::printf("\tchampion %s", s.champion.c_str());
+    std::printf("\ttoken_hash %s\n", s.token_hash.c_str());
+  }
   std::printf("actions      %zu\n", sm.actions.size());
   for (const action_record& a : sm.actions)
     std::printf("  %lld\tseat %d\t%s\tdigest %s\t%s\n", static_cast<long long>(a.seq), a.seat, when(a.at_ms).c_str(),

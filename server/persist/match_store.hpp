@@ -37,15 +37,17 @@ struct seat_record {
   std::string name{};
   std::string token_hash{};     // SHA-256 hex of the seat token (tokens are never stored in clear)
   std::string deck_json{};      // the deck as joined: {"preconstructed": 1} or {"cards": [...]}
+  std::optional<int> team{};    // team modes (2v2): 0 = seats 0+2, 1 = seats 1+3; none otherwise
+  std::string champion{};       // R13.1: the seat's Champion (catalogue id); "" without one
   bool operator==(const seat_record&) const = default;
 };
 
 struct match_record {
   std::string match_id{};       // unique, e.g. the room id plus a counter
   std::string room_id{};
-  std::string mode{};           // "duel"
+  std::string mode{};           // "duel" | "ffa" | "2v2" (game_mode_name)
   std::string format{};         // "preconstructed" | "constructed"
-  std::string options_json{};   // {"exhaustion": true, ...}
+  std::string options_json{};   // protocol::room_options_to_json: {"exhaustion": true, "champions": ...}
   std::string rules_version{};  // docs/rules.md revision the engine implements
   int engine_version = 0;       // cod::engine_version
   std::uint64_t seed = 0;       // secret until the end (revealed in match_over)

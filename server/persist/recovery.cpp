@@ -17,7 +17,8 @@ using detail::cat;
 
 bool config_from_record(const catalogue& cards, const match_record& m, match_config& out, std::string& error) {
   out = match_config{};
-  if (m.mode != "duel") {
+  const auto mode = game_mode_from_name(m.mode);
+  if (!mode || !protocol::find_offered_mode(*mode)) {
     error = cat("match ", m.match_id, ": unsupported mode '", m.mode, "'");
     return false;
   }
@@ -41,14 +42,21 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
     error = cat("match ", m.match_id, ": options_json: ", e->field, ": ", e->message);
     return false;
   }
-  out.mode = game_mode::duel;
-  out.seat_count = 2;
+  // Records written before the four-player modes have options.seats 2 and
+  // no champions or share_team_hands: the defaults.
+  if (auto e = protocol::check_room_config(*mode, format, opts)) {
+    error = cat("match ", m.match_id, ": options_json: ", e->field, ": ", e->message);
+    return false;
+  }
+  out.mode = *mode;
+  out.seat_count = seats_of(*mode);
   out.seed = m.seed;
   out.exhaustion_rule = opts.exhaustion;
+  out.share_team_hands = opts.share_team_hands;
   out.first_seat = no_seat;  // R2.4: the coin toss from the seed, as at creation
-  if (opts.seats != out.seat_count || static_cast<int>(m.seats.size()) != out.seat_count) {
-    error = cat("match ", m.match_id, ": ", m.seats.size(), " seats recorded (options.seats ", opts.seats,
-                "); a duel has 2");
+  if (static_cast<int>(m.seats.size()) != out.seat_count) {
+    error = cat("match ", m.match_id, ": ", m.seats.size(), " seats recorded; a ", m.mode, " has ",
+                out.seat_count);
     return false;
   }
   std::vector<bool> seen(static_cast<std::size_t>(out.seat_count), false);
@@ -74,6 +82,16 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
       error = cat(where, deck.reason, ": ", deck.message);
       return false;
     }
+    // R13.1: the Champion as join checked it.
+    std::optional<std::string> champion;
+    if (!s.champion.empty()) champion = s.champion;
+    const protocol::champion_result c = protocol::resolve_champion(champion, opts, deck.cards, cards);
+    if (!c.ok()) {
+      error = cat("match ", m.match_id, " seat ", s.seat, ": champion '", s.champion, "': ", c.reason, ": ",
+                  c.message);
+      return false;
+    }
+    out.champions[static_cast<std::size_t>(s.seat)] = c.card;
     out.decks[static_cast<std::size_t>(s.seat)] = std::move(deck.cards);
   }
   return true;

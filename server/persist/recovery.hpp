@@ -13,10 +13,12 @@
 namespace cod::server {
 
 // The engine configuration a record describes, read as the server read it at
-// join: mode "duel", the seed, options_json through
-// protocol::room_options_from_json (exhaustion; seats must be 2), each seat's
-// deck_json through protocol::deck_from_json and resolve_deck with the
-// record's format. The first seat is left to the coin toss from the seed
+// create_room and join: an offered mode ("duel", "ffa", "2v2"), the seed,
+// options_json through protocol::room_options_from_json and
+// check_room_config (exhaustion, share_team_hands, champions; seats = the
+// mode's), each seat's deck_json through protocol::deck_from_json and
+// resolve_deck with the record's format, and its champion through
+// protocol::resolve_champion. The first seat is left to the coin toss from the seed
 // (match::create), as when the match was created. false and a sentence in
 // `error` when the record cannot be played.
 bool config_from_record(const catalogue& cat, const match_record& m, match_config& out, std::string& error);

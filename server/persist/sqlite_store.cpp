@@ -108,9 +108,20 @@ auto in_read_txn(sql::db& d, F&& f) {
 void fill_log(sql::db& d, stored_match& sm) {
   const std::string& id = sm.match.match_id;
   {
-    sql::stmt s(d, "SELECT seat, name, token_hash, deck_json FROM match_seats WHERE match_id = ?1 ORDER BY seat");
+    sql::stmt s(d,
+                "SELECT seat, name, token_hash, deck_json, team, champion FROM match_seats WHERE match_id = ?1 "
+                "ORDER BY seat");
     s.bind(1, id);
-    while (s.step()) sm.match.seats.push_back({static_cast<int>(s.int64(0)), s.text(1), s.text(2), s.text(3)});
+    while (s.step()) {
+      seat_record r;
+      r.seat = static_cast<int>(s.int64(0));
+      r.name = s.text(1);
+      r.token_hash = s.text(2);
+      r.deck_json = s.text(3);
+      if (!s.is_null(4)) r.team = static_cast<int>(s.int64(4));
+      if (!s.is_null(5)) r.champion = s.text(5);
+      sm.match.seats.push_back(std::move(r));
+    }
   }
   {
     sql::stmt s(d,
@@ -220,7 +231,9 @@ struct sqlite_store::writer {
         "INSERT INTO matches (match_id, room_id, mode, format, options_json, rules_version, engine_version, "
         "seed, seed_hash, created_ms, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'playing')");
     insert_seat = std::make_unique<sql::stmt>(
-        db, "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json) VALUES (?1, ?2, ?3, ?4, ?5)");
+        db,
+        "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     match_state = std::make_unique<sql::stmt>(
         db,
         "SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM match_actions WHERE match_id = ?1) "
@@ -268,6 +281,10 @@ struct sqlite_store::writer {
         insert_match->run();
         for (const seat_record& s : m.seats) {
           insert_seat->bind(1, m.match_id).bind(2, s.seat).bind(3, s.name).bind(4, s.token_hash).bind(5, s.deck_json);
+          if (s.team) insert_seat->bind(6, *s.team);
+          else insert_seat->bind_null(6);
+          if (!s.champion.empty()) insert_seat->bind(7, s.champion);
+          else insert_seat->bind_null(7);
           insert_seat->run();
         }
         release->run();

@@ -115,12 +115,14 @@ void client_session::on_text(std::string_view text) {
           auto r = svc_.rooms->create(m.mode, m.format, m.options);
           if (!r) return send_error(m.id, pr::session_errc::server_busy, "too many rooms are open");
           if (m.options.clock)
-            spdlog::info("room {}: created by connection {} ({}, exhaustion {}, turn clock {}+{} ms)", r->id(),
-                         conn_id_, pr::deck_format_name(m.format), m.options.exhaustion ? "on" : "off",
+            spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, champions {}, turn clock {}+{} ms)",
+                         r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),
+                         m.options.exhaustion ? "on" : "off", m.options.champions ? "on" : "off",
                          m.options.clock->bank_ms, m.options.clock->increment_ms);
           else
-            spdlog::info("room {}: created by connection {} ({}, exhaustion {})", r->id(), conn_id_,
-                         pr::deck_format_name(m.format), m.options.exhaustion ? "on" : "off");
+            spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, champions {})", r->id(), conn_id_,
+                         game_mode_name(m.mode), pr::deck_format_name(m.format), m.options.exhaustion ? "on" : "off",
+                         m.options.champions ? "on" : "off");
           send(pr::make_room_created(m.id, r->id(), r->seed_hash()));
         } else if constexpr (std::is_same_v<T, pr::join_msg> || std::is_same_v<T, pr::resume_msg> ||
                              std::is_same_v<T, pr::spectate_msg>) {

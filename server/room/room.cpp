@@ -121,6 +121,8 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
     seat.name = s.name;
     seat.token_hash = s.token_hash;
     seat.deck_json = s.deck_json;
+    seat.champion_id = s.champion;
+    if (auto id = svc.cat->find(s.champion)) seat.champion = *id;
   }
   r->match_ = std::move(rb.m);
   r->seq_ = rb.seq;
@@ -256,6 +258,14 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
     c->detach(this);
     return;
   }
+  // R13.1: the Champion, checked against this seat's deck; it stays hidden
+  // until the match starts, when every seat's is revealed at once.
+  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);
+  if (!champion.ok()) {
+    c->send(pr::make_champion_error(m.id, champion));
+    c->detach(this);
+    return;
+  }
   const std::string token = random_hex(pr::token_chars);
   auto& s = seats_[seat];
   s = seat_state{};
@@ -264,6 +274,8 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   s.token_hash = sha256_hex(token);
   s.deck_json = pr::deck_to_json(m.deck).dump();
   s.deck = std::move(deck.cards);
+  s.champion = champion.card;
+  if (m.champion && champion.card != no_card) s.champion_id = *m.champion;
   s.client = c;
   s.conn = c->id();
   c->send(pr::make_joined(m.id, p_.id, seat, token));
@@ -433,8 +445,12 @@ void room::start_match() {
   cfg.mode = p_.mode;
   cfg.seat_count = static_cast<int>(seats_.size());
   cfg.exhaustion_rule = p_.options.exhaustion;
+  cfg.share_team_hands = p_.options.share_team_hands;
   cfg.seed = p_.seed;
-  for (std::size_t i = 0; i < seats_.size(); ++i) cfg.decks[i] = seats_[i].deck;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    cfg.decks[i] = seats_[i].deck;
+    cfg.champions[i] = seats_[i].champion;
+  }
   events_.clear();
   if (auto e = match::create(*svc_.cat, cfg, match_, events_); e != rule_error::ok) {
     spdlog::error("room {}: the engine refused to start the match: {}", p_.id, error_name(e));
@@ -458,7 +474,14 @@ void room::start_match() {
   rec.seed_hash = seed_hash_;
   rec.created_ms = svc_.wall_ms();
   for (std::size_t i = 0; i < seats_.size(); ++i) {
-    rec.seats.push_back({static_cast<int>(i), seats_[i].name, seats_[i].token_hash, seats_[i].deck_json});
+    seat_record sr;
+    sr.seat = static_cast<int>(i);
+    sr.name = seats_[i].name;
+    sr.token_hash = seats_[i].token_hash;
+    sr.deck_json = seats_[i].deck_json;
+    sr.team = pr::seat_team(p_.mode, sr.seat);
+    sr.champion = seats_[i].champion_id;
+    rec.seats.push_back(std::move(sr));
   }
   busy_ = true;
   publish_summary();
@@ -752,8 +775,11 @@ void room::publish_summary() {
   r.format = p_.format;
   r.options = p_.options;
   r.status = wire_status(static_cast<int>(status_));
+  // R13.1: Champions are revealed together, once the match has started.
+  const bool reveal = status_ == status::playing || status_ == status::finished;
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].conn != 0, seats_[i].name});
+    r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].conn != 0, seats_[i].name,
+                       reveal ? seats_[i].champion_id : std::string()});
   r.spectators = static_cast<int>(spectators_.size());
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(r);

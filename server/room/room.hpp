@@ -97,6 +97,8 @@ class room : public std::enable_shared_from_this<room> {
     std::string token_hash;
     std::string deck_json;
     std::vector<card_id> deck;
+    card_id champion = no_card;  // R13.1, in a room with champions
+    std::string champion_id;     // its catalogue id ("" without)
     std::weak_ptr<client_session> client;
     std::uint64_t conn = 0;  // the client's connection id; 0: nobody connected
     serial_executor::timer_id grace = 0;

@@ -1,8 +1,9 @@
 // cod-bot: a command-line WebSocket client of cod-server (docs/protocol.md)
 // that plays random legal moves until the match is over.
 //
-//   cod-bot --create [--format preconstructed|constructed] [--exhaustion] --deck 1
-//   cod-bot --room r7k2 --deck 2
+//   cod-bot --create [--mode duel|ffa|2v2] [--format preconstructed|constructed] [--exhaustion]
+//           [--champions] [--share-team-hands] --deck 1 [--champion ID|auto]
+//   cod-bot --room r7k2 --deck 2 [--champion ID|auto]
 //   cod-bot --room r7k2 --resume 5f0c2a9e7b3d41c88e21f6a04d9b7c13
 //   cod-bot --spectate r7k2 --dump frames.jsonl
 //
@@ -63,8 +64,12 @@ struct options {
   std::uint16_t port = 8080;
   std::string target = "/ws";
   bool create = false;
+  cod::game_mode mode = cod::game_mode::duel;
   pr::deck_format format = pr::deck_format::preconstructed;
   bool exhaustion = false;
+  bool champions = false;         // create: the Champion module (R13)
+  bool share_team_hands = false;  // create: 2v2 option (R11.6)
+  std::string champion;           // join: a catalogue id, "auto" or "" (none unless the room asks)
   std::string room;
   std::optional<int> seat;
   int deck = 0;
@@ -94,14 +99,19 @@ void usage(std::FILE* to) {
       "  --host HOST  --port PORT     the same in parts\n"
       "what to do:\n"
       "  --create                 create a room, then join it (prints the room id)\n"
+      "    --mode M               duel (default), ffa or 2v2 (four seats: start three more bots with --room)\n"
       "    --format F             preconstructed (default) or constructed\n"
       "    --exhaustion           the exhaustion rule (R9)\n"
+      "    --champions            the Champion module (R13): every seat picks a Champion\n"
+      "    --share-team-hands     2v2: teammates see each other's hand (R11.6)\n"
       "  --room ID                join room ID\n"
       "  --resume TOKEN           with --room: take back a seat (after a lost connection)\n"
       "  --spectate ID            watch room ID until the match is over\n"
       "  --deck N                 preconstructed deck 1..4 (default 1)\n"
       "  --cards ID,ID,...        a constructed deck (8 catalogue ids)\n"
       "  --seat N                 the seat wanted (default: the lowest free one)\n"
+      "  --champion ID|auto       the Champion to join with (a creature not in the deck); auto: a random\n"
+      "                           one. Without it the bot picks one at random if the room asks for it\n"
       "options:\n"
       "  --name NAME              display name (default cod-bot)\n"
       "  --seed N                 seed of the bot's move choices (default: from the clock)\n"
@@ -140,6 +150,10 @@ int parse_args(int argc, char** argv, options& o) {
       o.create = true;
     } else if (a == "--exhaustion") {
       o.exhaustion = true;
+    } else if (a == "--champions") {
+      o.champions = true;
+    } else if (a == "--share-team-hands") {
+      o.share_team_hands = true;
     } else if (a == "--print-events") {
       o.print_events = true;
     } else if (a == "--quiet") {
@@ -173,6 +187,12 @@ int parse_args(int argc, char** argv, options& o) {
       if (std::string_view(v) == "preconstructed") o.format = pr::deck_format::preconstructed;
       else if (std::string_view(v) == "constructed") o.format = pr::deck_format::constructed;
       else return fail("--format must be preconstructed or constructed");
+    } else if (a == "--mode") {
+      const auto* m = pr::find_offered_mode(std::string_view(v));
+      if (!m) return fail(str("--mode must be ", pr::offered_mode_names()));
+      o.mode = m->mode;
+    } else if (a == "--champion") {
+      o.champion = v;
     } else if (a == "--room") {
       o.room = v;
     } else if (a == "--seat") {
@@ -232,7 +252,8 @@ int parse_args(int argc, char** argv, options& o) {
 bool is_rule_error(std::string_view code) {
   static constexpr std::string_view rule[] = {"card_not_in_hand", "card_not_playable", "insufficient_mana",
                                               "bad_line",         "bad_target",        "bad_host",
-                                              "leaves_only_stronghold", "line_full",   "bad_action"};
+                                              "leaves_only_stronghold", "line_full",   "bad_action",
+                                              "champion_exhausted"};
   return std::find(std::begin(rule), std::end(rule), code) != std::end(rule);
 }
 
@@ -293,6 +314,7 @@ class bot {
   }
   bool send(const json& j);
   bool send_request(pr::client_message m);
+  bool send_join();  // join room_ with the deck (and Champion) asked for
   int on_message(const json& m, bool& done);
   int on_error(const json& m, bool& done);
   void on_view(const json& view, std::int64_t seq, bool is_state);
@@ -336,6 +358,31 @@ bool bot::send(const json& j) {
 }
 
 bool bot::send_request(pr::client_message m) { return send(pr::client_message_to_json(m)); }
+
+bool bot::send_join() {
+  pr::join_msg j;
+  j.id = next_id_++;
+  j.room = room_;
+  j.name = o_.name;
+  j.seat = o_.seat;
+  j.deck.preconstructed = o_.deck;
+  j.deck.cards = o_.cards;
+  if (o_.champion == "auto") {
+    // R13.1: a creature outside the deck (unknown ids in --cards are left to
+    // the server's bad_deck).
+    std::vector<cod::card_id> deck;
+    if (o_.deck) {
+      deck = cat_.preconstructed_deck(o_.deck);
+    } else {
+      for (const auto& id : o_.cards)
+        if (auto c = cat_.find(id)) deck.push_back(*c);
+    }
+    o_.champion = cod::bot::pick_champion(o_.seed, cat_, deck);
+    info("champion %s\n", o_.champion);
+  }
+  if (!o_.champion.empty()) j.champion = o_.champion;
+  return send_request(j);
+}
 
 std::string bot::where() const {
   std::string w = "room ";
@@ -456,6 +503,14 @@ int bot::on_error(const json& m, bool& done) {
     return -1;
   }
   (void)done;
+  // A room with Champions and none asked for: pick one at random and join again
+  // (a refused join changes nothing).
+  if (code == "bad_champion_choice" && m.value("reason", "") == "champion_required" && o_.champion.empty() &&
+      seat_ < 0) {
+    o_.champion = "auto";
+    if (!send_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    return -1;
+  }
   // An error about setup (join, resume, ...) or pushed (a match abandoned).
   std::string why = code;
   if (m.contains("reason")) why += str(" (", m.value("reason", ""), ")");
@@ -484,8 +539,12 @@ int bot::on_message(const json& m, bool& done) {
     if (o_.create) {
       pr::create_room_msg c;
       c.id = next_id_++;
+      c.mode = o_.mode;
       c.format = o_.format;
       c.options.exhaustion = o_.exhaustion;
+      c.options.seats = cod::seats_of(o_.mode);
+      c.options.champions = o_.champions;
+      c.options.share_team_hands = o_.share_team_hands;
       if (!send_request(c)) return fail(exit_connection, str("connection lost: ", ws_.error()));
     } else if (!o_.spectate.empty()) {
       room_ = o_.spectate;
@@ -497,26 +556,12 @@ int bot::on_message(const json& m, bool& done) {
         return fail(exit_connection, str("connection lost: ", ws_.error()));
     } else {
       room_ = o_.room;
-      pr::join_msg j;
-      j.id = next_id_++;
-      j.room = o_.room;
-      j.name = o_.name;
-      j.seat = o_.seat;
-      j.deck.preconstructed = o_.deck;
-      j.deck.cards = o_.cards;
-      if (!send_request(j)) return fail(exit_connection, str("connection lost: ", ws_.error()));
+      if (!send_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
     }
   } else if (type == "room_created") {
     room_ = m.at("room").get<std::string>();
     info("room %s created\n", room_);
-    pr::join_msg j;
-    j.id = next_id_++;
-    j.room = room_;
-    j.name = o_.name;
-    j.seat = o_.seat;
-    j.deck.preconstructed = o_.deck;
-    j.deck.cards = o_.cards;
-    if (!send_request(j)) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    if (!send_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
   } else if (type == "joined") {
     room_ = m.at("room").get<std::string>();
     seat_ = m.at("seat").get<int>();

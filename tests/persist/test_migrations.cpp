@@ -30,7 +30,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"matches",
      {"match_id", "room_id", "mode", "format", "options_json", "rules_version", "engine_version", "seed", "seed_hash",
       "created_ms", "status", "ended_ms", "winners", "reason"}},
-    {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team"}},
+    {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team", "champion"}},
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
     {"match_notes", {"note_id", "match_id", "at_ms", "text"}},
     {"draft_events", {"match_id", "seq", "seat", "kind", "cards_json", "at_ms"}},
@@ -205,4 +205,40 @@ TEST_CASE("migrations: a corrupt file, a foreign database and a missing file giv
   error.clear();
   CHECK(sqlite_store::open({.path = dir.file("no/such/dir/x.db")}, error) == nullptr);
   CHECK(error.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("migrations: a database of schema 1 (duels only) upgrades to 0002; its matches still load") {
+  temp_dir dir;
+  const std::string path = dir.file("v1.db");
+  const auto list = embedded_migrations();
+  REQUIRE(list.size() >= 2);
+  REQUIRE(list[1].name == "0002_seat_champion.sql");
+  {
+    // What a server of schema 1 left: 0001 applied and recorded, one duel.
+    raw_db db(path);
+    db.exec("CREATE TABLE schema_migrations (version INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, "
+            "sha256 TEXT NOT NULL, applied_at INTEGER NOT NULL)");
+    db.exec(std::string(list[0].sql));
+    db.exec("INSERT INTO schema_migrations VALUES (1, '" + std::string(list[0].name) + "', '" +
+            sha256_hex(std::string(list[0].sql)) + "', 0)");
+    db.exec("INSERT INTO matches (match_id, room_id, mode, format, options_json, rules_version, engine_version, "
+            "seed, seed_hash, created_ms) VALUES ('old', 'r', 'duel', 'preconstructed', "
+            "'{\"exhaustion\":false,\"seats\":2,\"turn_clock\":null}', 'x', 1, '5', 'h', 1)");
+    db.exec("INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json) VALUES "
+            "('old', 0, 'a', 't0', '{\"preconstructed\":1}'), ('old', 1, 'b', 't1', '{\"preconstructed\":2}')");
+  }
+  std::string error;
+  auto store = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(store, error);
+  CHECK(store->schema_version_at_open() == 1);
+  const auto m = store->load_match("old");
+  REQUIRE(m);
+  REQUIRE(m->match.seats.size() == 2);
+  for (const auto& s : m->match.seats) {
+    CHECK(s.champion.empty());
+    CHECK_FALSE(s.team);
+  }
+  raw_db db(path);
+  CHECK(db.one("SELECT max(version) FROM schema_migrations") == n_str(known_schema_version()));
+  CHECK(db.one("SELECT count(*) FROM match_seats WHERE champion IS NULL") == "2");
 }

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -50,10 +51,8 @@ struct played {
 // Plays a random duel the way the server runs one, writing to `store`:
 // create_match, then each accepted action with its digest, then the result.
 // max_actions < 0: to the end; a concession by seat `concede_seat` when >= 0.
-played play_and_store(match_store& store, const std::string& id, std::uint64_t seed, bool exhaustion,
-                      int max_actions, int concede_seat = -1) {
-  played p;
-  match_record& rec = p.sm.match;
+match_record duel_record(const std::string& id, std::uint64_t seed, bool exhaustion) {
+  match_record rec;
   rec.match_id = id;
   rec.room_id = "r1";
   rec.mode = "duel";
@@ -65,6 +64,55 @@ played play_and_store(match_store& store, const std::string& id, std::uint64_t s
   rec.seed_hash = seed_commitment(seed);
   rec.created_ms = 1700000000000;
   rec.seats = {{0, "Ann", sha256_hex("t0"), R"({"preconstructed": 2})"}, {1, "Ben", sha256_hex("t1"), deck3_as_cards()}};
+  return rec;
+}
+
+// A four-seat record as the server writes one: preconstructed decks 1..4,
+// 2v2 teams, and with `champions` a Champion per seat outside its deck.
+match_record four_seat_record(const std::string& id, const std::string& mode, std::uint64_t seed, bool champions) {
+  match_record rec = duel_record(id, seed, false);
+  rec.mode = mode;
+  rec.format = "preconstructed";
+  nlohmann::json opts = {{"exhaustion", false}, {"seats", 4}, {"turn_clock", nullptr},
+                         {"champions", champions}, {"share_team_hands", mode == "2v2"}};
+  rec.options_json = opts.dump();
+  const char* champion_of[] = {"mana_pecker", "growler", "troll", "brute"};
+  rec.seats.clear();
+  for (int s = 0; s < 4; ++s) {
+    seat_record sr;
+    sr.seat = s;
+    sr.name = std::string(1, static_cast<char>('A' + s));
+    sr.token_hash = sha256_hex(sr.name);
+    sr.deck_json = nlohmann::json{{"preconstructed", s + 1}}.dump();
+    if (mode == "2v2") sr.team = s % 2;
+    if (champions) {
+      // A creature outside this seat's deck.
+      const auto deck = shipped().preconstructed_deck(s + 1);
+      for (int k = 0; k < 4 && sr.champion.empty(); ++k) {
+        const auto c = shipped().find(champion_of[(s + k) % 4]);
+        REQUIRE(c);
+        if (std::find(deck.begin(), deck.end(), *c) == deck.end()) sr.champion = champion_of[(s + k) % 4];
+      }
+      REQUIRE_FALSE(sr.champion.empty());
+    }
+    rec.seats.push_back(sr);
+  }
+  return rec;
+}
+
+played play_and_store(match_store& store, const match_record& record, int max_actions, int concede_seat = -1);
+
+played play_and_store(match_store& store, const std::string& id, std::uint64_t seed, bool exhaustion,
+                      int max_actions, int concede_seat = -1) {
+  return play_and_store(store, duel_record(id, seed, exhaustion), max_actions, concede_seat);
+}
+
+played play_and_store(match_store& store, const match_record& record, int max_actions, int concede_seat) {
+  played p;
+  p.sm.match = record;
+  const match_record& rec = p.sm.match;
+  const std::string& id = rec.match_id;
+  const std::uint64_t seed = rec.seed;
 
   cod::match_config cfg;
   std::string error;
@@ -185,7 +233,127 @@ TEST_CASE("recovery: config_from_record reads decks and options as the server do
   fails(bad, "duplicate seat");
   bad = m;
   bad.mode = "ffa";
+  fails(bad, "options.seats");
+  bad = m;
+  bad.mode = "solo";
   fails(bad, "unsupported mode");
+  bad = m;
+  bad.seats[0].champion = "troll";
+  fails(bad, "champions_off");
+}
+
+TEST_CASE("recovery: config_from_record reads four-seat modes, teams and Champions") {
+  for (const char* mode : {"ffa", "2v2"}) {
+    CAPTURE(mode);
+    const match_record m = four_seat_record("m4", mode, 99, true);
+    cod::match_config cfg;
+    std::string error;
+    REQUIRE_MESSAGE(config_from_record(shipped(), m, cfg, error), error);
+    CHECK(cod::game_mode_name(cfg.mode) == mode);
+    CHECK(cfg.seat_count == 4);
+    CHECK(cfg.share_team_hands == (std::string(mode) == "2v2"));
+    for (int s = 0; s < 4; ++s) {
+      CHECK(cfg.decks[s] == shipped().preconstructed_deck(s + 1));
+      CHECK(cfg.champions[s] == *shipped().find(m.seats[s].champion));
+    }
+    auto fails = [&](match_record bad, const std::string& expect) {
+      cod::match_config c;
+      std::string why;
+      CHECK_FALSE(config_from_record(shipped(), bad, c, why));
+      CHECK_MESSAGE(why.find(expect) != std::string::npos, why);
+    };
+    match_record bad = m;
+    bad.seats.pop_back();
+    fails(bad, "3 seats recorded");
+    bad = m;
+    bad.seats[2].champion.clear();
+    fails(bad, "seat 2: champion '': champion_required");
+    bad = m;
+    bad.seats[1].champion = shipped().def(shipped().preconstructed_deck(2)[0]).id;
+    fails(bad, "in_deck");
+    bad = m;
+    bad.seats[3].champion = "no_such_card";
+    fails(bad, "unknown_card");
+  }
+  // share_team_hands outside 2v2 is refused, as create_room refuses it.
+  match_record bad = four_seat_record("m5", "ffa", 1, false);
+  bad.options_json = R"({"seats":4,"share_team_hands":true})";
+  cod::match_config c;
+  std::string why;
+  CHECK_FALSE(config_from_record(shipped(), bad, c, why));
+  CHECK_MESSAGE(why.find("share_team_hands") != std::string::npos, why);
+}
+
+TEST_CASE("recovery: four-seat matches with Champions are stored, rebuilt after a restart and verified") {
+  temp_dir dir;
+  const std::string path = dir.file("four.db");
+  std::string error;
+  played unfinished, finished_2v2, conceded_ffa;
+  {
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    unfinished = play_and_store(*store, four_seat_record("ffa-open", "ffa", 4242, true), 25);
+    finished_2v2 = play_and_store(*store, four_seat_record("2v2-end", "2v2", 777, true), -1);
+    // seat 1 concedes at its 9th action: ffa ends as R11.4, everyone else wins.
+    conceded_ffa = play_and_store(*store, four_seat_record("ffa-conc", "ffa", 31337, false), 9, 1);
+  }
+  auto store = sqlite_store::open({.path = path}, error);  // as after a restart
+  REQUIRE_MESSAGE(store, error);
+
+  // The seats as written: team only in 2v2, Champions by catalogue id.
+  const auto t = store->load_match("2v2-end");
+  REQUIRE(t);
+  CHECK(t->match.seats == four_seat_record("2v2-end", "2v2", 777, true).seats);
+  for (const auto& s : t->match.seats) CHECK(s.team == s.seat % 2);
+  const auto f = store->load_match("ffa-open");
+  REQUIRE(f);
+  for (const auto& s : f->match.seats) {
+    CHECK_FALSE(s.team);
+    CHECK_FALSE(s.champion.empty());
+  }
+  {
+    raw_db db(path);
+    CHECK(db.rows("SELECT seat, team, champion FROM match_seats WHERE match_id = '2v2-end' ORDER BY seat") ==
+          std::vector<std::string>{"0|0|" + t->match.seats[0].champion, "1|1|" + t->match.seats[1].champion,
+                                   "2|0|" + t->match.seats[2].champion, "3|1|" + t->match.seats[3].champion});
+    CHECK(db.one("SELECT count(*) FROM match_seats WHERE match_id = 'ffa-conc' AND team IS NULL AND champion IS NULL") ==
+          "4");
+  }
+
+  auto un = store->load_unfinished();
+  REQUIRE(un.size() == 1);
+  CHECK(un[0].match.match_id == "ffa-open");
+  const rebuild_result r = rebuild(shipped(), un[0]);
+  CHECK_MESSAGE(r.ok, r.error);
+  CHECK(r.seq == 25);
+  CHECK(r.m.digest() == unfinished.final_digest);
+  CHECK(r.m.seat_count() == 4);
+  // Every seat's Champion is back, public in every view.
+  const auto v = r.m.view(cod::spectator);
+  for (int s = 0; s < 4; ++s) {
+    REQUIRE(v.seats[s].champion.card != cod::no_card);
+    CHECK(shipped().def(v.seats[s].champion.card).id == un[0].match.seats[s].champion);
+  }
+
+  // 2v2 to the end: the winners are a team.
+  REQUIRE(finished_2v2.sm.result);
+  const auto& w = finished_2v2.sm.result->winners;
+  CHECK((w == std::vector<int>{0, 2} || w == std::vector<int>{1, 3}));
+  const auto v2 = verify(shipped(), *t);
+  for (const auto& c : v2.checks) INFO(c.name << ": " << c.detail);
+  CHECK(v2.ok);
+
+  // ffa concession by seat 1: seats 0, 2 and 3 win.
+  const auto c = store->load_match("ffa-conc");
+  REQUIRE(c);
+  REQUIRE(c->result);
+  CHECK(c->result->winners == std::vector<int>{0, 2, 3});
+  CHECK(c->result->reason == "concession");
+  CHECK(verify(shipped(), *c).ok);
+  // A tampered winner list is caught.
+  stored_match bad = *c;
+  bad.result->winners = {0};
+  CHECK_FALSE(verify(shipped(), bad).ok);
 }
 
 TEST_CASE("recovery: an unfinished duel is rebuilt from the database to the same digest") {
@@ -364,4 +532,40 @@ TEST_CASE("cod-admin: list, show and verify; exit status follows verification") 
   CHECK(out.find("missing.db") != std::string::npos);
   out = run(std::string(COD_ADMIN_PATH) + " list", rc, dir);
   CHECK(rc == 2);
+}
+
+TEST_CASE("cod-admin: four-seat matches list their teams; show prints each seat's team and Champion; verify") {
+  temp_dir dir;
+  const std::string path = dir.file("admin4.db");
+  std::string error;
+  match_record two = four_seat_record("t1", "2v2", 777, true);
+  {
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    play_and_store(*store, two, -1);
+    play_and_store(*store, four_seat_record("f1", "ffa", 31337, false), 9, 1);
+  }
+  const std::string admin = std::string(COD_ADMIN_PATH) + " --db " + path + " --catalogue " + COD_CATALOGUE_PATH;
+  int rc = -1;
+  std::string out = run(admin + " list", rc, dir);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("2v2/preconstructed\tA & C vs B & D") != std::string::npos);
+  CHECK(out.find("ffa/preconstructed\tA vs B vs C vs D") != std::string::npos);
+  CHECK(out.find("winners=[0,2,3]\treason=concession") != std::string::npos);
+
+  out = run(admin + " show t1", rc, dir);
+  CHECK(rc == 0);
+  CHECK(out.find("mode         2v2 (preconstructed)") != std::string::npos);
+  for (const auto& s : two.seats) {
+    std::string want = "team ";
+    want += std::to_string(s.seat % 2);
+    want += "\tchampion ";
+    want += s.champion;
+    CHECK_MESSAGE(out.find(want) != std::string::npos, want);
+  }
+  out = run(admin + " verify t1", rc, dir);
+  CHECK(rc == 0);
+  out = run(admin + " verify f1", rc, dir);
+  CHECK(rc == 0);
 }

@@ -78,6 +78,14 @@ void client_samples() {
   emit_client(proto::create_room_msg{3, cod::game_mode::duel, proto::deck_format::preconstructed, {}});
   emit_client(proto::create_room_msg{"c", cod::game_mode::duel, proto::deck_format::constructed,
                                      proto::room_options{true, proto::turn_clock{300000, 5000}, 2}});
+  // The four-player modes and the Champion module.
+  emit_client(proto::create_room_msg{"f", cod::game_mode::ffa, proto::deck_format::constructed,
+                                     proto::room_options{false, std::nullopt, 4, true, false}});
+  emit_client(proto::create_room_msg{"t", cod::game_mode::two_vs_two, proto::deck_format::preconstructed,
+                                     proto::room_options{true, proto::turn_clock{60000, 0}, 4, false, true}});
+  emit_client(proto::create_room_msg{"c", cod::game_mode::duel, proto::deck_format::preconstructed,
+                                     proto::room_options{false, std::nullopt, 2, true, false}});
+  emit_client(proto::join_msg{"j", "r7k2", "Cy", 3, proto::deck_choice{2, {}}, std::string("brute")});
   emit_client(proto::join_msg{4, "r7k2", "Ada", std::nullopt, proto::deck_choice{1, {}}});
   emit_client(proto::join_msg{5, "r7k2", "Zoë ⚔", 1,
                               proto::deck_choice{0, {"baron", "brute", "carapace", "troll",
@@ -112,6 +120,16 @@ void client_samples() {
       R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":{"bank_ms":10}}})",
       R"({"type":"create_room","mode":"duel","format":"constructed","options":{"exhaustion":1}})",
       R"({"type":"create_room","mode":"duel","format":"constructed","options":[]})",
+      R"({"type":"create_room","mode":"ffa","format":"constructed","options":{"seats":2}})",
+      R"({"type":"create_room","mode":"2v2","format":"constructed","options":{"seats":3}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"share_team_hands":true}})",
+      R"({"type":"create_room","mode":"ffa","format":"constructed","options":{"share_team_hands":true}})",
+      R"({"type":"create_room","mode":"2v2","format":"constructed","options":{"share_team_hands":"yes"}})",
+      R"({"type":"create_room","mode":"ffa","format":"constructed","options":{"champions":1}})",
+      R"({"type":"create_room","mode":"solo","format":"preconstructed"})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":""})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":7})",
+      R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":null})",
       R"({"type":"join","room":"r1","name":"A"})",
       R"({"type":"join","room":"r1","name":"","deck":{"preconstructed":1}})",
       R"({"type":"join","room":"r1","name":"   ","deck":{"preconstructed":1}})",
@@ -161,14 +179,25 @@ void fixed_server_samples(const cod::catalogue& cat) {
 
   proto::room_summary waiting{"r7k2", cod::game_mode::duel, proto::deck_format::preconstructed, {},
                               proto::room_status::waiting,
-                              {{0, true, true, "Ada"}, {1, false, false, ""}}, 0};
+                              {{0, true, true, "Ada", ""}, {1, false, false, "", ""}}, 0};
   proto::room_summary playing{"b0Q_-9", cod::game_mode::duel, proto::deck_format::constructed,
                               proto::room_options{true, proto::turn_clock{60000, 0}, 2},
                               proto::room_status::playing,
-                              {{0, true, false, "Ada"}, {1, true, true, "Bo"}}, 3};
+                              {{0, true, false, "Ada", ""}, {1, true, true, "Bo", ""}}, 3};
   proto::room_summary finished = playing;
   finished.status = proto::room_status::finished;
-  const std::vector<proto::room_summary> rooms = {waiting, playing, finished};
+  // Four seats with Champions, revealed once playing; a 2v2 still waiting.
+  proto::room_summary ffa{"f4", cod::game_mode::ffa, proto::deck_format::constructed,
+                          proto::room_options{false, std::nullopt, 4, true, false},
+                          proto::room_status::playing,
+                          {{0, true, true, "Ada", "brute"}, {1, true, true, "Bo", "troll"},
+                           {2, true, false, "Cy", "baron"}, {3, true, true, "Di", "ogre"}}, 0};
+  proto::room_summary team{"t4", cod::game_mode::two_vs_two, proto::deck_format::preconstructed,
+                           proto::room_options{false, std::nullopt, 4, false, true},
+                           proto::room_status::waiting,
+                           {{0, true, true, "Ada", ""}, {1, false, false, "", ""},
+                            {2, false, false, "", ""}, {3, true, true, "Di", ""}}, 1};
+  const std::vector<proto::room_summary> rooms = {waiting, playing, finished, ffa, team};
   emit("server/rooms", proto::make_rooms("l", rooms));
   emit("server/rooms", proto::make_rooms(nullptr, {}));
 
@@ -187,6 +216,9 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/match_over", proto::make_match_over("r7k2", 0b10, cod::end_reason::fort_destroyed,
                                                    18446744073709551615ULL));
   emit("server/match_over", proto::make_match_over("r7k2", 0, cod::end_reason::concession, 0));
+  // 2v2: a team wins (seats 0 and 2); ffa after a concession: every other seat.
+  emit("server/match_over", proto::make_match_over("t4", 0b0101, cod::end_reason::fort_destroyed, 99));
+  emit("server/match_over", proto::make_match_over("f4", 0b1101, cod::end_reason::concession, 7));
 
   // Every error code, through every error builder.
   for (int c = 0; c <= static_cast<int>(proto::protocol_errc::bad_field_value); ++c)
@@ -196,7 +228,8 @@ void fixed_server_samples(const cod::catalogue& cat) {
                                                     "a message"}));
   for (int c = 0; c < proto::session_errc_count; ++c) {
     const auto code = static_cast<proto::session_errc>(c);
-    if (code == proto::session_errc::bad_deck) continue;  // needs a reason: below
+    // These need a reason: below.
+    if (code == proto::session_errc::bad_deck || code == proto::session_errc::bad_champion_choice) continue;
     emit("server/error", proto::make_error(c % 2 ? json(c) : json(nullptr), code));
   }
   for (int e = 1; e <= static_cast<int>(cod::rule_error::champion_not_allowed); ++e)
@@ -218,6 +251,29 @@ void fixed_server_samples(const cod::catalogue& cat) {
   }
   emit("server/error",
        proto::make_deck_error(5, proto::resolve_deck(bad_decks[0], proto::deck_format::preconstructed, cat)));
+
+  // Every reason a Champion is refused (R13.1), from resolve_champion.
+  proto::room_options with, without;
+  with.champions = true;
+  const auto deck1 = cat.preconstructed_deck(1);
+  const std::string in_deck = cat.def(deck1[0]).id;
+  std::string incantation;
+  for (std::size_t c = 0; c < cat.size() && incantation.empty(); ++c)
+    if (cat.stats(static_cast<cod::card_id>(c)).type != cod::card_type::creature)
+      incantation = cat.def(static_cast<cod::card_id>(c)).id;
+  const std::pair<std::optional<std::string>, const proto::room_options*> bad_champions[] = {
+      {std::nullopt, &with}, {std::string("dragon"), &with}, {incantation, &with},
+      {in_deck, &with},      {std::string("brute"), &without},
+  };
+  for (const auto& [champion, opts] : bad_champions) {
+    const auto r = proto::resolve_champion(champion, *opts, deck1, cat);
+    if (r.ok()) {
+      std::cerr << "protocol_samples: a bad Champion resolved: " << champion.value_or("(none)") << '\n';
+      ++failures;
+      continue;
+    }
+    emit("server/error", proto::make_champion_error("j", r));
+  }
 }
 
 // Random constructed decks the engine accepts.

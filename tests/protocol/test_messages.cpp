@@ -54,6 +54,11 @@ std::vector<proto::client_message> every_message() {
                              proto::room_options{true, proto::turn_clock{60000, 2000}, 2}},
       proto::join_msg{5, "r7k2", "Ada", std::nullopt, proto::deck_choice{3, {}}},
       proto::join_msg{6, "R_7-k", "Zoë the ⚔", 1, proto::deck_choice{0, cards}},
+      proto::join_msg{"c", "r7k2", "Cy", 3, proto::deck_choice{2, {}}, std::string("brute")},
+      proto::create_room_msg{"f", cod::game_mode::ffa, proto::deck_format::constructed,
+                             proto::room_options{false, std::nullopt, 4, true, false}},
+      proto::create_room_msg{"t", cod::game_mode::two_vs_two, proto::deck_format::preconstructed,
+                             proto::room_options{true, std::nullopt, 4, false, true}},
       proto::resume_msg{7, "r7k2", "00112233445566778899aabbccddeeff"},
       proto::spectate_msg{nullptr, "r7k2"},
       proto::act_msg{8, cod::action::play_creature(cod::no_seat, 5, 1)},
@@ -398,8 +403,17 @@ TEST_CASE("options and decks as persistence stores them") {
   proto::room_options back;
   CHECK_FALSE(proto::room_options_from_json(proto::room_options_to_json(opts), back));
   CHECK(back == opts);
-  CHECK(proto::room_options_to_json({}) ==
-        json{{"exhaustion", false}, {"seats", 2}, {"turn_clock", nullptr}});
+  CHECK(proto::room_options_to_json({}) == json{{"exhaustion", false},
+                                                {"seats", 2},
+                                                {"turn_clock", nullptr},
+                                                {"champions", false},
+                                                {"share_team_hands", false}});
+  const proto::room_options four{false, std::nullopt, 4, true, true};
+  CHECK_FALSE(proto::room_options_from_json(proto::room_options_to_json(four), back));
+  CHECK(back == four);
+  // A record written before the four-player modes: the new options' defaults.
+  CHECK_FALSE(proto::room_options_from_json(json{{"exhaustion", true}, {"seats", 2}, {"turn_clock", nullptr}}, back));
+  CHECK(back == proto::room_options{true, std::nullopt, 2, false, false});
 
   const proto::deck_choice pre{2, {}};
   const proto::deck_choice cards{0, {"a", "b"}};

@@ -69,7 +69,7 @@ TEST_CASE("rooms") {
   proto::room_summary r{"r1", cod::game_mode::duel, proto::deck_format::constructed,
                         proto::room_options{false, proto::turn_clock{60000, 500}, 2},
                         proto::room_status::playing,
-                        {{0, true, true, "Ada"}, {1, false, false, ""}}, 2};
+                        {{0, true, true, "Ada", ""}, {1, false, false, "", ""}}, 2};
   const std::vector<proto::room_summary> rooms = {r};
   const json j = proto::make_rooms(9, rooms);
   CHECK(j.at("id") == 9);
@@ -78,11 +78,16 @@ TEST_CASE("rooms") {
         json{{"room", "r1"},
              {"mode", "duel"},
              {"format", "constructed"},
-             {"options", {{"exhaustion", false}, {"seats", 2}, {"turn_clock", {{"bank_ms", 60000}, {"increment_ms", 500}}}}},
+             {"options",
+              {{"exhaustion", false},
+               {"seats", 2},
+               {"turn_clock", {{"bank_ms", 60000}, {"increment_ms", 500}}},
+               {"champions", false},
+               {"share_team_hands", false}}},
              {"status", "playing"},
              {"seats",
-              {{{"seat", 0}, {"taken", true}, {"connected", true}, {"name", "Ada"}},
-               {{"seat", 1}, {"taken", false}, {"connected", false}, {"name", nullptr}}}},
+              {{{"seat", 0}, {"taken", true}, {"connected", true}, {"name", "Ada"}, {"champion", nullptr}},
+               {{"seat", 1}, {"taken", false}, {"connected", false}, {"name", nullptr}, {"champion", nullptr}}}},
              {"spectators", 2}});
   CHECK(proto::make_rooms(nullptr, {}) == json{{"type", "rooms"}, {"rooms", json::array()}});
 }

@@ -1,6 +1,7 @@
 #include "bot/moves.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "cod/engine/types.hpp"
 
@@ -83,8 +84,41 @@ std::vector<json> candidate_actions(const json& view, const catalogue& cat) {
       for (int target : all_creatures) out.push_back({{"type", "play"}, {"card", uid}, {"target", target}});
     }
   }
+  // R13.2: the Champion, beside the play area while ready; always among the
+  // playable cards, at its cost less 1 per creature in play of that cost.
+  const json& champion = seat.at("champion");
+  if (champion.is_object() && champion.value("state", "") == "ready" && champion.at("card_id").is_string() &&
+      std::find(playable.begin(), playable.end(), champion.at("uid")) != playable.end()) {
+    if (const auto id = cat.find(champion.at("card_id").get_ref<const std::string&>())) {
+      const int printed = cat.stats(*id).mana;
+      int cost = printed;
+      for (const json& line : lines)
+        for (const json& side : line.at("sides"))
+          for (const json& c : side.at("creatures")) {
+            const auto base = c.at("card_id").is_string() ? cat.find(c.at("card_id").get_ref<const std::string&>())
+                                                          : std::nullopt;
+            if (base && cat.stats(*base).mana == printed) --cost;
+          }
+      if (std::max(cost, 0) <= mana || has(cat.stats(*id).abilities, ability::price_of_blood))
+        for (int k = 0; k < 2; ++k)
+          if (own_count[k] < side_capacity)
+            out.push_back({{"type", "play"}, {"card", champion.at("uid")}, {"line", line_name[k]}});
+    }
+  }
   out.push_back({{"type", "end_turn"}});
   return out;
+}
+
+std::string pick_champion(std::uint64_t seed, const catalogue& cat, const std::vector<card_id>& deck) {
+  move_rng rng(seed ^ 0xC3A5C85C97CB3127ULL);
+  std::vector<card_id> pool;
+  for (std::size_t c = 0; c < cat.size(); ++c) {
+    const auto id = static_cast<card_id>(c);
+    if (cat.stats(id).type == card_type::creature && std::find(deck.begin(), deck.end(), id) == deck.end())
+      pool.push_back(id);
+  }
+  if (pool.empty()) return {};
+  return cat.def(pool[rng.below(pool.size())]).id;
 }
 
 void move_picker::set_view(const json& view, const catalogue& cat) {

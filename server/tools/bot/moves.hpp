@@ -28,6 +28,9 @@ bool my_turn(const nlohmann::json& view);
 //     a creature on its upper and on its lower line when that side has room,
 //     and, for a Symbiote, on top of each of the seat's creatures that carries
 //     no Symbiote; an incantation on every creature in play;
+//   - the seat's Champion (R13) while it is ready and in `playable`, on each
+//     line with room, when the seat can pay its cost (R13.2: printed mana
+//     less 1 per creature in play of exactly that mana cost);
 //   - end_turn (always last).
 // Empty when it is not the viewer's turn.
 std::vector<nlohmann::json> candidate_actions(const nlohmann::json& view, const catalogue& cat);
@@ -72,6 +75,10 @@ class move_picker {
   std::size_t last_ = 0;
   bool has_last_ = false;
 };
+
+// R13.1: a Champion for a seat with `deck`: a random catalogue creature not
+// in the deck, a function of `seed`. Returns its catalogue id.
+std::string pick_champion(std::uint64_t seed, const catalogue& cat, const std::vector<card_id>& deck);
 
 // Splits a comma-separated card list ("--cards brute,troll,...") into ids.
 // Returns "" or an error sentence.

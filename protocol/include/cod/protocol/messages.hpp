@@ -90,17 +90,22 @@ struct turn_clock {
 };
 
 // create_room's "options". On the wire: {"exhaustion": bool, "turn_clock":
-// {bank_ms, increment_ms} | null, "seats": 2}; every key optional in create_room.
+// {bank_ms, increment_ms} | null, "seats": 2 | 4, "champions": bool,
+// "share_team_hands": bool}; every key optional in create_room.
 struct room_options {
   bool exhaustion = false;                // R9, the exhaustion rule
   std::optional<turn_clock> clock;        // "turn_clock"; none: untimed
-  int seats = 2;                          // a duel has 2
+  int seats = 2;                          // implied by the mode (seats_of); a duel has 2
+  bool champions = false;                 // R13 Champion module: each seat picks one at join
+  bool share_team_hands = false;          // R11.6, 2v2 only: teammates see each other's hand
   bool operator==(const room_options&) const = default;
 };
 
 // The JSON above, every key written. (Persistence stores this.)
 nlohmann::json room_options_to_json(const room_options& o);
 // Strict; errors name fields as "options.turn_clock.bank_ms". Never throws.
+// Checks each option alone (seats 2..4); check_room_config checks them
+// against the mode and format.
 std::optional<protocol_error> room_options_from_json(const nlohmann::json& j, room_options& out);
 
 // join's "deck": {"preconstructed": 1..4} or {"cards": ["id", ...]}.
@@ -128,6 +133,47 @@ struct deck_result {
   bool ok() const { return reason.empty(); }
 };
 deck_result resolve_deck(const deck_choice& d, deck_format format, const catalogue& cat);
+
+// ---------------------------------------------------------------------------
+// Room configurations the server offers (room_config.cpp). create_room
+// accepts exactly these modes; recovery reads stored records with the same
+// checks. To offer a new mode (solo, co-op), add its row to the table there.
+
+struct room_mode_info {
+  game_mode mode = game_mode::duel;
+  int seats = 2;                     // seats_of(mode): every one a player who joins
+  bool teams = false;                // 2v2: teams A+C and B+D (share_team_hands allowed)
+};
+// The offered modes, in the order docs/protocol.md lists them.
+std::span<const room_mode_info> offered_modes();
+const room_mode_info* find_offered_mode(game_mode m);
+const room_mode_info* find_offered_mode(std::string_view name);
+// `"duel", "ffa" or "2v2"`: for error messages.
+std::string offered_mode_names();
+
+// The options checked against the mode and format: options.seats is the
+// mode's seat count; share_team_hands only in a team mode; champions in every
+// offered mode and format (R13.1; with preconstructed decks as custom play).
+// bad_field_value naming the option; nullopt when the room can be created.
+std::optional<protocol_error> check_room_config(game_mode mode, deck_format format, const room_options& o);
+
+// R11.6: a seat's team in a team mode (0: A+C = seats 0 and 2, 1: B+D = seats
+// 1 and 3); none outside team modes. (Persistence stores it.)
+std::optional<int> seat_team(game_mode mode, int seat);
+
+// A join's Champion (R13.1) checked for the room: required when the room has
+// champions, refused when it has none; a catalogue creature that is not in
+// the seat's deck.
+struct champion_result {
+  card_id card = no_card;  // no_card: the seat plays without one (room without champions)
+  // "" when ok; else champion_required, champions_off, unknown_card,
+  // not_a_creature or in_deck.
+  std::string reason;
+  std::string message;
+  bool ok() const { return reason.empty(); }
+};
+champion_result resolve_champion(const std::optional<std::string>& champion, const room_options& o,
+                                 const std::vector<card_id>& deck, const catalogue& cat);
 
 // ---------------------------------------------------------------------------
 // Client -> server. Every message carries the request's `id`: null (absent),
@@ -159,6 +205,9 @@ struct join_msg {
   std::string name;         // 1..32 characters, no control characters
   std::optional<int> seat;  // 0..3; none: the lowest free seat
   deck_choice deck;
+  // R13.1: the seat's Champion, a catalogue id (1..64 characters); required
+  // in a room with champions, refused in one without (resolve_champion).
+  std::optional<std::string> champion{};
   bool operator==(const join_msg&) const = default;
 };
 
@@ -249,6 +298,9 @@ struct seat_summary {
   bool taken = false;
   bool connected = false;
   std::string name;  // "" when free: null on the wire
+  // R13.1: the seat's Champion (catalogue id), revealed once the match has
+  // started; "" before that or without champions: null on the wire.
+  std::string champion{};
 };
 
 struct room_summary {
@@ -326,6 +378,8 @@ nlohmann::json make_error(const nlohmann::json& id, session_errc code,
 nlohmann::json make_error(const nlohmann::json& id, rule_error e);
 // bad_deck with "reason" (deck_result::reason) and its message.
 nlohmann::json make_deck_error(const nlohmann::json& id, const deck_result& d);
+// bad_champion_choice with "reason" (champion_result::reason) and its message.
+nlohmann::json make_champion_error(const nlohmann::json& id, const champion_result& c);
 
 // The seed commitment (room_created.seed_hash, state.seed_hash) is the
 // SHA-256 hex of the seed's decimal text: cod::server::seed_commitment

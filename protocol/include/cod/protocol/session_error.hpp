@@ -31,9 +31,11 @@ enum class session_errc : std::uint8_t {
   already_in_room,       // join/spectate/resume while seated or spectating: leave first
   not_in_room,           // leave while in no room
   no_such_seat,          // join: "seat" is beyond the room's seats
+  // Added with the four-player modes and the Champion module:
+  bad_champion_choice,   // join: the Champion is refused ("reason" says why)
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::no_such_seat) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::bad_champion_choice) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);

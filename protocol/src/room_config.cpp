@@ -1,0 +1,121 @@
+// The room configurations the server offers (messages.hpp, "Room
+// configurations"): which modes create_room accepts, which options go with
+// which mode, each seat's team, and a join's Champion (R13.1).
+#include <array>
+#include <string>
+
+#include "cod/engine/match.hpp"
+#include "cod/protocol/messages.hpp"
+
+namespace cod::protocol {
+namespace {
+
+// One row per mode create_room accepts. Solo and co-op join here once the
+// engine plays them (R12, R11.7: one or two human seats, AI seats the server
+// fills; R2.1: no constructed decks there; R13.1: Champions only in solo
+// custom play), with the checks they need in check_room_config.
+constexpr std::array<room_mode_info, 3> modes = {{
+    {game_mode::duel, seats_of(game_mode::duel), false},
+    {game_mode::ffa, seats_of(game_mode::ffa), false},
+    {game_mode::two_vs_two, seats_of(game_mode::two_vs_two), true},
+}};
+
+protocol_error bad_value(std::string field, std::string message) {
+  return protocol_error{protocol_errc::bad_field_value, std::move(field), std::move(message)};
+}
+
+// Concatenation by append (g++ 12's false -Wrestrict on "literal" + string).
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+  std::string s;
+  (s.append(std::string_view(parts)), ...);
+  return s;
+}
+
+std::string in_quotes(std::string_view s) { return concat("\"", s, "\""); }
+
+}  // namespace
+
+std::span<const room_mode_info> offered_modes() { return modes; }
+
+const room_mode_info* find_offered_mode(game_mode m) {
+  for (const auto& info : modes)
+    if (info.mode == m) return &info;
+  return nullptr;
+}
+
+const room_mode_info* find_offered_mode(std::string_view name) {
+  for (const auto& info : modes)
+    if (game_mode_name(info.mode) == name) return &info;
+  return nullptr;
+}
+
+std::string offered_mode_names() {
+  std::string out;
+  for (std::size_t i = 0; i < modes.size(); ++i) {
+    if (i) out += i + 1 == modes.size() ? " or " : ", ";
+    out += in_quotes(game_mode_name(modes[i].mode));
+  }
+  return out;
+}
+
+std::optional<protocol_error> check_room_config(game_mode mode, deck_format format, const room_options& o) {
+  (void)format;  // every offered mode takes both formats (R2.1 limits only solo and co-op)
+  const room_mode_info* info = find_offered_mode(mode);
+  if (!info) {
+    return bad_value("mode", concat("\"mode\" must be ", offered_mode_names()));
+  }
+  if (o.seats != info->seats) {
+    const std::string n = std::to_string(info->seats);
+    return bad_value("options.seats", concat("a ", game_mode_name(mode), " room has ", n,
+                                          " seats: leave \"options.seats\" out or give ", n));
+  }
+  if (o.share_team_hands && !info->teams)
+    return bad_value("options.share_team_hands",
+                     "\"options.share_team_hands\" is for 2v2 rooms only (teammates see each other's hand)");
+  // R13.1: Champions are allowed in duel and multiplayer with constructed and
+  // draft decks; the server also allows them with preconstructed decks, as
+  // custom play (docs/protocol.md, create_room).
+  return std::nullopt;
+}
+
+std::optional<int> seat_team(game_mode mode, int seat) {
+  const room_mode_info* info = find_offered_mode(mode);
+  if (!info || !info->teams) return std::nullopt;
+  return seat % 2;  // R11.6: A+C, B+D
+}
+
+champion_result resolve_champion(const std::optional<std::string>& champion, const room_options& o,
+                                 const std::vector<card_id>& deck, const catalogue& cat) {
+  champion_result r;
+  auto refuse = [&r](const char* reason, std::string message) {
+    r.card = no_card;
+    r.reason = reason;
+    r.message = std::move(message);
+    return r;
+  };
+  if (!o.champions) {
+    if (champion) return refuse("champions_off", "this room plays without Champions: join without \"champion\"");
+    return r;
+  }
+  if (!champion)
+    return refuse("champion_required",
+                  "this room plays with Champions (R13): join with \"champion\", a creature card not in your deck");
+  const auto id = cat.find(*champion);
+  if (!id) return refuse("unknown_card", concat("no such card in the catalogue: ", in_quotes(*champion)));
+  if (cat.stats(*id).type != card_type::creature)
+    return refuse("not_a_creature",
+                  concat(in_quotes(*champion), " is not a creature: a Champion is a creature card (R13.1)"));
+  for (card_id c : deck)
+    if (c == *id)
+      return refuse("in_deck",
+                    concat(in_quotes(*champion), " is in your deck: a Champion is a 9th card, outside it (R13.1)"));
+  // The engine's own check (the same rules), so that a join accepted here is
+  // never refused when the match is set up.
+  if (match::check_champion(cat, *id, deck) != rule_error::ok)
+    return refuse("not_a_creature", concat(in_quotes(*champion), " cannot be a Champion (R13.1)"));
+  r.card = *id;
+  return r;
+}
+
+}  // namespace cod::protocol

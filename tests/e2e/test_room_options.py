@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""End to end: create_room and join options over a real WebSocket. Every
+invalid create_room (unknown mode, seats that do not fit the mode,
+share_team_hands outside 2v2, options of the wrong type) gets the documented
+error with its field and creates nothing (list_rooms stays empty); valid
+ffa, 2v2 and Champion rooms list their mode, options and free seats; a join
+whose Champion is refused (each reason) takes no seat.
+
+  test_room_options.py --server S --bot B --catalogue C
+"""
+
+import json
+import os
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import e2e_lib as e2e  # noqa: E402
+from e2e_lib import WS, check  # noqa: E402
+
+BAD_CREATES = [
+    ({"mode": "solo", "format": "preconstructed"}, "bad_field_value", "mode"),
+    ({"mode": "coop", "format": "preconstructed"}, "bad_field_value", "mode"),
+    ({"mode": "ffa", "format": "draft"}, "bad_field_value", "format"),
+    ({"mode": "ffa", "format": "preconstructed", "options": {"seats": 2}}, "bad_field_value", "options.seats"),
+    ({"mode": "2v2", "format": "preconstructed", "options": {"seats": 3}}, "bad_field_value", "options.seats"),
+    ({"mode": "duel", "format": "preconstructed", "options": {"seats": 4}}, "bad_field_value", "options.seats"),
+    ({"mode": "duel", "format": "constructed", "options": {"share_team_hands": True}}, "bad_field_value",
+     "options.share_team_hands"),
+    ({"mode": "ffa", "format": "constructed", "options": {"share_team_hands": True}}, "bad_field_value",
+     "options.share_team_hands"),
+    ({"mode": "2v2", "format": "constructed", "options": {"share_team_hands": "yes"}}, "bad_field_type",
+     "options.share_team_hands"),
+    ({"mode": "ffa", "format": "constructed", "options": {"champions": 1}}, "bad_field_type", "options.champions"),
+    ({"mode": "ffa", "format": "constructed", "options": {"exhaustion": "on"}}, "bad_field_type",
+     "options.exhaustion"),
+    ({"mode": "ffa", "format": "constructed", "options": {"teams": True}}, "unknown_field", "options.teams"),
+]
+
+
+def request(ws, msg):
+    ws.send_json(msg)
+    return ws.recv_json()
+
+
+def rooms(ws):
+    r = request(ws, {"type": "list_rooms", "id": "l"})
+    check(r["type"] == "rooms", "list_rooms: %s" % r)
+    return {x["room"]: x for x in r["rooms"]}
+
+
+def test(args, work):
+    db = os.path.join(work, "cod.db")
+    server = e2e.Server(args.server, work, db).start()
+    ws = WS(server.port)
+    check(request(ws, {"type": "hello", "version": 1})["type"] == "welcome", "hello")
+
+    for i, (fields, code, field) in enumerate(BAD_CREATES):
+        msg = dict({"type": "create_room", "id": i}, **fields)
+        r = request(ws, msg)
+        check(r["type"] == "error" and r["code"] == code and r.get("field") == field and r.get("id") == i,
+              "create_room %s: expected %s on %s, got %s" % (fields, code, field, r))
+        check(isinstance(r.get("message"), str) and r["message"], "no message: %s" % r)
+    check(rooms(ws) == {}, "a refused create_room created a room")
+    e2e.log("%d invalid create_room refused, no room created" % len(BAD_CREATES))
+
+    made = {}
+    for name, fields in {
+        "ffa": {"mode": "ffa", "format": "constructed", "options": {"champions": True}},
+        "2v2": {"mode": "2v2", "format": "preconstructed", "options": {"share_team_hands": True, "seats": 4}},
+        "duel": {"mode": "duel", "format": "preconstructed", "options": {"champions": True}},
+    }.items():
+        r = request(ws, dict({"type": "create_room", "id": name}, **fields))
+        check(r["type"] == "room_created" and r["id"] == name, "create_room %s: %s" % (name, r))
+        made[name] = r["room"]
+    listed = rooms(ws)
+    check(set(listed) == set(made.values()), "listed %s" % sorted(listed))
+    for name, room in made.items():
+        x = listed[room]
+        want_seats = 2 if name == "duel" else 4
+        check(x["mode"] == name and x["status"] == "waiting", "room %s: %s" % (name, x))
+        check(x["options"]["seats"] == want_seats and len(x["seats"]) == want_seats, "room %s seats: %s" % (name, x))
+        check(all(not s["taken"] and s["champion"] is None for s in x["seats"]), "room %s: %s" % (name, x))
+    check(listed[made["ffa"]]["options"]["champions"] is True, "ffa champions")
+    check(listed[made["2v2"]]["options"]["share_team_hands"] is True, "2v2 share_team_hands")
+
+    # Champions at join: each refusal takes no seat.
+    with open(args.catalogue) as f:
+        cat = json.load(f)
+    incantation = next(c["id"] for c in cat["cards"] if c["type"] != "creature")
+    in_deck = next(i for i in cat["preconstructed_decks"]["1"]
+                   if next(c for c in cat["cards"] if c["id"] == i)["type"] == "creature")
+    outside = next(c["id"] for c in cat["cards"]
+                   if c["type"] == "creature" and c["id"] not in cat["preconstructed_decks"]["1"])
+    joiner = WS(server.port)
+    check(request(joiner, {"type": "hello", "version": 1})["type"] == "welcome", "hello")
+    duel = made["duel"]
+    for champion, reason, room in [(None, "champion_required", duel), ("dragon", "unknown_card", duel),
+                                   (incantation, "not_a_creature", duel), (in_deck, "in_deck", duel),
+                                   (outside, "champions_off", made["2v2"])]:
+        msg = {"type": "join", "id": reason, "room": room, "name": "Ann", "deck": {"preconstructed": 1}}
+        if champion is not None:
+            msg["champion"] = champion
+        r = request(joiner, msg)
+        check(r["type"] == "error" and r["code"] == "bad_champion_choice" and r.get("reason") == reason,
+              "join with champion %r: expected %s, got %s" % (champion, reason, r))
+    listed = rooms(ws)
+    check(not any(s["taken"] for s in listed[duel]["seats"] + listed[made["2v2"]]["seats"]),
+          "a refused join took a seat")
+    r = request(joiner, {"type": "join", "id": "ok", "room": duel, "name": "Ann", "deck": {"preconstructed": 1},
+                         "champion": outside})
+    check(r["type"] == "joined" and r["seat"] == 0, "join with a good Champion: %s" % r)
+    x = rooms(ws)[duel]
+    check(x["seats"][0]["taken"] and x["seats"][0]["champion"] is None, "the Champion shows before the start: %s" % x)
+    e2e.log("Champion refusals: ok; the choice stays hidden while waiting")
+    ws.close()
+    joiner.close()
+    server.check_healthy()
+    server.stop()
+
+
+if __name__ == "__main__":
+    e2e.main(test, __doc__)

@@ -1,0 +1,195 @@
+// Room configurations (messages.hpp, room_config.cpp): the modes create_room
+// accepts, options checked against the mode, teams, and a join's Champion
+// (R13.1) checked against the room and the seat's deck.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/messages.hpp"
+
+using nlohmann::json;
+namespace proto = cod::protocol;
+using proto::protocol_errc;
+
+namespace {
+
+const cod::catalogue& shipped() {
+  static const cod::catalogue cat = [] {
+    cod::catalogue c;
+    if (auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c)) FAIL(e->to_string());
+    return c;
+  }();
+  return cat;
+}
+
+proto::create_room_msg create(const std::string& text) {
+  CAPTURE(text);
+  const auto r = proto::parse_client_message(text);
+  if (!r.ok()) FAIL(r.error->field << ": " << r.error->message);
+  REQUIRE(std::holds_alternative<proto::create_room_msg>(*r.message));
+  return std::get<proto::create_room_msg>(*r.message);
+}
+
+void refused(const std::string& text, protocol_errc code, const std::string& field) {
+  CAPTURE(text);
+  const auto r = proto::parse_client_message(text);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error->name() == proto::protocol_errc_name(code));
+  CHECK(r.error->field == field);
+  CHECK_FALSE(r.error->message.empty());
+}
+
+std::string first_incantation(const cod::catalogue& cat) {
+  for (std::size_t c = 0; c < cat.size(); ++c)
+    if (cat.stats(static_cast<cod::card_id>(c)).type != cod::card_type::creature)
+      return cat.def(static_cast<cod::card_id>(c)).id;
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("create_room: the offered modes and their seat counts") {
+  CHECK(proto::offered_mode_names() == "\"duel\", \"ffa\" or \"2v2\"");
+  const auto duel = create(R"({"type":"create_room","mode":"duel","format":"preconstructed"})");
+  CHECK(duel.mode == cod::game_mode::duel);
+  CHECK(duel.options.seats == 2);
+  const auto ffa = create(R"({"type":"create_room","mode":"ffa","format":"constructed"})");
+  CHECK(ffa.mode == cod::game_mode::ffa);
+  CHECK(ffa.options.seats == 4);
+  CHECK_FALSE(ffa.options.champions);
+  // Options without "seats" still get the mode's.
+  const auto team = create(
+      R"({"type":"create_room","mode":"2v2","format":"preconstructed","options":{"share_team_hands":true,"champions":true}})");
+  CHECK(team.mode == cod::game_mode::two_vs_two);
+  CHECK(team.options.seats == 4);
+  CHECK(team.options.share_team_hands);
+  CHECK(team.options.champions);
+  CHECK(create(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"seats":4}})")
+            .options.seats == 4);
+  // Champions in a duel, with either format (R13.1; preconstructed as custom play).
+  for (const char* format : {"preconstructed", "constructed"})
+    CHECK(create(std::string(R"({"type":"create_room","mode":"duel","options":{"champions":true},"format":")") +
+                 format + "\"}")
+              .options.champions);
+}
+
+TEST_CASE("create_room: options that do not fit the mode are refused, naming the option") {
+  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed"})", protocol_errc::bad_field_value, "mode");
+  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed"})", protocol_errc::bad_field_value, "mode");
+  refused(R"({"type":"create_room","mode":"FFA","format":"preconstructed"})", protocol_errc::bad_field_value, "mode");
+  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"seats":2}})",
+          protocol_errc::bad_field_value, "options.seats");
+  refused(R"({"type":"create_room","mode":"2v2","format":"preconstructed","options":{"seats":3}})",
+          protocol_errc::bad_field_value, "options.seats");
+  refused(R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"seats":4}})",
+          protocol_errc::bad_field_value, "options.seats");
+  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"seats":5}})",
+          protocol_errc::bad_field_value, "options.seats");
+  refused(R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"share_team_hands":true}})",
+          protocol_errc::bad_field_value, "options.share_team_hands");
+  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"share_team_hands":true}})",
+          protocol_errc::bad_field_value, "options.share_team_hands");
+  refused(R"({"type":"create_room","mode":"2v2","format":"preconstructed","options":{"share_team_hands":1}})",
+          protocol_errc::bad_field_type, "options.share_team_hands");
+  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"champions":"on"}})",
+          protocol_errc::bad_field_type, "options.champions");
+  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"champion":true}})",
+          protocol_errc::unknown_field, "options.champion");
+  // share_team_hands false is allowed anywhere (it is the default).
+  CHECK_FALSE(create(R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"share_team_hands":false}})")
+                  .options.share_team_hands);
+}
+
+TEST_CASE("check_room_config and seat_team") {
+  using M = cod::game_mode;
+  using F = proto::deck_format;
+  proto::room_options o;
+  CHECK_FALSE(proto::check_room_config(M::duel, F::preconstructed, o));
+  CHECK(proto::check_room_config(M::ffa, F::preconstructed, o)->field == "options.seats");
+  o.seats = 4;
+  CHECK_FALSE(proto::check_room_config(M::ffa, F::constructed, o));
+  o.share_team_hands = true;
+  CHECK(proto::check_room_config(M::ffa, F::constructed, o)->field == "options.share_team_hands");
+  CHECK_FALSE(proto::check_room_config(M::two_vs_two, F::constructed, o));
+
+  CHECK_FALSE(proto::seat_team(M::duel, 0));
+  CHECK_FALSE(proto::seat_team(M::ffa, 3));
+  CHECK(proto::seat_team(M::two_vs_two, 0) == 0);
+  CHECK(proto::seat_team(M::two_vs_two, 1) == 1);
+  CHECK(proto::seat_team(M::two_vs_two, 2) == 0);
+  CHECK(proto::seat_team(M::two_vs_two, 3) == 1);
+}
+
+TEST_CASE("join: the champion field") {
+  const auto r = proto::parse_client_message(
+      R"({"type":"join","room":"r","name":"A","deck":{"preconstructed":1},"champion":"brute"})");
+  REQUIRE(r.ok());
+  CHECK(std::get<proto::join_msg>(*r.message).champion == std::optional<std::string>("brute"));
+  const auto none = proto::parse_client_message(R"({"type":"join","room":"r","name":"A","deck":{"preconstructed":1}})");
+  REQUIRE(none.ok());
+  CHECK_FALSE(std::get<proto::join_msg>(*none.message).champion);
+  refused(R"({"type":"join","room":"r","name":"A","deck":{"preconstructed":1},"champion":""})",
+          protocol_errc::bad_field_value, "champion");
+  refused(R"({"type":"join","room":"r","name":"A","deck":{"preconstructed":1},"champion":7})",
+          protocol_errc::bad_field_type, "champion");
+  refused(R"({"type":"join","room":"r","name":"A","deck":{"preconstructed":1},"champion":null})",
+          protocol_errc::bad_field_type, "champion");
+  refused(std::string(R"({"type":"join","room":"r","name":"A","deck":{"preconstructed":1},"champion":")") +
+              std::string(65, 'x') + "\"}",
+          protocol_errc::bad_field_value, "champion");
+}
+
+TEST_CASE("resolve_champion: R13.1 against the room and the seat's deck") {
+  const auto& cat = shipped();
+  proto::room_options with, without;
+  with.champions = true;
+  const auto deck = cat.preconstructed_deck(1);
+  REQUIRE(deck.size() == 8);
+  // A creature outside deck 1.
+  std::string outside;
+  for (std::size_t c = 0; c < cat.size() && outside.empty(); ++c) {
+    const auto id = static_cast<cod::card_id>(c);
+    if (cat.stats(id).type == cod::card_type::creature && std::find(deck.begin(), deck.end(), id) == deck.end())
+      outside = cat.def(id).id;
+  }
+  REQUIRE_FALSE(outside.empty());
+
+  const auto ok = proto::resolve_champion(outside, with, deck, cat);
+  CHECK(ok.ok());
+  CHECK(ok.card == *cat.find(outside));
+  const auto none = proto::resolve_champion(std::nullopt, without, deck, cat);
+  CHECK(none.ok());
+  CHECK(none.card == cod::no_card);
+
+  auto reason = [&](const std::optional<std::string>& c, const proto::room_options& o) {
+    const auto r = proto::resolve_champion(c, o, deck, cat);
+    CHECK(r.card == cod::no_card);
+    CHECK_FALSE(r.message.empty());
+    return r.reason;
+  };
+  CHECK(reason(std::nullopt, with) == "champion_required");
+  CHECK(reason(outside, without) == "champions_off");
+  CHECK(reason(std::string("dragon"), with) == "unknown_card");
+  CHECK(reason(first_incantation(cat), with) == "not_a_creature");
+  for (cod::card_id c : deck)
+    if (cat.stats(c).type == cod::card_type::creature) CHECK(reason(cat.def(c).id, with) == "in_deck");
+
+  const auto e = proto::make_champion_error(4, proto::resolve_champion(std::string("dragon"), with, deck, cat));
+  CHECK(e.at("code") == "bad_champion_choice");
+  CHECK(e.at("reason") == "unknown_card");
+  CHECK(e.at("id") == 4);
+}
+
+TEST_CASE("room summaries show the mode and reveal Champions only when given") {
+  proto::room_summary r{"f4", cod::game_mode::ffa, proto::deck_format::constructed,
+                        proto::room_options{false, std::nullopt, 4, true, false}, proto::room_status::playing,
+                        {{0, true, true, "Ada", "brute"}, {1, false, false, "", ""}}, 0};
+  const json j = proto::room_summary_to_json(r);
+  CHECK(j.at("mode") == "ffa");
+  CHECK(j.at("options").at("seats") == 4);
+  CHECK(j.at("options").at("champions") == true);
+  CHECK(j.at("seats")[0].at("champion") == "brute");
+  CHECK(j.at("seats")[1].at("champion").is_null());
+}

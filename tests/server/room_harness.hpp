@@ -1,0 +1,163 @@
+// The room tests' harness (test_room.cpp, test_room_modes.cpp): client
+// sessions over recording peers, rooms on a manual executor, memory_store
+// running its callbacks inline.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/metrics.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+#include "harness.hpp"
+#include "persist/memory_store.hpp"
+#include "room/client_session.hpp"
+#include "room/room.hpp"
+#include "room/room_registry.hpp"
+
+namespace cod::server::test {
+
+inline const cod::catalogue& shipped() {
+  static const cod::catalogue cat = [] {
+    cod::catalogue c;
+    auto e = cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
+    REQUIRE_FALSE(e.has_value());
+    return c;
+  }();
+  return cat;
+}
+
+inline config test_config() {
+  config c;
+  c.grace_period_sec = 30;
+  c.finished_room_ttl_sec = 100;
+  c.waiting_room_ttl_sec = 600;
+  return c;
+}
+
+struct harness;
+
+struct client {
+  harness* h = nullptr;
+  std::shared_ptr<recording_peer> peer;
+  std::shared_ptr<client_session> session;
+  void say(const json& j);
+  void say_raw(const std::string& text);
+  std::vector<json> take() { return peer->take(); }
+  // The only message of `type` among those received since the last take().
+  json expect(const std::string& type) {
+    auto msgs = take();
+    INFO("received: " << json(msgs).dump());
+    const json* m = find_type(msgs, type);
+    REQUIRE(m != nullptr);
+    return *m;
+  }
+  void disconnect();
+};
+
+struct harness {
+  std::unique_ptr<memory_store> own_store;
+  match_store* store = nullptr;
+  metrics stats;
+  room_services rsvc;
+  lobby_services lsvc;
+  std::shared_ptr<manual_executor> ex = std::make_shared<manual_executor>();
+  std::shared_ptr<room_registry> rooms;
+  std::atomic<bool> stopping{false};
+  std::uint64_t next_conn = 1;
+  std::int64_t wall = 1'700'000'000'000;
+
+  explicit harness(config cfg = test_config(), match_store* shared_store = nullptr) {
+    if (!shared_store) {
+      own_store = std::make_unique<memory_store>(memory_store::callbacks::run_inline);
+      shared_store = own_store.get();
+    }
+    store = shared_store;
+    rsvc.cat = &shipped();
+    rsvc.store = store;
+    rsvc.stats = &stats;
+    rsvc.cfg = cfg;
+    rsvc.wall_ms = [this] { return wall += 1000; };
+    rooms = std::make_shared<room_registry>(rsvc, [this] { return std::static_pointer_cast<serial_executor>(ex); });
+    lsvc.rooms = rooms;
+    lsvc.stats = &stats;
+    lsvc.cfg = cfg;
+    lsvc.shutting_down = &stopping;
+  }
+
+  client connect(bool hello = true) {
+    client c;
+    c.h = this;
+    c.peer = std::make_shared<recording_peer>(next_conn++);
+    c.session = std::make_shared<client_session>(lsvc, c.peer, c.peer->id());
+    if (hello) {
+      c.say({{"type", "hello"}, {"version", 1}, {"client", "test"}});
+      c.expect("welcome");
+    }
+    return c;
+  }
+
+  std::string create_room(client& c, json options = json::object(), std::string format = "preconstructed",
+                          std::string mode = "duel") {
+    c.say({{"type", "create_room"}, {"mode", mode}, {"format", format}, {"options", options}});
+    auto m = c.expect("room_created");
+    return m.at("room").get<std::string>();
+  }
+
+  struct seated {
+    client c;
+    int seat = -1;
+    std::string token;
+    json state;              // the last state
+    std::vector<json> msgs;  // what came with it
+  };
+
+  // Two players join `room` (preconstructed decks 1 and 2); the match starts.
+  std::pair<seated, seated> start_duel(const std::string& room) {
+    seated a, b;
+    a.c = connect();
+    b.c = connect();
+    a.c.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+    auto ja = a.c.expect("joined");
+    a.seat = ja.at("seat").get<int>();
+    a.token = ja.at("token").get<std::string>();
+    b.c.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 2}}}});
+    auto msgs_b = b.c.take();
+    REQUIRE(find_type(msgs_b, "joined"));
+    b.seat = find_type(msgs_b, "joined")->at("seat").get<int>();
+    b.token = find_type(msgs_b, "joined")->at("token").get<std::string>();
+    REQUIRE(find_type(msgs_b, "state"));
+    b.state = *find_type(msgs_b, "state");
+    auto msgs_a = a.c.take();
+    REQUIRE(find_type(msgs_a, "state"));
+    a.state = *find_type(msgs_a, "state");
+    a.msgs = msgs_a;
+    b.msgs = msgs_b;
+    return {std::move(a), std::move(b)};
+  }
+};
+
+inline void client::say(const json& j) { say_raw(j.dump()); }
+inline void client::say_raw(const std::string& text) {
+  session->on_text(text);
+  h->ex->run();
+}
+inline void client::disconnect() {
+  session->on_closed();
+  h->ex->run();
+}
+
+inline std::vector<json> act(client& c, const json& action, int id = 1) {
+  c.say({{"type", "act"}, {"id", id}, {"action", action}});
+  return c.take();
+}
+
+// The seat whose turn it is, from a state/update's view.
+inline int active(const json& msg) { return msg.at("view").at("active_seat").get<int>(); }
+
+
+}  // namespace cod::server::test
