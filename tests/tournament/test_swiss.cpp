@@ -247,3 +247,34 @@ TEST_CASE("swiss: the bye goes to the first candidate that allows the fewest rem
   CHECK(res.bye == 3);
   CHECK(res.rematches == 0);
 }
+
+TEST_CASE("swiss: a large field pairs quickly without rematches") {
+  for (int n : {64, 257, 512}) {
+    const int rounds = n == 64 ? 10 : 9;
+    tournament t = make(n, make_config(rounds, 1, 8, static_cast<std::uint64_t>(n)));
+    rng h(static_cast<std::uint64_t>(n));
+    for (int r = 1; r <= rounds; ++r) {
+      const met_matrix m = who_met(t);
+      REQUIRE(t.start_next_round("server", r).ok());
+      for (const pairing& p : t.rounds().back().pairings)
+        if (!p.is_bye()) CHECK(!met(m, p.a, p.b));
+      play_round(t, random_results(h, 20));
+    }
+  }
+}
+
+TEST_CASE("swiss: players - 1 rounds in fields of 12 to 20 players: every round pairs everyone") {
+  for (std::uint64_t trial = 1; trial <= 20; ++trial) {
+    const int n = 12 + static_cast<int>(trial % 9);
+    tournament t = make(n, make_config(n - 1, 1, 0, trial));
+    rng h(trial);
+    for (int r = 1; r < n; ++r) {
+      REQUIRE(t.start_next_round("server", r).ok());
+      std::size_t seats = 0;
+      for (const pairing& p : t.rounds().back().pairings) seats += p.is_bye() ? 1 : 2;
+      CHECK(seats == static_cast<std::size_t>(n));
+      play_round(t, random_results(h));
+    }
+    CHECK(t.current_stage() == stage::finished);
+  }
+}
