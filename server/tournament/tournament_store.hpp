@@ -1,4 +1,4 @@
-// A tournament in the database (migration 0002_tournaments.sql,
+// A tournament in the database (migration 0003_tournaments.sql,
 // docs/persistence.md): save replaces everything stored under the id with
 // the value; load rebuilds the value. On the caller's connection, inside a
 // savepoint (so inside or outside the caller's transaction). Throws

@@ -34,7 +34,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
     {"match_notes", {"note_id", "match_id", "at_ms", "text"}},
     {"draft_events", {"match_id", "seq", "seat", "kind", "cards_json", "at_ms"}},
-    // 0002_tournaments.sql
+    // 0003_tournaments.sql
     {"tournaments",
      {"tournament_id", "name", "mode", "format", "swiss_rounds", "best_of", "exhaustion", "clock_bank_ms",
       "clock_increment_ms", "top_cut", "seed", "created_ms", "stage"}},

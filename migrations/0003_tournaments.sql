@@ -1,4 +1,4 @@
--- 0002: tournaments (docs/tournaments.md, docs/persistence.md).
+-- 0003: tournaments (docs/tournaments.md, docs/persistence.md).
 --
 -- One tournament is a cod::tournaments::tournament value (server/tournament/):
 -- its configuration, players, rounds, pairings, games and the organiser log.
