@@ -114,6 +114,8 @@ class raw_db {
     sqlite3_free(err);
     REQUIRE(rc == SQLITE_OK);
   }
+  // For statements expected to fail: SQLite's result code.
+  int try_exec(const std::string& sql) { return sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr); }
   // Every row, each column as text ("NULL" for null), joined with '|'.
   std::vector<std::string> rows(const std::string& sql) {
     sqlite3_stmt* s = nullptr;

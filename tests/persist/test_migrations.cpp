@@ -34,9 +34,19 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
     {"match_notes", {"note_id", "match_id", "at_ms", "text"}},
     {"draft_events", {"match_id", "seq", "seat", "kind", "cards_json", "at_ms"}},
+    // 0003_tournaments.sql
+    {"tournaments",
+     {"tournament_id", "name", "mode", "format", "swiss_rounds", "best_of", "exhaustion", "clock_bank_ms",
+      "clock_increment_ms", "top_cut", "seed", "created_ms", "stage"}},
+    {"tournament_players", {"tournament_id", "player", "name", "token_hash", "seed_order", "dropped_in_round"}},
+    {"tournament_rounds", {"tournament_id", "round", "kind", "attempt"}},
+    {"tournament_pairings", {"tournament_id", "round", "table_no", "player_a", "player_b"}},
+    {"tournament_games", {"tournament_id", "round", "table_no", "game_no", "match_id", "decided", "winner", "penalty"}},
+    {"tournament_log", {"tournament_id", "seq", "at_ms", "actor", "act", "round", "player", "note"}},
 };
-const std::vector<std::string> documented_indexes = {"match_notes_match", "match_seats_name", "matches_created",
-                                                     "matches_room", "matches_status"};
+const std::vector<std::string> documented_indexes = {
+    "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",
+    "matches_status",      "tournament_games_match", "tournament_players_name", "tournaments_created"};
 
 }  // namespace
 
@@ -89,6 +99,55 @@ TEST_CASE("migrations: an empty database gets the documented schema, in WAL mode
   // The keys the store relies on.
   CHECK(db.one("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('match_actions') "
                "WHERE pk > 0 ORDER BY pk)") == "match_id,seq");
+}
+
+TEST_CASE("migrations: the tournament tables keep their keys and checks") {
+  temp_dir dir;
+  const std::string path = dir.file("tournaments.db");
+  std::string error;
+  {
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    acks a;
+    store->create_match(sample_record("m1"), a.expect(true));
+    store->flush();
+    CHECK(a.wrong() == 0);
+  }
+  raw_db db(path);
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, seed, created_ms) "
+          "VALUES ('t1', 'Open', 'preconstructed', 3, 3, '42', 0)");
+  CHECK(db.one("SELECT mode, exhaustion, top_cut, stage, clock_bank_ms FROM tournaments") ==
+        "duel|1|0|not_started|NULL");
+  db.exec("INSERT INTO tournament_players VALUES ('t1', 0, 'Ann', 'h0', 1, NULL), ('t1', 1, 'Bob', 'h1', 0, NULL), "
+          "('t1', 2, 'Cy', 'h2', 2, NULL)");
+  db.exec("INSERT INTO tournament_rounds (tournament_id, round, kind) VALUES ('t1', 1, 'swiss')");
+  db.exec("INSERT INTO tournament_pairings VALUES ('t1', 1, 1, 0, 1), ('t1', 1, 2, 2, NULL)");  // a bye
+  db.exec("INSERT INTO tournament_games VALUES ('t1', 1, 1, 1, 'm1', 1, 0, 0), ('t1', 1, 1, 2, NULL, 1, 1, 1)");
+  CHECK(db.rows("SELECT game_no FROM tournament_games WHERE match_id = 'm1'") == std::vector<std::string>{"1"});
+  db.exec("INSERT INTO tournament_log VALUES ('t1', 1, 5, 'server', 'start_round', 1, NULL, 'swiss')");
+
+  const char* refused[] = {
+      // unknown match, the same match twice, a game of no pairing
+      "INSERT INTO tournament_games VALUES ('t1', 1, 1, 3, 'nope', 0, NULL, 0)",
+      "INSERT INTO tournament_games VALUES ('t1', 1, 1, 3, 'm1', 0, NULL, 0)",
+      "INSERT INTO tournament_games VALUES ('t1', 1, 9, 1, NULL, 1, 0, 1)",
+      // a name taken in another case, a player of no tournament
+      "INSERT INTO tournament_players VALUES ('t1', 3, 'ANN', 'h3', 3, NULL)",
+      "INSERT INTO tournament_players VALUES ('t2', 0, 'Ann', 'h', 0, NULL)",
+      // checks
+      "INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, seed, created_ms) "
+      "VALUES ('t3', 'x', 'preconstructed', 3, 2, '1', 0)",
+      "INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, top_cut, seed, created_ms) "
+      "VALUES ('t3', 'x', 'preconstructed', 3, 1, 3, '1', 0)",
+      "INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, seed, created_ms, clock_bank_ms) "
+      "VALUES ('t3', 'x', 'preconstructed', 3, 1, '1', 0, 60000)",
+      "INSERT INTO tournament_rounds (tournament_id, round, kind) VALUES ('t1', 2, 'knockout')",
+      "INSERT INTO tournament_log VALUES ('t1', 2, 5, 'org', 'ban', 1, NULL, '')",
+      "INSERT INTO tournament_log VALUES ('t1', 1, 6, 'org', 'drop', 1, 0, '')",
+  };
+  for (const char* sql : refused) CHECK_MESSAGE(db.try_exec(sql) != SQLITE_OK, sql);
+  CHECK(db.one("SELECT count(*) FROM tournament_games") == "2");
 }
 
 TEST_CASE("migrations: reopening applies nothing and keeps the data") {

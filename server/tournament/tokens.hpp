@@ -1,0 +1,20 @@
+// Join tokens: 32 lowercase hex digits from an injected random source (the
+// server passes its CSPRNG; tests pass a seeded one). Only their SHA-256 is kept.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace cod::tournaments {
+
+using random_source = std::function<std::uint64_t()>;
+
+std::string make_token(const random_source& random);
+// SHA-256 hex of the token's text, as match_seats.token_hash.
+std::string token_hash(std::string_view token);
+// Compares in time independent of where the strings differ.
+bool constant_time_equal(std::string_view a, std::string_view b);
+
+}  // namespace cod::tournaments
