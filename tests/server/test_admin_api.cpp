@@ -297,6 +297,8 @@ TEST_CASE("admin api: search by player, mode, status, winner, dates; pages by of
   CHECK(ids("") == "m-full m-part ");
   CHECK(ids("?player=ANN") == "m-full m-part ");  // case-insensitive; "ann" plays seat 1 of m-part
   CHECK(ids("?player=cid") == "m-part ");
+  CHECK(ids("?player=%41nn&mode=du%65l") == "m-full m-part ");  // %-escapes decoded
+  CHECK(ids("?player=Ann+Lee") == "");                            // '+' is a space, not a wildcard
   CHECK(ids("?player=Zed") == "");
   CHECK(ids("?mode=duel") == "m-full m-part ");
   CHECK(ids("?mode=ffa") == "");
@@ -488,7 +490,7 @@ TEST_CASE("admin api: verify passes a played match and finds a tampered one's fi
 
 TEST_CASE("admin api: the record and the export; the seed stays secret while a match is played") {
   fixture f;
-  const json rec = body(get(f.api, "/admin/api/matches/m-full"));
+  const json rec = body(get(f.api, "/admin/api/matches/m%2Dfull"));  // ids in paths are %-decoded
   CHECK(rec["match_id"] == "m-full");
   CHECK(rec["seed"] == std::to_string(f.full.sm.match.seed));
   CHECK(rec["seats"][1]["deck"] == json{{"preconstructed", 2}});
