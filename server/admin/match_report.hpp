@@ -72,7 +72,7 @@ struct state_result {
   bool ok = false;
   bool bad_step = false;
   std::string error{};
-  nlohmann::json body{};  // {"match_id", "step", "steps", "action" | null, "digest" | null, "view"}
+  nlohmann::json body{};  // {"match_id", "step", "steps", "seat" | null, "action" | null, "digest" | null, "view"}
 };
 state_result state_at(const catalogue& cat, const stored_match& sm, std::int64_t step);
 
