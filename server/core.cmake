@@ -23,7 +23,7 @@ add_library(cod_server_core STATIC
 )
 target_include_directories(cod_server_core PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(cod_server_core PUBLIC
-  cod_persist cod_protocol Boost::headers spdlog::spdlog nlohmann_json::nlohmann_json Threads::Threads)
+  cod_admin_core cod_persist cod_protocol Boost::headers spdlog::spdlog nlohmann_json::nlohmann_json Threads::Threads)
 # Boost 1.74's Asio under g++ 12 -std=c++20 needs <utility> first (see
 # server/CMakeLists.txt). PUBLIC: tests that include Beast need it too.
 target_compile_options(cod_server_core PUBLIC -include utility)

@@ -132,6 +132,10 @@ std::vector<config_key> make_keys() {
                       &config::max_room_backlog, 1, 1 << 20));
   k.push_back(int_key("shutdown_timeout_ms", "on SIGINT/SIGTERM, time given to close handshakes",
                       &config::shutdown_timeout_ms, 0, 600000));
+  k.push_back(string_key("admin_token",
+                         "bearer token of the admin HTTP API under /admin/api/ (docs/admin.md); empty: the admin "
+                         "API is disabled (403)",
+                         &config::admin_token));
   return k;
 }
 
@@ -182,7 +186,7 @@ std::string config_help() {
   std::ostringstream o;
   o << "usage: cod-server [--key-name=value | --key-name value]... [--config=PATH] [--help]\n"
        "\n"
-       "Clash of Decks game server: HTTP (/healthz, /metrics) and WebSocket (/ws) on one port.\n"
+       "Clash of Decks game server: HTTP (/healthz, /metrics, /admin/api/) and WebSocket (/ws) on one port.\n"
        "Every key is set by, in increasing precedence: its default, the JSON file given by\n"
        "--config=PATH (or COD_CONFIG), the environment variable COD_<KEY>, the flag --key-name.\n"
        "\n";

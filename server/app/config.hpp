@@ -46,6 +46,8 @@ struct config {
   int waiting_room_ttl_sec = 1800;        // a room whose match never starts is dropped after this
   int max_room_backlog = 256;             // requests waiting on a room's pending write: server_busy beyond
   int shutdown_timeout_ms = 2000;         // time given to close handshakes on SIGINT/SIGTERM
+  // Admin.
+  std::string admin_token;                // Bearer token of /admin/api/ (docs/admin.md); "" = admin API disabled
 };
 
 // One documented key.

@@ -13,9 +13,11 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "admin/admin_api.hpp"
 #include "app/metrics.hpp"
 #include "cod/engine/catalogue.hpp"
 #include "cod/protocol/catalogue_json.hpp"
@@ -43,6 +45,11 @@ struct server::impl {
   std::unique_ptr<match_store> store;
   room_services room_svc;
   lobby_services lobby;
+  std::unique_ptr<admin::api> admin_api;
+  // The admin API's requests block (SQLite reads, replays): one thread of
+  // their own keeps them off the io threads the rooms run on, and admins
+  // queue behind each other rather than load both cores.
+  std::optional<net::thread_pool> admin_pool;
   std::shared_ptr<net_context> net_ctx;
   net::io_context ioc;
   std::shared_ptr<room_registry> rooms;
@@ -58,6 +65,13 @@ struct server::impl {
 
   explicit impl(config c, std::unique_ptr<match_store> s) : cfg(std::move(c)), ioc(cfg.threads) {
     store = std::move(s);
+  }
+
+  // Idempotent: waits for a running admin request (it reads the store).
+  void stop_admin_pool() {
+    if (!admin_pool) return;
+    admin_pool->join();
+    admin_pool.reset();
   }
 
   void poll_stop() {
@@ -85,6 +99,7 @@ server::~server() {
     stop();
     wait();
   }
+  impl_->stop_admin_pool();
   // The store goes first: its writer thread ends, and the callbacks it still
   // holds (each keeps its room alive) are destroyed while the io_context the
   // rooms' strands belong to still exists.
@@ -167,6 +182,18 @@ bool server::start(std::string& error) {
   };
   d.net_ctx->metrics_text = [&d] { return d.stats.prometheus(d.store->pending()); };
 
+  d.admin_api = std::make_unique<admin::api>(cfg.admin_token, d.cat, *d.store);
+  d.admin_pool.emplace(1);
+  d.net_ctx->admin = d.admin_api.get();
+  d.net_ctx->run_admin = [&d](std::function<void()> f) { net::post(*d.admin_pool, std::move(f)); };
+  if (cfg.admin_token.empty())
+    spdlog::info("admin API disabled: admin_token is empty (/admin/api/ answers 403 admin_disabled)");
+  else if (cfg.admin_token.size() < 16)
+    spdlog::warn("admin API enabled on /admin/api/ with a short admin_token ({} characters; use 16 or more)",
+                 cfg.admin_token.size());
+  else
+    spdlog::info("admin API enabled on /admin/api/ (Authorization: Bearer admin_token)");
+
   // Recovery: every unfinished match gets its room back before anyone connects.
   try {
     const auto unfinished = d.store->load_unfinished();
@@ -201,7 +228,7 @@ bool server::start(std::string& error) {
     d.lst.reset();
     return false;
   }
-  spdlog::info("listening on {}:{} (HTTP /healthz /metrics, WebSocket /ws), {} io threads", cfg.address, port(),
+  spdlog::info("listening on {}:{} (HTTP /healthz /metrics /admin/api/, WebSocket /ws), {} io threads", cfg.address, port(),
                cfg.threads);
   return true;
 }
@@ -237,6 +264,7 @@ void server::wait() {
   for (auto& t : d.threads)
     if (t.joinable()) t.join();
   d.waited = true;
+  d.stop_admin_pool();
   d.store->flush();
   spdlog::info("store flushed; server stopped");
 }

@@ -4,6 +4,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <spdlog/spdlog.h>
 
+#include "admin/admin_api.hpp"
 #include "app/metrics.hpp"
 #include "net/websocket_session.hpp"
 
@@ -65,7 +66,51 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     std::make_shared<websocket_session>(stream_.release_socket(), ctx_)->run(parser_->release(), busy);
     return;
   }
+  const auto target = parser_->get().target();
+  if (admin::is_admin_target(std::string_view(target.data(), target.size()))) return handle_admin(parser_->get());
   do_write(handle(parser_->get()));
+}
+
+void http_session::handle_admin(const request& req) {
+  if (!ctx_->admin || !ctx_->run_admin) {
+    response res{http::status::not_found, req.version()};
+    res.set(http::field::content_type, "text/plain");
+    res.body() = "not found\n";
+    res.keep_alive(req.keep_alive());
+    return do_write(std::move(res));
+  }
+  admin::request areq;
+  areq.method = std::string(req.method_string());
+  areq.target = std::string(req.target());
+  if (auto it = req.find(http::field::authorization); it != req.end()) areq.authorization = std::string(it->value());
+  beast::error_code ec;
+  const auto peer = stream_.socket().remote_endpoint(ec);
+  if (ec) {
+    areq.remote = "?";
+  } else {
+    areq.remote = peer.address().to_string();
+    areq.remote += ':';
+    areq.remote += std::to_string(peer.port());
+  }
+  // No read is pending while the admin thread works: the next request is
+  // read after this response is written, as for every other route.
+  const unsigned version = req.version();
+  const bool keep_alive = req.keep_alive();
+  const bool head = req.method() == http::verb::head;
+  ctx_->run_admin([self = shared_from_this(), areq = std::move(areq), version, keep_alive, head] {
+    admin::response ar = self->ctx_->admin->handle(areq);
+    net::post(self->stream_.get_executor(), [self, ar = std::move(ar), version, keep_alive, head]() mutable {
+      response res{static_cast<http::status>(ar.status), version};
+      res.set(http::field::content_type, ar.content_type);
+      res.set(http::field::cache_control, "no-store");
+      for (auto& [name, value] : ar.headers) res.set(name, value);
+      res.keep_alive(keep_alive);
+      res.body() = std::move(ar.body);
+      res.prepare_payload();
+      if (head) res.body().clear();
+      self->do_write(std::move(res));
+    });
+  });
 }
 
 http_session::response http_session::handle(const request& req) {

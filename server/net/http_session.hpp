@@ -1,6 +1,7 @@
 // One HTTP connection: GET /healthz (JSON), GET /metrics (Prometheus text),
-// and the WebSocket upgrade on /ws, which hands the socket to a
-// websocket_session. Runs on the connection's strand.
+// the admin API under /admin/ (admin::api, run off the io threads), and the
+// WebSocket upgrade on /ws, which hands the socket to a websocket_session.
+// Runs on the connection's strand.
 #pragma once
 
 #include <memory>
@@ -29,6 +30,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
   void do_close();
   void fail(boost::beast::error_code ec, const char* what);
   response handle(const request& req);
+  void handle_admin(const request& req);
 
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;

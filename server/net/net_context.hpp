@@ -19,6 +19,9 @@
 namespace cod::server {
 
 class metrics;
+namespace admin {
+class api;
+}
 
 class connection_list {
  public:
@@ -40,6 +43,10 @@ struct net_context {
   lobby_services* lobby = nullptr;
   std::function<std::string()> healthz;       // GET /healthz body (JSON)
   std::function<std::string()> metrics_text;  // GET /metrics body (Prometheus text)
+  // /admin/ requests: admin->handle blocks (SQLite, replays), so it runs
+  // through run_admin, off the io threads; null: answered 404.
+  const admin::api* admin = nullptr;
+  std::function<void(std::function<void()>)> run_admin;
   connection_list connections;
   std::atomic<bool> shutting_down{false};
   std::atomic<std::uint64_t> next_connection_id{1};

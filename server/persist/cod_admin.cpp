@@ -1,11 +1,19 @@
-// cod-admin: read-only inspection of a cod-server database (docs/persistence.md).
+// cod-admin: read-only inspection of a cod-server database (docs/admin.md,
+// docs/persistence.md). The same search, rendering, verification and export
+// as the HTTP admin API (server/admin/), run on the SQLite file directly.
 //
-//   cod-admin --db PATH list [--status playing|finished] [--player NAME] [--limit N]
-//   cod-admin --db PATH show MATCH_ID
-//   cod-admin --db PATH verify MATCH_ID      exit 0: every check passed, 1: not
+//   cod-admin --db PATH list [filters] [--json]     matches, newest first
+//   cod-admin --db PATH show MATCH_ID [--json]
+//   cod-admin --db PATH log MATCH_ID [--json|--raw]  the log in sentences (replayed)
+//   cod-admin --db PATH state MATCH_ID --step N      the referee view after action N
+//   cod-admin --db PATH verify MATCH_ID [--json]     exit 0: every check passed, 1: not
+//   cod-admin --db PATH export MATCH_ID              one JSON document
+//   cod-admin --db PATH draft MATCH_ID               (drafts are not stored yet)
 //
 // Opens the database read-only (safe while the server runs: WAL readers do
 // not block its writer). --catalogue defaults to the shipped catalogue.
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +21,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "admin/admin_search.hpp"
+#include "admin/match_report.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "persist/recovery.hpp"
 #include "persist/sqlite_store.hpp"
@@ -30,10 +42,17 @@ void usage(std::FILE* to) {
   std::fprintf(to,
                "usage: cod-admin --db PATH [--catalogue PATH] COMMAND\n"
                "commands:\n"
-               "  list [--status playing|finished] [--player NAME] [--limit N]   matches, newest first\n"
-               "  show MATCH_ID      the record, its seats, every action (one per line) and notes\n"
-               "  verify MATCH_ID    seed commitment, replay with digests, result; exit 0 if all pass\n"
-               "The database is opened read-only.\n");
+               "  list [--player NAME] [--mode MODE] [--status playing|finished] [--winner SEAT]\n"
+               "       [--from MS] [--to MS] [--limit N] [--offset N] [--before CURSOR] [--json]\n"
+               "                     matches, newest first (the filters of GET /admin/api/matches)\n"
+               "  show MATCH_ID [--json]   the record, its seats, every action (one per line) and notes\n"
+               "  log MATCH_ID [--json | --raw]   the log replayed and told in sentences; --raw: as stored\n"
+               "  state MATCH_ID --step N  the referee view (JSON) after action N (0: after the setup)\n"
+               "  verify MATCH_ID [--json] seed commitment, replay with digests, result; exit 0 if all pass\n"
+               "  export MATCH_ID          the whole match as one JSON document\n"
+               "  draft MATCH_ID           the draft record (not stored yet: exit 1)\n"
+               "The database is opened read-only. Exit status: 0 ok, 1 failure (no such match, failed\n"
+               "verification, divergent log), 2 usage error.\n");
 }
 
 std::string when(std::int64_t ms) {
@@ -55,8 +74,8 @@ std::string hex16(std::uint64_t d) {
   return buf;
 }
 
-int cmd_list(sqlite_reader& r, const match_query& q) {
-  for (const match_summary& m : r.list_matches(q)) {
+int cmd_list(const std::vector<match_summary>& found) {
+  for (const match_summary& m : found) {
     std::string names;
     if (m.mode == "2v2" && m.names.size() == 4) {
       // R11.6: the teams, seats 0+2 against 1+3.
@@ -107,17 +126,43 @@ int cmd_show(const stored_match& sm) {
   return 0;
 }
 
-int cmd_verify(const std::string& catalogue_path, const stored_match& sm) {
-  cod::catalogue cards;
+bool load_cards(const std::string& catalogue_path, cod::catalogue& cards) {
   if (auto e = cod::protocol::load_catalogue_file(catalogue_path, cards)) {
     std::fprintf(stderr, "cod-admin: catalogue %s: %s\n", catalogue_path.c_str(), e->to_string().c_str());
-    return 1;
+    return false;
   }
+  return true;
+}
+
+void print_json(const nlohmann::json& j) { std::printf("%s\n", j.dump(2).c_str()); }
+
+int cmd_verify(const cod::catalogue& cards, const stored_match& sm, bool json) {
   const verify_result v = verify(cards, sm);
+  if (json) {
+    print_json(admin::verify_to_json(sm, v));
+    return v.ok ? 0 : 1;
+  }
   for (const verify_check& c : v.checks)
     std::printf("%-5s %s: %s\n", c.ok ? "ok" : "FAIL", c.name.c_str(), c.detail.c_str());
   std::printf("%s %s\n", sm.match.match_id.c_str(), v.ok ? "verified" : "FAILED verification");
   return v.ok ? 0 : 1;
+}
+
+int cmd_log(const cod::catalogue& cards, const stored_match& sm, bool json) {
+  const admin::match_log log = admin::render_log(cards, sm);
+  if (json) print_json(admin::log_to_json(sm, log));
+  else std::fputs(admin::log_to_text(sm, log).c_str(), stdout);
+  return log.complete ? 0 : 1;
+}
+
+int cmd_state(const cod::catalogue& cards, const stored_match& sm, std::int64_t step) {
+  const admin::state_result s = admin::state_at(cards, sm, step);
+  if (!s.ok) {
+    std::fprintf(stderr, "cod-admin: %s\n", s.error.c_str());
+    return s.bad_step ? 2 : 1;
+  }
+  print_json(s.body);
+  return 0;
 }
 
 }  // namespace
@@ -126,7 +171,9 @@ int main(int argc, char** argv) {
   std::string db_path;
   std::string catalogue_path = COD_DEFAULT_CATALOGUE;
   std::vector<std::string> args;
-  match_query q;
+  admin::params search;  // list's filters, named as the HTTP API's parameters
+  bool json = false, raw = false;
+  std::string step_text;
   for (int i = 1; i < argc; ++i) {
     auto next = [&]() -> std::string {
       if (i + 1 >= argc) {
@@ -135,26 +182,51 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (!std::strcmp(argv[i], "--db")) db_path = next();
-    else if (!std::strcmp(argv[i], "--catalogue")) catalogue_path = next();
-    else if (!std::strcmp(argv[i], "--status")) q.status = next();
-    else if (!std::strcmp(argv[i], "--player")) q.player = next();
-    else if (!std::strcmp(argv[i], "--limit")) q.limit = std::atoi(next().c_str());
-    else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+    const std::string a = argv[i];
+    if (a == "--db") db_path = next();
+    else if (a == "--catalogue") catalogue_path = next();
+    else if (a == "--json") json = true;
+    else if (a == "--raw") raw = true;
+    else if (a == "--step") step_text = next();
+    else if (a == "--status" || a == "--player" || a == "--mode" || a == "--winner" || a == "--from" ||
+             a == "--to" || a == "--limit" || a == "--offset" || a == "--before" || a == "--tournament")
+      search.emplace_back(a.substr(2), next());
+    else if (a == "--help" || a == "-h") {
       usage(stdout);
       return 0;
-    } else if (argv[i][0] == '-') {
-      std::fprintf(stderr, "cod-admin: unknown option %s\n", argv[i]);
+    } else if (a[0] == '-') {
+      std::fprintf(stderr, "cod-admin: unknown option %s\n", a.c_str());
       usage(stderr);
       return 2;
     } else {
-      args.emplace_back(argv[i]);
+      args.push_back(a);
     }
   }
-  const bool needs_id = !args.empty() && (args[0] == "show" || args[0] == "verify");
-  if (db_path.empty() || args.empty() || (args[0] != "list" && !needs_id) || args.size() != (needs_id ? 2u : 1u) ||
-      (!q.status.empty() && q.status != "playing" && q.status != "finished")) {
+  const std::vector<std::string> with_id = {"show", "log", "state", "verify", "export", "draft"};
+  const bool needs_id = !args.empty() && std::find(with_id.begin(), with_id.end(), args[0]) != with_id.end();
+  if (db_path.empty() || args.empty() || (args[0] != "list" && !needs_id) || args.size() != (needs_id ? 2u : 1u)) {
     usage(stderr);
+    return 2;
+  }
+  match_query q;
+  if (args[0] == "list") {
+    if (auto e = admin::query_from_params(search, q)) {
+      std::fprintf(stderr, "cod-admin: --%s: %s\n", e->param.c_str(), e->message.c_str());
+      return 2;
+    }
+  } else if (!search.empty()) {
+    std::fprintf(stderr, "cod-admin: --%s is a filter of 'list'\n", search[0].first.c_str());
+    return 2;
+  }
+  std::int64_t step = -1;
+  if (args[0] == "state") {
+    auto [p, ec] = std::from_chars(step_text.data(), step_text.data() + step_text.size(), step);
+    if (step_text.empty() || ec != std::errc{} || p != step_text.data() + step_text.size() || step < 0) {
+      std::fprintf(stderr, "cod-admin: state needs --step N (an action number, 0: after the setup)\n");
+      return 2;
+    }
+  } else if (!step_text.empty()) {
+    std::fprintf(stderr, "cod-admin: --step goes with 'state'\n");
     return 2;
   }
 
@@ -165,13 +237,44 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    if (args[0] == "list") return cmd_list(*reader, q);
+    if (args[0] == "list") {
+      const auto found = reader->list_matches(q);
+      if (json) {
+        print_json(admin::listing_to_json(found, q));
+        return 0;
+      }
+      return cmd_list(found);
+    }
     const auto sm = reader->load_match(args[1]);
     if (!sm) {
       std::fprintf(stderr, "cod-admin: no match '%s' in %s\n", args[1].c_str(), db_path.c_str());
       return 1;
     }
-    return args[0] == "show" ? cmd_show(*sm) : cmd_verify(catalogue_path, *sm);
+    if (args[0] == "show") {
+      if (json) {
+        print_json(admin::record_to_json(*sm));
+        return 0;
+      }
+      return cmd_show(*sm);
+    }
+    if (args[0] == "export") {
+      print_json(admin::export_match(*sm));
+      return 0;
+    }
+    if (args[0] == "draft") {
+      // Drafts are not stored by the server yet (docs/admin.md).
+      std::fprintf(stderr, "cod-admin: no draft record for match '%s'\n", args[1].c_str());
+      return 1;
+    }
+    if (args[0] == "log" && raw) {
+      print_json(admin::raw_log_to_json(*sm));
+      return 0;
+    }
+    cod::catalogue cards;
+    if (!load_cards(catalogue_path, cards)) return 1;
+    if (args[0] == "log") return cmd_log(cards, *sm, json);
+    if (args[0] == "state") return cmd_state(cards, *sm, step);
+    return cmd_verify(cards, *sm, json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cod-admin: %s\n", e.what());
     return 1;

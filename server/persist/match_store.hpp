@@ -102,12 +102,20 @@ struct match_summary {
   std::optional<match_result> result{};
 };
 
-// Admin search; every filter is optional. Newest first.
+// Admin search; every filter is optional. Newest first: by created_ms, then
+// match_id, both descending (a total order, so a cursor pages exactly).
 struct match_query {
   std::string status{};                  // "playing" | "finished" | "" (any)
   std::string player{};                  // a seat's name, ASCII case-insensitive; "" (any)
+  std::string mode{};                    // "duel" ...; "" (any)
+  int winner = -1;                       // a seat among the winners (finished matches); -1 (any)
   std::int64_t created_from_ms = 0;      // created_ms >= this
   std::int64_t created_to_ms = 0;        // created_ms < this; 0: no bound
+  // Cursor: only matches after (older than) this one in the listing order,
+  // i.e. created_ms < before_created_ms, or equal and match_id < before_match_id.
+  bool has_before = false;
+  std::int64_t before_created_ms = 0;
+  std::string before_match_id{};
   int limit = 100;
   int offset = 0;
 };

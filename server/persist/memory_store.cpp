@@ -133,6 +133,13 @@ std::vector<match_summary> memory_store::list_matches(const match_query& q) {
     if (!q.status.empty() && q.status != status) continue;
     if (sm.match.created_ms < q.created_from_ms) continue;
     if (q.created_to_ms != 0 && sm.match.created_ms >= q.created_to_ms) continue;
+    if (!q.mode.empty() && q.mode != sm.match.mode) continue;
+    if (q.winner >= 0 && (!sm.result || std::find(sm.result->winners.begin(), sm.result->winners.end(),
+                                                   q.winner) == sm.result->winners.end()))
+      continue;
+    if (q.has_before && (sm.match.created_ms > q.before_created_ms ||
+                         (sm.match.created_ms == q.before_created_ms && sm.match.match_id >= q.before_match_id)))
+      continue;
     if (!q.player.empty() &&
         std::none_of(sm.match.seats.begin(), sm.match.seats.end(),
                      [&](const seat_record& s) { return iequals(s.name, q.player); }))

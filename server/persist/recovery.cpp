@@ -97,7 +97,7 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
   return true;
 }
 
-rebuild_result rebuild(const catalogue& cards, const stored_match& sm) {
+rebuild_result rebuild(const catalogue& cards, const stored_match& sm, const replay_step_fn& on_step) {
   rebuild_result r;
   const match_record& rec = sm.match;
   if (rec.engine_version != cod::engine_version) {
@@ -112,10 +112,12 @@ rebuild_result rebuild(const catalogue& cards, const stored_match& sm) {
     r.error = cat("match ", rec.match_id, ": the engine refuses its setup: ", error_name(e));
     return r;
   }
-  for (std::size_t i = 0; i < sm.actions.size(); ++i) {
+  bool stopped = on_step && !on_step(nullptr, events, r.m);
+  for (std::size_t i = 0; i < sm.actions.size() && !stopped; ++i) {
     const action_record& a = sm.actions[i];
     const std::int64_t expected = static_cast<std::int64_t>(i) + 1;
     const std::string where = cat("action seq ", a.seq, " (seat ", a.seat, ", ", a.action_json, ")");
+    r.failed_seq = expected;  // cleared below once this action checks out
     if (a.seq != expected) {
       r.error = cat(where, ": expected seq ", expected, " (the log has a hole or is out of order)");
       return r;
@@ -141,6 +143,8 @@ rebuild_result rebuild(const catalogue& cards, const stored_match& sm) {
       return r;
     }
     r.seq = a.seq;
+    r.failed_seq = 0;
+    stopped = on_step && !on_step(&a, events, r.m);
   }
   if (std::string why = r.m.check_invariants(); !why.empty()) {
     r.error = cat("after seq ", r.seq, " the rebuilt state is malformed: ", why);

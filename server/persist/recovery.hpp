@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,14 +30,23 @@ struct rebuild_result {
   bool ok = false;
   std::string error;      // the first problem, precisely; empty when ok
   std::int64_t seq = 0;   // the last action replayed and checked (0: none)
+  std::int64_t failed_seq = 0;  // the action where the log diverges (0: none, or the setup/record)
 };
+
+// Watches a replay (the admin's match log and state-at-step): called once
+// for the setup with a == nullptr, then after each action that was applied
+// and whose digest matched, with the events that step produced and the
+// match after it. Returning false stops the replay there (rebuild then
+// reports ok with seq = that action).
+using replay_step_fn =
+    std::function<bool(const action_record* a, std::span<const event> events, const cod::match& m)>;
 
 // Creates the match from its record and replays its whole log: each action
 // parsed with its seat (protocol::parse_action_text), applied, and the digest
 // after it compared with the stored one; at the end the state must pass
 // match::check_invariants. Stops at the first problem. The record's
 // engine_version must be this engine's.
-rebuild_result rebuild(const catalogue& cat, const stored_match& sm);
+rebuild_result rebuild(const catalogue& cat, const stored_match& sm, const replay_step_fn& on_step = {});
 
 struct verify_check {
   std::string name;    // "seed commitment", "replay", ...

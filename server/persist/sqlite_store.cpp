@@ -180,6 +180,11 @@ std::vector<match_summary> sqlite_reader::list_matches(const match_query& q) {
     if (!q.status.empty()) where += " AND status = ?3";
     if (!q.player.empty())
       where += " AND match_id IN (SELECT match_id FROM match_seats WHERE name = ?4 COLLATE NOCASE)";
+    if (!q.mode.empty()) where += " AND mode = ?7";
+    // winners is a JSON array of seats ("[1]"); NULL while playing.
+    if (q.winner >= 0)
+      where += " AND status = 'finished' AND EXISTS (SELECT 1 FROM json_each(m.winners) WHERE value = ?8)";
+    if (q.has_before) where += " AND (created_ms < ?9 OR (created_ms = ?9 AND match_id < ?10))";
     sql::stmt s(*db_, cat("SELECT ", match_columns,
                           ", (SELECT COALESCE(MAX(seq), 0) FROM match_actions a WHERE a.match_id = m.match_id)"
                           " FROM matches m",
@@ -189,6 +194,9 @@ std::vector<match_summary> sqlite_reader::list_matches(const match_query& q) {
     if (!q.status.empty()) s.bind(3, q.status);
     if (!q.player.empty()) s.bind(4, q.player);
     s.bind(5, std::max(q.limit, 0)).bind(6, std::max(q.offset, 0));
+    if (!q.mode.empty()) s.bind(7, q.mode);
+    if (q.winner >= 0) s.bind(8, q.winner);
+    if (q.has_before) s.bind(9, q.before_created_ms).bind(10, q.before_match_id);
     std::vector<match_summary> out;
     while (s.step()) {
       stored_match sm = read_match_row(s);

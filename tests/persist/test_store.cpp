@@ -169,6 +169,55 @@ TEST_CASE("store: list_matches filters by status, player and time; newest first;
   });
 }
 
+TEST_CASE("store: list_matches filters by mode and winner; a before-cursor pages without overlap") {
+  for_each_store([](match_store& s) {
+    acks a;
+    match_record other = sample_record("x", 2000);
+    other.mode = "ffa";  // only the filter cares; the store keeps any mode
+    s.create_match(sample_record("a", 1000), a.expect(true));
+    s.create_match(other, a.expect(true));
+    s.create_match(sample_record("b2", 3000), a.expect(true));  // same created_ms: ties by match_id
+    s.create_match(sample_record("b1", 3000), a.expect(true));
+    s.finish_match("a", {{1}, "fort_destroyed", 1500}, a.expect(true));
+    s.finish_match("b1", {{0}, "concession", 3500}, a.expect(true));
+    s.finish_match("x", {{0, 2}, "fort_destroyed", 2500}, a.expect(true));
+    s.flush();
+    REQUIRE(a.wrong() == 0);
+    auto ids = [&](const match_query& q) {
+      std::string out;
+      for (const auto& m : s.list_matches(q)) out += m.match_id + " ";
+      return out;
+    };
+    match_query q;
+    CHECK(ids(q) == "b2 b1 x a ");
+    q.mode = "duel";
+    CHECK(ids(q) == "b2 b1 a ");
+    q.mode = "ffa";
+    CHECK(ids(q) == "x ");
+    q = match_query{};
+    q.winner = 0;
+    CHECK(ids(q) == "b1 x ");
+    q.winner = 1;
+    CHECK(ids(q) == "a ");
+    q.winner = 2;
+    CHECK(ids(q) == "x ");
+    q.winner = 3;
+    CHECK(ids(q) == "");
+    // The cursor of "b2" continues with b1 (same created_ms, smaller id), then x.
+    q = match_query{};
+    q.limit = 1;
+    q.has_before = true;
+    q.before_created_ms = 3000;
+    q.before_match_id = "b2";
+    CHECK(ids(q) == "b1 ");
+    q.before_match_id = "b1";
+    CHECK(ids(q) == "x ");
+    q.before_created_ms = 1000;
+    q.before_match_id = "a";
+    CHECK(ids(q) == "");
+  });
+}
+
 TEST_CASE("store: many concurrent appends are all committed, in order, each callback once") {
   for_each_store([](match_store& s) {
     constexpr int threads = 8;

@@ -1,0 +1,230 @@
+#include "admin/admin_api.hpp"
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "admin/admin_search.hpp"
+#include "admin/match_report.hpp"
+#include "persist/recovery.hpp"
+#include "persist/sha256.hpp"
+#include "persist/strcat.hpp"
+
+namespace cod::server::admin {
+
+using detail::cat;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::string_view api_prefix = "/admin/api/";
+
+response error(int status, std::string code, std::string message, std::string param = {}) {
+  response r;
+  r.status = status;
+  json body = {{"error", code}, {"message", message}};
+  if (!param.empty()) body["param"] = param;
+  r.body = body.dump();
+  r.code = std::move(code);
+  return r;
+}
+
+response bad_param(const param_error& e) { return error(400, e.code, e.message, e.param); }
+
+response ok_json(const json& j) {
+  response r;
+  r.body = j.dump();
+  return r;
+}
+
+// Both sides hashed first: the comparison then always runs over 32 bytes,
+// whatever the lengths, and touches every byte (no early exit).
+bool same_token(std::string_view given, std::string_view expected) {
+  const auto a = sha256::hash(given);
+  const auto b = sha256::hash(expected);
+  unsigned diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
+// "Bearer <token>" (the scheme is case-insensitive, RFC 7235); "" otherwise.
+std::string bearer_token(std::string_view header) {
+  constexpr std::string_view scheme = "bearer ";
+  if (header.size() <= scheme.size()) return {};
+  for (std::size_t i = 0; i < scheme.size(); ++i) {
+    char c = header[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != scheme[i]) return {};
+  }
+  std::string_view t = header.substr(scheme.size());
+  while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+  return std::string(t);
+}
+
+// The path's segments after /admin/api/, each %-decoded; false when an
+// escape is malformed. A trailing slash gives an empty last segment (404).
+bool split_path(std::string_view path, std::vector<std::string>& out) {
+  path.remove_prefix(api_prefix.size());
+  for (;;) {
+    const auto slash = path.find('/');
+    auto seg = percent_decode(path.substr(0, slash), false);
+    if (!seg) return false;
+    out.push_back(std::move(*seg));
+    if (slash == std::string_view::npos) return true;
+    path.remove_prefix(slash + 1);
+  }
+}
+
+// The parameters an endpoint takes; anything else is a 400 (a typo never
+// silently changes what is returned).
+std::optional<param_error> only(const params& p, std::initializer_list<std::string_view> allowed) {
+  for (const auto& [name, value] : p) {
+    bool known = false;
+    for (auto a : allowed) known = known || a == name;
+    if (!known) {
+      std::string list;
+      for (auto a : allowed) list += cat(list.empty() ? "" : ", ", a);
+      return param_error{"unknown_parameter", name,
+                         cat("unknown parameter '", name, "'", list.empty() ? std::string(" (this endpoint takes none)")
+                                                                            : cat(" (this endpoint takes ", list, ")"))};
+    }
+  }
+  return std::nullopt;
+}
+
+const std::string* find_param(const params& p, std::string_view name) {
+  for (const auto& [n, v] : p)
+    if (n == name) return &v;
+  return nullptr;
+}
+
+}  // namespace
+
+bool is_admin_target(std::string_view target) {
+  return target == "/admin" || target.substr(0, 7) == "/admin/" || target.substr(0, 7) == "/admin?";
+}
+
+api::api(std::string token, const catalogue& cards, match_store& store)
+    : token_(std::move(token)), cards_(cards), store_(store) {}
+
+response api::handle(const request& req) const {
+  response r;
+  if (!enabled()) {
+    r = error(403, "admin_disabled", "the admin API is disabled: set admin_token (docs/admin.md)");
+  } else if (req.authorization.empty()) {
+    r = error(401, "unauthorized", "missing \"Authorization: Bearer <token>\" header");
+  } else if (const std::string t = bearer_token(req.authorization); t.empty() || !same_token(t, token_)) {
+    r = error(401, "unauthorized", "wrong admin token");
+  } else {
+    try {
+      r = route(req);
+    } catch (const persist_error& e) {
+      spdlog::error("admin: storage error on {} {}: {}", req.method, req.target, e.what());
+      r = error(500, "storage_error", cat("the database could not be read: ", e.what()));
+    } catch (const std::exception& e) {
+      spdlog::error("admin: internal error on {} {}: {}", req.method, req.target, e.what());
+      r = error(500, "internal_error", e.what());
+    }
+  }
+  if (r.status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"cod-admin\"");
+  // The access log: who, what, outcome. The token is never logged.
+  if (r.status == 401 || r.status == 403)
+    spdlog::warn("admin: {} {} {} refused: {} {}", req.remote, req.method, req.target, r.status, r.code);
+  else
+    spdlog::info("admin: {} {} {} -> {} {}", req.remote, req.method, req.target, r.status, r.code);
+  return r;
+}
+
+response api::route(const request& req) const {
+  std::string_view target = req.target;
+  std::string_view query;
+  if (auto q = target.find('?'); q != std::string_view::npos) {
+    query = target.substr(q + 1);
+    target = target.substr(0, q);
+  }
+  if (target.substr(0, api_prefix.size()) != api_prefix)
+    return error(404, "not_found", "no such admin endpoint; the API is under /admin/api/ (docs/admin.md)");
+  if (req.method != "GET" && req.method != "HEAD") {
+    response r = error(405, "method_not_allowed", "the admin API is read-only: GET (or HEAD)");
+    r.headers.emplace_back("Allow", "GET, HEAD");
+    return r;
+  }
+  params p;
+  if (auto e = parse_query_string(query, p)) return bad_param(*e);
+  std::vector<std::string> seg;
+  if (!split_path(target, seg)) return error(400, "bad_path", "malformed %-escape in the path");
+
+  // GET /admin/api/matches
+  if (seg.size() == 1 && seg[0] == "matches") {
+    match_query q;
+    if (auto e = query_from_params(p, q)) return bad_param(*e);
+    return ok_json(listing_to_json(store_.list_matches(q), q));
+  }
+  // GET /admin/api/tournaments/{id}/export: tournaments are not stored yet.
+  if (seg.size() == 3 && seg[0] == "tournaments" && seg[2] == "export" && !seg[1].empty())
+    return error(501, "not_implemented", "tournaments are not stored yet; their export comes with them");
+
+  if (seg.size() < 2 || seg.size() > 4 || seg[0] != "matches" || seg[1].empty())
+    return error(404, "not_found", "no such admin endpoint (docs/admin.md)");
+  const std::string& id = seg[1];
+  const std::string what = seg.size() >= 3 ? seg[2] : "";
+  const std::string sub = seg.size() == 4 ? seg[3] : "";
+  const bool known = (seg.size() == 2) || (seg.size() == 3 && (what == "log" || what == "state" || what == "verify" ||
+                                                               what == "export" || what == "draft")) ||
+                     (seg.size() == 4 && what == "log" && sub == "raw");
+  if (!known) return error(404, "not_found", "no such admin endpoint (docs/admin.md)");
+
+  // Parameters first: a bad request is a 400 whether or not the match exists.
+  if (what == "log" && sub.empty()) {
+    if (auto e = only(p, {"format"})) return bad_param(*e);
+    if (auto f = find_param(p, "format"); f && *f != "json" && *f != "text")
+      return error(400, "bad_parameter", cat("'format' is json or text, not '", *f, "'"), "format");
+  } else if (what == "state") {
+    if (auto e = only(p, {"step"})) return bad_param(*e);
+    if (!find_param(p, "step")) return error(400, "bad_parameter", "'step' is required (0: after the setup)", "step");
+  } else if (auto e = only(p, {})) {
+    return bad_param(*e);
+  }
+
+  const auto sm = store_.load_match(id);
+  if (!sm) return error(404, "no_such_match", cat("no match '", id, "'"));
+
+  if (what.empty()) return ok_json(record_to_json(*sm));
+  if (what == "export") return ok_json(export_match(*sm));
+  if (what == "draft")
+    // Drafts are not stored by the server yet (draft_events stays empty).
+    return error(404, "no_draft_record", cat("no draft record for match '", id, "'"));
+  if (what == "verify") return ok_json(verify_to_json(*sm, verify(cards_, *sm)));
+  if (what == "log" && sub == "raw") return ok_json(raw_log_to_json(*sm));
+  if (what == "log") {
+    const match_log log = render_log(cards_, *sm);
+    const std::string* f = find_param(p, "format");
+    if (f && *f == "text") {
+      response r;
+      r.content_type = "text/plain; charset=utf-8";
+      r.body = log_to_text(*sm, log);
+      return r;
+    }
+    return ok_json(log_to_json(*sm, log));
+  }
+  // state
+  const std::string& step_text = *find_param(p, "step");
+  std::int64_t step = -1;
+  {
+    const char* b = step_text.data();
+    const char* e = b + step_text.size();
+    auto [ptr, ec] = std::from_chars(b, e, step);
+    if (step_text.empty() || ec != std::errc{} || ptr != e || step < 0)
+      return error(400, "bad_parameter", cat("'step' is an action number from 0 to ", sm->actions.size(), ", not '",
+                                             step_text, "'"),
+                   "step");
+  }
+  state_result s = state_at(cards_, *sm, step);
+  if (s.bad_step) return error(400, "bad_parameter", s.error, "step");
+  if (!s.ok) return error(422, "replay_failed", s.error);
+  return ok_json(s.body);
+}
+
+}  // namespace cod::server::admin

@@ -1,0 +1,58 @@
+// The admin HTTP API under /admin/api/ (docs/admin.md), without the HTTP
+// machinery: http_session hands it the method, target, Authorization header
+// and peer address, and writes back what it returns. Tests call it directly.
+//
+// Access: every request needs "Authorization: Bearer <admin_token>"; the
+// token is compared in constant time. An empty admin_token disables the API
+// (403 admin_disabled). Every request, accepted or refused, is logged through
+// spdlog with the peer address, method, target and outcome (never the token).
+//
+// handle() blocks (SQLite reads, replays through the engine): call it off the
+// io threads. Thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cod/engine/catalogue.hpp"
+#include "persist/match_store.hpp"
+
+namespace cod::server::admin {
+
+struct request {
+  std::string method{};         // "GET"
+  std::string target{};         // "/admin/api/matches?player=ann"
+  std::string authorization{};  // the Authorization header's value; "" when absent
+  std::string remote{};         // the peer, "127.0.0.1:50312" (for the access log)
+};
+
+struct response {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body{};
+  std::string code = "ok";  // the error code of the body, "ok" on success (logs, tests)
+  std::vector<std::pair<std::string, std::string>> headers{};  // extra ones (WWW-Authenticate)
+};
+
+// True for the targets the admin API answers (everything under /admin/).
+bool is_admin_target(std::string_view target);
+
+class api {
+ public:
+  // `cards` and `store` must outlive the api.
+  api(std::string token, const catalogue& cards, match_store& store);
+
+  bool enabled() const { return !token_.empty(); }
+  response handle(const request& req) const;
+
+ private:
+  response route(const request& req) const;
+
+  std::string token_;
+  const catalogue& cards_;
+  match_store& store_;
+};
+
+}  // namespace cod::server::admin

@@ -1,0 +1,521 @@
+// The admin API's handlers (server/admin/admin_api.hpp), called directly:
+// access control and its log, parameter errors, and what it reads about a
+// real duel played through the engine and stored as the server stores it.
+// The views a test compares with were taken while playing, not by the
+// admin's replay.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
+
+#include "admin/admin_api.hpp"
+#include "admin/match_report.hpp"
+#include "cod/engine/match.hpp"
+#include "cod/engine/rng.hpp"
+#include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/wire_names.hpp"
+#include "persist/memory_store.hpp"
+#include "persist/recovery.hpp"
+#include "persist/sha256.hpp"
+
+using namespace cod::server;
+using nlohmann::json;
+
+namespace {
+
+const cod::catalogue& cards() {
+  static const cod::catalogue cat = [] {
+    cod::catalogue c;
+    auto e = cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
+    REQUIRE_MESSAGE(!e, (e ? e->to_string() : std::string()));
+    return c;
+  }();
+  return cat;
+}
+
+constexpr const char* token = "test-admin-token-0123456789";
+constexpr const char* auth = "Bearer test-admin-token-0123456789";
+
+struct played {
+  stored_match sm;
+  std::vector<json> views;  // the referee view after the setup (0) and after each action, as played
+};
+
+// A duel between random legal moves (preconstructed decks 1 and 2), stored
+// as a room stores it: the record, each action with its digest, the result.
+// max_actions < 0: to the end.
+played play_and_store(match_store& store, const std::string& id, std::uint64_t seed, std::int64_t created_ms,
+                      int max_actions, const std::string& name0 = "Ann", const std::string& name1 = "Ben") {
+  played p;
+  match_record& rec = p.sm.match;
+  rec.match_id = id;
+  rec.room_id = "room-" + id;
+  rec.mode = "duel";
+  rec.format = "preconstructed";
+  rec.options_json = R"({"exhaustion":false})";
+  rec.rules_version = "test";
+  rec.engine_version = cod::engine_version;
+  rec.seed = seed;
+  rec.seed_hash = seed_commitment(seed);
+  rec.created_ms = created_ms;
+  rec.seats = {{0, name0, sha256_hex("t0"), R"({"preconstructed":1})"},
+               {1, name1, sha256_hex("t1"), R"({"preconstructed":2})"}};
+  cod::match_config cfg;
+  std::string error;
+  REQUIRE_MESSAGE(config_from_record(cards(), rec, cfg, error), error);
+  cod::match m;
+  std::vector<cod::event> events;
+  REQUIRE(cod::match::create(cards(), cfg, m, events) == cod::rule_error::ok);
+  p.views.push_back(cod::protocol::view_to_json(m.view(cod::referee), cards()));
+  store.create_match(rec, nullptr);
+  cod::rng player(seed * 31 + 7);
+  std::vector<cod::action> legal;
+  for (int n = 0; !m.over() && (max_actions < 0 || n < max_actions); ++n) {
+    m.legal_actions(legal);
+    REQUIRE(!legal.empty());
+    const cod::action act = legal[player.below(legal.size())];
+    events.clear();
+    REQUIRE(m.apply(act, events) == cod::rule_error::ok);
+    action_record ar;
+    ar.seq = n + 1;
+    ar.seat = act.seat;
+    ar.action_json = cod::protocol::action_to_json(act).dump();
+    ar.digest = m.digest();
+    ar.at_ms = created_ms + n;
+    p.sm.actions.push_back(ar);
+    p.views.push_back(cod::protocol::view_to_json(m.view(cod::referee), cards()));
+    store.append_action(id, ar, nullptr);
+  }
+  if (m.over()) {
+    match_result r;
+    for (int s = 0; s < m.seat_count(); ++s)
+      if (m.winners() & (1u << s)) r.winners.push_back(s);
+    r.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
+    r.ended_ms = created_ms + 100000;
+    store.finish_match(id, r, nullptr);
+    p.sm.result = r;
+  }
+  store.flush();
+  return p;
+}
+
+// Copies a stored match into `store`, after `change` edits it (tampering).
+template <class F>
+void store_copy(match_store& store, stored_match sm, F&& change) {
+  change(sm);
+  store.create_match(sm.match, nullptr);
+  for (const auto& a : sm.actions) store.append_action(sm.match.match_id, a, nullptr);
+  if (sm.result) store.finish_match(sm.match.match_id, *sm.result, nullptr);
+  store.flush();
+}
+
+admin::response get(const admin::api& api, const std::string& target, const std::string& authorization = auth,
+                    const std::string& method = "GET") {
+  admin::request r;
+  r.method = method;
+  r.target = target;
+  r.authorization = authorization;
+  r.remote = "10.1.2.3:4567";
+  return api.handle(r);
+}
+
+json body(const admin::response& r) {
+  REQUIRE(r.content_type == "application/json");
+  return json::parse(r.body);
+}
+
+// Captures what spdlog's default logger writes while alive.
+class log_capture {
+ public:
+  log_capture()
+      : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256)),
+        old_(spdlog::default_logger()) {
+    auto l = std::make_shared<spdlog::logger>("capture", sink_);
+    l->set_level(spdlog::level::trace);
+    l->set_pattern("%l %v");
+    spdlog::set_default_logger(l);
+  }
+  ~log_capture() { spdlog::set_default_logger(old_); }
+  // Each line without its end-of-line.
+  std::vector<std::string> lines() {
+    auto out = sink_->last_formatted();
+    for (auto& l : out)
+      while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
+    return out;
+  }
+
+ private:
+  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
+  std::shared_ptr<spdlog::logger> old_;
+};
+
+struct fixture {
+  memory_store store{memory_store::callbacks::run_inline};
+  admin::api api{token, cards(), store};
+  played full = play_and_store(store, "m-full", 20261122, 1700000002000, -1, "Ann", "Ben");
+  played part = play_and_store(store, "m-part", 7700123456789ull, 1700000001000, 9, "Cid", "ann");
+};
+
+bool has_line(const std::vector<std::string>& lines, const std::string& want) {
+  for (const auto& l : lines)
+    if (l == want) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("admin api: tokens; refused requests get 401 or 403 and no data; every access is logged") {
+  fixture f;
+  log_capture logs;
+
+  SUBCASE("an empty admin_token disables the API") {
+    admin::api off("", cards(), f.store);
+    CHECK(!off.enabled());
+    auto r = get(off, "/admin/api/matches", auth);
+    CHECK(r.status == 403);
+    CHECK(body(r)["error"] == "admin_disabled");
+    CHECK(r.body.find("m-full") == std::string::npos);
+  }
+  SUBCASE("no Authorization header") {
+    auto r = get(f.api, "/admin/api/matches", "");
+    CHECK(r.status == 401);
+    CHECK(body(r)["error"] == "unauthorized");
+    CHECK(!body(r).contains("matches"));
+    CHECK(r.body.find("m-full") == std::string::npos);
+    REQUIRE(r.headers.size() == 1);
+    CHECK(r.headers[0].first == "WWW-Authenticate");
+    const auto lines = logs.lines();
+    REQUIRE(!lines.empty());
+    CHECK(lines.back() == "warning admin: 10.1.2.3:4567 GET /admin/api/matches refused: 401 unauthorized");
+  }
+  SUBCASE("a wrong token, a prefix of the token, the token plus more, another scheme") {
+    for (std::string h : {std::string("Bearer wrong"), std::string("Bearer test-admin-token"),
+                          std::string(auth) + "x", std::string("Basic ") + token, std::string(token),
+                          std::string("Bearer ")}) {
+      INFO(h);
+      auto r = get(f.api, "/admin/api/matches/m-full/export", h);
+      CHECK(r.status == 401);
+      CHECK(body(r)["error"] == "unauthorized");
+      CHECK(r.body.find("actions") == std::string::npos);
+    }
+    const auto lines = logs.lines();
+    REQUIRE(lines.size() >= 6);
+    CHECK(lines.back() ==
+          "warning admin: 10.1.2.3:4567 GET /admin/api/matches/m-full/export refused: 401 unauthorized");
+    for (const auto& l : lines) CHECK(l.find(token) == std::string::npos);  // the token is never logged
+  }
+  SUBCASE("the right token; the scheme is case-insensitive") {
+    auto r = get(f.api, "/admin/api/matches");
+    CHECK(r.status == 200);
+    CHECK(body(r)["count"] == 2);
+    CHECK(get(f.api, "/admin/api/matches", std::string("bearer ") + token).status == 200);
+    const auto lines = logs.lines();
+    REQUIRE(!lines.empty());
+    CHECK(has_line(lines, "info admin: 10.1.2.3:4567 GET /admin/api/matches -> 200 ok"));
+  }
+}
+
+TEST_CASE("admin api: bad parameters and unknown things get 400/404/405 with a stable code") {
+  fixture f;
+  struct bad_case {
+    std::string target;
+    int status;
+    std::string code;
+    std::string param;
+  };
+  const std::vector<bad_case> cases = {
+      {"/admin/api/matches?limit=0", 400, "bad_parameter", "limit"},
+      {"/admin/api/matches?limit=1001", 400, "bad_parameter", "limit"},
+      {"/admin/api/matches?limit=ten", 400, "bad_parameter", "limit"},
+      {"/admin/api/matches?offset=-1", 400, "bad_parameter", "offset"},
+      {"/admin/api/matches?status=done", 400, "bad_parameter", "status"},
+      {"/admin/api/matches?winner=4", 400, "bad_parameter", "winner"},
+      {"/admin/api/matches?winner=1&status=playing", 400, "bad_parameter", "winner"},
+      {"/admin/api/matches?from=-5", 400, "bad_parameter", "from"},
+      {"/admin/api/matches?from=2000&to=1000", 400, "bad_parameter", "to"},
+      {"/admin/api/matches?before=123", 400, "bad_parameter", "before"},
+      {"/admin/api/matches?player=", 400, "bad_parameter", "player"},
+      {"/admin/api/matches?player=a&player=b", 400, "bad_parameter", "player"},
+      {"/admin/api/matches?player=%zz", 400, "bad_parameter", "player"},
+      {"/admin/api/matches?colour=red", 400, "unknown_parameter", "colour"},
+      {"/admin/api/matches?tournament=t1", 400, "unsupported_filter", "tournament"},
+      {"/admin/api/matches/m-full/state", 400, "bad_parameter", "step"},
+      {"/admin/api/matches/m-full/state?step=x", 400, "bad_parameter", "step"},
+      {"/admin/api/matches/m-full/state?step=-1", 400, "bad_parameter", "step"},
+      {"/admin/api/matches/m-part/state?step=10", 400, "bad_parameter", "step"},
+      {"/admin/api/matches/m-full/log?format=xml", 400, "bad_parameter", "format"},
+      {"/admin/api/matches/m-full/verify?deep=1", 400, "unknown_parameter", "deep"},
+      {"/admin/api/matches/nope", 404, "no_such_match", ""},
+      {"/admin/api/matches/nope/log", 404, "no_such_match", ""},
+      {"/admin/api/matches/m-full/draft", 404, "no_draft_record", ""},
+      {"/admin/api/matches/m-full/moves", 404, "not_found", ""},
+      {"/admin/api/matches/m-full/", 404, "not_found", ""},
+      {"/admin/api/players", 404, "not_found", ""},
+      {"/admin/api/", 404, "not_found", ""},
+      {"/admin/other", 404, "not_found", ""},
+      {"/admin/api/tournaments/t1/export", 501, "not_implemented", ""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.target);
+    auto r = get(f.api, c.target);
+    CHECK(r.status == c.status);
+    const json j = body(r);
+    CHECK(j["error"] == c.code);
+    CHECK(j["message"].is_string());
+    if (!c.param.empty()) CHECK(j["param"] == c.param);
+  }
+  auto r = get(f.api, "/admin/api/matches", auth, "POST");
+  CHECK(r.status == 405);
+  CHECK(body(r)["error"] == "method_not_allowed");
+  // A refused method still needs the token first.
+  CHECK(get(f.api, "/admin/api/matches", "", "DELETE").status == 401);
+}
+
+TEST_CASE("admin api: search by player, mode, status, winner, dates; pages by offset and cursor") {
+  fixture f;
+  REQUIRE(f.full.sm.result);
+  REQUIRE(f.full.sm.result->winners.size() == 1);
+  const int winner = f.full.sm.result->winners[0];
+  auto ids = [&](const std::string& q) {
+    auto r = get(f.api, "/admin/api/matches" + q);
+    INFO(q << " -> " << r.body);
+    REQUIRE(r.status == 200);
+    const json j = body(r);
+    std::string out;
+    for (const auto& m : j["matches"]) out += m["match_id"].get<std::string>() + " ";
+    return out;
+  };
+  CHECK(ids("") == "m-full m-part ");
+  CHECK(ids("?player=ANN") == "m-full m-part ");  // case-insensitive; "ann" plays seat 1 of m-part
+  CHECK(ids("?player=cid") == "m-part ");
+  CHECK(ids("?player=%41nn&mode=du%65l") == "m-full m-part ");  // %-escapes decoded
+  CHECK(ids("?player=Ann+Lee") == "");                            // '+' is a space, not a wildcard
+  CHECK(ids("?player=Zed") == "");
+  CHECK(ids("?mode=duel") == "m-full m-part ");
+  CHECK(ids("?mode=ffa") == "");
+  CHECK(ids("?status=playing") == "m-part ");
+  CHECK(ids("?status=finished") == "m-full ");
+  CHECK(ids("?winner=" + std::to_string(winner)) == "m-full ");
+  CHECK(ids("?winner=" + std::to_string(1 - winner)) == "");
+  CHECK(ids("?from=1700000001500") == "m-full ");
+  CHECK(ids("?to=1700000001500") == "m-part ");
+  CHECK(ids("?from=1700000001000&to=1700000002001") == "m-full m-part ");
+  CHECK(ids("?limit=1&offset=1") == "m-part ");
+
+  auto page = body(get(f.api, "/admin/api/matches?limit=1"));
+  CHECK(page["count"] == 1);
+  REQUIRE(page["next"].is_string());
+  CHECK(page["next"] == "1700000002000:m-full");
+  const auto m0 = page["matches"][0];
+  CHECK(m0["status"] == "finished");
+  CHECK(m0["players"][0]["name"] == "Ann");
+  CHECK(m0["actions"] == f.full.sm.actions.size());
+  CHECK(m0["result"]["winners"] == json(f.full.sm.result->winners));
+  page = body(get(f.api, "/admin/api/matches?limit=1&before=" + page["next"].get<std::string>()));
+  CHECK(page["matches"][0]["match_id"] == "m-part");
+  page = body(get(f.api, "/admin/api/matches?limit=1&before=" + page["next"].get<std::string>()));
+  CHECK(page["count"] == 0);
+  CHECK(page["next"].is_null());
+}
+
+TEST_CASE("admin api: the log of a played match, replayed and told in sentences") {
+  fixture f;
+  const stored_match& sm = f.full.sm;
+  auto r = get(f.api, "/admin/api/matches/m-full/log");
+  REQUIRE(r.status == 200);
+  const json log = body(r);
+  CHECK(log["complete"] == true);
+  CHECK(log["error"].is_null());
+  const auto& entries = log["entries"];
+  REQUIRE(entries.size() == sm.actions.size() + 1);  // the setup, then one per action
+
+  // The setup: who goes first, as the view taken while playing says.
+  CHECK(entries[0]["text"] == "Setup");
+  const int first = f.full.views[0]["first_seat"].get<int>();
+  const auto& setup = entries[0]["effects"];
+  CHECK(std::find(setup.begin(), setup.end(), json("Seat " + std::to_string(first) + " goes first")) != setup.end());
+
+  // Every entry: its action, seat and digest as stored; a play names its card
+  // as the catalogue does, looked up here from the view taken while playing.
+  auto name_of = [&](int uid) {
+    for (const auto& v : f.full.views)
+      for (const auto& line : v["lines"])
+        for (const auto& side : line["sides"])
+          for (const auto& c : side["creatures"])
+            if (c["uid"] == uid) return cards().def(*cards().find(c["card_id"].get<std::string>())).name;
+    return std::string("?");
+  };
+  int plays = 0, destroyed = 0;
+  for (std::size_t i = 1; i < entries.size(); ++i) {
+    const auto& e = entries[i];
+    const action_record& a = sm.actions[i - 1];
+    INFO("seq " << a.seq << ": " << e.dump());
+    CHECK(e["seq"] == a.seq);
+    CHECK(e["seat"] == a.seat);
+    CHECK(e["action"] == json::parse(a.action_json));
+    CHECK(e["digest"].get<std::string>().size() == 16);
+    const json act = json::parse(a.action_json);
+    const std::string who = "Seat " + std::to_string(a.seat);
+    const bool game_over = e["effects"].back().get<std::string>().rfind("Game over", 0) == 0;
+    if (act["type"] == "end_turn") {
+      CHECK(e["text"] == who + ": end the turn");
+      // The turn ends, unless its assault ended the game.
+      if (!game_over)
+        CHECK(std::find(e["effects"].begin(), e["effects"].end(), json(who + " ends the turn")) != e["effects"].end());
+    } else if (act["type"] == "play" && act.contains("line") && !act.contains("host")) {
+      const std::string name = name_of(act["card"].get<int>());
+      if (name == "?") continue;  // an incantation never reaches a line
+      ++plays;
+      CHECK(e["text"] == who + ": play " + name + " on its " + act["line"].get<std::string>() + " line");
+      // Its first effect is the play itself, on the absolute line the view gives for that seat.
+      const int abs_line = f.full.views[i]["seats"][a.seat][act["line"] == "upper" ? "upper_line" : "lower_line"];
+      CHECK(e["effects"][0] == who + " plays " + name + " on " + (abs_line == 0 ? "the upper line" : "the lower line"));
+    }
+    for (std::size_t k = 0; k < e["effects"].size(); ++k) {
+      const std::string line = e["effects"][k];
+      if (line.size() > 12 && line.substr(line.size() - 12) == " (destroyed)") {
+        ++destroyed;
+        // "X deals N to Y (destroyed)" is followed, in the same step, by "Y is destroyed".
+        const std::string target = line.substr(line.find(" to ") + 4, line.size() - 12 - line.find(" to ") - 4);
+        bool found = false;
+        for (std::size_t j = k + 1; j < e["effects"].size(); ++j) found = found || e["effects"][j] == target + " is destroyed";
+        CHECK(found);
+      }
+    }
+  }
+  CHECK(plays > 3);
+  CHECK(destroyed > 0);
+  // The last step ends the game, as the stored result says.
+  const auto& last = entries.back()["effects"];
+  CHECK(last.back().get<std::string>().rfind("Game over: seat " + std::to_string(sm.result->winners[0]) + " wins (" +
+                                                 sm.result->reason + ")",
+                                             0) == 0);
+
+  // The text form: the same sentences, one per line.
+  auto t = get(f.api, "/admin/api/matches/m-full/log?format=text");
+  REQUIRE(t.status == 200);
+  CHECK(t.content_type == "text/plain; charset=utf-8");
+  CHECK(t.body.rfind("Match m-full: duel (preconstructed), seat 0 Ann, seat 1 Ben\nSetup\n", 0) == 0);
+  CHECK(t.body.find("\n#1 " + entries[1]["text"].get<std::string>() + "\n  " +
+                    entries[1]["effects"][0].get<std::string>() + "\n") != std::string::npos);
+  CHECK(t.body.find("Result: winners [" + std::to_string(sm.result->winners[0]) + "], reason " + sm.result->reason) !=
+        std::string::npos);
+
+  // The raw log: as stored.
+  const json raw = body(get(f.api, "/admin/api/matches/m-full/log/raw"));
+  REQUIRE(raw["actions"].size() == sm.actions.size());
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(sm.actions[4].digest));
+  CHECK(raw["actions"][4]["digest"] == hex);
+  CHECK(raw["actions"][4]["action"] == json::parse(sm.actions[4].action_json));
+  CHECK(raw["actions"][4]["at_ms"] == sm.actions[4].at_ms);
+}
+
+TEST_CASE("admin api: the referee view at step N is the view the match had after action N") {
+  fixture f;
+  for (std::size_t step : {std::size_t{0}, std::size_t{1}, std::size_t{7}, f.full.sm.actions.size()}) {
+    INFO("step " << step);
+    auto r = get(f.api, "/admin/api/matches/m-full/state?step=" + std::to_string(step));
+    REQUIRE(r.status == 200);
+    const json j = body(r);
+    CHECK(j["step"] == step);
+    CHECK(j["steps"] == f.full.sm.actions.size());
+    CHECK(j["view"] == f.full.views[step]);
+    CHECK(j["view"]["role"] == "referee");
+    if (step == 0) CHECK(j["action"].is_null());
+    else CHECK(j["action"] == json::parse(f.full.sm.actions[step - 1].action_json));
+  }
+  CHECK(body(get(f.api, "/admin/api/matches/m-part/state?step=9"))["view"] == f.part.views[9]);
+  CHECK(get(f.api, "/admin/api/matches/m-full/state?step=3")
+            .body.find("\"phase\":\"game_over\"") == std::string::npos);
+}
+
+TEST_CASE("admin api: verify passes a played match and finds a tampered one's first divergence") {
+  fixture f;
+  json v = body(get(f.api, "/admin/api/matches/m-full/verify"));
+  CHECK(v["ok"] == true);
+  CHECK(v["first_divergence"].is_null());
+  CHECK(v["replayed"] == f.full.sm.actions.size());
+  CHECK(v["checks"].size() == 6);
+  for (const auto& c : v["checks"]) CHECK(c["ok"] == true);
+
+  // Unfinished: only "finished" fails.
+  v = body(get(f.api, "/admin/api/matches/m-part/verify"));
+  CHECK(v["ok"] == false);
+  CHECK(v["first_divergence"]["check"] == "finished");
+
+  // A digest changed at seq 5: the replay stops there.
+  store_copy(f.store, f.full.sm, [](stored_match& sm) {
+    sm.match.match_id = "t-digest";
+    sm.actions[4].digest ^= 1;
+  });
+  v = body(get(f.api, "/admin/api/matches/t-digest/verify"));
+  CHECK(v["ok"] == false);
+  CHECK(v["replayed"] == 4);
+  CHECK(v["first_divergence"]["check"] == "replay");
+  CHECK(v["first_divergence"]["seq"] == 5);
+  CHECK(v["first_divergence"]["detail"].get<std::string>().find("action seq 5") == 0);
+  // The log shows the four good steps and says where it stopped.
+  const json log = body(get(f.api, "/admin/api/matches/t-digest/log"));
+  CHECK(log["complete"] == false);
+  CHECK(log["failed_seq"] == 5);
+  CHECK(log["entries"].size() == 5);
+  CHECK(get(f.api, "/admin/api/matches/t-digest/log?format=text").body.find("REPLAY STOPPED: action seq 5") !=
+        std::string::npos);
+  // State before the divergence is fine; after it, 422.
+  CHECK(get(f.api, "/admin/api/matches/t-digest/state?step=4").status == 200);
+  auto s = get(f.api, "/admin/api/matches/t-digest/state?step=6");
+  CHECK(s.status == 422);
+  CHECK(body(s)["error"] == "replay_failed");
+
+  // A seed that does not match its commitment.
+  store_copy(f.store, f.full.sm, [](stored_match& sm) {
+    sm.match.match_id = "t-seed";
+    sm.match.seed_hash = seed_commitment(sm.match.seed + 1);
+  });
+  v = body(get(f.api, "/admin/api/matches/t-seed/verify"));
+  CHECK(v["ok"] == false);
+  CHECK(v["first_divergence"]["check"] == "seed commitment");
+  CHECK(v["first_divergence"]["seq"].is_null());
+}
+
+TEST_CASE("admin api: the record and the export; the seed stays secret while a match is played") {
+  fixture f;
+  const json rec = body(get(f.api, "/admin/api/matches/m%2Dfull"));  // ids in paths are %-decoded
+  CHECK(rec["match_id"] == "m-full");
+  CHECK(rec["seed"] == std::to_string(f.full.sm.match.seed));
+  CHECK(rec["seats"][1]["deck"] == json{{"preconstructed", 2}});
+  CHECK(rec["actions"] == f.full.sm.actions.size());
+
+  const json ex = body(get(f.api, "/admin/api/matches/m-full/export"));
+  CHECK(ex["export"] == "cod-match");
+  CHECK(ex["version"] == 1);
+  CHECK(ex["match"]["match_id"] == "m-full");
+  CHECK(ex["match"]["seed_hash"] == f.full.sm.match.seed_hash);
+  CHECK(ex["match"]["seed"] == std::to_string(f.full.sm.match.seed));
+  CHECK(ex["options"] == json{{"exhaustion", false}});
+  CHECK(ex["seats"].size() == 2);
+  CHECK(ex["seats"][0]["name"] == "Ann");
+  CHECK(ex["actions"].size() == f.full.sm.actions.size());
+  CHECK(ex["result"]["reason"] == f.full.sm.result->reason);
+  CHECK(ex["notes"].is_array());
+  // The same bytes each time (no timestamps of its own).
+  CHECK(get(f.api, "/admin/api/matches/m-full/export").body == get(f.api, "/admin/api/matches/m-full/export").body);
+
+  const json part = body(get(f.api, "/admin/api/matches/m-part/export"));
+  CHECK(part["match"]["status"] == "playing");
+  CHECK(part["match"]["seed"].is_null());
+  CHECK(part["result"].is_null());
+  const auto part_rec = get(f.api, "/admin/api/matches/m-part");
+  CHECK(body(part_rec)["seed"].is_null());
+  CHECK(part_rec.body.find(std::to_string(f.part.sm.match.seed)) == std::string::npos);
+}
