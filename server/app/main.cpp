@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
   spdlog::info("catalogue: {}", cfg.catalogue);
 
   cod::server::server srv(cfg);
+  // Before start(): a SIGTERM during recovery must stop gracefully too.
+  srv.catch_signals();
   std::string error;
   if (!srv.start(error)) {
     spdlog::critical("cannot start: {}", error);

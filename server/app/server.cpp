@@ -269,14 +269,19 @@ void server::wait() {
   spdlog::info("store flushed; server stopped");
 }
 
-int server::run_until_signal() {
+void server::catch_signals() {
   auto& d = *impl_;
+  if (d.signals) return;
   d.signals.emplace(d.ioc, SIGINT, SIGTERM);
   d.signals->async_wait([this](const boost::system::error_code& ec, int sig) {
     if (ec) return;
     spdlog::info("signal {} received", sig == SIGINT ? "SIGINT" : "SIGTERM");
     stop();
   });
+}
+
+int server::run_until_signal() {
+  catch_signals();
   run();
   wait();
   return 0;

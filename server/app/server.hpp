@@ -32,6 +32,11 @@ class server {
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
+  // Takes over SIGINT and SIGTERM: from this call on, either one stops the
+  // server gracefully once its io threads run (a signal that arrives during
+  // start(), e.g. while matches are recovered, waits for them). Call before
+  // start(); run_until_signal() calls it if nobody did.
+  void catch_signals();
   // Loads the catalogue, opens the store, recovers unfinished matches, binds.
   // False and a sentence in `error` on failure.
   bool start(std::string& error);
