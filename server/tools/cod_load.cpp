@@ -63,6 +63,19 @@ namespace websocket = beast::websocket;
 namespace pr = cod::protocol;
 using tcp = net::ip::tcp;
 using nlohmann::json;
+
+// The load driver parses an update only on its own turn, and only for the
+// move picker (bot/moves.cpp): keys the picker never reads are dropped while
+// parsing, so the driver spends its CPU on load rather than on building a DOM.
+bool drop_unused_keys(int, json::parse_event_t event, json& parsed) {
+  if (event != json::parse_event_t::key) return true;
+  const auto& k = parsed.get_ref<const std::string&>();
+  static const char* const unused[] = {"events", "chained", "av", "hp", "damage", "bonus_av", "entered_this_turn",
+                                       "attacked", "protection_used", "removed", "discard"};
+  for (const char* u : unused)
+    if (k == u) return false;
+  return true;
+}
 using clock_type = std::chrono::steady_clock;
 
 struct options {
@@ -289,7 +302,7 @@ class conn : public std::enable_shared_from_this<conn> {
       const bool over = text.find("\"phase\":\"game_over\"") != std::string_view::npos;
       on_update_seq(seq);
       if (!over && active == seat_ && !sh_.st.stopping) {
-        json m = json::parse(text, nullptr, false);
+        json m = json::parse(text, drop_unused_keys, false);
         if (m.is_discarded()) return bad("update is not JSON");
         view_ = std::move(m.at("view"));
         picker_.set_view(view_, sh_.cat);
