@@ -467,7 +467,7 @@ void room::start_match() {
   rec.room_id = p_.id;
   rec.mode = std::string(game_mode_name(p_.mode));
   rec.format = std::string(pr::deck_format_name(p_.format));
-  rec.options_json = pr::room_options_to_json(p_.options).dump();
+  rec.options_json = pr::room_options_to_json(p_.options, p_.mode).dump();
   rec.rules_version = rules_version;
   rec.engine_version = engine_version;
   rec.seed = p_.seed;

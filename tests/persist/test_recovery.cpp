@@ -235,7 +235,10 @@ TEST_CASE("recovery: config_from_record reads decks and options as the server do
   bad.mode = "ffa";
   fails(bad, "options.seats");
   bad = m;
-  bad.mode = "solo";
+  bad.mode = "solo";  // R2.1: no constructed decks against the AI
+  fails(bad, "a solo room plays preconstructed decks");
+  bad = m;
+  bad.mode = "draft";
   fails(bad, "unsupported mode");
   bad = m;
   bad.seats[0].champion = "troll";
