@@ -142,7 +142,16 @@ TEST_CASE("solo custom difficulty with the AI first: the first state carries the
   const auto room = h.create_room(
       host, {{"difficulty", 3}, {"ai", {{"ai_first", true}, {"abilities", {"sprint", "rage"}}}}}, "preconstructed",
       "solo");
+  auto spec = h.connect();
+  spec.say({{"type", "spectate"}, {"room", room}});
+  spec.expect("spectating");
   auto p = join_solo(h, room);
+  // The spectator's first state has the same opening events, redacted for it.
+  const auto spec_state = spec.expect("state");
+  REQUIRE(spec_state.contains("events"));
+  CHECK(has_event(spec_state.at("events"), "turn_ended", 1));
+  CHECK(spec_state.at("events").size() == p.state.at("events").size());
+  CHECK(spec_state.at("view").at("hand").empty());
   REQUIRE(p.state.contains("events"));
   const auto& events = p.state.at("events");
   INFO(events.dump());
