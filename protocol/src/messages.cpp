@@ -154,12 +154,56 @@ perr read_token(const json& v, std::string& out) {
 // ---------------------------------------------------------------------------
 // options and deck, shared with persistence through the public wrappers.
 
+// options.ai (R12.8): {"fixed_mana": 6..10, "double_variable", "ai_first",
+// "resistance": bool, "abilities": [names from ai_grantable, no repeats]}.
+perr ai_from(const json& j, const std::string& prefix, ai_settings& out) {
+  const std::string self = prefix.substr(0, prefix.size() - 1);
+  if (!j.is_object())
+    return err(protocol_errc::bad_field_type, self, cat(in_quotes(self), " must be an object"));
+  if (auto e = check_keys(j, {"fixed_mana", "double_variable", "ai_first", "resistance", "abilities"}, prefix,
+                          "the AI settings"))
+    return e;
+  ai_settings a;
+  if (const json* v = find(j, "fixed_mana"))
+    if (auto e = read_int(*v, cat(prefix, "fixed_mana"), 6, 10, a.fixed_mana)) return e;
+  if (const json* v = find(j, "double_variable"))
+    if (auto e = read_bool(*v, cat(prefix, "double_variable"), a.double_variable)) return e;
+  if (const json* v = find(j, "ai_first"))
+    if (auto e = read_bool(*v, cat(prefix, "ai_first"), a.ai_first)) return e;
+  if (const json* v = find(j, "resistance"))
+    if (auto e = read_bool(*v, cat(prefix, "resistance"), a.resistance)) return e;
+  if (const json* v = find(j, "abilities")) {
+    const std::string field = cat(prefix, "abilities");
+    if (!v->is_array())
+      return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be an array of ability names"));
+    if (v->size() > static_cast<std::size_t>(ability_count))
+      return err(protocol_errc::bad_field_value, field, cat(in_quotes(field), " lists each ability at most once"));
+    std::size_t i = 0;
+    for (const json& name : *v) {
+      const std::string entry = cat(field, "[", num(static_cast<std::int64_t>(i++)), "]");
+      const std::string* text = nullptr;
+      if (auto e = read_string(name, entry, text)) return e;
+      const auto ab = ability_from_name(*text);
+      if (!ab || !has(ai_grantable, *ab))
+        return err(protocol_errc::bad_field_value, entry,
+                   cat(in_quotes(*text), " is not one of the 11 abilities custom difficulty may give (R12.8): "
+                       "sharpening, aquatic, berserk, catalyst, vanish, instinct, perforation, protection, rage, "
+                       "splash, sprint"));
+      if (has(a.granted, *ab))
+        return err(protocol_errc::bad_field_value, entry, cat(in_quotes(*text), " is listed twice"));
+      a.granted |= bit(*ab);
+    }
+  }
+  out = a;
+  return std::nullopt;
+}
+
 perr options_from(const json& j, const std::string& prefix, room_options& out) {
   const std::string self = prefix.empty() ? std::string("options") : prefix.substr(0, prefix.size() - 1);
   if (!j.is_object())
     return err(protocol_errc::bad_field_type, self, cat(in_quotes(self), " must be an object"));
-  if (auto e = check_keys(j, {"exhaustion", "turn_clock", "seats", "champions", "share_team_hands"}, prefix,
-                          "room options"))
+  if (auto e = check_keys(j, {"exhaustion", "turn_clock", "seats", "champions", "share_team_hands", "difficulty", "ai"},
+                          prefix, "room options"))
     return e;
   room_options o;
   if (const json* v = find(j, "exhaustion"))
@@ -187,6 +231,11 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
     if (auto e = read_bool(*v, cat(prefix, "champions"), o.champions)) return e;
   if (const json* v = find(j, "share_team_hands"))
     if (auto e = read_bool(*v, cat(prefix, "share_team_hands"), o.share_team_hands)) return e;
+  // R12.8: each value alone here; check_room_config weighs the points.
+  if (const json* v = find(j, "difficulty"))
+    if (auto e = read_int(*v, cat(prefix, "difficulty"), 0, 10, o.difficulty)) return e;
+  if (const json* v = find(j, "ai"))
+    if (auto e = ai_from(*v, cat(prefix, "ai."), o.ai)) return e;
   out = o;
   return std::nullopt;
 }
@@ -474,7 +523,7 @@ std::string_view deck_format_name(deck_format f) {
   return f == deck_format::preconstructed ? "preconstructed" : "constructed";
 }
 
-json room_options_to_json(const room_options& o) {
+json room_options_to_json(const room_options& o, game_mode mode) {
   json j = {{"exhaustion", o.exhaustion},
             {"seats", o.seats},
             {"turn_clock", nullptr},
@@ -482,6 +531,17 @@ json room_options_to_json(const room_options& o) {
             {"share_team_hands", o.share_team_hands}};
   if (o.clock)
     j["turn_clock"] = {{"bank_ms", o.clock->bank_ms}, {"increment_ms", o.clock->increment_ms}};
+  if (mode == game_mode::solo || mode == game_mode::coop) {
+    json abilities = json::array();
+    for (int a = 0; a < ability_count; ++a)
+      if (has(o.ai.granted, static_cast<ability>(a))) abilities.push_back(ability_name(static_cast<ability>(a)));
+    j["difficulty"] = o.difficulty;
+    j["ai"] = {{"fixed_mana", o.ai.fixed_mana},
+               {"double_variable", o.ai.double_variable},
+               {"ai_first", o.ai.ai_first},
+               {"resistance", o.ai.resistance},
+               {"abilities", std::move(abilities)}};
+  }
   return j;
 }
 
@@ -551,7 +611,7 @@ json client_message_to_json(const client_message& msg) {
         } else if constexpr (std::is_same_v<T, create_room_msg>) {
           j["mode"] = game_mode_name(m.mode);
           j["format"] = deck_format_name(m.format);
-          j["options"] = room_options_to_json(m.options);
+          j["options"] = room_options_to_json(m.options, m.mode);
         } else if constexpr (std::is_same_v<T, join_msg>) {
           j["room"] = m.room;
           j["name"] = m.name;

@@ -10,14 +10,15 @@
 namespace cod::protocol {
 namespace {
 
-// One row per mode create_room accepts. Solo and co-op join here once the
-// engine plays them (R12, R11.7: one or two human seats, AI seats the server
-// fills; R2.1: no constructed decks there; R13.1: Champions only in solo
-// custom play), with the checks they need in check_room_config.
-constexpr std::array<room_mode_info, 3> modes = {{
-    {game_mode::duel, seats_of(game_mode::duel), false},
-    {game_mode::ffa, seats_of(game_mode::ffa), false},
-    {game_mode::two_vs_two, seats_of(game_mode::two_vs_two), true},
+// One row per mode create_room accepts. Solo and co-op (R12, R11.7): one or
+// two human seats, AI seats the server fills; R2.1: no constructed decks
+// there; R13.1: Champions only in custom play (check_room_config).
+constexpr std::array<room_mode_info, 5> modes = {{
+    {game_mode::duel, seats_of(game_mode::duel), false, false},
+    {game_mode::ffa, seats_of(game_mode::ffa), false, false},
+    {game_mode::two_vs_two, seats_of(game_mode::two_vs_two), true, false},
+    {game_mode::solo, seats_of(game_mode::solo), false, true},
+    {game_mode::coop, seats_of(game_mode::coop), false, true},
 }};
 
 protocol_error bad_value(std::string field, std::string message) {
@@ -33,6 +34,48 @@ std::string concat(const Parts&... parts) {
 }
 
 std::string in_quotes(std::string_view s) { return concat("\"", s, "\""); }
+
+int human_seats(game_mode mode) {
+  int n = 0;
+  for (int s = 0; s < seats_of(mode); ++s) n += !is_ai_seat(mode, static_cast<seat_t>(s));
+  return n;
+}
+
+// Solo and co-op (R2.1, R12.8, R13.1, RULING E45): the engine's own check
+// (match::check_ai_options) gives the verdict; this names the field and says
+// why. With Champions every human seat joins with one, so each gives 2 points.
+std::optional<protocol_error> check_ai_room(game_mode mode, deck_format format, const room_options& o) {
+  const std::string name(game_mode_name(mode));
+  if (format != deck_format::preconstructed)
+    return bad_value("format", concat("a ", name, " room plays preconstructed decks (R2.1, R12.7): \"format\" must be \"preconstructed\""));
+  if (o.share_team_hands)
+    return bad_value("options.share_team_hands", "\"options.share_team_hands\" is for 2v2 rooms only (teammates see each other's hand)");
+  match_config cfg;
+  cfg.mode = mode;
+  cfg.seat_count = seats_of(mode);
+  cfg.difficulty = o.difficulty;
+  cfg.ai = o.ai;
+  const int champions = o.champions ? human_seats(mode) : 0;
+  if (o.champions)
+    for (int s = 0; s < cfg.seat_count; ++s)
+      if (!is_ai_seat(mode, static_cast<seat_t>(s))) cfg.champions[static_cast<std::size_t>(s)] = 0;  // any card: only presence counts
+  const rule_error verdict = match::check_ai_options(cfg);
+  if (verdict == rule_error::ok) return std::nullopt;
+  if (o.difficulty == 0) {
+    if (o.champions)
+      return bad_value("options.champions",
+                       "Champions are for custom play only (R13.1): set \"options.difficulty\" 1..10 or leave \"options.champions\" out");
+    return bad_value("options.ai",
+                     "quick play (\"options.difficulty\" 0) plays the default AI (R12.2): leave \"options.ai\" out, or set a custom difficulty 1..10");
+  }
+  const int spent = ai_points(o.ai, champions);
+  std::string message = concat("custom difficulty ", std::to_string(o.difficulty), " needs ",
+                               std::to_string(o.difficulty), " points; these options spend ", std::to_string(spent));
+  if (champions > 0)
+    message += concat(" (", std::to_string(champions), champions == 1 ? " Champion gives 2" : " Champions give 2 each", ")");
+  message += " (R12.8)";
+  return bad_value("options.difficulty", std::move(message));
+}
 
 }  // namespace
 
@@ -60,7 +103,6 @@ std::string offered_mode_names() {
 }
 
 std::optional<protocol_error> check_room_config(game_mode mode, deck_format format, const room_options& o) {
-  (void)format;  // every offered mode takes both formats (R2.1 limits only solo and co-op)
   const room_mode_info* info = find_offered_mode(mode);
   if (!info) {
     return bad_value("mode", concat("\"mode\" must be ", offered_mode_names()));
@@ -73,6 +115,11 @@ std::optional<protocol_error> check_room_config(game_mode mode, deck_format form
   if (o.share_team_hands && !info->teams)
     return bad_value("options.share_team_hands",
                      "\"options.share_team_hands\" is for 2v2 rooms only (teammates see each other's hand)");
+  if (info->ai) return check_ai_room(mode, format, o);
+  if (o.difficulty != 0)
+    return bad_value("options.difficulty", "\"options.difficulty\" is for solo and coop rooms only (R12.8)");
+  if (!(o.ai == ai_settings{}))
+    return bad_value("options.ai", "\"options.ai\" is for solo and coop rooms only (R12.8)");
   // R13.1: Champions are allowed in duel and multiplayer with constructed and
   // draft decks; the server also allows them with preconstructed decks, as
   // custom play (docs/protocol.md, create_room).
@@ -80,9 +127,16 @@ std::optional<protocol_error> check_room_config(game_mode mode, deck_format form
 }
 
 std::optional<int> seat_team(game_mode mode, int seat) {
+  // R11.7: co-op is the humans A+C against the AIs B+D.
+  if (mode == game_mode::coop) return seat % 2;
   const room_mode_info* info = find_offered_mode(mode);
   if (!info || !info->teams) return std::nullopt;
   return seat % 2;  // R11.6: A+C, B+D
+}
+
+int ai_deck_owner(game_mode mode, int ai_seat) {
+  // RULING E41: AI B plays the pack of A (seat 0), AI D that of C (seat 2).
+  return mode == game_mode::coop && ai_seat == 3 ? 2 : 0;
 }
 
 champion_result resolve_champion(const std::optional<std::string>& champion, const room_options& o,

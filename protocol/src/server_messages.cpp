@@ -81,16 +81,18 @@ json make_welcome(const json& id, std::string_view session, std::size_t max_fram
 
 json room_summary_to_json(const room_summary& r) {
   json seats = json::array();
-  for (const seat_summary& s : r.seats)
+  for (const seat_summary& s : r.seats) {
     seats.push_back({{"seat", s.seat},
                      {"taken", s.taken},
                      {"connected", s.connected},
                      {"name", s.name.empty() ? json(nullptr) : json(s.name)},
                      {"champion", s.champion.empty() ? json(nullptr) : json(s.champion)}});
+    if (s.ai) seats.back()["ai"] = true;  // solo, coop: never free to join
+  }
   return {{"room", r.room},
           {"mode", game_mode_name(r.mode)},
           {"format", deck_format_name(r.format)},
-          {"options", room_options_to_json(r.options)},
+          {"options", room_options_to_json(r.options, r.mode)},
           {"status", room_status_name(r.status)},
           {"seats", std::move(seats)},
           {"spectators", r.spectators}};
@@ -130,12 +132,13 @@ json clock_to_json(const clock_snapshot& c) {
 }
 
 json make_state(std::string_view room, std::int64_t seq, std::string_view seed_hash, json view,
-                const std::optional<clock_snapshot>& clock) {
+                const std::optional<clock_snapshot>& clock, const std::optional<json>& events) {
   json j = pushed("state", room);
   j["seq"] = seq;
   j["seed_hash"] = seed_hash;
   j["view"] = std::move(view);
   if (clock) j["clock"] = clock_to_json(*clock);
+  if (events) j["events"] = *events;
   return j;
 }
 

@@ -32,6 +32,7 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"not_in_room", "this connection is not in a room"},
     {"no_such_seat", "the room has no such seat"},
     {"bad_champion_choice", "the Champion is refused"},
+    {"ai_seat", "that seat is played by the AI: join a human seat"},
 }};
 
 }  // namespace

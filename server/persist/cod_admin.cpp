@@ -77,8 +77,9 @@ std::string hex16(std::uint64_t d) {
 int cmd_list(const std::vector<match_summary>& found) {
   for (const match_summary& m : found) {
     std::string names;
-    if (m.mode == "2v2" && m.names.size() == 4) {
-      // R11.6: the teams, seats 0+2 against 1+3.
+    if ((m.mode == "2v2" || m.mode == "coop") && m.names.size() == 4) {
+      // R11.6: the teams, seats 0+2 against 1+3 (R11.7 co-op: humans A+C
+      // against AIs B+D).
       names = m.names[0] + " & " + m.names[2] + " vs " + m.names[1] + " & " + m.names[3];
     } else {
       for (std::size_t i = 0; i < m.names.size(); ++i) {
@@ -115,7 +116,10 @@ int cmd_show(const stored_match& sm) {
     std::printf("seat %d       %s\tdeck %s", s.seat, s.name.c_str(), s.deck_json.c_str());
     if (s.team) std::printf("\tteam %d", *s.team);
     if (!s.champion.empty()) std::printf("\tchampion %s", s.champion.c_str());
-    std::printf("\ttoken_hash %s\n", s.token_hash.c_str());
+    if (s.ai)
+      std::printf("\tai (played by the engine, no token)\n");  // R12, R11.7
+    else
+      std::printf("\ttoken_hash %s\n", s.token_hash.c_str());
   }
   std::printf("actions      %zu\n", sm.actions.size());
   for (const action_record& a : sm.actions)

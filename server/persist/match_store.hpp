@@ -39,13 +39,16 @@ struct seat_record {
   std::string deck_json{};      // the deck as joined: {"preconstructed": 1} or {"cards": [...]}
   std::optional<int> team{};    // team modes (2v2): 0 = seats 0+2, 1 = seats 1+3; none otherwise
   std::string champion{};       // R13.1: the seat's Champion (catalogue id); "" without one
+  // Solo, coop (R12, R11.7): the AI's seat: name "AI", token_hash "" (no one
+  // can resume it), deck_json {"cards": [its 24 ids]} (RULING E41).
+  bool ai = false;
   bool operator==(const seat_record&) const = default;
 };
 
 struct match_record {
   std::string match_id{};       // unique, e.g. the room id plus a counter
   std::string room_id{};
-  std::string mode{};           // "duel" | "ffa" | "2v2" (game_mode_name)
+  std::string mode{};           // "duel" | "ffa" | "2v2" | "solo" | "coop" (game_mode_name)
   std::string format{};         // "preconstructed" | "constructed"
   std::string options_json{};   // protocol::room_options_to_json: {"exhaustion": true, "champions": ...}
   std::string rules_version{};  // docs/rules.md revision the engine implements

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/messages.hpp"
@@ -53,6 +54,8 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
   out.seed = m.seed;
   out.exhaustion_rule = opts.exhaustion;
   out.share_team_hands = opts.share_team_hands;
+  out.difficulty = opts.difficulty;  // R12.8 (solo, coop)
+  out.ai = opts.ai;
   out.first_seat = no_seat;  // R2.4: the coin toss from the seed, as at creation
   if (static_cast<int>(m.seats.size()) != out.seat_count) {
     error = cat("match ", m.match_id, ": ", m.seats.size(), " seats recorded; a ", m.mode, " has ",
@@ -60,12 +63,19 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
     return false;
   }
   std::vector<bool> seen(static_cast<std::size_t>(out.seat_count), false);
+  std::array<int, max_seats> preconstructed{};  // each human's deck number (RULING E41)
   for (const seat_record& s : m.seats) {
     if (s.seat < 0 || s.seat >= out.seat_count || seen[static_cast<std::size_t>(s.seat)]) {
       error = cat("match ", m.match_id, ": bad or duplicate seat ", s.seat);
       return false;
     }
     seen[static_cast<std::size_t>(s.seat)] = true;
+    if (s.ai != is_ai_seat(*mode, static_cast<seat_t>(s.seat))) {
+      error = cat("match ", m.match_id, " seat ", s.seat, s.ai ? " is marked ai: a " : " is not marked ai: a ",
+                  m.mode, s.ai ? " has no AI there" : " has its AI there");
+      return false;
+    }
+    if (s.ai) continue;  // its deck follows its human's (below)
     const std::string where = cat("match ", m.match_id, " seat ", s.seat, ": deck ", s.deck_json, ": ");
     const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
     protocol::deck_choice choice;
@@ -93,6 +103,38 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
     }
     out.champions[static_cast<std::size_t>(s.seat)] = c.card;
     out.decks[static_cast<std::size_t>(s.seat)] = std::move(deck.cards);
+    preconstructed[static_cast<std::size_t>(s.seat)] = choice.preconstructed;
+  }
+  // Solo, coop: each AI's deck as stored, which must be the one RULING E41
+  // gives from its human's pick (a record is never trusted to name cards
+  // the rules would not have dealt).
+  for (const seat_record& s : m.seats) {
+    if (!s.ai) continue;
+    const std::string where = cat("match ", m.match_id, " AI seat ", s.seat, ": deck ", s.deck_json, ": ");
+    const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
+    if (!deck_json.is_object() || !deck_json.contains("cards") || !deck_json["cards"].is_array()) {
+      error = cat(where, "not {\"cards\": [ids]}");
+      return false;
+    }
+    std::vector<card_id> deck;
+    for (const auto& id : deck_json["cards"]) {
+      const auto c = id.is_string() ? cards.find(id.get<std::string>()) : std::nullopt;
+      if (!c) {
+        error = cat(where, "unknown card ", id.dump());
+        return false;
+      }
+      deck.push_back(*c);
+    }
+    if (auto e = match::check_ai_deck(cards, deck); e != rule_error::ok) {
+      error = cat(where, error_name(e));
+      return false;
+    }
+    const int owner = protocol::ai_deck_owner(*mode, s.seat);
+    if (deck != solo_ai_deck(cards, preconstructed[static_cast<std::size_t>(owner)])) {
+      error = cat(where, "not the three preconstructed decks seat ", owner, " did not pick (RULING E41)");
+      return false;
+    }
+    out.decks[static_cast<std::size_t>(s.seat)] = std::move(deck);
   }
   return true;
 }

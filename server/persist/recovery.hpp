@@ -20,7 +20,10 @@ namespace cod::server {
 // check_room_config (exhaustion, share_team_hands, champions; seats = the
 // mode's), each seat's deck_json through protocol::deck_from_json and
 // resolve_deck with the record's format, and its champion through
-// protocol::resolve_champion. The first seat is left to the coin toss from the seed
+// protocol::resolve_champion. Solo, coop: difficulty and ai from options_json;
+// an AI seat (seat_record::ai, where is_ai_seat says) plays its stored 24
+// cards, which must be the decks RULING E41 gives from its human's pick.
+// The first seat is left to the coin toss from the seed
 // (match::create), as when the match was created. false and a sentence in
 // `error` when the record cannot be played.
 bool config_from_record(const catalogue& cat, const match_record& m, match_config& out, std::string& error);

@@ -109,7 +109,7 @@ void fill_log(sql::db& d, stored_match& sm) {
   const std::string& id = sm.match.match_id;
   {
     sql::stmt s(d,
-                "SELECT seat, name, token_hash, deck_json, team, champion FROM match_seats WHERE match_id = ?1 "
+                "SELECT seat, name, token_hash, deck_json, team, champion, ai FROM match_seats WHERE match_id = ?1 "
                 "ORDER BY seat");
     s.bind(1, id);
     while (s.step()) {
@@ -120,6 +120,7 @@ void fill_log(sql::db& d, stored_match& sm) {
       r.deck_json = s.text(3);
       if (!s.is_null(4)) r.team = static_cast<int>(s.int64(4));
       if (!s.is_null(5)) r.champion = s.text(5);
+      r.ai = s.int64(6) != 0;
       sm.match.seats.push_back(std::move(r));
     }
   }
@@ -240,8 +241,8 @@ struct sqlite_store::writer {
         "seed, seed_hash, created_ms, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'playing')");
     insert_seat = std::make_unique<sql::stmt>(
         db,
-        "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     match_state = std::make_unique<sql::stmt>(
         db,
         "SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM match_actions WHERE match_id = ?1) "
@@ -293,6 +294,7 @@ struct sqlite_store::writer {
           else insert_seat->bind_null(6);
           if (!s.champion.empty()) insert_seat->bind(7, s.champion);
           else insert_seat->bind_null(7);
+          insert_seat->bind(8, s.ai ? 1 : 0);
           insert_seat->run();
         }
         release->run();

@@ -123,6 +123,9 @@ void client_session::on_text(std::string_view text) {
             spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, champions {})", r->id(), conn_id_,
                          game_mode_name(m.mode), pr::deck_format_name(m.format), m.options.exhaustion ? "on" : "off",
                          m.options.champions ? "on" : "off");
+          if (m.mode == game_mode::solo || m.mode == game_mode::coop)
+            spdlog::info("room {}: AI difficulty {} ({})", r->id(), m.options.difficulty,
+                         pr::room_options_to_json(m.options, m.mode).at("ai").dump());  // R12.8
           send(pr::make_room_created(m.id, r->id(), r->seed_hash()));
         } else if constexpr (std::is_same_v<T, pr::join_msg> || std::is_same_v<T, pr::resume_msg> ||
                              std::is_same_v<T, pr::spectate_msg>) {

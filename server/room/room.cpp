@@ -45,6 +45,8 @@ pr::room_status wire_status(int s) {
 room::room(room_services& svc, std::shared_ptr<serial_executor> ex, params p)
     : svc_(svc), ex_(std::move(ex)), p_(std::move(p)), seed_hash_(seed_commitment(p_.seed)) {
   seats_.resize(static_cast<std::size_t>(std::clamp(p_.options.seats, 1, max_seats)));
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (is_ai_seat(p_.mode, static_cast<seat_t>(i))) make_ai_seat(seats_[i]);
   publish_summary();
 }
 
@@ -57,7 +59,8 @@ void room::start(std::weak_ptr<room_registry> registry) {
     if (!self->recovered_) return;
     // A recovered match: every seat has the grace period to resume; the
     // clock restarts for the seat whose turn it is.
-    for (std::size_t i = 0; i < self->seats_.size(); ++i) self->seat_left(static_cast<int>(i), true);
+    for (std::size_t i = 0; i < self->seats_.size(); ++i)
+      if (!self->seats_[i].ai) self->seat_left(static_cast<int>(i), true);
     if (self->match_.over()) {
       // The last action ended the match but its result was not stored.
       self->finish_match();
@@ -245,6 +248,7 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   int seat = -1;
   if (m.seat) {
     if (*m.seat < 0 || *m.seat >= n) return refuse(pr::session_errc::no_such_seat);
+    if (seats_[*m.seat].ai) return refuse(pr::session_errc::ai_seat);
     if (seats_[*m.seat].taken) return refuse(pr::session_errc::seat_taken);
     seat = *m.seat;
   } else {
@@ -274,6 +278,7 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   s.token_hash = sha256_hex(token);
   s.deck_json = pr::deck_to_json(m.deck).dump();
   s.deck = std::move(deck.cards);
+  s.preconstructed = m.deck.preconstructed;
   s.champion = champion.card;
   if (m.champion && champion.card != no_card) s.champion_id = *m.champion;
   s.client = c;
@@ -289,7 +294,7 @@ void room::do_resume(const std::shared_ptr<client_session>& c, const pr::resume_
   const std::string hash = sha256_hex(m.token);
   int seat = -1;
   for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
-    if (seats_[s].taken && constant_time_equal(seats_[s].token_hash, hash)) seat = s;
+    if (seats_[s].taken && !seats_[s].ai && constant_time_equal(seats_[s].token_hash, hash)) seat = s;
   if (seat < 0) {
     spdlog::info("room {}: resume with a bad token refused (connection {})", p_.id, c->id());
     c->send(pr::make_error(m.id, pr::session_errc::bad_token));
@@ -447,12 +452,23 @@ void room::start_match() {
   cfg.exhaustion_rule = p_.options.exhaustion;
   cfg.share_team_hands = p_.options.share_team_hands;
   cfg.seed = p_.seed;
+  cfg.difficulty = p_.options.difficulty;  // R12.8 (solo, coop; 0 elsewhere)
+  cfg.ai = p_.options.ai;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (seats_[i].ai) {
+      // RULING E41: the preconstructed decks its human did not pick; kept in
+      // the seat's deck_json so that the record alone rebuilds the match.
+      const auto& owner = seats_[static_cast<std::size_t>(pr::ai_deck_owner(p_.mode, static_cast<int>(i)))];
+      seats_[i].deck = solo_ai_deck(*svc_.cat, owner.preconstructed);
+      json ids = json::array();
+      for (card_id c : seats_[i].deck) ids.push_back(svc_.cat->def(c).id);
+      seats_[i].deck_json = json{{"cards", std::move(ids)}}.dump();
+    }
     cfg.decks[i] = seats_[i].deck;
     cfg.champions[i] = seats_[i].champion;
   }
-  events_.clear();
-  if (auto e = match::create(*svc_.cat, cfg, match_, events_); e != rule_error::ok) {
+  opening_events_.clear();
+  if (auto e = match::create(*svc_.cat, cfg, match_, opening_events_); e != rule_error::ok) {
     spdlog::error("room {}: the engine refused to start the match: {}", p_.id, error_name(e));
     abandon("the match could not be set up");
     return;
@@ -467,7 +483,7 @@ void room::start_match() {
   rec.room_id = p_.id;
   rec.mode = std::string(game_mode_name(p_.mode));
   rec.format = std::string(pr::deck_format_name(p_.format));
-  rec.options_json = pr::room_options_to_json(p_.options).dump();
+  rec.options_json = pr::room_options_to_json(p_.options, p_.mode).dump();
   rec.rules_version = rules_version;
   rec.engine_version = engine_version;
   rec.seed = p_.seed;
@@ -481,6 +497,7 @@ void room::start_match() {
     sr.deck_json = seats_[i].deck_json;
     sr.team = pr::seat_team(p_.mode, sr.seat);
     sr.champion = seats_[i].champion_id;
+    sr.ai = seats_[i].ai;  // no token: nobody can resume it
     rec.seats.push_back(std::move(sr));
   }
   busy_ = true;
@@ -516,18 +533,30 @@ void room::on_match_created(bool ok) {
     for (auto& s : seats_) s.bank_ms = p_.options.clock->bank_ms;
     clock_msg = clock_turn_started(now);
   }
+  // Solo, coop: the state at match start carries create()'s events (the
+  // AI's opening turn with ai_first), each recipient's redaction; later
+  // states (resume, spectate) have only the view.
+  const auto* mode_info = pr::find_offered_mode(p_.mode);
+  const bool opening = mode_info && mode_info->ai;
+  auto first_state = [&](seat_t viewer) {
+    if (!opening) return state_for(viewer);
+    return to_message(pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), *svc_.cat),
+                                     clock_snapshot(now),
+                                     pr::events_to_json(opening_events_, viewer, *svc_.cat, uid_cards_)));
+  };
   for (std::size_t i = 0; i < seats_.size(); ++i) {
-    if (auto c = seats_[i].client.lock()) c->send(state_for(static_cast<seat_t>(i)));
+    if (auto c = seats_[i].client.lock()) c->send(first_state(static_cast<seat_t>(i)));
   }
   if (!spectators_.empty()) {
-    auto m = state_for(spectator);
+    auto m = first_state(spectator);
     for (auto& w : spectators_)
       if (auto c = w.client.lock()) c->send(m);
   }
+  opening_events_.clear();
   if (clock_msg) announce_clock(*clock_msg);
   // Seats that dropped while the match was being created get their grace now.
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (seats_[i].conn == 0 && !seats_[i].grace) seat_left(static_cast<int>(i), true);
+    if (!seats_[i].ai && seats_[i].conn == 0 && !seats_[i].grace) seat_left(static_cast<int>(i), true);
   publish_summary();
   drain();
 }
@@ -741,6 +770,13 @@ bool room::is_spectator(std::uint64_t conn) const {
   return std::any_of(spectators_.begin(), spectators_.end(), [&](const watcher& w) { return w.conn == conn; });
 }
 
+void room::make_ai_seat(seat_state& s) {
+  s = seat_state{};
+  s.taken = true;
+  s.ai = true;
+  s.name = std::string(pr::ai_seat_name);
+}
+
 int room::seats_taken() const {
   return static_cast<int>(std::count_if(seats_.begin(), seats_.end(), [](const seat_state& s) { return s.taken; }));
 }
@@ -778,8 +814,8 @@ void room::publish_summary() {
   // R13.1: Champions are revealed together, once the match has started.
   const bool reveal = status_ == status::playing || status_ == status::finished;
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].conn != 0, seats_[i].name,
-                       reveal ? seats_[i].champion_id : std::string()});
+    r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].ai || seats_[i].conn != 0, seats_[i].name,
+                       reveal ? seats_[i].champion_id : std::string(), seats_[i].ai});
   r.spectators = static_cast<int>(spectators_.size());
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(r);

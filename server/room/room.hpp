@@ -93,6 +93,10 @@ class room : public std::enable_shared_from_this<room> {
  private:
   struct seat_state {
     bool taken = false;
+    // Solo, coop (R12, R11.7): the AI's seat, taken from the start, never
+    // joined, never connected, never on a clock; the engine plays it.
+    bool ai = false;
+    int preconstructed = 0;  // a human's deck number (1..4): the AI's decks follow it (RULING E41)
     std::string name;
     std::string token_hash;
     std::string deck_json;
@@ -147,6 +151,8 @@ class room : public std::enable_shared_from_this<room> {
   int seat_of(std::uint64_t conn) const;
   bool is_spectator(std::uint64_t conn) const;
   int seats_taken() const;
+  // Solo, coop: fills an AI seat (always taken, named ai_seat_name).
+  static void make_ai_seat(seat_state& s);
   message_ptr state_for(seat_t viewer) const;
   void broadcast(const nlohmann::json& j, std::uint64_t except_conn = 0);
   void send_seat_status(int seat);
@@ -173,6 +179,9 @@ class room : public std::enable_shared_from_this<room> {
   std::int64_t seq_ = 0;
   std::vector<card_id> uid_cards_;
   std::vector<event> events_;
+  // Solo, coop: what match::create did (the AI's opening turn with
+  // ai_first), sent with the first state, then cleared.
+  std::vector<event> opening_events_;
   serial_executor::timer_id expiry_ = 0;
   // Turn clock (when options.clock is set).
   seat_t clock_seat_ = no_seat;

@@ -1,8 +1,9 @@
 // cod-bot: a command-line WebSocket client of cod-server (docs/protocol.md)
 // that plays random legal moves until the match is over.
 //
-//   cod-bot --create [--mode duel|ffa|2v2] [--format preconstructed|constructed] [--exhaustion]
-//           [--champions] [--share-team-hands] --deck 1 [--champion ID|auto]
+//   cod-bot --create [--mode duel|ffa|2v2|solo|coop] [--format preconstructed|constructed] [--exhaustion]
+//           [--champions] [--share-team-hands] [--difficulty N [--ai-mana N] [--ai-double]
+//           [--ai-first] [--ai-resistance] [--ai-abilities A,B]] --deck 1 [--champion ID|auto]
 //   cod-bot --room r7k2 --deck 2 [--champion ID|auto]
 //   cod-bot --room r7k2 --resume 5f0c2a9e7b3d41c88e21f6a04d9b7c13
 //   cod-bot --spectate r7k2 --dump frames.jsonl
@@ -69,6 +70,8 @@ struct options {
   bool exhaustion = false;
   bool champions = false;         // create: the Champion module (R13)
   bool share_team_hands = false;  // create: 2v2 option (R11.6)
+  int difficulty = 0;             // create, solo/coop: R12.8 level (0 quick play)
+  cod::ai_settings ai{};          // create, solo/coop: the custom settings (R12.8)
   std::string champion;           // join: a catalogue id, "auto" or "" (none unless the room asks)
   std::string room;
   std::optional<int> seat;
@@ -104,6 +107,14 @@ void usage(std::FILE* to) {
       "    --exhaustion           the exhaustion rule (R9)\n"
       "    --champions            the Champion module (R13): every seat picks a Champion\n"
       "    --share-team-hands     2v2: teammates see each other's hand (R11.6)\n"
+      "    --difficulty N         solo/coop: 0 quick play (default), 1..10 custom play (R12.8); the\n"
+      "                           options below must spend exactly N points:\n"
+      "    --ai-mana N            the AI's fixed mana 6..10 (7..10 cost 1..4 points)\n"
+      "    --ai-double            +2 mana per human creature (2 points)\n"
+      "    --ai-first             the AI plays first (1 point)\n"
+      "    --ai-resistance        attacks on the AI deck inflict only 1 (2 points)\n"
+      "    --ai-abilities A,B     abilities every AI creature gains, 1 point each (R12.8's 11)\n"
+      "                           solo: one bot; coop: a second bot joins with --room (seat 2)\n"
       "  --room ID                join room ID\n"
       "  --resume TOKEN           with --room: take back a seat (after a lost connection)\n"
       "  --spectate ID            watch room ID until the match is over\n"
@@ -152,6 +163,12 @@ int parse_args(int argc, char** argv, options& o) {
       o.exhaustion = true;
     } else if (a == "--champions") {
       o.champions = true;
+    } else if (a == "--ai-double") {
+      o.ai.double_variable = true;
+    } else if (a == "--ai-first") {
+      o.ai.ai_first = true;
+    } else if (a == "--ai-resistance") {
+      o.ai.resistance = true;
     } else if (a == "--share-team-hands") {
       o.share_team_hands = true;
     } else if (a == "--print-events") {
@@ -191,6 +208,23 @@ int parse_args(int argc, char** argv, options& o) {
       const auto* m = pr::find_offered_mode(std::string_view(v));
       if (!m) return fail(str("--mode must be ", pr::offered_mode_names()));
       o.mode = m->mode;
+    } else if (a == "--difficulty") {
+      if (!cod::bot::parse_long(v, 0, 10, n)) return fail("--difficulty must be 0..10");
+      o.difficulty = static_cast<int>(n);
+    } else if (a == "--ai-mana") {
+      if (!cod::bot::parse_long(v, 6, 10, n)) return fail("--ai-mana must be 6..10");
+      o.ai.fixed_mana = static_cast<int>(n);
+    } else if (a == "--ai-abilities") {
+      std::string_view rest = v;
+      while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        const std::string_view name = rest.substr(0, comma);
+        const auto ab = cod::ability_from_name(name);
+        if (!ab || !cod::has(cod::ai_grantable, *ab))
+          return fail(str("--ai-abilities: ", name, " is not one of R12.8's 11 abilities"));
+        o.ai.granted |= cod::bit(*ab);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
     } else if (a == "--champion") {
       o.champion = v;
     } else if (a == "--room") {
@@ -529,6 +563,8 @@ int bot::on_message(const json& m, bool& done) {
     } else if (type == "state") {
       std::printf("state seq %lld (turn %d, active seat %d)\n", static_cast<long long>(m.value("seq", -1LL)),
                   m.at("view").value("turn", 0), m.at("view").value("active_seat", -1));
+      // Solo, coop: the opening events (the AI's first turn with ai_first).
+      if (m.contains("events")) std::printf("opening events: %s\n", m.at("events").dump().c_str());
     } else {
       std::printf("%s\n", m.dump().c_str());
     }
@@ -545,6 +581,8 @@ int bot::on_message(const json& m, bool& done) {
       c.options.seats = cod::seats_of(o_.mode);
       c.options.champions = o_.champions;
       c.options.share_team_hands = o_.share_team_hands;
+      c.options.difficulty = o_.difficulty;
+      c.options.ai = o_.ai;
       if (!send_request(c)) return fail(exit_connection, str("connection lost: ", ws_.error()));
     } else if (!o_.spectate.empty()) {
       room_ = o_.spectate;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End to end, kill -9: cod-bots start a match (a duel, or with --mode ffa or
-2v2 four bots; --champions: with Champions); after some actions the
+2v2 four bots; --champions: with Champions; --mode solo one bot against the
+AI, --mode coop two bots, seats 0 and 2, with the AIs); after some actions the
 server is killed with SIGKILL; every bot sees the connection drop (exit 3).
 The server is restarted on the same database and port, recovers the match
 from its log, the bots come back with their tokens (cod-bot --resume) and
@@ -8,7 +9,11 @@ finish the match. Then: the whole log replays (cod-admin verify), no action
 a bot saw acknowledged before or after the crash is missing, and each
 resumed bot's first state starts at or after the last seq it had seen.
 
-  test_crash_resume.py --server S --bot B [--admin A] [--mode duel|ffa|2v2] [--champions]
+  test_crash_resume.py --server S --bot B [--admin A] [--mode duel|ffa|2v2|solo|coop] [--champions]
+
+Solo and co-op: the AI seats are rebuilt from the record (their decks per
+RULING E41, the difficulty from options_json) and never resume; the AI's
+pile sizes are the same in the last view before the kill and the first after.
 """
 
 import os
@@ -21,7 +26,9 @@ import e2e_lib as e2e  # noqa: E402
 
 def extra(ap):
     ap.add_argument("--kill-after", type=int, default=12, help="acknowledged actions before the kill")
-    ap.add_argument("--mode", default="duel", choices=["duel", "ffa", "2v2"])
+    ap.add_argument("--mode", default="duel", choices=["duel", "ffa", "2v2", "solo", "coop"])
+    ap.add_argument("--difficulty", type=int, default=0)
+    ap.add_argument("--ai-first", action="store_true")
     ap.add_argument("--champions", action="store_true")
 
 
@@ -36,14 +43,19 @@ def test(args, work):
 
     # Slow enough that the match is still running when the server dies.
     slow = ["--delay-ms", "25", "--timeout-sec", "60"]
-    seats = 2 if args.mode == "duel" else 4
+    seats = 2 if args.mode in ("duel", "solo") else 4
+    humans = {"solo": [0], "coop": [0, 2]}.get(args.mode, list(range(seats)))
     create = ["--create", "--mode", args.mode, "--deck", "2", "--seed", "5"]
     if args.champions:
         create += ["--champions", "--champion", "auto"]
+    if args.difficulty:
+        create += ["--difficulty", str(args.difficulty)]
+    if args.ai_first:
+        create.append("--ai-first")
     a = e2e.Bot(args.bot, work, "a", server.port, create + slow).start()
     room = a.token()["room"]
     bots = [a]
-    for s in range(1, seats):
+    for s in humans[1:]:
         name = "bcd"[s - 1]
         deck = [4, 1, 3][s - 1]
         bots.append(e2e.Bot(args.bot, work, name, server.port,
@@ -67,6 +79,10 @@ def test(args, work):
     before = {bot.name: (set(bot.acks()), last_seq_seen(bot)) for bot in bots}
     acked_before = set().union(*(acks for acks, _ in before.values()))
     e2e.log("killed after acknowledged seqs %s" % sorted(acked_before))
+    ai_piles_before = None
+    if len(humans) < seats:
+        views = [m["view"] for m in a.frames() if m.get("type") in ("state", "update")]
+        ai_piles_before = [(x["deck_size"], len(x["discard"])) for x in views[-1]["seats"] if x.get("ai")]
     champions_before = None
     if args.champions:
         view = [m for m in a.frames() if m.get("type") == "state"][0]["view"]
@@ -82,7 +98,14 @@ def test(args, work):
     codes = e2e.wait_bots(bots, 70)
     for bot in bots:
         e2e.check(codes[bot.name] == 0, "resumed bot %s exited %s:\n%s" % (bot.name, codes[bot.name], bot.output()))
-    if seats == 2:
+    if len(humans) < seats:
+        sums = [bot.summary() for bot in bots]
+        sa = sums[0]
+        e2e.check([x["seat"] for x in sums] == humans, "seats %s" % [x["seat"] for x in sums])
+        e2e.check(len({x["seq"] for x in sums}) == 1, "final seqs differ: %s" % [x["seq"] for x in sums])
+        e2e.check(len({x["result"] for x in sums}) == 1 and sa["result"] in ("win", "loss"),
+                  "results %s" % [x["result"] for x in sums])
+    elif seats == 2:
         sa, _ = e2e.check_results(a, bots[1])
     else:
         sums = [bot.summary() for bot in bots]
@@ -102,6 +125,10 @@ def test(args, work):
         e2e.check(bot.summary()["seat"] == seat, "bot %s resumed another seat" % bot.name)
         e2e.check(first["view"]["mode"] == args.mode and len(first["view"]["seats"]) == seats,
                   "bot %s: the recovered view is not a %s" % (bot.name, args.mode))
+        if ai_piles_before is not None and bot is a:
+            after = [(x["deck_size"], len(x["discard"])) for x in first["view"]["seats"] if x.get("ai")]
+            if first["seq"] == before[bot.name][1]:
+                e2e.check(after == ai_piles_before, "AI piles %s before the kill, %s after" % (ai_piles_before, after))
         if champions_before:
             after = [x["champion"]["card_id"] if x["champion"] else None for x in first["view"]["seats"]]
             e2e.check(after == champions_before, "Champions %s before the kill, %s after" % (champions_before, after))

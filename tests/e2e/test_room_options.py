@@ -2,9 +2,13 @@
 """End to end: create_room and join options over a real WebSocket. Every
 invalid create_room (unknown mode, seats that do not fit the mode,
 share_team_hands outside 2v2, options of the wrong type) gets the documented
-error with its field and creates nothing (list_rooms stays empty); valid
-ffa, 2v2 and Champion rooms list their mode, options and free seats; a join
-whose Champion is refused (each reason) takes no seat.
+error with its field and creates nothing (list_rooms stays empty); so does
+every invalid solo/coop difficulty (points that do not match the level, AI
+settings or Champions in quick play, out-of-range values, constructed decks);
+valid ffa, 2v2, Champion, solo and coop rooms list their mode, options and
+free seats (AI seats taken, marked "ai", never free); a join on an AI seat
+is refused with ai_seat; a join whose Champion is refused (each reason)
+takes no seat.
 
   test_room_options.py --server S --bot B --catalogue C
 """
@@ -18,8 +22,30 @@ import e2e_lib as e2e  # noqa: E402
 from e2e_lib import WS, check  # noqa: E402
 
 BAD_CREATES = [
-    ({"mode": "solo", "format": "preconstructed"}, "bad_field_value", "mode"),
-    ({"mode": "coop", "format": "preconstructed"}, "bad_field_value", "mode"),
+    ({"mode": "draft2", "format": "preconstructed"}, "bad_field_value", "mode"),
+    # Solo and co-op (R2.1, R12.8, R13.1).
+    ({"mode": "solo", "format": "constructed"}, "bad_field_value", "format"),
+    ({"mode": "solo", "format": "preconstructed", "options": {"difficulty": 5, "ai": {"ai_first": True,
+                                                                                    "resistance": True}}},
+     "bad_field_value", "options.difficulty"),
+    ({"mode": "solo", "format": "preconstructed", "options": {"difficulty": 3}}, "bad_field_value",
+     "options.difficulty"),
+    ({"mode": "solo", "format": "preconstructed", "options": {"ai": {"fixed_mana": 7}}}, "bad_field_value",
+     "options.ai"),
+    ({"mode": "solo", "format": "preconstructed", "options": {"champions": True}}, "bad_field_value",
+     "options.champions"),
+    ({"mode": "coop", "format": "preconstructed", "options": {"difficulty": 11}}, "bad_field_value",
+     "options.difficulty"),
+    ({"mode": "coop", "format": "preconstructed", "options": {"difficulty": 1, "ai": {"fixed_mana": 5}}},
+     "bad_field_value", "options.ai.fixed_mana"),
+    ({"mode": "coop", "format": "preconstructed", "options": {"difficulty": 1, "ai": {"abilities": ["aerial"]}}},
+     "bad_field_value", "options.ai.abilities[0]"),
+    ({"mode": "coop", "format": "preconstructed", "options": {"difficulty": 1, "ai": {"ai_first": "yes"}}},
+     "bad_field_type", "options.ai.ai_first"),
+    ({"mode": "coop", "format": "preconstructed", "options": {"difficulty": 1, "ai": {"mana": 7}}},
+     "unknown_field", "options.ai.mana"),
+    ({"mode": "duel", "format": "preconstructed", "options": {"difficulty": 1, "ai": {"ai_first": True}}},
+     "bad_field_value", "options.difficulty"),
     ({"mode": "ffa", "format": "draft"}, "bad_field_value", "format"),
     ({"mode": "ffa", "format": "preconstructed", "options": {"seats": 2}}, "bad_field_value", "options.seats"),
     ({"mode": "2v2", "format": "preconstructed", "options": {"seats": 3}}, "bad_field_value", "options.seats"),
@@ -68,6 +94,12 @@ def test(args, work):
         "ffa": {"mode": "ffa", "format": "constructed", "options": {"champions": True}},
         "2v2": {"mode": "2v2", "format": "preconstructed", "options": {"share_team_hands": True, "seats": 4}},
         "duel": {"mode": "duel", "format": "preconstructed", "options": {"champions": True}},
+        "solo": {"mode": "solo", "format": "preconstructed",
+                 "options": {"difficulty": 3, "ai": {"ai_first": True, "abilities": ["sprint", "rage"]}}},
+        # R12.8, RULING E45: two human Champions give 4 points: 4 + 1 (mana 7) - 4 = 1.
+        "coop": {"mode": "coop", "format": "preconstructed",
+                 "options": {"difficulty": 1, "champions": True, "ai": {"fixed_mana": 7, "resistance": True,
+                                                                        "double_variable": True}}},
     }.items():
         r = request(ws, dict({"type": "create_room", "id": name}, **fields))
         check(r["type"] == "room_created" and r["id"] == name, "create_room %s: %s" % (name, r))
@@ -76,10 +108,23 @@ def test(args, work):
     check(set(listed) == set(made.values()), "listed %s" % sorted(listed))
     for name, room in made.items():
         x = listed[room]
-        want_seats = 2 if name == "duel" else 4
+        want_seats = 2 if name in ("duel", "solo") else 4
+        ai_seats = {"solo": [1], "coop": [1, 3]}.get(name, [])
         check(x["mode"] == name and x["status"] == "waiting", "room %s: %s" % (name, x))
         check(x["options"]["seats"] == want_seats and len(x["seats"]) == want_seats, "room %s seats: %s" % (name, x))
-        check(all(not s["taken"] and s["champion"] is None for s in x["seats"]), "room %s: %s" % (name, x))
+        for s in x["seats"]:
+            if s["seat"] in ai_seats:
+                check(s["taken"] and s.get("ai") is True and s["name"] == "AI" and s["champion"] is None,
+                      "room %s AI seat: %s" % (name, s))
+            else:
+                check(not s["taken"] and "ai" not in s and s["champion"] is None, "room %s: %s" % (name, x))
+        check(("difficulty" in x["options"]) == bool(ai_seats), "room %s options: %s" % (name, x["options"]))
+    check(listed[made["solo"]]["options"]["difficulty"] == 3 and
+          listed[made["solo"]]["options"]["ai"] == {"fixed_mana": 6, "double_variable": False, "ai_first": True,
+                                                    "resistance": False, "abilities": ["rage", "sprint"]},
+          "solo options: %s" % listed[made["solo"]]["options"])
+    check(listed[made["coop"]]["options"]["ai"]["fixed_mana"] == 7 and
+          listed[made["coop"]]["options"]["champions"] is True, "coop options: %s" % listed[made["coop"]]["options"])
     check(listed[made["ffa"]]["options"]["champions"] is True, "ffa champions")
     check(listed[made["2v2"]]["options"]["share_team_hands"] is True, "2v2 share_team_hands")
 
@@ -106,6 +151,14 @@ def test(args, work):
     listed = rooms(ws)
     check(not any(s["taken"] for s in listed[duel]["seats"] + listed[made["2v2"]]["seats"]),
           "a refused join took a seat")
+    # An AI seat is never joinable (R12, R11.7): ai_seat, nothing taken.
+    for room, seat in [(made["solo"], 1), (made["coop"], 3)]:
+        r = request(joiner, {"type": "join", "id": "ai", "room": room, "name": "Ann", "seat": seat,
+                             "deck": {"preconstructed": 1}})
+        check(r["type"] == "error" and r["code"] == "ai_seat" and r.get("id") == "ai", "join on AI seat: %s" % r)
+    listed = rooms(ws)
+    check(not any(s["taken"] and not s.get("ai") for s in listed[made["coop"]]["seats"]), "an AI-seat join took a seat")
+    e2e.log("joins on AI seats refused with ai_seat")
     r = request(joiner, {"type": "join", "id": "ok", "room": duel, "name": "Ann", "deck": {"preconstructed": 1},
                          "champion": outside})
     check(r["type"] == "joined" and r["seat"] == 0, "join with a good Champion: %s" % r)

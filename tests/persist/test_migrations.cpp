@@ -30,7 +30,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"matches",
      {"match_id", "room_id", "mode", "format", "options_json", "rules_version", "engine_version", "seed", "seed_hash",
       "created_ms", "status", "ended_ms", "winners", "reason"}},
-    {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team", "champion"}},
+    {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team", "champion", "ai"}},
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
     {"match_notes", {"note_id", "match_id", "at_ms", "text"}},
     {"draft_events", {"match_id", "seq", "seat", "kind", "cards_json", "at_ms"}},
@@ -296,6 +296,7 @@ TEST_CASE("migrations: a database of schema 1 (duels only) upgrades to 0002; its
   for (const auto& s : m->match.seats) {
     CHECK(s.champion.empty());
     CHECK_FALSE(s.team);
+    CHECK_FALSE(s.ai);  // 0004: every seat before solo and co-op was a player's
   }
   raw_db db(path);
   CHECK(db.one("SELECT max(version) FROM schema_migrations") == n_str(known_schema_version()));

@@ -235,7 +235,10 @@ TEST_CASE("recovery: config_from_record reads decks and options as the server do
   bad.mode = "ffa";
   fails(bad, "options.seats");
   bad = m;
-  bad.mode = "solo";
+  bad.mode = "solo";  // R2.1: no constructed decks against the AI
+  fails(bad, "a solo room plays preconstructed decks");
+  bad = m;
+  bad.mode = "draft";
   fails(bad, "unsupported mode");
   bad = m;
   bad.seats[0].champion = "troll";
@@ -567,5 +570,116 @@ TEST_CASE("cod-admin: four-seat matches list their teams; show prints each seat'
   out = run(admin + " verify t1", rc, dir);
   CHECK(rc == 0);
   out = run(admin + " verify f1", rc, dir);
+  CHECK(rc == 0);
+}
+
+namespace {
+
+// A solo or co-op record as the server writes one (RULING E41): humans on
+// preconstructed decks, each AI seat marked, named AI, without token, with
+// the 24 cards of the three decks its human did not pick.
+match_record ai_record(const std::string& id, const std::string& mode, std::uint64_t seed,
+                       const nlohmann::json& options) {
+  match_record rec = duel_record(id, seed, false);
+  rec.mode = mode;
+  rec.format = "preconstructed";
+  rec.options_json = options.dump();
+  const int seats = mode == "solo" ? 2 : 4;
+  const int human_deck[] = {2, 0, 4, 0};
+  rec.seats.clear();
+  for (int s = 0; s < seats; ++s) {
+    seat_record sr;
+    sr.seat = s;
+    sr.ai = s % 2 == 1;
+    if (mode == "coop") sr.team = s % 2;
+    if (sr.ai) {
+      sr.name = "AI";
+      nlohmann::json ids = nlohmann::json::array();
+      for (cod::card_id c : cod::solo_ai_deck(shipped(), human_deck[s - 1])) ids.push_back(shipped().def(c).id);
+      sr.deck_json = nlohmann::json{{"cards", ids}}.dump();
+    } else {
+      sr.name = s == 0 ? "Ann" : "Cy";
+      sr.token_hash = sha256_hex(sr.name);
+      sr.deck_json = nlohmann::json{{"preconstructed", human_deck[s]}}.dump();
+    }
+    rec.seats.push_back(sr);
+  }
+  return rec;
+}
+
+}  // namespace
+
+TEST_CASE("recovery: solo and co-op matches keep their AI seats and difficulty; rebuilt after a restart; cod-admin") {
+  temp_dir dir;
+  const std::string path = dir.file("ai.db");
+  std::string error;
+  const nlohmann::json custom = {{"exhaustion", false}, {"seats", 2}, {"turn_clock", nullptr}, {"champions", false},
+                                 {"share_team_hands", false}, {"difficulty", 2},
+                                 {"ai", {{"fixed_mana", 6}, {"double_variable", false}, {"ai_first", true},
+                                         {"resistance", false}, {"abilities", {"sprint"}}}}};
+  nlohmann::json quick = {{"seats", 4}, {"difficulty", 0}};
+  const match_record solo = ai_record("solo-open", "solo", 99, custom);
+  const match_record coop = ai_record("coop-end", "coop", 1234, quick);
+  played open_solo;
+  {
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    open_solo = play_and_store(*store, solo, 3);
+    REQUIRE_FALSE(open_solo.sm.finished());  // the AI wins fast against random moves: 3 actions only
+    play_and_store(*store, coop, -1);
+  }
+  auto store = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(store, error);
+  const auto c = store->load_match("coop-end");
+  REQUIRE(c);
+  CHECK(c->match.seats == coop.seats);  // ai, team, empty token hash: as written
+  {
+    raw_db db(path);
+    CHECK(db.rows("SELECT seat, name, team, ai, token_hash = '' FROM match_seats WHERE match_id = 'coop-end' "
+                  "ORDER BY seat") ==
+          std::vector<std::string>{"0|Ann|0|0|0", "1|AI|1|1|1", "2|Cy|0|0|0", "3|AI|1|1|1"});
+  }
+  // Co-op ends with a team: the humans (0, 2) or the AIs (1, 3); verify agrees.
+  REQUIRE(c->result);
+  const auto& w = c->result->winners;
+  CHECK((w == std::vector<int>{0, 2} || w == std::vector<int>{1, 3}));
+  const auto v = verify(shipped(), *c);
+  for (const auto& ch : v.checks) INFO(ch.name << ": " << ch.detail);
+  CHECK(v.ok);
+
+  // The unfinished solo game (AI first, difficulty 2) rebuilds to the same digest.
+  auto un = store->load_unfinished();
+  REQUIRE(un.size() == 1);
+  const rebuild_result r = rebuild(shipped(), un[0]);
+  CHECK_MESSAGE(r.ok, r.error);
+  CHECK(r.seq == 3);
+  CHECK(r.m.digest() == open_solo.final_digest);
+  cod::match_config cfg;
+  REQUIRE(config_from_record(shipped(), un[0].match, cfg, error));
+  CHECK(cfg.difficulty == 2);
+  CHECK(cfg.ai.ai_first);
+  CHECK(cfg.ai.granted == cod::bit(cod::ability::sprint));
+  CHECK(cfg.decks[1] == cod::solo_ai_deck(shipped(), 2));
+  // Options that no longer add up are refused, naming the field.
+  match_record bad = solo;
+  auto opts = custom;
+  opts["difficulty"] = 3;
+  bad.options_json = opts.dump();
+  CHECK_FALSE(config_from_record(shipped(), bad, cfg, error));
+  CHECK(error.find("options.difficulty") != std::string::npos);
+
+  const std::string admin = std::string(COD_ADMIN_PATH) + " --db " + path + " --catalogue " + COD_CATALOGUE_PATH;
+  int rc = -1;
+  std::string out = run(admin + " list", rc, dir);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("coop/preconstructed\tAnn & Cy vs AI & AI") != std::string::npos);
+  CHECK(out.find("solo/preconstructed\tAnn vs AI") != std::string::npos);
+  out = run(admin + " show coop-end", rc, dir);
+  CHECK(rc == 0);
+  CHECK(out.find("mode         coop (preconstructed)") != std::string::npos);
+  CHECK(out.find("team 1\tai (played by the engine, no token)") != std::string::npos);
+  CHECK(out.find("\"difficulty\":0") != std::string::npos);
+  out = run(admin + " verify coop-end", rc, dir);
   CHECK(rc == 0);
 }

@@ -85,6 +85,25 @@ void client_samples() {
                                      proto::room_options{true, proto::turn_clock{60000, 0}, 4, false, true}});
   emit_client(proto::create_room_msg{"c", cod::game_mode::duel, proto::deck_format::preconstructed,
                                      proto::room_options{false, std::nullopt, 2, true, false}});
+  // Solo and co-op (R12, R11.7): quick play, and custom difficulty (R12.8).
+  emit_client(proto::create_room_msg{"s", cod::game_mode::solo, proto::deck_format::preconstructed,
+                                     proto::room_options{false, std::nullopt, 2, false, false}});
+  {
+    proto::room_options o;
+    o.difficulty = 3;
+    o.ai.ai_first = true;
+    o.ai.granted = cod::bit(cod::ability::sprint) | cod::bit(cod::ability::rage);
+    emit_client(proto::create_room_msg{"s3", cod::game_mode::solo, proto::deck_format::preconstructed, o});
+    o = proto::room_options{};
+    o.seats = 4;
+    o.champions = true;
+    o.difficulty = 1;
+    o.ai.fixed_mana = 7;
+    o.ai.double_variable = true;
+    o.ai.resistance = true;
+    o.clock = proto::turn_clock{300000, 0};
+    emit_client(proto::create_room_msg{"co", cod::game_mode::coop, proto::deck_format::preconstructed, o});
+  }
   emit_client(proto::join_msg{"j", "r7k2", "Cy", 3, proto::deck_choice{2, {}}, std::string("brute")});
   emit_client(proto::join_msg{4, "r7k2", "Ada", std::nullopt, proto::deck_choice{1, {}}});
   emit_client(proto::join_msg{5, "r7k2", "Zoë ⚔", 1,
@@ -126,7 +145,18 @@ void client_samples() {
       R"({"type":"create_room","mode":"ffa","format":"constructed","options":{"share_team_hands":true}})",
       R"({"type":"create_room","mode":"2v2","format":"constructed","options":{"share_team_hands":"yes"}})",
       R"({"type":"create_room","mode":"ffa","format":"constructed","options":{"champions":1}})",
-      R"({"type":"create_room","mode":"solo","format":"preconstructed"})",
+      R"({"type":"create_room","mode":"solo","format":"constructed"})",
+      R"({"type":"create_room","mode":"coop","format":"constructed","options":{"seats":4}})",
+      R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"seats":4}})",
+      R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":11}})",
+      R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":"3"}})",
+      R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":1,"ai":{"fixed_mana":5}}})",
+      R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":1,"ai":{"abilities":["chain"]}}})",
+      R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":2,"ai":{"abilities":["rage","rage"]}}})",
+      R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":1,"ai":{"first":true}}})",
+      R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"share_team_hands":true}})",
+      R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"difficulty":1}})",
+      R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"ai":{"ai_first":true}}})",
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":""})",
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":7})",
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":null})",
@@ -197,7 +227,20 @@ void fixed_server_samples(const cod::catalogue& cat) {
                            proto::room_status::waiting,
                            {{0, true, true, "Ada", ""}, {1, false, false, "", ""},
                             {2, false, false, "", ""}, {3, true, true, "Di", ""}}, 1};
-  const std::vector<proto::room_summary> rooms = {waiting, playing, finished, ffa, team};
+  // Solo and co-op: the AI seats taken and marked, the difficulty in the options.
+  proto::room_options custom;
+  custom.difficulty = 2;
+  custom.ai.fixed_mana = 8;
+  proto::room_summary solo{"s1", cod::game_mode::solo, proto::deck_format::preconstructed, custom,
+                           proto::room_status::playing,
+                           {{0, true, true, "Ada", ""}, {1, true, true, "AI", "", true}}, 0};
+  proto::room_options coop_options;
+  coop_options.seats = 4;
+  proto::room_summary coop{"c1", cod::game_mode::coop, proto::deck_format::preconstructed, coop_options,
+                           proto::room_status::waiting,
+                           {{0, true, true, "Ada", ""}, {1, true, true, "AI", "", true},
+                            {2, false, false, "", ""}, {3, true, true, "AI", "", true}}, 0};
+  const std::vector<proto::room_summary> rooms = {waiting, playing, finished, ffa, team, solo, coop};
   emit("server/rooms", proto::make_rooms("l", rooms));
   emit("server/rooms", proto::make_rooms(nullptr, {}));
 
@@ -546,7 +589,7 @@ void ai_match_samples(const cod::catalogue& cat) {
     if (game < 4) {
       for (cod::seat_t v : {cod::seat_t{0}, cod::spectator})
         emit("server/state", proto::make_state(room, 0, std::string(64, 'f'), proto::view_to_json(m.view(v), cat),
-                                               std::nullopt));
+                                               std::nullopt, proto::events_to_json(events, v, cat, uids)));
       emit("defs/view", proto::view_to_json(m.view(cod::referee), cat));
     }
     std::vector<cod::action> legal;

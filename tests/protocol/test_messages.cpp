@@ -401,16 +401,31 @@ TEST_CASE("hostile input is bounded") {
 TEST_CASE("options and decks as persistence stores them") {
   const proto::room_options opts{true, proto::turn_clock{90000, 1000}, 2};
   proto::room_options back;
-  CHECK_FALSE(proto::room_options_from_json(proto::room_options_to_json(opts), back));
+  CHECK_FALSE(proto::room_options_from_json(proto::room_options_to_json(opts, cod::game_mode::duel), back));
   CHECK(back == opts);
-  CHECK(proto::room_options_to_json({}) == json{{"exhaustion", false},
+  CHECK(proto::room_options_to_json({}, cod::game_mode::duel) == json{{"exhaustion", false},
                                                 {"seats", 2},
                                                 {"turn_clock", nullptr},
                                                 {"champions", false},
                                                 {"share_team_hands", false}});
   const proto::room_options four{false, std::nullopt, 4, true, true};
-  CHECK_FALSE(proto::room_options_from_json(proto::room_options_to_json(four), back));
+  CHECK_FALSE(proto::room_options_from_json(proto::room_options_to_json(four, cod::game_mode::ffa), back));
   CHECK(back == four);
+  // Solo and co-op (R12.8): the difficulty and AI settings are written for
+  // those modes only, and read back.
+  proto::room_options solo;
+  solo.difficulty = 4;
+  solo.ai.fixed_mana = 8;
+  solo.ai.ai_first = true;
+  solo.ai.granted = cod::bit(cod::ability::splash);
+  const json sj = proto::room_options_to_json(solo, cod::game_mode::solo);
+  CHECK(sj.at("difficulty") == 4);
+  CHECK(sj.at("ai") == json{{"fixed_mana", 8}, {"double_variable", false}, {"ai_first", true},
+                            {"resistance", false}, {"abilities", {"splash"}}});
+  CHECK_FALSE(proto::room_options_from_json(sj, back));
+  CHECK(back == solo);
+  CHECK_FALSE(proto::room_options_to_json(solo, cod::game_mode::duel).contains("ai"));
+  CHECK(proto::room_options_to_json({}, cod::game_mode::coop).at("ai").at("abilities") == json::array());
   // A record written before the four-player modes: the new options' defaults.
   CHECK_FALSE(proto::room_options_from_json(json{{"exhaustion", true}, {"seats", 2}, {"turn_clock", nullptr}}, back));
   CHECK(back == proto::room_options{true, std::nullopt, 2, false, false});

@@ -51,7 +51,17 @@ std::string first_incantation(const cod::catalogue& cat) {
 }  // namespace
 
 TEST_CASE("create_room: the offered modes and their seat counts") {
-  CHECK(proto::offered_mode_names() == "\"duel\", \"ffa\" or \"2v2\"");
+  CHECK(proto::offered_mode_names() == "\"duel\", \"ffa\", \"2v2\", \"solo\" or \"coop\"");
+  const auto solo = create(R"({"type":"create_room","mode":"solo","format":"preconstructed"})");
+  CHECK(solo.mode == cod::game_mode::solo);
+  CHECK(solo.options.seats == 2);
+  CHECK(solo.options.difficulty == 0);
+  const auto coop = create(
+      R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":4,"ai":{"resistance":true,"abilities":["sprint","vanish"]}}})");
+  CHECK(coop.options.seats == 4);
+  CHECK(coop.options.difficulty == 4);
+  CHECK(coop.options.ai.resistance);
+  CHECK(coop.options.ai.granted == (cod::bit(cod::ability::sprint) | cod::bit(cod::ability::vanish)));
   const auto duel = create(R"({"type":"create_room","mode":"duel","format":"preconstructed"})");
   CHECK(duel.mode == cod::game_mode::duel);
   CHECK(duel.options.seats == 2);
@@ -76,8 +86,32 @@ TEST_CASE("create_room: the offered modes and their seat counts") {
 }
 
 TEST_CASE("create_room: options that do not fit the mode are refused, naming the option") {
-  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed"})", protocol_errc::bad_field_value, "mode");
-  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed"})", protocol_errc::bad_field_value, "mode");
+  // Solo and co-op (R2.1, R12.8, R13.1).
+  refused(R"({"type":"create_room","mode":"solo","format":"constructed"})", protocol_errc::bad_field_value, "format");
+  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":2}})",
+          protocol_errc::bad_field_value, "options.difficulty");
+  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":-1}})",
+          protocol_errc::bad_field_value, "options.difficulty");
+  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":1.5}})",
+          protocol_errc::bad_field_type, "options.difficulty");
+  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"ai":{"ai_first":true}}})",
+          protocol_errc::bad_field_value, "options.ai");
+  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"champions":true}})",
+          protocol_errc::bad_field_value, "options.champions");
+  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":4,"ai":{"fixed_mana":11}}})",
+          protocol_errc::bad_field_value, "options.ai.fixed_mana");
+  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":2,"ai":{"abilities":["sprint","sprint"]}}})",
+          protocol_errc::bad_field_value, "options.ai.abilities[1]");
+  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":1,"ai":{"abilities":["chain"]}}})",
+          protocol_errc::bad_field_value, "options.ai.abilities[0]");
+  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":1,"ai":{"abilities":"sprint"}}})",
+          protocol_errc::bad_field_type, "options.ai.abilities");
+  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"share_team_hands":true}})",
+          protocol_errc::bad_field_value, "options.share_team_hands");
+  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"difficulty":1}})",
+          protocol_errc::bad_field_value, "options.difficulty");
+  refused(R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"ai":{"resistance":true}}})",
+          protocol_errc::bad_field_value, "options.ai");
   refused(R"({"type":"create_room","mode":"FFA","format":"preconstructed"})", protocol_errc::bad_field_value, "mode");
   refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"seats":2}})",
           protocol_errc::bad_field_value, "options.seats");
@@ -120,6 +154,45 @@ TEST_CASE("check_room_config and seat_team") {
   CHECK(proto::seat_team(M::two_vs_two, 1) == 1);
   CHECK(proto::seat_team(M::two_vs_two, 2) == 0);
   CHECK(proto::seat_team(M::two_vs_two, 3) == 1);
+  // R11.7: co-op humans A+C against AIs B+D; solo has no teams.
+  CHECK(proto::seat_team(M::coop, 0) == 0);
+  CHECK(proto::seat_team(M::coop, 3) == 1);
+  CHECK_FALSE(proto::seat_team(M::solo, 1));
+  // RULING E41: whose pick decides each AI's deck.
+  CHECK(proto::ai_deck_owner(M::solo, 1) == 0);
+  CHECK(proto::ai_deck_owner(M::coop, 1) == 0);
+  CHECK(proto::ai_deck_owner(M::coop, 3) == 2);
+}
+
+TEST_CASE("check_room_config: solo and co-op difficulty (R12.8; the engine's check_ai_options decides)") {
+  using M = cod::game_mode;
+  using F = proto::deck_format;
+  proto::room_options o;
+  CHECK_FALSE(proto::check_room_config(M::solo, F::preconstructed, o));
+  o.difficulty = 10;  // 10 fixed mana (4) + double (2) + first (1) + resistance (2) + 1 ability = 10
+  o.ai.fixed_mana = 10;
+  o.ai.double_variable = true;
+  o.ai.ai_first = true;
+  o.ai.resistance = true;
+  o.ai.granted = cod::bit(cod::ability::rage);
+  CHECK_FALSE(proto::check_room_config(M::solo, F::preconstructed, o));
+  o.ai.granted |= cod::bit(cod::ability::berserk);
+  auto e = proto::check_room_config(M::solo, F::preconstructed, o);
+  REQUIRE(e);
+  CHECK(e->field == "options.difficulty");
+  CHECK(e->message == "custom difficulty 10 needs 10 points; these options spend 11 (R12.8)");
+  // A Champion gives 2 points back (RULING E45): the same options with Champions spend 9.
+  o.champions = true;
+  e = proto::check_room_config(M::solo, F::preconstructed, o);
+  REQUIRE(e);
+  CHECK(e->message == "custom difficulty 10 needs 10 points; these options spend 9 (1 Champion gives 2) (R12.8)");
+  o.difficulty = 9;
+  CHECK_FALSE(proto::check_room_config(M::solo, F::preconstructed, o));
+  // Co-op: seats 4, two Champions.
+  o.seats = 4;
+  o.difficulty = 7;
+  CHECK_FALSE(proto::check_room_config(M::coop, F::preconstructed, o));
+  CHECK(proto::check_room_config(M::coop, F::constructed, o)->field == "format");
 }
 
 TEST_CASE("join: the champion field") {
@@ -192,4 +265,14 @@ TEST_CASE("room summaries show the mode and reveal Champions only when given") {
   CHECK(j.at("options").at("champions") == true);
   CHECK(j.at("seats")[0].at("champion") == "brute");
   CHECK(j.at("seats")[1].at("champion").is_null());
+  CHECK_FALSE(j.at("seats")[0].contains("ai"));
+  CHECK_FALSE(j.at("options").contains("difficulty"));
+
+  // Solo: the AI seat is taken and marked; the options show the difficulty.
+  proto::room_summary s{"s1", cod::game_mode::solo, proto::deck_format::preconstructed, proto::room_options{},
+                        proto::room_status::waiting, {{0, false, false, "", ""}, {1, true, true, "AI", "", true}}, 0};
+  const json sj = proto::room_summary_to_json(s);
+  CHECK(sj.at("seats")[1].at("ai") == true);
+  CHECK_FALSE(sj.at("seats")[0].contains("ai"));
+  CHECK(sj.at("options").at("difficulty") == 0);
 }

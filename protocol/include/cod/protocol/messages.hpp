@@ -39,6 +39,7 @@
 #include "cod/engine/catalogue.hpp"
 #include "cod/engine/error.hpp"
 #include "cod/engine/event.hpp"
+#include "cod/engine/setup.hpp"
 #include "cod/engine/state.hpp"
 #include "cod/engine/types.hpp"
 #include "cod/protocol/json_codec.hpp"
@@ -91,18 +92,24 @@ struct turn_clock {
 
 // create_room's "options". On the wire: {"exhaustion": bool, "turn_clock":
 // {bank_ms, increment_ms} | null, "seats": 2 | 4, "champions": bool,
-// "share_team_hands": bool}; every key optional in create_room.
+// "share_team_hands": bool, "difficulty": 0..10, "ai": {"fixed_mana": 6..10,
+// "double_variable": bool, "ai_first": bool, "resistance": bool,
+// "abilities": [ability names]}}; every key optional in create_room.
+// difficulty and ai are for solo and coop rooms (R12.8).
 struct room_options {
   bool exhaustion = false;                // R9, the exhaustion rule
   std::optional<turn_clock> clock;        // "turn_clock"; none: untimed
   int seats = 2;                          // implied by the mode (seats_of); a duel has 2
   bool champions = false;                 // R13 Champion module: each seat picks one at join
   bool share_team_hands = false;          // R11.6, 2v2 only: teammates see each other's hand
+  int difficulty = 0;                     // R12.8: 0 quick play, 1..10 custom play (solo, coop)
+  ai_settings ai{};                       // R12.8: the custom settings ("ai"); defaults: quick play
   bool operator==(const room_options&) const = default;
 };
 
-// The JSON above, every key written. (Persistence stores this.)
-nlohmann::json room_options_to_json(const room_options& o);
+// The JSON above, every key of the mode written: "difficulty" and "ai" only
+// for a mode with AI seats (solo, coop). (Persistence stores this.)
+nlohmann::json room_options_to_json(const room_options& o, game_mode mode);
 // Strict; errors name fields as "options.turn_clock.bank_ms". Never throws.
 // Checks each option alone (seats 2..4); check_room_config checks them
 // against the mode and format.
@@ -141,8 +148,9 @@ deck_result resolve_deck(const deck_choice& d, deck_format format, const catalog
 
 struct room_mode_info {
   game_mode mode = game_mode::duel;
-  int seats = 2;                     // seats_of(mode): every one a player who joins
+  int seats = 2;                     // seats_of(mode): players who join, and AI seats
   bool teams = false;                // 2v2: teams A+C and B+D (share_team_hands allowed)
+  bool ai = false;                   // solo, coop: seats 1 (and 3) are the AI's (is_ai_seat)
 };
 // The offered modes, in the order docs/protocol.md lists them.
 std::span<const room_mode_info> offered_modes();
@@ -153,13 +161,27 @@ std::string offered_mode_names();
 
 // The options checked against the mode and format: options.seats is the
 // mode's seat count; share_team_hands only in a team mode; champions in every
-// offered mode and format (R13.1; with preconstructed decks as custom play).
+// offered mode and format (R13.1; with preconstructed decks as custom play),
+// except solo and coop quick play. Solo and coop (R2.1, R12.8): preconstructed
+// only; difficulty 0 with the default ai, or 1..10 with ai spending exactly
+// that many points (match::check_ai_options's verdict; each human Champion
+// gives 2). Other modes: no difficulty or ai.
 // bad_field_value naming the option; nullopt when the room can be created.
 std::optional<protocol_error> check_room_config(game_mode mode, deck_format format, const room_options& o);
 
 // R11.6: a seat's team in a team mode (0: A+C = seats 0 and 2, 1: B+D = seats
-// 1 and 3); none outside team modes. (Persistence stores it.)
+// 1 and 3); R11.7 co-op: 0 the humans A+C, 1 the AIs B+D; none otherwise.
+// (Persistence stores it.)
 std::optional<int> seat_team(game_mode mode, int seat);
+
+// RULING E41: an AI seat's deck in a preconstructed solo or coop room, from
+// the deck number its human picked: solo, the AI (seat 1) gets the three
+// decks seat 0 did not pick; coop, AI B (1) those of A's (seat 0) pack and AI
+// D (3) those of C's (seat 2). The human seat whose pick decides `ai_seat`.
+int ai_deck_owner(game_mode mode, int ai_seat);
+
+// The name AI seats have in summaries and the match history.
+inline constexpr std::string_view ai_seat_name = "AI";
 
 // A join's Champion (R13.1) checked for the room: required when the room has
 // champions, refused when it has none; a catalogue creature that is not in
@@ -295,12 +317,13 @@ std::string_view room_status_name(room_status s);  // "waiting" | "playing" | "f
 
 struct seat_summary {
   int seat = 0;
-  bool taken = false;
+  bool taken = false;  // an AI seat is always taken (and connected): never free to join
   bool connected = false;
   std::string name;  // "" when free: null on the wire
   // R13.1: the seat's Champion (catalogue id), revealed once the match has
   // started; "" before that or without champions: null on the wire.
   std::string champion{};
+  bool ai = false;  // solo, coop: the AI's seat; on the wire "ai": true, only on those
 };
 
 struct room_summary {
@@ -333,10 +356,13 @@ struct clock_snapshot {
 };
 nlohmann::json clock_to_json(const clock_snapshot& c);
 
-// {"type": "state", "room", "seq", "seed_hash", "view", "clock"?}. `view` is
-// view_to_json(m.view(recipient), cat).
+// {"type": "state", "room", "seq", "seed_hash", "view", "clock"?, "events"?}.
+// `view` is view_to_json(m.view(recipient), cat). `events` (events_to_json),
+// in solo and coop only, in the state sent when the match starts: the opening
+// events of match::create (the AI's first turn with ai_first).
 nlohmann::json make_state(std::string_view room, std::int64_t seq, std::string_view seed_hash,
-                          nlohmann::json view, const std::optional<clock_snapshot>& clock = {});
+                          nlohmann::json view, const std::optional<clock_snapshot>& clock = {},
+                          const std::optional<nlohmann::json>& events = {});
 
 // The events of one accepted action for one recipient, each redacted
 // (event_to_json). uid_cards: uid_cards_from_view(m.view(cod::referee)).
