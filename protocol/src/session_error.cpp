@@ -32,6 +32,8 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"not_in_room", "this connection is not in a room"},
     {"no_such_seat", "the room has no such seat"},
     {"bad_champion_choice", "the Champion is refused"},
+    {"tournament_waiting", "no game of yours is open yet: ask again in a moment"},
+    {"tournament_over", "the tournament has no further game for you (finished, or you were dropped)"},
 }};
 
 }  // namespace
