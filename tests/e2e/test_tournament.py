@@ -2,21 +2,25 @@
 """End to end: a tournament run by an organiser through the HTTP API
 (docs/tournaments.md) and played by six cod-bots with their join tokens.
 
-Six players, three Swiss rounds, best of 1, exhaustion rule. The organiser
-starts each round; in round 2 gives a game loss, after round 2 drops a player
-(round 3 then has a bye). The final standings the server shows are checked
+Six players, three Swiss rounds, best of 1 (--best-of 3), exhaustion rule, a
+turn clock, optionally a top cut (--top-cut 2). The organiser starts each
+round; in round 2 gives a game loss, after round 2 drops a player (round 3
+then has a bye). With --crash the server is killed (SIGKILL) while round 1's
+matches are being played, restarted on the same database, and the bots
+started again: they get their seats back with tournament_join and finish. The final standings the server shows are checked
 against standings computed here, independently, from the games' results;
 each game's result is checked against its stored match. Also: a rejected
 token, tournament_waiting before round 1, the organiser log and the server's
 log lines, the export, the admin search by tournament, pairings reproduced
 from the seed, and the tournament reloaded after a restart.
 
-  test_tournament.py --server S --bot B
+  test_tournament.py --server S --bot B [--best-of 3] [--top-cut 2] [--crash]
 """
 
 import http.client
 import json
 import os
+import re
 import sys
 import time
 
@@ -65,6 +69,7 @@ def wait_round_finished(server, tid, timeout=90):
 
 def hand_standings(state):
     n = len(state["player_list"])
+    bye_games = 2 if state["config"]["best_of"] == 3 else 1
     mp = [0] * n
     gp = [0] * n
     games = [0] * n
@@ -76,15 +81,16 @@ def hand_standings(state):
         for p in r["pairings"]:
             a = p["a"]["player"]
             if p["bye"]:
-                # A bye: a match won 1-0 (best of 1), no opponent.
+                # A bye: a match won 1-0 (best of 1) or 2-0 (best of 3), no opponent.
                 mp[a] += 3
-                gp[a] += 3
-                games[a] += 1
+                gp[a] += 3 * bye_games
+                games[a] += bye_games
                 matches[a] += 1
                 continue
             b = p["b"]["player"]
             wins = {a: 0, b: 0}
             draws = 0
+            e2e.check(p["score"]["finished"], "round %d table %d: unfinished" % (r["round"], p["table"]))
             for g in p["games"]:
                 e2e.check(g["decided"], "round %d table %d: an undecided game in a finished round" %
                           (r["round"], p["table"]))
@@ -153,6 +159,18 @@ def ws_request(port, msg):
         ws.close()
 
 
+def wait_all_started(server, tid, timeout=30):
+    """Round 1's pairings each have a match attached (being played)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        st = ok(server, "GET", "/admin/api/tournaments/" + tid)
+        games = [p["games"] for p in st["rounds"][0]["pairings"]]
+        if all(g and g[-1]["match_id"] for g in games):
+            return st
+        time.sleep(0.05)
+    raise e2e.TestFailure("round 1's matches did not all start within %d s" % timeout)
+
+
 def test(args, work):
     db = os.path.join(work, "cod.db")
     server = e2e.Server(args.server, work, db, extra=["--admin-token", TOKEN]).start()
@@ -165,8 +183,9 @@ def test(args, work):
     e2e.check(status == 400 and j["error"] == "invalid_config", "best_of 2: %d %s" % (status, j))
 
     created = ok(server, "POST", "/admin/api/tournaments",
-                 {"name": "E2E Open", "players": NAMES, "format": "preconstructed", "rounds": 3, "best_of": 1,
-                  "seed": SEED, "spectator_delay": 2, "organiser": "Olga"}, want=201)
+                 {"name": "E2E Open", "players": NAMES, "format": "preconstructed", "rounds": 3,
+                  "best_of": args.best_of, "top_cut": args.top_cut, "seed": SEED, "spectator_delay": 2,
+                  "turn_clock": {"bank_ms": 600000, "increment_ms": 1000}, "organiser": "Olga"}, want=201)
     tid = created["tournament"]
     tokens = {p["name"]: p["token"] for p in created["players"]}
     e2e.check(sorted(tokens) == sorted(NAMES) and all(len(t) == 32 for t in tokens.values()), "tokens: %s" % created)
@@ -184,15 +203,37 @@ def test(args, work):
 
     # Six bots, each with its token and a deck.
     bots = []
+    slow = ["--delay-ms", "25"] if args.crash else []  # long enough matches to kill the server mid-way
     for i, name in enumerate(NAMES):
         b = e2e.Bot(args.bot, work, name, server.port,
                     ["--tournament-token", tokens[name], "--deck", str(i % 4 + 1), "--seed", str(100 + i),
-                     "--timeout-sec", "140", "--quiet"])
+                     "--timeout-sec", "140", "--quiet"] + slow)
         bots.append(b.start())
 
     ok(server, "POST", "/admin/api/tournaments/%s/rounds" % tid, {"organiser": "Olga"})
-    st = wait_round_finished(server, tid)
-    e2e.log("round 1 finished")
+    if args.crash:
+        before = wait_all_started(server, tid)
+        time.sleep(0.4)  # some actions into the matches (the bots wait 25 ms before each)
+        server.kill9()
+        for b in bots:
+            rc = b.wait(20)
+            e2e.check(rc == 3, "bot %s: exit %s after the server's SIGKILL, wanted 3 (connection lost)" % (b.name, rc))
+        server.start()
+        text = server.log()
+        m = re.search(r"'E2E Open'\): loaded, stage swiss, (\d+) running matches recovered", text)
+        e2e.check(m and int(m.group(1)) >= 1, "no running tournament match recovered:\n%s" % text[-2000:])
+        for b in bots:
+            b.start()
+        st = wait_round_finished(server, tid)
+        # The games are the matches that were running: recovered, not replaced.
+        for p0, p1 in zip(before["rounds"][0]["pairings"], st["rounds"][0]["pairings"]):
+            e2e.check(p0["games"][0]["match_id"] == p1["games"][0]["match_id"],
+                      "table %d: match %s before the crash, %s after" %
+                      (p0["table"], p0["games"][0]["match_id"], p1["games"][0]["match_id"]))
+        e2e.log("round 1 finished after the crash")
+    else:
+        st = wait_round_finished(server, tid)
+        e2e.log("round 1 finished")
 
     # Round 2, and at once a game loss for the player at table 1, seat a:
     # their game is decided whether its match has started or not.
@@ -219,7 +260,12 @@ def test(args, work):
     status, j = call(server, "POST", "/admin/api/tournaments/%s/rounds" % tid, {})
     e2e.check(status == 409 and j["error"] == "round_not_finished", "early round start: %d %s" % (status, j))
     st = wait_round_finished(server, tid)
-    e2e.check(st["stage"] == "finished" or st["round_finished"], "after round 3: %s" % st["stage"])
+    # The top cut, if any: the best of the standings, until the final is decided.
+    while st["stage"] != "finished":
+        st = ok(server, "POST", "/admin/api/tournaments/%s/rounds" % tid, {"organiser": "Olga"})
+        e2e.check(st["rounds"][-1]["kind"] == "top_cut", "round %d after the Swiss rounds" % st["round"])
+        st = wait_round_finished(server, tid)
+    e2e.check(len(st["rounds"]) == 3 + {0: 0, 2: 1, 4: 2}[args.top_cut], "%d rounds" % len(st["rounds"]))
     status, j = call(server, "POST", "/admin/api/tournaments/%s/rounds" % tid, {})
     e2e.check(status == 409 and j["error"] == "tournament_finished", "a 4th round: %d %s" % (status, j))
 
@@ -229,7 +275,14 @@ def test(args, work):
 
     st = ok(server, "GET", "/admin/api/tournaments/" + tid)
     e2e.check(st["stage"] == "finished", "stage %s" % st["stage"])
-    e2e.check(st["champion"]["player"] == st["standings"][0]["player"], "champion %s" % st["champion"])
+    if args.top_cut:
+        final = st["rounds"][-1]["pairings"][0]
+        top = [s["player"] for s in st["standings"] if not s["dropped"]][:2]
+        e2e.check(sorted([final["a"]["player"], final["b"]["player"]]) == sorted(top), "final %s, top two %s" %
+                  (final, top))
+        e2e.check(st["champion"]["player"] == final["score"]["winner"]["player"], "champion %s" % st["champion"])
+    else:
+        e2e.check(st["champion"]["player"] == st["standings"][0]["player"], "champion %s" % st["champion"])
 
     # Each game's result is its match's (winner seat 0: player a).
     export = ok(server, "GET", "/admin/api/tournaments/%s/export" % tid)
@@ -245,6 +298,9 @@ def test(args, work):
                 m = by_id.get(g["match_id"])
                 e2e.check(m is not None, "match %s is not in the export" % g["match_id"])
                 winners = m["result"]["winners"]
+                e2e.check(m["options"]["exhaustion"] is True and
+                          m["options"]["turn_clock"] == {"bank_ms": 600000, "increment_ms": 1000},
+                          "match %s options %s" % (g["match_id"], m["options"]))
                 e2e.check(len(winners) == 1, "match %s winners %s" % (g["match_id"], winners))
                 want = p["a"]["player"] if winners[0] == 0 else p["b"]["player"]
                 e2e.check(g["winner"]["player"] == want, "round %d table %d: game winner %s, match says %s" %
@@ -260,14 +316,15 @@ def test(args, work):
     # The organiser log: three round starts, the game loss and the drop, by Olga.
     log = ok(server, "GET", "/admin/api/tournaments/%s/log" % tid)["log"]
     acts = [(e["act"], e["actor"]) for e in log]
-    e2e.check(acts.count(("start_round", "Olga")) == 3, "log: %s" % acts)
+    e2e.check(acts.count(("start_round", "Olga")) == len(st["rounds"]), "log: %s" % acts)
     gl = [e for e in log if e["act"] == "game_loss"]
     dr = [e for e in log if e["act"] == "drop"]
     e2e.check(len(gl) == 1 and gl[0]["player"]["player"] == penalised["player"] and
               gl[0]["note"] == "late deck registration" and gl[0]["round"] == 2, "game loss logged: %s" % gl)
     e2e.check(len(dr) == 1 and dr[0]["player"]["player"] == dropped["player"] and dr[0]["note"] == "left the venue",
               "drop logged: %s" % dr)
-    text = server.log()
+    text = "".join(open(os.path.join(work, f), errors="replace").read()
+                   for f in sorted(os.listdir(work)) if f.startswith("server-"))
     for what in ("game_loss on tournament %s -> 200" % tid, "drop on tournament %s -> 200" % tid,
                  "rounds on tournament %s -> 200" % tid, "create tournament -> 201"):
         e2e.check(what in text, "no server log line '%s'" % what)
@@ -298,5 +355,11 @@ def test(args, work):
     server.stop(strict=True)
 
 
+def extra(ap):
+    ap.add_argument("--best-of", type=int, default=1, choices=[1, 3])
+    ap.add_argument("--top-cut", type=int, default=0, choices=[0, 2, 4])
+    ap.add_argument("--crash", action="store_true", help="SIGKILL the server during round 1")
+
+
 if __name__ == "__main__":
-    e2e.main(test, __doc__.strip().splitlines()[0], time_limit=140)
+    e2e.main(test, __doc__.strip().splitlines()[0], extra, time_limit=140)
