@@ -250,4 +250,54 @@ TEST_CASE("spectator delay: spectators see each update N actions late, players a
   CHECK(st.at("champion").is_object());
 }
 
+TEST_CASE("organiser acts reach the rooms: a re-pair voids the running match; auto_advance starts the next round") {
+  fixture f;
+  auto c = f.ok("POST", "/admin/api/tournaments",
+                {{"name", "Acts"}, {"players", {"Ann", "Ben", "Cid", "Dee"}}, {"rounds", 2}, {"auto_advance", true}},
+                201);
+  const std::string id = c.at("tournament");
+  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+  auto st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+  const json p = st.at("rounds")[0].at("pairings")[0];
+  auto ca = f.h.connect(), cb = f.h.connect();
+  REQUIRE(tjoin(ca, tok(p.at("a"))).at("type") == "joined");
+  REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+  ca.take();
+  cb.take();
+  st = f.ok("GET", "/admin/api/tournaments/" + id);
+  const std::string running = st.at("rounds")[0].at("pairings")[0].at("games")[0].at("match_id");
+
+  // Re-pair: the running match ends without a result, its players are told,
+  // and every pairing of the new attempt gets a fresh room.
+  st = f.ok("POST", "/admin/api/tournaments/" + id + "/repair", {{"reason", "wrong table"}, {"organiser", "Olga"}});
+  CHECK(st.at("rounds")[0].at("attempt") == 1);
+  auto pushed = ca.take();
+  REQUIRE(find_type(pushed, "error"));
+  CHECK(find_type(pushed, "error")->at("code") == "internal_error");
+  auto stored = f.h.store->load_match(running);
+  REQUIRE(stored);
+  REQUIRE(stored->result);
+  CHECK(stored->result->reason == "voided");
+  CHECK(stored->result->winners.empty());
+  for (const auto& q : st.at("rounds")[0].at("pairings")) {
+    REQUIRE(q.at("rooms").size() == 1);
+    CHECK(q.at("games").empty());
+  }
+  CHECK(st.at("log").back().at("act") == "repair");
+  CHECK(st.at("log").back().at("note") == "wrong table");
+
+  // Play round 1 by concessions; the last result starts round 2 by itself.
+  for (const auto& q : st.at("rounds")[0].at("pairings")) {
+    auto x = f.h.connect(), y = f.h.connect();
+    REQUIRE(tjoin(x, tok(q.at("a"))).at("type") == "joined");
+    REQUIRE(tjoin(y, tok(q.at("b"))).at("type") == "joined");
+    x.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "concede"}}}});
+  }
+  st = f.ok("GET", "/admin/api/tournaments/" + id);
+  REQUIRE(st.at("rounds").size() == 2);
+  CHECK(st.at("log").back().at("act") == "start_round");
+  CHECK(st.at("log").back().at("actor") == "server");
+  for (const auto& q : st.at("rounds")[1].at("pairings")) CHECK(q.at("rooms").size() == 1);
+}
+
 }  // namespace cod::server::test
