@@ -292,7 +292,8 @@ perr deck_from(const json& j, const std::string& prefix, deck_choice& out) {
 
 constexpr std::string_view message_types[] = {"hello",    "list_rooms", "create_room",
                                               "join",     "resume",     "spectate",
-                                              "act",      "leave",      "ping"};
+                                              "act",      "leave",      "ping",
+                                              "tournament_join"};
 
 std::string what_of(std::string_view type) { return cat("a ", in_quotes(type), " message"); }
 
@@ -384,6 +385,26 @@ perr parse_resume(const json& j, resume_msg& m) {
   return read_token(*token, m.token);
 }
 
+perr parse_tournament_join(const json& j, tournament_join_msg& m) {
+  const std::string what = what_of("tournament_join");
+  if (auto e = check_keys(j, {"type", "id", "token", "deck", "champion"}, "", what)) return e;
+  const json* token = find(j, "token");
+  if (!token) return missing("token", what);
+  if (auto e = read_token(*token, m.token)) return e;
+  const json* deck = find(j, "deck");
+  if (!deck) return missing("deck", what);
+  if (auto e = deck_from(*deck, "deck.", m.deck)) return e;
+  if (const json* champion = find(j, "champion")) {
+    const std::string* id = nullptr;
+    if (auto e = read_string(*champion, "champion", id)) return e;
+    if (id->empty() || id->size() > max_card_id_chars)
+      return err(protocol_errc::bad_field_value, "champion",
+                 cat("\"champion\" is a card id: 1 to ", num(max_card_id_chars), " characters"));
+    m.champion = *id;
+  }
+  return std::nullopt;
+}
+
 perr parse_spectate(const json& j, spectate_msg& m) {
   const std::string what = what_of("spectate");
   if (auto e = check_keys(j, {"type", "id", "room"}, "", what)) return e;
@@ -463,6 +484,7 @@ client_parse_result parse_object(const json& j) {
   if (t == "create_room") return parse_as<create_room_msg>(j, id, parse_create_room);
   if (t == "join") return parse_as<join_msg>(j, id, parse_join);
   if (t == "resume") return parse_as<resume_msg>(j, id, parse_resume);
+  if (t == "tournament_join") return parse_as<tournament_join_msg>(j, id, parse_tournament_join);
   if (t == "spectate") return parse_as<spectate_msg>(j, id, parse_spectate);
   if (t == "act") return parse_as<act_msg>(j, id, parse_act);
   if (t == "leave")
@@ -623,6 +645,10 @@ json client_message_to_json(const client_message& msg) {
           j["token"] = m.token;
         } else if constexpr (std::is_same_v<T, spectate_msg>) {
           j["room"] = m.room;
+        } else if constexpr (std::is_same_v<T, tournament_join_msg>) {
+          j["token"] = m.token;
+          j["deck"] = deck_to_json(m.deck);
+          if (m.champion) j["champion"] = *m.champion;
         } else if constexpr (std::is_same_v<T, act_msg>) {
           j["action"] = action_to_json(m.action);
         }

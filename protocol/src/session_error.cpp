@@ -33,6 +33,8 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"no_such_seat", "the room has no such seat"},
     {"bad_champion_choice", "the Champion is refused"},
     {"ai_seat", "that seat is played by the AI: join a human seat"},
+    {"tournament_waiting", "no game of yours is open yet: ask again in a moment"},
+    {"tournament_over", "the tournament has no further game for you (finished, or you were dropped)"},
 }};
 
 }  // namespace

@@ -146,6 +146,15 @@ response api::route(const request& req) const {
   }
   if (target.substr(0, api_prefix.size()) != api_prefix)
     return error(404, "not_found", "no such admin endpoint; the API is under /admin/api/ (docs/admin.md)");
+  std::vector<std::string> seg;
+  if (!split_path(target, seg)) return error(400, "bad_path", "malformed %-escape in the path");
+  // The organiser API (docs/tournaments.md): its own methods (POST for acts).
+  if (!seg.empty() && seg[0] == "tournaments") {
+    if (!tournaments_) return error(404, "not_found", "this server runs no tournaments");
+    params p;
+    if (auto e = parse_query_string(query, p)) return bad_param(*e);
+    return tournaments_->handle(req, seg, p);
+  }
   if (req.method != "GET" && req.method != "HEAD") {
     response r = error(405, "method_not_allowed", "the admin API is read-only: GET (or HEAD)");
     r.headers.emplace_back("Allow", "GET, HEAD");
@@ -153,8 +162,6 @@ response api::route(const request& req) const {
   }
   params p;
   if (auto e = parse_query_string(query, p)) return bad_param(*e);
-  std::vector<std::string> seg;
-  if (!split_path(target, seg)) return error(400, "bad_path", "malformed %-escape in the path");
 
   // GET /admin/api/matches
   if (seg.size() == 1 && seg[0] == "matches") {
@@ -162,10 +169,6 @@ response api::route(const request& req) const {
     if (auto e = query_from_params(p, q)) return bad_param(*e);
     return ok_json(listing_to_json(store_.list_matches(q), q));
   }
-  // GET /admin/api/tournaments/{id}/export: tournaments are not stored yet.
-  if (seg.size() == 3 && seg[0] == "tournaments" && seg[2] == "export" && !seg[1].empty())
-    return error(501, "not_implemented", "tournaments are not stored yet; their export comes with them");
-
   if (seg.size() < 2 || seg.size() > 4 || seg[0] != "matches" || seg[1].empty())
     return error(404, "not_found", "no such admin endpoint (docs/admin.md)");
   const std::string& id = seg[1];

@@ -26,6 +26,7 @@ struct request {
   std::string target{};         // "/admin/api/matches?player=ann"
   std::string authorization{};  // the Authorization header's value; "" when absent
   std::string remote{};         // the peer, "127.0.0.1:50312" (for the access log)
+  std::string body{};           // POST bodies (the organiser API)
 };
 
 struct response {
@@ -39,12 +40,24 @@ struct response {
 // True for the targets the admin API answers (everything under /admin/).
 bool is_admin_target(std::string_view target);
 
+// /admin/api/tournaments...: answered by the server's tournament service
+// (server/tournament_service/organiser_api.hpp) behind the same token check
+// and access log. `seg`: the path's segments after /admin/api/.
+class tournament_routes {
+ public:
+  virtual ~tournament_routes() = default;
+  virtual response handle(const request& req, const std::vector<std::string>& seg,
+                          const std::vector<std::pair<std::string, std::string>>& query) = 0;
+};
+
 class api {
  public:
   // `cards` and `store` must outlive the api.
   api(std::string token, const catalogue& cards, match_store& store);
 
   bool enabled() const { return !token_.empty(); }
+  // Before serving; must outlive the api. Without it, /admin/api/tournaments is 404.
+  void set_tournaments(tournament_routes* t) { tournaments_ = t; }
   response handle(const request& req) const;
 
  private:
@@ -53,6 +66,7 @@ class api {
   std::string token_;
   const catalogue& cards_;
   match_store& store_;
+  tournament_routes* tournaments_ = nullptr;
 };
 
 }  // namespace cod::server::admin

@@ -125,14 +125,13 @@ std::optional<param_error> query_from_params(const params& p, match_query& q) {
       q.before_created_ms = *ms;
       q.before_match_id = value.substr(colon + 1);
     } else if (name == "tournament") {
-      // Matches carry no tournament yet (no column); refusing beats
-      // silently returning every match.
-      return param_error{"unsupported_filter", name,
-                         "matches do not record a tournament yet; the 'tournament' filter comes with tournaments"};
+      // The matches that played this tournament's games (tournament_games).
+      if (value.empty() || value.size() > 64) return bad(name, "'tournament' is a tournament id (1 to 64 characters)");
+      q.tournament = value;
     } else {
       return param_error{"unknown_parameter", name,
                          cat("unknown parameter '", name,
-                             "' (player, mode, status, winner, from, to, limit, offset, before)")};
+                             "' (player, mode, status, winner, tournament, from, to, limit, offset, before)")};
     }
   }
   if (q.created_to_ms != 0 && q.created_to_ms <= q.created_from_ms)

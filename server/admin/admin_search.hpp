@@ -3,7 +3,7 @@
 //
 //   player, mode, status (playing|finished), winner (seat), from, to
 //   (created_ms bounds), limit, offset, before (a cursor from "next"),
-//   tournament (refused for now: matches do not record a tournament yet).
+//   tournament (the matches of its games, through tournament_games).
 //
 // Pure; no I/O.
 #pragma once

@@ -29,7 +29,10 @@
 #include "persist/sqlite_store.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
+#include "room/random.hpp"
 #include "room/room_registry.hpp"
+#include "tournament_service/organiser_api.hpp"
+#include "tournament_service/tournament_service.hpp"
 
 namespace cod::server {
 
@@ -46,6 +49,10 @@ struct server::impl {
   room_services room_svc;
   lobby_services lobby;
   std::unique_ptr<admin::api> admin_api;
+  // Tournaments: their rooms call back into the service, so it outlives
+  // the io_context (whose handlers may hold rooms) and the registry.
+  std::unique_ptr<tournament_service> tournaments;
+  std::unique_ptr<organiser_api> organiser;
   // The admin API's requests block (SQLite reads, replays): one thread of
   // their own keeps them off the io threads the rooms run on, and admins
   // queue behind each other rather than load both cores.
@@ -110,6 +117,8 @@ server::~server() {
   // Then everything that holds a strand or timer of the io_context; what
   // its queued handlers still hold goes with the io_context itself.
   impl_->lst.reset();
+  impl_->lobby.find_tournament_seat = nullptr;
+  impl_->tournaments.reset();  // it holds the registry
   impl_->lobby.rooms.reset();
   impl_->rooms.reset();
 }
@@ -206,6 +215,19 @@ bool server::start(std::string& error) {
     error += e.what();
     return false;
   }
+
+  // Tournaments (docs/tournaments.md): loaded after the rooms of their
+  // running matches are rebuilt, so those get their hooks back.
+  tournament_service::deps td;
+  td.rooms = d.rooms;
+  td.store = d.store.get();
+  td.wall_ms = d.room_svc.wall_ms;
+  td.random = [] { return random_u64(); };
+  d.tournaments = std::make_unique<tournament_service>(td);
+  d.tournaments->load();
+  d.lobby.find_tournament_seat = [t = d.tournaments.get()](std::string_view token) { return t->find_seat(token); };
+  d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store);
+  d.admin_api->set_tournaments(d.organiser.get());
 
   boost::system::error_code ec;
   const auto address = net::ip::make_address(cfg.address, ec);

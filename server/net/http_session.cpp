@@ -16,7 +16,8 @@ namespace websocket = beast::websocket;
 namespace net = boost::asio;
 
 namespace {
-constexpr std::size_t max_request_body = 4096;
+// Organiser API bodies (a tournament's player list) are the largest.
+constexpr std::size_t max_request_body = 64 * 1024;
 constexpr const char* server_name = "cod-server/0.1";
 }  // namespace
 
@@ -82,6 +83,7 @@ void http_session::handle_admin(const request& req) {
   admin::request areq;
   areq.method = std::string(req.method_string());
   areq.target = std::string(req.target());
+  areq.body = req.body();
   if (auto it = req.find(http::field::authorization); it != req.end()) areq.authorization = std::string(it->value());
   beast::error_code ec;
   const auto peer = stream_.socket().remote_endpoint(ec);

@@ -32,6 +32,10 @@
 
 namespace cod::server {
 
+namespace sql {
+class db;
+}
+
 struct seat_record {
   int seat = 0;
   std::string name{};
@@ -119,6 +123,7 @@ struct match_query {
   bool has_before = false;
   std::int64_t before_created_ms = 0;
   std::string before_match_id{};
+  std::string tournament{};              // only the matches of this tournament's games; "" (any)
   int limit = 100;
   int offset = 0;
 };
@@ -139,6 +144,19 @@ class match_store {
   virtual void finish_match(const std::string& match_id, const match_result& r, done_fn done) = 0;
   // Free-form log lines an admin reads with the match (clock events, concessions by timeout).
   virtual void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) = 0;
+  // Any other write (tournaments, server/tournament/tournament_store.hpp):
+  // `fn` runs on the writer thread, on the writer's connection, in queue
+  // order with the writes above and inside the same group-commit batch (in
+  // a savepoint of its own: if it throws, what it wrote is undone and done
+  // gets false; the batch goes on). `what` names it in log lines. Stores
+  // without SQL (memory_store, and this default) keep nothing: `fn` is not
+  // run and done gets true. A blocking read at start-up can go this way too:
+  // capture the result, then flush().
+  virtual void run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) {
+    (void)what;
+    (void)fn;
+    if (done) done(true);
+  }
 
   // Blocking; called at start-up before any room runs. Oldest first.
   virtual std::vector<stored_match> load_unfinished() = 0;

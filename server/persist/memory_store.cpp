@@ -86,6 +86,7 @@ bool memory_store::apply(const detail::write_op& op) {
     if (it == matches_.end()) why = "unknown match";
     else it->second.notes.push_back(n->n);
   }
+  // sql_op: no SQL here; nothing is kept (match_store::run_sql).
   if (!why.empty()) spdlog::warn("persist: {} refused: {}", detail::describe(op), why);
   return why.empty();
 }
@@ -100,6 +101,10 @@ void memory_store::append_action(const std::string& match_id, const action_recor
 
 void memory_store::finish_match(const std::string& match_id, const match_result& r, done_fn done) {
   submit({detail::finish_op{match_id, r}, std::move(done)});
+}
+
+void memory_store::run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) {
+  submit({detail::sql_op{std::move(what), std::move(fn)}, std::move(done)});
 }
 
 void memory_store::append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) {
@@ -126,6 +131,8 @@ std::optional<stored_match> memory_store::load_match(const std::string& match_id
 }
 
 std::vector<match_summary> memory_store::list_matches(const match_query& q) {
+  // Tournament games live in SQL tables (run_sql), which this store lacks.
+  if (!q.tournament.empty()) throw persist_error("the tournament filter needs the SQLite store");
   std::lock_guard lk(mu_);
   std::vector<const stored_match*> found;
   for (const auto& [id, sm] : matches_) {

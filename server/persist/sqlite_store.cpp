@@ -186,6 +186,9 @@ std::vector<match_summary> sqlite_reader::list_matches(const match_query& q) {
     if (q.winner >= 0)
       where += " AND status = 'finished' AND EXISTS (SELECT 1 FROM json_each(m.winners) WHERE value = ?8)";
     if (q.has_before) where += " AND (created_ms < ?9 OR (created_ms = ?9 AND match_id < ?10))";
+    // A tournament's matches are those its games name (migration 0003).
+    if (!q.tournament.empty())
+      where += " AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ?11)";
     sql::stmt s(*db_, cat("SELECT ", match_columns,
                           ", (SELECT COALESCE(MAX(seq), 0) FROM match_actions a WHERE a.match_id = m.match_id)"
                           " FROM matches m",
@@ -198,6 +201,7 @@ std::vector<match_summary> sqlite_reader::list_matches(const match_query& q) {
     if (!q.mode.empty()) s.bind(7, q.mode);
     if (q.winner >= 0) s.bind(8, q.winner);
     if (q.has_before) s.bind(9, q.before_created_ms).bind(10, q.before_match_id);
+    if (!q.tournament.empty()) s.bind(11, q.tournament);
     std::vector<match_summary> out;
     while (s.step()) {
       stored_match sm = read_match_row(s);
@@ -328,6 +332,18 @@ struct sqlite_store::writer {
       }
       return state_of(f->match_id) ? "the match is finished already" : "unknown match";
     }
+    if (const auto* r = std::get_if<detail::sql_op>(&op.what)) {
+      savepoint->run();
+      try {
+        r->fn(db);
+        release->run();
+        return {};
+      } catch (const std::exception& e) {
+        rollback_to->run();
+        release->run();
+        return e.what();
+      }
+    }
     const auto& n = std::get<detail::note_op>(op.what);
     return insert_or_refuse(*insert_note, [&](sql::stmt& s) {
       s.bind(1, n.match_id).bind(2, n.n.at_ms).bind(3, n.n.text);
@@ -432,6 +448,10 @@ void sqlite_store::finish_match(const std::string& match_id, const match_result&
 
 void sqlite_store::append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) {
   queue_->push({detail::note_op{match_id, {at_ms, text}}, nullptr});
+}
+
+void sqlite_store::run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) {
+  queue_->push({detail::sql_op{std::move(what), std::move(fn)}, std::move(done)});
 }
 
 std::vector<stored_match> sqlite_store::load_unfinished() { return reader_->load_unfinished(); }

@@ -16,6 +16,7 @@ std::string describe(const write_op& op) {
     }
     std::string operator()(const finish_op& o) const { return cat("finish_match(", o.match_id, ")"); }
     std::string operator()(const note_op& o) const { return cat("append_note(", o.match_id, ")"); }
+    std::string operator()(const sql_op& o) const { return o.what; }
   };
   return std::visit(visitor{}, op.what);
 }

@@ -32,8 +32,14 @@ struct note_op {
   note_record n;
 };
 
+// match_store::run_sql: any other write, run on the writer's connection.
+struct sql_op {
+  std::string what;
+  std::function<void(sql::db&)> fn;
+};
+
 struct write_op {
-  std::variant<create_op, append_op, finish_op, note_op> what;
+  std::variant<create_op, append_op, finish_op, note_op, sql_op> what;
   match_store::done_fn done;  // may be empty (notes)
 };
 

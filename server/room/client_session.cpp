@@ -146,6 +146,31 @@ void client_session::on_text(std::string_view text) {
           if constexpr (std::is_same_v<T, pr::join_msg>) r->join(self, m);
           else if constexpr (std::is_same_v<T, pr::resume_msg>) r->resume(self, m);
           else r->spectate(self, m);
+        } else if constexpr (std::is_same_v<T, pr::tournament_join_msg>) {
+          if (!svc_.find_tournament_seat) return send_error(m.id, pr::session_errc::bad_token);
+          auto found = svc_.find_tournament_seat(m.token);
+          using k = tournament_seat::kind;
+          if (found.what == k::bad_token) {
+            spdlog::info("connection {}: tournament_join with an unknown token refused", conn_id_);
+            return send_error(m.id, pr::session_errc::bad_token, "that token belongs to no tournament player");
+          }
+          if (found.what == k::waiting) return send_error(m.id, pr::session_errc::tournament_waiting, found.detail);
+          if (found.what == k::over) return send_error(m.id, pr::session_errc::tournament_over, found.detail);
+          {
+            std::lock_guard lock(mutex_);
+            // Already in this very room (a second tournament_join): the room
+            // resumes the seat; any other room must be left first.
+            if (room_ && room_ != found.r) return send_error(m.id, pr::session_errc::already_in_room);
+            room_ = found.r;
+          }
+          pr::join_msg j;
+          j.id = m.id;
+          j.room = found.r->id();
+          j.name = found.name;
+          j.seat = found.seat;
+          j.deck = m.deck;
+          j.champion = m.champion;
+          found.r->join_reserved(self, std::move(j), m.token);
         } else if constexpr (std::is_same_v<T, pr::act_msg>) {
           auto r = attached();
           if (!r) return send_error(m.id, pr::session_errc::not_seated);

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,8 +28,21 @@ class metrics;
 class room;
 class room_registry;
 
+// Where a tournament player's current game is (tournament_join), as the
+// tournament service answers it (server/tournament_service).
+struct tournament_seat {
+  enum class kind { seated, bad_token, waiting, over };
+  kind what = kind::bad_token;
+  std::shared_ptr<room> r;  // seated: the room, the seat and the player's name
+  int seat = -1;
+  std::string name;
+  std::string detail;  // waiting, over: a sentence for the player
+};
+
 struct lobby_services {
   std::shared_ptr<room_registry> rooms;
+  // tournament_join: null when the server runs no tournaments.
+  std::function<tournament_seat(std::string_view token)> find_tournament_seat;
   metrics* stats = nullptr;
   config cfg;
   const std::atomic<bool>* shutting_down = nullptr;

@@ -28,6 +28,7 @@ struct room::outgoing {
   std::int64_t seq = 0;
   std::vector<message_ptr> seat_updates;  // by seat
   message_ptr spectator_update;           // one string for every spectator
+  message_ptr spectator_state;            // with a spectator delay: the state after it
   std::optional<json> clock;              // a new turn's clock message
 };
 
@@ -55,7 +56,10 @@ room::~room() = default;
 void room::start(std::weak_ptr<room_registry> registry) {
   run(nullptr, {}, [self = shared_from_this(), registry = std::move(registry)] {
     self->registry_ = registry;
-    if (self->status_ == status::waiting) self->expire_after(self->svc_.cfg.waiting_room_ttl_sec);
+    // A tournament room waits for its players as long as the round lasts
+    // (a no-show is the organiser's call: a game loss).
+    if (self->status_ == status::waiting && self->p_.reserved.empty())
+      self->expire_after(self->svc_.cfg.waiting_room_ttl_sec);
     if (!self->recovered_) return;
     // A recovered match: every seat has the grace period to resume; the
     // clock restarts for the seat whose turn it is.
@@ -234,7 +238,8 @@ void room::shutdown() {
 
 // ---------------------------------------------------------------------------
 
-void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg& m) {
+void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg& m,
+                   const std::string* reserved_token) {
   if (seat_of(c->id()) >= 0 || is_spectator(c->id())) {
     c->send(pr::make_error(m.id, pr::session_errc::already_in_room));
     return;
@@ -243,6 +248,12 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
     c->send(pr::make_error(m.id, code));
     c->detach(this);
   };
+  if (!p_.reserved.empty() && !reserved_token) {
+    c->send(pr::make_error(m.id, pr::session_errc::room_full,
+                           "this room's seats are reserved for tournament players (tournament_join)"));
+    c->detach(this);
+    return;
+  }
   if (status_ != status::waiting) return refuse(pr::session_errc::room_full);
   const int n = static_cast<int>(seats_.size());
   int seat = -1;
@@ -270,7 +281,7 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
     c->detach(this);
     return;
   }
-  const std::string token = random_hex(pr::token_chars);
+  const std::string token = reserved_token ? *reserved_token : random_hex(pr::token_chars);
   auto& s = seats_[seat];
   s = seat_state{};
   s.taken = true;
@@ -334,7 +345,8 @@ void room::do_spectate(const std::shared_ptr<client_session>& c, const pr::spect
   }
   spectators_.push_back({c, c->id()});
   c->send(pr::make_spectating(m.id, p_.id));
-  if (status_ == status::playing || status_ == status::finished) c->send(state_for(spectator));
+  if (status_ == status::playing || status_ == status::finished)
+    c->send(feed_ && feed_->state() ? feed_->state() : state_for(spectator));
   spdlog::debug("room {}: spectator joined (connection {})", p_.id, c->id());
   publish_summary();
 }
@@ -547,13 +559,15 @@ void room::on_match_created(bool ok) {
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     if (auto c = seats_[i].client.lock()) c->send(first_state(static_cast<seat_t>(i)));
   }
-  if (!spectators_.empty()) {
+  if (!spectators_.empty() || feed_) {
     auto m = first_state(spectator);
+    if (feed_) feed_->start(m);
     for (auto& w : spectators_)
       if (auto c = w.client.lock()) c->send(m);
   }
   opening_events_.clear();
   if (clock_msg) announce_clock(*clock_msg);
+  if (hooks_.started) hooks_.started(p_.id, match_id_);
   // Seats that dropped while the match was being created get their grace now.
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (!seats_[i].ai && seats_[i].conn == 0 && !seats_[i].grace) seat_left(static_cast<int>(i), true);
@@ -591,10 +605,11 @@ void room::submit(const action& a, const std::shared_ptr<client_session>& c, con
         pr::update_text(p_.id, out->seq, pr::events_to_json(events_, viewer, *svc_.cat, uid_cards_),
                         match_.view(viewer), *svc_.cat, clock)));
   }
-  if (!spectators_.empty()) {
+  if (!spectators_.empty() || feed_) {
     out->spectator_update = std::make_shared<const std::string>(
         pr::update_text(p_.id, out->seq, pr::events_to_json(events_, spectator, *svc_.cat, uid_cards_),
                         match_.view(spectator), *svc_.cat, clock));
+    if (feed_) out->spectator_state = state_for(spectator);
   }
 
   action_record rec;
@@ -626,9 +641,7 @@ void room::on_action_stored(bool ok, const std::shared_ptr<outgoing>& out) {
     if (auto c = seats_[i].client.lock()) c->send(out->seat_updates[i]);
   // Spectators cannot arrive or go while the write is pending (their requests
   // wait in the backlog), so these are the ones the update was built for.
-  if (out->spectator_update)
-    for (auto& w : spectators_)
-      if (auto c = w.client.lock()) c->send(out->spectator_update);
+  if (out->spectator_update) send_spectators(out->spectator_update, out->spectator_state);
   if (out->clock) announce_clock(*out->clock);
   if (match_.over()) finish_match();
   drain();
@@ -670,6 +683,12 @@ void room::on_match_finished(bool ok) {
   broadcast(pr::make_match_over(p_.id, match_.winners(), v.reason, p_.seed));
   publish_summary();
   expire_after(svc_.cfg.finished_room_ttl_sec);
+  if (hooks_.finished) {
+    std::vector<int> w;
+    for (int s = 0; s < match_.seat_count(); ++s)
+      if (match_.winners() & (1u << s)) w.push_back(s);
+    hooks_.finished(p_.id, match_id_, w);
+  }
   drain();
 }
 
@@ -755,6 +774,95 @@ std::optional<pr::clock_snapshot> room::clock_snapshot(std::int64_t now) const {
   }
   c.running_seat = clock_seat_;
   return c;
+}
+
+// ---------------------------------------------------------------------------
+// Tournament rooms.
+
+void room::set_hooks(room_hooks h) {
+  run(nullptr, {}, [self = shared_from_this(), h = std::move(h)] {
+    self->hooks_ = h;
+    if (h.spectator_delay > 0) {
+      self->feed_.emplace(h.spectator_delay);
+      // A recovered match: its earlier states are gone, so spectators start
+      // from the state at recovery (docs/tournaments.md, limits).
+      if (self->status_ == status::playing) self->feed_->start(self->state_for(spectator));
+    }
+  });
+}
+
+void room::join_reserved(std::shared_ptr<client_session> c, pr::join_msg m, std::string token) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m), token = std::move(token)] {
+    self->do_join_reserved(c, m, token);
+  });
+}
+
+void room::concede_seat(int seat, std::string why) {
+  run(nullptr, {}, [self = shared_from_this(), seat, why = std::move(why)] {
+    if (self->status_ != status::playing || self->match_.over() || seat < 0 ||
+        seat >= static_cast<int>(self->seats_.size()))
+      return;
+    spdlog::info("room {}: seat {} ('{}') concedes: {}", self->p_.id, seat, self->seats_[seat].name, why);
+    self->note(why);
+    self->submit(action::concede_by(static_cast<seat_t>(seat)), nullptr, {});
+  });
+}
+
+void room::retire(std::string why) {
+  run(nullptr, {}, [self = shared_from_this(), why = std::move(why)] { self->do_retire(why); });
+}
+
+void room::do_join_reserved(const std::shared_ptr<client_session>& c, const pr::join_msg& m, const std::string& token) {
+  const std::string hash = sha256_hex(token);
+  const int seat = m.seat.value_or(-1);
+  // A room rebuilt at start-up has no reservations (they are not stored),
+  // but its seats hold the players' token hashes.
+  const bool ok = seat >= 0 && seat < static_cast<int>(seats_.size()) &&
+                  constant_time_equal(p_.reserved.size() == seats_.size() ? p_.reserved[static_cast<std::size_t>(seat)]
+                                                                          : seats_[seat].token_hash,
+                                      hash);
+  if (!ok) {
+    c->send(pr::make_error(m.id, pr::session_errc::bad_token));
+    if (seat_of(c->id()) < 0 && !is_spectator(c->id())) c->detach(this);
+    return;
+  }
+  if (seats_[seat].taken) return do_resume(c, pr::resume_msg{m.id, p_.id, token});
+  do_join(c, m, &token);
+}
+
+void room::do_retire(const std::string& why) {
+  if (status_ == status::waiting) {
+    close_room(why);
+    return;
+  }
+  if (status_ != status::playing || match_.over()) return;
+  // No result: the tournament no longer counts this match.
+  spdlog::info("room {}: match {} voided: {}", p_.id, match_id_, why);
+  note(why);
+  status_ = status::finished;
+  clock_stop(ex_->now_ms());
+  for (auto& s : seats_)
+    if (s.grace) ex_->cancel(std::exchange(s.grace, 0));
+  match_result r;
+  r.reason = "voided";
+  r.ended_ms = svc_.wall_ms();
+  svc_.store->finish_match(match_id_, r, [](bool) {});
+  broadcast(pr::make_error(json(), pr::session_errc::internal_error, why));
+  publish_summary();
+  expire_after(svc_.cfg.finished_room_ttl_sec);
+}
+
+void room::send_spectators(const message_ptr& update, const message_ptr& state_after) {
+  auto send_all = [this](const message_ptr& m) {
+    for (auto& w : spectators_)
+      if (auto c = w.client.lock()) c->send(m);
+  };
+  if (!feed_) return send_all(update);
+  if (auto due = feed_->push(update, state_after)) send_all(due);
+  // The match is over: nothing is left to hide.
+  if (match_.over())
+    for (const auto& m : feed_->flush()) send_all(m);
 }
 
 // ---------------------------------------------------------------------------

@@ -30,6 +30,7 @@
 #include "persist/match_store.hpp"
 #include "room/executor.hpp"
 #include "room/peer.hpp"
+#include "room/spectator_feed.hpp"
 
 namespace cod::server {
 
@@ -47,6 +48,17 @@ struct room_services {
   std::function<std::int64_t()> wall_ms;
 };
 
+// What a tournament room tells its tournament (server/tournament_service),
+// and how it shows its match. Set once, right after the room is created or
+// recovered. The callbacks run on the room's executor: they must not block.
+struct room_hooks {
+  std::function<void(const std::string& room_id, const std::string& match_id)> started;
+  // The match ended with a result (not when it was voided).
+  std::function<void(const std::string& room_id, const std::string& match_id, const std::vector<int>& winners)>
+      finished;
+  int spectator_delay = 0;  // in accepted actions; 0: live
+};
+
 // The docs/rules.md revision stored with each match (match_record::rules_version).
 inline constexpr const char* rules_version = "rules.md/engine-1";
 
@@ -58,6 +70,9 @@ class room : public std::enable_shared_from_this<room> {
     protocol::deck_format format = protocol::deck_format::preconstructed;
     protocol::room_options options;
     std::uint64_t seed = 0;  // the match's seed; only its hash is public until the end
+    // A tournament room: seat i is reserved for the token whose SHA-256 hex
+    // is reserved[i] (tournament_join); plain join is refused. Empty: open.
+    std::vector<std::string> reserved{};
   };
 
   room(room_services& svc, std::shared_ptr<serial_executor> ex, params p);
@@ -87,6 +102,18 @@ class room : public std::enable_shared_from_this<room> {
   void leave(std::shared_ptr<client_session> c, protocol::leave_msg m);
   // The connection closed.
   void disconnected(std::shared_ptr<client_session> c);
+
+  // ---- tournament rooms (any thread; each posts to the executor)
+  void set_hooks(room_hooks h);
+  // tournament_join: `m.seat` is the reserved seat, `token` the player's
+  // tournament token (it becomes the seat token). A seat already taken is
+  // resumed with it instead.
+  void join_reserved(std::shared_ptr<client_session> c, protocol::join_msg m, std::string token);
+  // An organiser act: `seat` concedes the running match (a drop, a game loss).
+  void concede_seat(int seat, std::string why);
+  // The game this room was for no longer needs it: a waiting room closes; a
+  // running match ends without a result (stored with reason "voided").
+  void retire(std::string why);
   // The server is stopping: cancel timers, never concede anyone from now on.
   void shutdown();
 
@@ -120,7 +147,13 @@ class room : public std::enable_shared_from_this<room> {
   void run(std::shared_ptr<client_session> c, nlohmann::json id, task t);
   void drain();
 
-  void do_join(const std::shared_ptr<client_session>& c, const protocol::join_msg& m);
+  void do_join(const std::shared_ptr<client_session>& c, const protocol::join_msg& m,
+               const std::string* reserved_token = nullptr);
+  void do_join_reserved(const std::shared_ptr<client_session>& c, const protocol::join_msg& m,
+                        const std::string& token);
+  void do_retire(const std::string& why);
+  // An accepted action's spectator update, through the delay if any.
+  void send_spectators(const message_ptr& update, const message_ptr& state_after);
   void do_resume(const std::shared_ptr<client_session>& c, const protocol::resume_msg& m);
   void do_spectate(const std::shared_ptr<client_session>& c, const protocol::spectate_msg& m);
   void do_act(const std::shared_ptr<client_session>& c, const protocol::act_msg& m);
@@ -189,6 +222,8 @@ class room : public std::enable_shared_from_this<room> {
   std::int64_t clock_since_ = 0;
   serial_executor::timer_id clock_timer_ = 0;
   bool recovered_ = false;  // rebuilt from the store at start-up
+  room_hooks hooks_;
+  std::optional<spectator_feed> feed_;  // tournament rooms with a spectator delay
 
   mutable std::mutex summary_mutex_;
   protocol::room_summary summary_;

@@ -13,7 +13,8 @@ room_registry::room_registry(room_services& services, executor_factory make_exec
     : svc_(services), make_executor_(std::move(make_executor)) {}
 
 std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_format format,
-                                            const protocol::room_options& options) {
+                                            const protocol::room_options& options,
+                                            std::vector<std::string> reserved) {
   std::shared_ptr<room> r;
   {
     std::lock_guard lock(mutex_);
@@ -26,6 +27,7 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     p.format = format;
     p.options = options;
     p.seed = random_u64();
+    p.reserved = std::move(reserved);
     r = std::make_shared<room>(svc_, make_executor_(), std::move(p));
     rooms_.emplace(id, r);
     svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());

@@ -23,8 +23,9 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   room_registry(room_services& services, executor_factory make_executor);
 
   // A new waiting room with a fresh seed, or null when max_rooms are open.
-  std::shared_ptr<room> create(game_mode mode, protocol::deck_format format,
-                               const protocol::room_options& options);
+  // `reserved`: a tournament room's seats (room::params::reserved).
+  std::shared_ptr<room> create(game_mode mode, protocol::deck_format format, const protocol::room_options& options,
+                               std::vector<std::string> reserved = {});
   std::shared_ptr<room> find(std::string_view id) const;
   std::vector<protocol::room_summary> list() const;
   std::size_t size() const;

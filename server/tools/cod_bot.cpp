@@ -7,7 +7,13 @@
 //   cod-bot --room r7k2 --deck 2 [--champion ID|auto]
 //   cod-bot --room r7k2 --resume 5f0c2a9e7b3d41c88e21f6a04d9b7c13
 //   cod-bot --spectate r7k2 --dump frames.jsonl
+//   cod-bot --tournament-token 5f0c2a9e7b3d41c88e21f6a04d9b7c13 --deck 1
 //
+// As a tournament player (docs/tournaments.md) it sends tournament_join,
+// plays the game it is seated for, leaves the room at match_over and asks
+// again (every 250 ms while tournament_waiting), until tournament_over:
+// then exit 0, with one more line on stdout:
+//   cod-bot: tournament games=3 wins=2 losses=1 draws=0 voided=0
 // It says hello, then creates a room and joins it, joins a room, resumes a
 // seat, or watches a room; as a player it picks its moves from its own view
 // (bot/moves.hpp), tries another on a rule error, and stays under the
@@ -81,6 +87,7 @@ struct options {
   std::uint64_t seed = 0;
   bool seed_given = false;
   std::string resume_token;
+  std::string tournament_token;
   std::string spectate;
   std::string token_file;
   std::string ack_file;
@@ -118,6 +125,7 @@ void usage(std::FILE* to) {
       "  --room ID                join room ID\n"
       "  --resume TOKEN           with --room: take back a seat (after a lost connection)\n"
       "  --spectate ID            watch room ID until the match is over\n"
+      "  --tournament-token T     play every game of a tournament as the player with join token T\n"
       "  --deck N                 preconstructed deck 1..4 (default 1)\n"
       "  --cards ID,ID,...        a constructed deck (8 catalogue ids)\n"
       "  --seat N                 the seat wanted (default: the lowest free one)\n"
@@ -247,6 +255,8 @@ int parse_args(int argc, char** argv, options& o) {
       o.seed_given = true;
     } else if (a == "--resume") {
       o.resume_token = v;
+    } else if (a == "--tournament-token") {
+      o.tournament_token = v;
     } else if (a == "--spectate") {
       o.spectate = v;
     } else if (a == "--token-file") {
@@ -270,8 +280,9 @@ int parse_args(int argc, char** argv, options& o) {
       return fail(str("unknown option ", a));
     }
   }
-  const int modes = (o.create ? 1 : 0) + (!o.spectate.empty() ? 1 : 0) + (!o.room.empty() ? 1 : 0);
-  if (modes != 1) return fail("give exactly one of --create, --room ID, --spectate ID");
+  const int modes = (o.create ? 1 : 0) + (!o.spectate.empty() ? 1 : 0) + (!o.room.empty() ? 1 : 0) +
+                    (!o.tournament_token.empty() ? 1 : 0);
+  if (modes != 1) return fail("give exactly one of --create, --room ID, --spectate ID, --tournament-token T");
   if (!o.resume_token.empty() && o.room.empty()) return fail("--resume needs --room");
   if (o.deck && !o.cards.empty()) return fail("give --deck or --cards, not both");
   if (!o.cards.empty() && o.create && o.format == pr::deck_format::preconstructed)
@@ -349,6 +360,9 @@ class bot {
   bool send(const json& j);
   bool send_request(pr::client_message m);
   bool send_join();  // join room_ with the deck (and Champion) asked for
+  bool send_tournament_join();
+  // Tournament mode: this game is over (or void): leave its room, then ask for the next.
+  int next_game(const char* why);
   int on_message(const json& m, bool& done);
   int on_error(const json& m, bool& done);
   void on_view(const json& view, std::int64_t seq, bool is_state);
@@ -383,7 +397,36 @@ class bot {
   json pending_action_;
   std::int64_t pending_seq_ = 0;
   bool conceding_ = false;
+  // Tournament mode.
+  bool leaving_ = false;
+  int t_games_ = 0, t_wins_ = 0, t_losses_ = 0, t_draws_ = 0, t_voided_ = 0;
 };
+
+bool bot::send_tournament_join() {
+  pr::tournament_join_msg j;
+  j.id = next_id_++;
+  j.token = o_.tournament_token;
+  j.deck.preconstructed = o_.deck;
+  j.deck.cards = o_.cards;
+  return send_request(j);
+}
+
+int bot::next_game(const char* why) {
+  info("%s: asking for the next game\n", std::string(why));
+  room_.clear();
+  seat_ = -1;
+  view_ = json();
+  seq_ = -1;
+  started_ = over_ = ended_ = false;
+  pending_id_ = 0;
+  conceding_ = false;
+  if (leaving_) {
+    if (!send_request(pr::leave_msg{next_id_++})) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    return -1;
+  }
+  if (!send_tournament_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+  return -1;
+}
 
 bool bot::send(const json& j) {
   pacer_.take();
@@ -456,6 +499,9 @@ void bot::summary() {
   std::printf("cod-bot: room=%s seat=%s result=%s reason=%s actions=%ld seq=%lld\n",
               room_.empty() ? "-" : room_.c_str(), seat_ < 0 ? "-" : std::to_string(seat_).c_str(), result_.c_str(),
               reason_.c_str(), actions_, static_cast<long long>(seq_));
+  if (!o_.tournament_token.empty())
+    std::printf("cod-bot: tournament games=%d wins=%d losses=%d draws=%d voided=%d\n", t_games_, t_wins_, t_losses_,
+                t_draws_, t_voided_);
   std::fflush(stdout);
 }
 
@@ -536,7 +582,24 @@ int bot::on_error(const json& m, bool& done) {
     if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
     return -1;
   }
-  (void)done;
+  if (!o_.tournament_token.empty()) {
+    if (code == "tournament_waiting") {
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      if (!send_tournament_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+      return -1;
+    }
+    if (code == "tournament_over") {
+      info("tournament over: %s\n", message);
+      done = true;
+      return exit_ok;
+    }
+    if (code == "internal_error" && id.is_null() && seat_ >= 0) {
+      // Pushed: the organiser voided this match (a re-pair).
+      ++t_voided_;
+      leaving_ = true;
+      return next_game("match voided");
+    }
+  }
   // A room with Champions and none asked for: pick one at random and join again
   // (a refused join changes nothing).
   if (code == "bad_champion_choice" && m.value("reason", "") == "champion_required" && o_.champion.empty() &&
@@ -588,6 +651,8 @@ int bot::on_message(const json& m, bool& done) {
       room_ = o_.spectate;
       if (!send_request(pr::spectate_msg{next_id_++, o_.spectate}))
         return fail(exit_connection, str("connection lost: ", ws_.error()));
+    } else if (!o_.tournament_token.empty()) {
+      if (!send_tournament_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
     } else if (!o_.resume_token.empty()) {
       room_ = o_.room;
       if (!send_request(pr::resume_msg{next_id_++, o_.room, o_.resume_token}))
@@ -612,6 +677,10 @@ int bot::on_message(const json& m, bool& done) {
     on_view(m.at("view"), m.at("seq").get<std::int64_t>(), true);
     // A new connection (resume): whatever was in flight is forgotten.
     pending_id_ = 0;
+    if (ended_ && !o_.tournament_token.empty()) {
+      leaving_ = true;
+      return next_game("seated in a finished match");
+    }
     if (ended_) {
       done = true;
       return exit_ok;
@@ -642,10 +711,22 @@ int bot::on_message(const json& m, bool& done) {
     else if (w.empty()) result_ = "draw";
     else result_ = std::find(w.begin(), w.end(), seat_) != w.end() ? "win" : "loss";
     ended_ = true;
+    if (!o_.tournament_token.empty()) {
+      ++t_games_;
+      if (result_ == "win") ++t_wins_;
+      else if (result_ == "loss") ++t_losses_;
+      else ++t_draws_;
+      leaving_ = true;
+      return next_game(str("game over (", result_, ")").c_str());
+    }
     done = true;
     return exit_ok;
   } else if (type == "error") {
     return on_error(m, done);
+  } else if (type == "left" && !o_.tournament_token.empty()) {
+    // Our leave's reply, or the room closed under us: ask for the next game.
+    leaving_ = false;
+    return next_game("left the room");
   } else if (type == "left") {
     // Pushed: the room was closed, or another connection resumed our seat.
     return fail(exit_refused, str("left the room (", where(), "): closed by the server or the seat was taken over"));

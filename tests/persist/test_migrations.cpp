@@ -43,6 +43,8 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"tournament_pairings", {"tournament_id", "round", "table_no", "player_a", "player_b"}},
     {"tournament_games", {"tournament_id", "round", "table_no", "game_no", "match_id", "decided", "winner", "penalty"}},
     {"tournament_log", {"tournament_id", "seq", "at_ms", "actor", "act", "round", "player", "note"}},
+    // 0005_tournament_server_options.sql
+    {"tournament_server_options", {"tournament_id", "spectator_delay", "auto_advance"}},
 };
 const std::vector<std::string> documented_indexes = {
     "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",

@@ -111,6 +111,7 @@ void client_samples() {
                                                      "revenant", "partisan", "annihilation", "boom"}}});
   emit_client(proto::resume_msg{6, "r7k2", "0123456789abcdef0123456789abcdef"});
   emit_client(proto::spectate_msg{7, "r7k2"});
+  emit_client(proto::tournament_join_msg{"t1", "0123456789abcdef0123456789abcdef", proto::deck_choice{3, {}}});
   emit_client(proto::act_msg{8, cod::action::play_creature(cod::no_seat, 5, 0)});
   emit_client(proto::act_msg{9, cod::action::play_creature(cod::no_seat, 0, 1)});
   emit_client(proto::act_msg{10, cod::action::play_incantation(cod::no_seat, 7, 12)});

@@ -61,6 +61,7 @@ std::vector<proto::client_message> every_message() {
                              proto::room_options{true, std::nullopt, 4, false, true}},
       proto::resume_msg{7, "r7k2", "00112233445566778899aabbccddeeff"},
       proto::spectate_msg{nullptr, "r7k2"},
+      proto::tournament_join_msg{12, "00112233445566778899aabbccddeeff", proto::deck_choice{2, {}}},
       proto::act_msg{8, cod::action::play_creature(cod::no_seat, 5, 1)},
       proto::act_msg{9, cod::action::play_incantation(cod::no_seat, 7, 12)},
       proto::act_msg{10, cod::action::end(cod::no_seat)},
@@ -89,7 +90,7 @@ TEST_CASE("every client message round trips through its wire form") {
     types.emplace_back(proto::message_type(m));
   }
   for (const char* t : {"hello", "list_rooms", "create_room", "join", "resume", "spectate", "act",
-                        "leave", "ping"})
+                        "leave", "ping", "tournament_join"})
     CHECK(std::find(types.begin(), types.end(), t) != types.end());
 }
 
@@ -279,6 +280,12 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"join","room":"r","name":"A","deck":{"cards":["brute",["troll"]]}})", E::bad_field_type, "deck.cards[1]"},
       {R"({"type":"join","room":"r","name":"A","deck":{"cards":[""]}})", E::bad_field_value, "deck.cards[0]"},
       {R"({"type":"resume","room":"r"})", E::missing_field, "token"},
+      {R"({"type":"tournament_join","deck":{"preconstructed":1}})", E::missing_field, "token"},
+      {R"({"type":"tournament_join","token":"00112233445566778899aabbccddeeff"})", E::missing_field, "deck"},
+      {R"({"type":"tournament_join","token":"00112233445566778899AABBCCDDEEFF","deck":{"preconstructed":1}})",
+       E::bad_field_value, "token"},
+      {R"({"type":"tournament_join","token":"00112233445566778899aabbccddeeff","deck":{"preconstructed":1},"room":"r"})",
+       E::unknown_field, "room"},
       {R"({"type":"resume","token":"00112233445566778899aabbccddeeff"})", E::missing_field, "room"},
       {R"({"type":"resume","room":"r","token":1})", E::bad_field_type, "token"},
       {R"({"type":"resume","room":"r","token":"00112233445566778899AABBCCDDEEFF"})", E::bad_field_value, "token"},

@@ -240,6 +240,19 @@ struct resume_msg {
   bool operator==(const resume_msg&) const = default;
 };
 
+// A tournament player asks for their seat (docs/tournaments.md, "The
+// player's side"): the server finds the room of their current game and seats
+// them there under their tournament name. The reply is `joined` (its token
+// is the tournament token, good for resume), or an error: bad_token,
+// tournament_waiting (no game for them yet: ask again later), tournament_over.
+struct tournament_join_msg {
+  nlohmann::json id;
+  std::string token;  // the tournament join token: 32 lowercase hex digits
+  deck_choice deck;
+  std::optional<std::string> champion{};  // as join's (tournament rooms have no Champions: refused)
+  bool operator==(const tournament_join_msg&) const = default;
+};
+
 struct spectate_msg {
   nlohmann::json id;
   std::string room;
@@ -270,7 +283,8 @@ struct ping_msg {
 };
 
 using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
-                                    resume_msg, spectate_msg, act_msg, leave_msg, ping_msg>;
+                                    resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
+                                    tournament_join_msg>;
 
 // "hello", "join", ...: the message's "type".
 std::string_view message_type(const client_message& m);

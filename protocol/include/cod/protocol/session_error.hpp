@@ -18,7 +18,7 @@ enum class session_errc : std::uint8_t {
   room_not_found,        // no room has that id
   room_full,             // join: every seat is taken (or the match is over)
   seat_taken,            // join: the requested seat is taken
-  bad_token,             // resume: the token matches no seat of that room
+  bad_token,             // resume: the token matches no seat of that room; tournament_join: no player has it
   not_seated,            // act: this connection holds no seat
   spectator_cannot_act,  // act: this connection is spectating
   match_not_started,     // act: the room still waits for players
@@ -35,9 +35,12 @@ enum class session_errc : std::uint8_t {
   bad_champion_choice,   // join: the Champion is refused ("reason" says why)
   // Added with solo and co-op:
   ai_seat,               // join: "seat" is an AI's (solo: 1; coop: 1 and 3)
+  // Added with tournaments (tournament_join):
+  tournament_waiting,    // no game of the player's is open yet: ask again later
+  tournament_over,       // the tournament has finished, or the player was dropped
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::ai_seat) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::tournament_over) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);

@@ -1,0 +1,272 @@
+#include "tournament_service/organiser_api.hpp"
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "admin/match_report.hpp"
+#include "persist/strcat.hpp"
+#include "tournament_service/tournament_json.hpp"
+
+namespace cod::server {
+
+namespace tn = cod::tournaments;
+using detail::cat;
+using nlohmann::json;
+
+namespace {
+
+admin::response error(int status, std::string code, std::string message, std::string param = {}) {
+  admin::response r;
+  r.status = status;
+  json body = {{"error", code}, {"message", message}};
+  if (!param.empty()) body["param"] = param;
+  r.body = body.dump();
+  r.code = std::move(code);
+  return r;
+}
+
+admin::response ok_json(const json& j, int status = 200) {
+  admin::response r;
+  r.status = status;
+  r.body = j.dump();
+  return r;
+}
+
+// A refused act: 404 for what does not exist, 409 for what the tournament's
+// state forbids now, 400 for a bad request.
+admin::response refused(const tn::status& st) {
+  int http = 409;
+  switch (st.code) {
+    case tn::errc::invalid_config:
+    case tn::errc::invalid_players: http = 400; break;
+    case tn::errc::unknown_player: http = 404; break;
+    default: break;
+  }
+  return error(http, std::string(tn::errc_name(st.code)), st.detail);
+}
+
+admin::response method_not_allowed(const char* allow) {
+  auto r = error(405, "method_not_allowed", cat("this endpoint takes ", allow));
+  r.headers.emplace_back("Allow", allow);
+  return r;
+}
+
+// The body of a POST: a JSON object ("" counts as {}).
+bool parse_body(const std::string& text, json& out, admin::response& err) {
+  if (text.empty()) {
+    out = json::object();
+    return true;
+  }
+  out = json::parse(text, nullptr, false);
+  if (out.is_discarded() || !out.is_object()) {
+    err = error(400, "bad_json", "the body must be a JSON object");
+    return false;
+  }
+  return true;
+}
+
+// Only these keys: a typo never silently changes what an act does.
+bool only_keys(const json& j, std::initializer_list<const char*> allowed, admin::response& err) {
+  for (const auto& [k, v] : j.items()) {
+    bool known = false;
+    for (const char* a : allowed) known = known || k == a;
+    if (!known) {
+      err = error(400, "unknown_field", cat("unknown field '", k, "'"), k);
+      return false;
+    }
+  }
+  return true;
+}
+
+template <class T>
+bool get_field(const json& j, const char* key, T& out, admin::response& err) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return true;
+  try {
+    if constexpr (std::is_same_v<T, bool>) {
+      if (!it->is_boolean()) throw std::invalid_argument("");
+    } else if constexpr (std::is_integral_v<T>) {
+      if (!it->is_number_integer()) throw std::invalid_argument("");
+    } else {
+      if (!it->is_string()) throw std::invalid_argument("");
+    }
+    out = it->get<T>();
+    return true;
+  } catch (const std::exception&) {
+    err = error(400, "bad_field_type", cat("'", key, "' has the wrong type"), key);
+    return false;
+  }
+}
+
+std::string actor_of(const json& body, const admin::request& req) {
+  std::string a = "organiser";
+  if (auto it = body.find("organiser"); it != body.end() && it->is_string() && !it->get<std::string>().empty())
+    a = it->get<std::string>().substr(0, 64);
+  (void)req;
+  return a;
+}
+
+// "player": an id (integer) or a name (case-insensitive).
+bool player_of(const json& body, const tn::tournament& t, tn::player_id& out, admin::response& err) {
+  auto it = body.find("player");
+  if (it == body.end()) {
+    err = error(400, "missing_field", "'player' (an id or a name) is required", "player");
+    return false;
+  }
+  if (it->is_number_integer()) {
+    const auto v = it->get<long long>();
+    if (v < 0 || v >= static_cast<long long>(t.players().size())) {
+      err = error(404, "unknown_player", cat("no player ", v), "player");
+      return false;
+    }
+    out = static_cast<tn::player_id>(v);
+    return true;
+  }
+  if (it->is_string()) {
+    if (auto p = t.find_player(it->get<std::string>())) {
+      out = *p;
+      return true;
+    }
+    err = error(404, "unknown_player", cat("no player named '", it->get<std::string>(), "'"), "player");
+    return false;
+  }
+  err = error(400, "bad_field_type", "'player' is an id or a name", "player");
+  return false;
+}
+
+admin::response create(tournament_service& svc, const json& body, const std::string& actor) {
+  admin::response err;
+  if (!only_keys(body, {"name", "players", "format", "mode", "rounds", "best_of", "exhaustion", "turn_clock", "top_cut",
+                        "seed", "spectator_delay", "auto_advance", "organiser"},
+                 err))
+    return err;
+  tn::config c;
+  tournament_extras x;
+  if (!get_field(body, "name", c.name, err) || !get_field(body, "format", c.format, err) ||
+      !get_field(body, "mode", c.mode, err) || !get_field(body, "rounds", c.swiss_rounds, err) ||
+      !get_field(body, "best_of", c.best_of, err) || !get_field(body, "exhaustion", c.exhaustion, err) ||
+      !get_field(body, "top_cut", c.top_cut, err) || !get_field(body, "spectator_delay", x.spectator_delay, err) ||
+      !get_field(body, "auto_advance", x.auto_advance, err))
+    return err;
+  if (c.format != "preconstructed" && c.format != "constructed")
+    return error(400, "invalid_config", "'format' is preconstructed or constructed", "format");
+  std::vector<std::string> names;
+  auto players = body.find("players");
+  if (players == body.end() || !players->is_array())
+    return error(400, "invalid_players", "'players' is an array of names", "players");
+  for (const auto& p : *players) {
+    if (!p.is_string()) return error(400, "invalid_players", "'players' is an array of names", "players");
+    names.push_back(p.get<std::string>());
+  }
+  if (auto tc = body.find("turn_clock"); tc != body.end() && !tc->is_null()) {
+    if (!tc->is_object()) return error(400, "bad_field_type", "'turn_clock' is {bank_ms, increment_ms} or null", "turn_clock");
+    tn::clock_settings cs;
+    if (!only_keys(*tc, {"bank_ms", "increment_ms"}, err) || !get_field(*tc, "bank_ms", cs.bank_ms, err) ||
+        !get_field(*tc, "increment_ms", cs.increment_ms, err))
+      return err;
+    c.clock = cs;
+  }
+  if (auto s = body.find("seed"); s != body.end() && !s->is_null()) {
+    // A decimal string (JSON numbers lose precision past 2^53) or a number.
+    std::string text = s->is_string() ? s->get<std::string>() : s->is_number_unsigned() ? s->dump() : "";
+    std::uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
+      return error(400, "bad_field_value", "'seed' is an unsigned 64-bit integer (a decimal string)", "seed");
+    c.seed = v;
+  } else {
+    c.seed = 0;  // drawn by the service
+  }
+  const bool seed_given = body.contains("seed") && !body.at("seed").is_null();
+  tournament_service::created out;
+  auto st = svc.create(c, names, x, actor, out, seed_given);
+  if (!st) return refused(st);
+  json j = {{"tournament", out.id}, {"warnings", out.warnings}};
+  json ps = json::array();
+  for (std::size_t i = 0; i < names.size(); ++i) ps.push_back({{"player", i}, {"name", names[i]}, {"token", out.tokens[i]}});
+  j["players"] = ps;
+  j["note"] = "the join tokens are shown once: hand each player theirs";
+  return ok_json(j, 201);
+}
+
+}  // namespace
+
+admin::response organiser_api::handle(const admin::request& req, const std::vector<std::string>& seg,
+                                      const std::vector<std::pair<std::string, std::string>>& query) {
+  const bool get = req.method == "GET" || req.method == "HEAD";
+  const bool post = req.method == "POST";
+  if (!query.empty()) return error(400, "unknown_parameter", "the organiser API takes no query parameters", query[0].first);
+  json body = json::object();
+  if (post) {
+    admin::response err;
+    if (!parse_body(req.body, body, err)) return err;
+  }
+  const std::string actor = actor_of(body, req);
+
+  // /tournaments
+  if (seg.size() == 1) {
+    if (post) {
+      auto r = create(svc_, body, actor);
+      spdlog::info("organiser: {} ({}) create tournament -> {} {}", actor, req.remote, r.status, r.code);
+      return r;
+    }
+    if (!get) return method_not_allowed("GET, POST");
+    json list = json::array();
+    for (const auto& s : svc_.list()) list.push_back(tournament_summary_json(s));
+    return ok_json({{"tournaments", list}});
+  }
+  const std::string& id = seg[1];
+  const auto snap = svc_.get(id);
+  if (!snap) return error(404, "no_such_tournament", cat("no tournament '", id, "'"));
+  if (seg.size() == 2) {
+    if (!get) return method_not_allowed("GET");
+    return ok_json(tournament_to_json(*snap));
+  }
+  if (seg.size() != 3) return error(404, "not_found", "no such organiser endpoint (docs/tournaments.md)");
+  const std::string& what = seg[2];
+
+  if (what == "standings" || what == "log" || what == "export") {
+    if (!get) return method_not_allowed("GET");
+    if (what == "standings") return ok_json({{"tournament", id}, {"standings", standings_to_json(snap->t)}});
+    if (what == "log") return ok_json({{"tournament", id}, {"log", tournament_log_to_json(snap->t)}});
+    // export: the tournament and every match its games were played in.
+    json matches = json::array();
+    for (const auto& r : snap->t.rounds())
+      for (const auto& p : r.pairings)
+        for (const auto& g : p.games) {
+          if (g.match_id.empty()) continue;
+          if (auto sm = store_.load_match(g.match_id)) matches.push_back(admin::export_match(*sm));
+        }
+    return ok_json({{"format", "cod-tournament-export/1"}, {"tournament", tournament_to_json(*snap)}, {"matches", matches}});
+  }
+
+  if (what != "rounds" && what != "drop" && what != "game_loss" && what != "repair")
+    return error(404, "not_found", "no such organiser endpoint (docs/tournaments.md)");
+  if (!post) return method_not_allowed("POST");
+  admin::response err;
+  std::string reason;
+  std::optional<tn::status> st;
+  if (what == "rounds") {
+    if (!only_keys(body, {"organiser"}, err)) return err;
+    st = svc_.start_next_round(id, actor);
+  } else if (what == "repair") {
+    if (!only_keys(body, {"organiser", "reason"}, err) || !get_field(body, "reason", reason, err)) return err;
+    st = svc_.repair(id, actor, reason);
+  } else {
+    tn::player_id p = tn::no_player;
+    if (!only_keys(body, {"organiser", "reason", "player"}, err) || !get_field(body, "reason", reason, err) ||
+        !player_of(body, snap->t, p, err))
+      return err;
+    st = what == "drop" ? svc_.drop(id, actor, p, reason) : svc_.game_loss(id, actor, p, reason);
+  }
+  admin::response r;
+  if (!st) r = error(404, "no_such_tournament", cat("no tournament '", id, "'"));
+  else if (!*st) r = refused(*st);
+  else r = ok_json(tournament_to_json(*svc_.get(id)));
+  spdlog::info("organiser: {} ({}) {} on tournament {} -> {} {}", actor, req.remote, what, id, r.status, r.code);
+  return r;
+}
+
+}  // namespace cod::server

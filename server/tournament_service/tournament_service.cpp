@@ -1,0 +1,422 @@
+#include "tournament_service/tournament_service.hpp"
+
+#include <algorithm>
+#include <future>
+
+#include <spdlog/spdlog.h>
+
+#include "persist/sqlite_util.hpp"
+#include "persist/strcat.hpp"
+#include "room/room.hpp"
+#include "room/room_registry.hpp"
+#include "tournament/tournament_store.hpp"
+
+namespace cod::server {
+
+namespace tn = cod::tournaments;
+using detail::cat;
+
+namespace {
+
+std::string hex_id(std::uint64_t v) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s = "t";
+  for (int i = 0; i < 10; ++i) {
+    s += digits[v & 15];
+    v >>= 4;
+  }
+  return s;
+}
+
+// The server options row (migration 0004), written with the tournament.
+void save_extras(sql::db& d, const std::string& id, const tournament_extras& x) {
+  sql::stmt s(d,
+              "INSERT INTO tournament_server_options (tournament_id, spectator_delay, auto_advance) VALUES (?1, ?2, ?3) "
+              "ON CONFLICT (tournament_id) DO UPDATE SET spectator_delay = ?2, auto_advance = ?3");
+  s.bind(1, id).bind(2, x.spectator_delay).bind(3, x.auto_advance ? 1 : 0);
+  s.run();
+}
+
+tournament_extras load_extras(sql::db& d, const std::string& id) {
+  tournament_extras x;
+  sql::stmt s(d, "SELECT spectator_delay, auto_advance FROM tournament_server_options WHERE tournament_id = ?1");
+  s.bind(1, id);
+  if (s.step()) {
+    x.spectator_delay = static_cast<int>(s.int64(0));
+    x.auto_advance = s.int64(1) != 0;
+  }
+  return x;
+}
+
+std::int64_t created_of(sql::db& d, const std::string& id) {
+  sql::stmt s(d, "SELECT created_ms FROM tournaments WHERE tournament_id = ?1");
+  s.bind(1, id);
+  return s.step() ? s.int64(0) : 0;
+}
+
+}  // namespace
+
+tournament_service::tournament_service(deps d) : d_(std::move(d)) {}
+
+// ---------------------------------------------------------------------------
+// Saving and loading.
+
+void tournament_service::save(const std::string& id, const entry& e) {
+  d_.store->run_sql(
+      cat("save_tournament(", id, ")"),
+      [id, t = e.t, x = e.x, created = e.created_ms](sql::db& db) {
+        tn::save_tournament(db, id, t, created);
+        save_extras(db, id, x);
+      },
+      [id](bool ok) {
+        if (!ok) spdlog::error("tournament {}: could not be saved (see the persist log line above)", id);
+      });
+}
+
+void tournament_service::load() {
+  struct loaded {
+    std::string id;
+    tn::tournament t;
+    tournament_extras x;
+    std::int64_t created_ms = 0;
+  };
+  auto found = std::make_shared<std::vector<loaded>>();
+  d_.store->run_sql(
+      "load_tournaments",
+      [found](sql::db& db) {
+        for (const auto& id : tn::list_tournaments(db)) {
+          auto t = tn::load_tournament(db, id);
+          if (!t) continue;
+          found->push_back({id, std::move(*t), load_extras(db, id), created_of(db, id)});
+        }
+      },
+      [](bool ok) {
+        if (!ok) spdlog::error("tournaments: the stored tournaments could not be read");
+      });
+  d_.store->flush();
+
+  std::lock_guard lock(mu_);
+  for (auto& l : *found) {
+    entry& e = entries_[l.id];
+    e.t = std::move(l.t);
+    e.x = l.x;
+    e.created_ms = l.created_ms;
+    const tn::round* r = e.t.current_round();
+    int running = 0;
+    bool changed = false;
+    if (r) {
+      for (const auto& p : r->pairings) {
+        for (std::size_t g = 0; g < p.games.size(); ++g) {
+          const auto& game = p.games[g];
+          if (game.decided || game.match_id.empty()) continue;
+          const auto dash = game.match_id.rfind('-');
+          const std::string room_id = dash == std::string::npos ? game.match_id : game.match_id.substr(0, dash);
+          if (d_.rooms->find(room_id)) {
+            e.rooms.push_back({r->number, p.table, static_cast<int>(g) + 1, p.a, p.b, room_id, game.match_id});
+            hook(l.id, room_id);
+            ++running;
+            continue;
+          }
+          // No room: the match ended while the tournament did not hear of it.
+          const auto sm = d_.store->load_match(game.match_id);
+          if (sm && sm->result && sm->result->reason != "voided") {
+            tn::player_id w = tn::no_player;
+            if (sm->result->winners.size() == 1) w = sm->result->winners[0] == 0 ? p.a : p.b;
+            if (e.t.report_game(game.match_id, w)) changed = true;
+          } else {
+            spdlog::warn("tournament {}: match {} of table {} was not recovered; the organiser may give a game loss",
+                         l.id, game.match_id, p.table);
+          }
+        }
+      }
+    }
+    if (changed) save(l.id, e);
+    open_rooms(l.id, e);
+    spdlog::info("tournament {} ('{}'): loaded, stage {}, {} running matches recovered", l.id, e.t.settings().name,
+                 tn::stage_name(e.t.current_stage()), running);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Rooms.
+
+void tournament_service::hook(const std::string& id, const std::string& room_id) {
+  auto r = d_.rooms->find(room_id);
+  if (!r) return;
+  room_hooks h;
+  h.spectator_delay = entries_[id].x.spectator_delay;
+  h.started = [this, id](const std::string& rid, const std::string& mid) { on_started(id, rid, mid); };
+  h.finished = [this, id](const std::string& rid, const std::string& mid, const std::vector<int>& w) {
+    on_finished(id, rid, mid, w);
+  };
+  r->set_hooks(std::move(h));
+}
+
+void tournament_service::retire_room(const tournament_room& tr, const std::string& why) {
+  if (auto r = d_.rooms->find(tr.room_id)) r->retire(why);
+}
+
+// Every game to start gets a room; rooms no game needs any more are retired.
+void tournament_service::open_rooms(const std::string& id, entry& e) {
+  const auto slots = e.t.games_to_start();
+  const int round = e.t.current_round() ? e.t.current_round()->number : 0;
+  // Waiting rooms of games that are no longer to be started (a game loss, a
+  // drop, a re-pair, a new round) close.
+  for (auto it = e.rooms.begin(); it != e.rooms.end();) {
+    const bool wanted = std::any_of(slots.begin(), slots.end(), [&](const tn::game_slot& s) {
+      return s.round == it->round && s.table == it->table && s.game_number == it->game && s.a == it->a &&
+             s.b == it->b;
+    });
+    if (it->match_id.empty() && !wanted) {
+      retire_room(*it, "the tournament no longer needs this game");
+      it = e.rooms.erase(it);
+    } else if (!it->match_id.empty() && it->round != round) {
+      retire_room(*it, "the round this match belonged to is over");
+      it = e.rooms.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  const auto& cfg = e.t.settings();
+  for (const auto& s : slots) {
+    const bool open = std::any_of(e.rooms.begin(), e.rooms.end(), [&](const tournament_room& r) {
+      return r.round == s.round && r.table == s.table && r.game == s.game_number;
+    });
+    if (open) continue;
+    protocol::room_options o;
+    o.exhaustion = cfg.exhaustion;
+    o.seats = 2;
+    if (cfg.clock) o.clock = protocol::turn_clock{cfg.clock->bank_ms, cfg.clock->increment_ms};
+    const auto format =
+        cfg.format == "constructed" ? protocol::deck_format::constructed : protocol::deck_format::preconstructed;
+    std::vector<std::string> reserved = {e.t.players()[static_cast<std::size_t>(s.a)].token_hash,
+                                         e.t.players()[static_cast<std::size_t>(s.b)].token_hash};
+    auto r = d_.rooms->create(game_mode::duel, format, o, std::move(reserved));
+    if (!r) {
+      spdlog::error("tournament {}: no room for round {} table {} game {} (max_rooms reached); retried later", id,
+                    s.round, s.table, s.game_number);
+      continue;
+    }
+    e.rooms.push_back({s.round, s.table, s.game_number, s.a, s.b, r->id(), {}});
+    hook(id, r->id());
+    spdlog::info("tournament {}: round {} table {} game {}: room {} for '{}' vs '{}'", id, s.round, s.table,
+                 s.game_number, r->id(), e.t.players()[static_cast<std::size_t>(s.a)].name,
+                 e.t.players()[static_cast<std::size_t>(s.b)].name);
+  }
+}
+
+void tournament_service::on_started(const std::string& id, const std::string& room_id, const std::string& match_id) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  entry& e = it->second;
+  auto tr = std::find_if(e.rooms.begin(), e.rooms.end(), [&](const tournament_room& r) { return r.room_id == room_id; });
+  if (tr == e.rooms.end()) return;
+  const auto slots = e.t.games_to_start();
+  const bool current = std::any_of(slots.begin(), slots.end(), [&](const tn::game_slot& s) {
+    return s.round == tr->round && s.table == tr->table && s.game_number == tr->game;
+  });
+  const auto st = current ? e.t.attach_match(tr->table, match_id) : tn::status{tn::errc::unknown_table, "stale"};
+  if (!st) {
+    // The game was decided or re-paired while the players sat down.
+    spdlog::info("tournament {}: match {} in room {} is not needed any more: voided", id, match_id, room_id);
+    retire_room(*tr, "the tournament no longer needs this game");
+    e.rooms.erase(tr);
+    return;
+  }
+  tr->match_id = match_id;
+  spdlog::info("tournament {}: round {} table {} game {} is match {}", id, tr->round, tr->table, tr->game, match_id);
+  save(id, e);
+}
+
+void tournament_service::on_finished(const std::string& id, const std::string& room_id, const std::string& match_id,
+                                     const std::vector<int>& winners) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  entry& e = it->second;
+  auto tr = std::find_if(e.rooms.begin(), e.rooms.end(), [&](const tournament_room& r) { return r.room_id == room_id; });
+  if (tr == e.rooms.end()) return;
+  tn::player_id w = tn::no_player;
+  if (winners.size() == 1) w = winners[0] == 0 ? tr->a : tr->b;
+  e.rooms.erase(tr);
+  const auto st = e.t.report_game(match_id, w);
+  if (!st) {
+    // Decided already (a drop or a game loss conceded this match).
+    spdlog::info("tournament {}: the result of match {} is not counted: {}", id, match_id, st.detail);
+  } else {
+    spdlog::info("tournament {}: match {} won by {}", id, match_id,
+                 w == tn::no_player ? std::string("nobody (a draw)") : e.t.players()[static_cast<std::size_t>(w)].name);
+  }
+  after_result(id, e);
+}
+
+// A game was decided: the next game of the pairing, or the next round.
+void tournament_service::after_result(const std::string& id, entry& e) {
+  if (e.x.auto_advance && e.t.round_finished() && e.t.current_stage() != tn::stage::finished) {
+    if (auto st = e.t.start_next_round("server", d_.wall_ms()))
+      spdlog::info("tournament {}: round {} started (auto_advance)", id, e.t.current_round()->number);
+  }
+  save(id, e);
+  open_rooms(id, e);
+}
+
+void tournament_service::concede_in(const entry& e, const std::string& match_id, tn::player_id p,
+                                    const std::string& why) {
+  for (const auto& tr : e.rooms) {
+    if (tr.match_id != match_id) continue;
+    if (auto r = d_.rooms->find(tr.room_id)) r->concede_seat(tr.a == p ? 0 : 1, why);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Organiser acts.
+
+tn::status tournament_service::create(tn::config c, const std::vector<std::string>& names, tournament_extras x,
+                                      std::string_view actor, created& out, bool seed_given) {
+  if (!seed_given) c.seed = d_.random();
+  if (x.spectator_delay < 0 || x.spectator_delay > max_spectator_delay)
+    return {tn::errc::invalid_config, cat("spectator_delay is 0 to ", max_spectator_delay, " actions")};
+  entry e;
+  std::vector<std::string> tokens;
+  if (auto st = tn::tournament::create(c, names, d_.random, e.t, tokens); !st) return st;
+  e.x = x;
+  e.created_ms = d_.wall_ms();
+  std::lock_guard lock(mu_);
+  std::string id = hex_id(d_.random());
+  while (entries_.count(id)) id = hex_id(d_.random());
+  out.id = id;
+  out.tokens = std::move(tokens);
+  out.warnings = tn::tournament::warnings(c, static_cast<int>(names.size()));
+  spdlog::info("tournament {}: created by {} ('{}', {} players, {} Swiss rounds, best of {}, exhaustion {}, top cut {}, "
+               "spectator delay {})",
+               id, actor, c.name, names.size(), c.swiss_rounds, c.best_of, c.exhaustion ? "on" : "off", c.top_cut,
+               x.spectator_delay);
+  auto& stored = entries_[id] = std::move(e);
+  save(id, stored);
+  return {};
+}
+
+std::optional<tn::status> tournament_service::start_next_round(const std::string& id, std::string_view actor) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return std::nullopt;
+  entry& e = it->second;
+  auto st = e.t.start_next_round(actor, d_.wall_ms());
+  if (!st) return st;
+  spdlog::info("tournament {}: {} started round {}", id, actor, e.t.current_round()->number);
+  save(id, e);
+  open_rooms(id, e);
+  return st;
+}
+
+std::optional<tn::status> tournament_service::drop(const std::string& id, std::string_view actor, tn::player_id p,
+                                                   std::string_view reason) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return std::nullopt;
+  entry& e = it->second;
+  std::vector<std::string> voided;
+  auto st = e.t.drop_player(actor, d_.wall_ms(), p, reason, &voided);
+  if (!st) return st;
+  spdlog::info("tournament {}: {} dropped player {} ('{}'): {}", id, actor, p,
+               e.t.players()[static_cast<std::size_t>(p)].name, reason);
+  // The running match ends as the tournament counts it: the dropped player concedes.
+  for (const auto& m : voided) concede_in(e, m, p, cat("dropped from the tournament by ", actor));
+  after_result(id, e);
+  return st;
+}
+
+std::optional<tn::status> tournament_service::game_loss(const std::string& id, std::string_view actor,
+                                                        tn::player_id p, std::string_view reason) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return std::nullopt;
+  entry& e = it->second;
+  std::string voided;
+  auto st = e.t.give_game_loss(actor, d_.wall_ms(), p, reason, &voided);
+  if (!st) return st;
+  spdlog::info("tournament {}: {} gave player {} ('{}') a game loss: {}", id, actor, p,
+               e.t.players()[static_cast<std::size_t>(p)].name, reason);
+  if (!voided.empty()) concede_in(e, voided, p, cat("game loss given by ", actor));
+  after_result(id, e);
+  return st;
+}
+
+std::optional<tn::status> tournament_service::repair(const std::string& id, std::string_view actor,
+                                                     std::string_view reason) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return std::nullopt;
+  entry& e = it->second;
+  std::vector<std::string> abandoned;
+  auto st = e.t.repair_round(actor, d_.wall_ms(), reason, &abandoned);
+  if (!st) return st;
+  spdlog::info("tournament {}: {} re-paired round {}: {}", id, actor, e.t.current_round()->number, reason);
+  // Every room of the old pairings goes: running matches end without a result.
+  for (const auto& tr : e.rooms) retire_room(tr, cat("the round was re-paired by ", actor));
+  e.rooms.clear();
+  save(id, e);
+  open_rooms(id, e);
+  return st;
+}
+
+// ---------------------------------------------------------------------------
+// Reads.
+
+std::optional<tournament_snapshot> tournament_service::get(const std::string& id) const {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return std::nullopt;
+  return tournament_snapshot{id, it->second.t, it->second.x, it->second.created_ms, it->second.rooms};
+}
+
+std::vector<tournament_snapshot> tournament_service::list() const {
+  std::lock_guard lock(mu_);
+  std::vector<tournament_snapshot> out;
+  for (const auto& [id, e] : entries_) out.push_back({id, e.t, e.x, e.created_ms, e.rooms});
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.created_ms != b.created_ms ? a.created_ms < b.created_ms : a.id < b.id;
+  });
+  return out;
+}
+
+tournament_seat tournament_service::find_seat(std::string_view token) {
+  using k = tournament_seat::kind;
+  std::lock_guard lock(mu_);
+  for (auto& [id, e] : entries_) {
+    const auto p = e.t.find_player_by_token(token);
+    if (!p) continue;
+    const auto& pl = e.t.players()[static_cast<std::size_t>(*p)];
+    tournament_seat out;
+    out.name = pl.name;
+    if (pl.dropped()) {
+      out.what = k::over;
+      out.detail = cat("you were dropped from tournament ", id);
+      return out;
+    }
+    if (e.t.current_stage() == tn::stage::finished) {
+      out.what = k::over;
+      out.detail = cat("tournament ", id, " has finished");
+      return out;
+    }
+    open_rooms(id, e);  // a room that could not be opened before is tried again
+    for (const auto& tr : e.rooms) {
+      if (tr.a != *p && tr.b != *p) continue;
+      if (auto r = d_.rooms->find(tr.room_id)) {
+        out.what = k::seated;
+        out.r = std::move(r);
+        out.seat = tr.a == *p ? 0 : 1;
+        return out;
+      }
+    }
+    out.what = k::waiting;
+    const tn::round* r = e.t.current_round();
+    out.detail = r ? cat("round ", r->number, ": no game of yours is open (a bye, or your match is over); wait for the next")
+                   : std::string("the first round has not started yet");
+    return out;
+  }
+  return {};
+}
+
+}  // namespace cod::server

@@ -1,0 +1,120 @@
+// The server's tournaments (docs/tournaments.md): each a
+// cod::tournaments::tournament value, run by organiser acts (organiser_api)
+// and by the matches of its rooms. For every game to start it opens a room
+// reserved for the two players; their tournament_join finds it
+// (find_seat); the room tells us when the match starts (attach_match) and
+// ends (report_game). Every change is saved through the store's single
+// writer (match_store::run_sql), in order with the matches' own writes.
+//
+// Threading: one mutex around every tournament. Called from the admin
+// thread (organiser acts), connection strands (find_seat) and room
+// executors (the hooks); it only posts to rooms, never waits on them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "persist/match_store.hpp"
+#include "room/client_session.hpp"
+#include "tournament/tournament.hpp"
+
+namespace cod::server {
+
+class room_registry;
+
+// What the server keeps beside the tournament value (migration 0004).
+struct tournament_extras {
+  int spectator_delay = 0;    // actions; 0: live
+  bool auto_advance = false;  // start the next round as soon as one is finished
+  bool operator==(const tournament_extras&) const = default;
+};
+inline constexpr int max_spectator_delay = 1000;
+
+// A room open for one game of the current round.
+struct tournament_room {
+  int round = 0, table = 0, game = 0;
+  tournaments::player_id a = tournaments::no_player, b = tournaments::no_player;  // seats 0, 1
+  std::string room_id;
+  std::string match_id;  // once its match started
+};
+
+// A copy of one tournament, for the API's answers.
+struct tournament_snapshot {
+  std::string id;
+  tournaments::tournament t;
+  tournament_extras extras;
+  std::int64_t created_ms = 0;
+  std::vector<tournament_room> rooms;
+};
+
+class tournament_service {
+ public:
+  struct deps {
+    std::shared_ptr<room_registry> rooms;
+    match_store* store = nullptr;
+    std::function<std::int64_t()> wall_ms;
+    tournaments::random_source random;  // join tokens, seeds and ids
+  };
+  explicit tournament_service(deps d);
+
+  // Start-up, after room recovery and before the io threads run: reads the
+  // stored tournaments (blocking, through the writer), gives the recovered
+  // rooms of their games back their hooks, reports matches that ended while
+  // nobody listened, opens rooms for the games still to start.
+  void load();
+
+  // ---- organiser acts: each logged (spdlog and the tournament's log) and saved.
+  struct created {
+    std::string id;
+    std::vector<std::string> tokens;  // by player id: the only time they exist in clear
+    std::vector<std::string> warnings;
+  };
+  // `seed_given` false: the seed is drawn from the random source.
+  tournaments::status create(tournaments::config c, const std::vector<std::string>& names, tournament_extras x,
+                             std::string_view actor, created& out, bool seed_given = true);
+  // The id does not exist: nullopt.
+  std::optional<tournaments::status> start_next_round(const std::string& id, std::string_view actor);
+  std::optional<tournaments::status> drop(const std::string& id, std::string_view actor, tournaments::player_id p,
+                                          std::string_view reason);
+  std::optional<tournaments::status> game_loss(const std::string& id, std::string_view actor,
+                                               tournaments::player_id p, std::string_view reason);
+  std::optional<tournaments::status> repair(const std::string& id, std::string_view actor, std::string_view reason);
+
+  std::optional<tournament_snapshot> get(const std::string& id) const;
+  std::vector<tournament_snapshot> list() const;
+
+  // tournament_join: where the token's player plays now.
+  tournament_seat find_seat(std::string_view token);
+
+ private:
+  struct entry {
+    tournaments::tournament t;
+    tournament_extras x;
+    std::int64_t created_ms = 0;
+    std::vector<tournament_room> rooms;
+  };
+  // All under mu_.
+  void save(const std::string& id, const entry& e);
+  void open_rooms(const std::string& id, entry& e);
+  void after_result(const std::string& id, entry& e);
+  void hook(const std::string& id, const std::string& room_id);
+  void retire_room(const tournament_room& r, const std::string& why);
+  void concede_in(const entry& e, const std::string& match_id, tournaments::player_id p, const std::string& why);
+
+  void on_started(const std::string& id, const std::string& room_id, const std::string& match_id);
+  void on_finished(const std::string& id, const std::string& room_id, const std::string& match_id,
+                   const std::vector<int>& winners);
+
+  deps d_;
+  mutable std::mutex mu_;
+  std::map<std::string, entry> entries_;
+};
+
+}  // namespace cod::server

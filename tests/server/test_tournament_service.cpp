@@ -1,0 +1,303 @@
+// Tournaments run by the server: the organiser API's handlers (through
+// admin::api, so behind the token), the rooms the service opens, players
+// seated by tournament_join, results from the matches, organiser acts, and
+// the spectator delay. Rooms on the manual executor, memory_store inline.
+#include <doctest/doctest.h>
+
+#include "admin/admin_api.hpp"
+#include "room_harness.hpp"
+#include "tournament_service/organiser_api.hpp"
+#include "tournament_service/tournament_service.hpp"
+
+namespace cod::server::test {
+namespace {
+
+const std::string admin_token = "organiser-test-token-0123";
+
+struct fixture {
+  harness h;
+  std::uint64_t counter = 42;
+  std::unique_ptr<tournament_service> svc;
+  std::unique_ptr<organiser_api> org;
+  admin::api api{admin_token, shipped(), *h.store};
+
+  fixture() {
+    tournament_service::deps d;
+    d.rooms = h.rooms;
+    d.store = h.store;
+    d.wall_ms = [this] { return h.wall += 1000; };
+    d.random = [this] { return counter = counter * 6364136223846793005ULL + 1442695040888963407ULL; };
+    svc = std::make_unique<tournament_service>(d);
+    org = std::make_unique<organiser_api>(*svc, *h.store);
+    api.set_tournaments(org.get());
+    h.lsvc.find_tournament_seat = [this](std::string_view t) { return svc->find_seat(t); };
+  }
+
+  admin::response call(const std::string& method, const std::string& target, const json& body = nullptr,
+                       const std::string& token = admin_token) {
+    admin::request r;
+    r.method = method;
+    r.target = target;
+    r.authorization = "Bearer " + token;
+    r.remote = "10.0.0.1:1";
+    if (!body.is_null()) r.body = body.dump();
+    auto res = api.handle(r);
+    h.ex->run();
+    return res;
+  }
+  json ok(const std::string& method, const std::string& target, const json& body = nullptr, int want = 200) {
+    auto r = call(method, target, body);
+    INFO(method << " " << target << ": " << r.body);
+    REQUIRE(r.status == want);
+    return json::parse(r.body);
+  }
+};
+
+// The first message of `type` in what `c` received (and the rest dropped).
+json tjoin(client& c, const std::string& token, int deck = 1) {
+  c.say({{"type", "tournament_join"}, {"id", 5}, {"token", token}, {"deck", {{"preconstructed", deck}}}});
+  auto msgs = c.take();
+  INFO(json(msgs).dump());
+  REQUIRE(!msgs.empty());
+  const json* j = find_type(msgs, "joined");
+  return j ? *j : msgs.front();
+}
+
+}  // namespace
+
+TEST_CASE("organiser API: create, refusals, rounds, players seated by token, results from the matches") {
+  fixture f;
+  // The admin token guards it.
+  CHECK(f.call("POST", "/admin/api/tournaments", {{"name", "x"}}, "wrong-token-wrong-token").status == 401);
+  // Bad requests name what is wrong.
+  auto r = f.call("POST", "/admin/api/tournaments", {{"name", "Cup"}, {"players", {"a", "b"}}, {"colour", 1}});
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body).at("error") == "unknown_field");
+  r = f.call("POST", "/admin/api/tournaments", {{"name", "Cup"}, {"players", {"a", "a"}}});
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body).at("error") == "invalid_players");
+  r = f.call("POST", "/admin/api/tournaments", {{"name", "Cup"}, {"players", {"a", "b"}}, {"best_of", 2}});
+  CHECK(json::parse(r.body).at("error") == "invalid_config");
+  CHECK(f.call("GET", "/admin/api/tournaments/nope").status == 404);
+  CHECK(f.call("DELETE", "/admin/api/tournaments").status == 405);
+
+  auto c = f.ok("POST", "/admin/api/tournaments",
+                {{"name", "Cup"}, {"players", {"Ann", "Ben", "Cid", "Dee"}}, {"rounds", 2}, {"seed", "77"},
+                 {"organiser", "Olga"}},
+                201);
+  const std::string id = c.at("tournament");
+  REQUIRE(c.at("players").size() == 4);
+  std::vector<std::string> tokens;
+  for (const auto& p : c.at("players")) tokens.push_back(p.at("token"));
+  auto st = f.ok("GET", "/admin/api/tournaments/" + id);
+  CHECK(st.at("config").at("exhaustion") == true);
+  CHECK(st.at("config").at("seed") == "77");
+  CHECK(st.at("stage") == "not_started");
+  CHECK(st.dump().find(tokens[0]) == std::string::npos);
+
+  // Before round 1: waiting; a wrong token: bad_token.
+  auto p0 = f.h.connect();
+  CHECK(tjoin(p0, tokens[0]).at("code") == "tournament_waiting");
+  CHECK(tjoin(p0, std::string(32, 'a')).at("code") == "bad_token");
+  // A plain join is refused.
+  st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", {{"organiser", "Olga"}});
+  REQUIRE(st.at("rounds").size() == 1);
+  const json pairings = st.at("rounds")[0].at("pairings");  // a copy: st is reassigned below
+  REQUIRE(pairings.size() == 2);
+  const std::string room = pairings[0].at("rooms")[0].at("room");
+  auto stranger = f.h.connect();
+  stranger.say({{"type", "join"}, {"room", room}, {"name", "eve"}, {"deck", {{"preconstructed", 1}}}});
+  CHECK(stranger.expect("error").at("code") == "room_full");
+
+  // Table 1's players take their seats by token: the match starts and is attached.
+  const int a = pairings[0].at("a").at("player"), b = pairings[0].at("b").at("player");
+  auto ca = f.h.connect(), cb = f.h.connect();
+  auto ja = tjoin(ca, tokens[static_cast<std::size_t>(a)], 1);
+  REQUIRE(ja.at("type") == "joined");
+  CHECK(ja.at("room") == room);
+  CHECK(ja.at("seat") == 0);
+  CHECK(ja.at("token") == tokens[static_cast<std::size_t>(a)]);
+  auto jb = tjoin(cb, tokens[static_cast<std::size_t>(b)], 2);
+  REQUIRE(jb.at("type") == "joined");
+  CHECK(jb.at("seat") == 1);
+  st = f.ok("GET", "/admin/api/tournaments/" + id);
+  const auto& g = st.at("rounds")[0].at("pairings")[0].at("games")[0];
+  CHECK(g.at("match_id").is_string());
+  CHECK(g.at("decided") == false);
+  const std::string match_id = g.at("match_id");
+  auto rec = f.h.store->load_match(match_id);
+  REQUIRE(rec);
+  CHECK(rec->match.options_json.find("\"exhaustion\":true") != std::string::npos);
+
+  // b concedes: a wins the game and (best of 1) the match.
+  cb.say({{"type", "act"}, {"id", 9}, {"action", {{"type", "concede"}}}});
+  st = f.ok("GET", "/admin/api/tournaments/" + id);
+  const auto& p = st.at("rounds")[0].at("pairings")[0];
+  CHECK(p.at("score").at("finished") == true);
+  CHECK(p.at("score").at("winner").at("player") == a);
+  CHECK(p.at("games")[0].at("winner").at("player") == a);
+  CHECK(st.at("round_finished") == false);
+  // Asking again after the match: waiting for the next round.
+  ca.say({{"type", "leave"}, {"id", 3}});
+  ca.take();
+  CHECK(tjoin(ca, tokens[static_cast<std::size_t>(a)]).at("code") == "tournament_waiting");
+
+  // Table 2: a game loss decides it before its match starts; its room closes.
+  const int c2 = pairings[1].at("a").at("player");
+  const std::string room2 = pairings[1].at("rooms")[0].at("room");
+  auto w = f.h.connect();
+  REQUIRE(tjoin(w, tokens[static_cast<std::size_t>(c2)]).at("type") == "joined");
+  st = f.ok("POST", "/admin/api/tournaments/" + id + "/game_loss",
+            {{"organiser", "Olga"}, {"player", pairings[1].at("a").at("name")}, {"reason", "no-show"}});
+  CHECK(st.at("round_finished") == true);
+  CHECK(f.h.rooms->find(room2) == nullptr);
+  CHECK(count_type(w.take(), "left") == 1);
+  const auto& log = st.at("log");
+  REQUIRE(log.size() == 2);
+  CHECK(log[1].at("act") == "game_loss");
+  CHECK(log[1].at("actor") == "Olga");
+  CHECK(log[1].at("note") == "no-show");
+  // Refusals of acts: 409 with the core's code, 404 for an unknown player.
+  r = f.call("POST", "/admin/api/tournaments/" + id + "/repair", {{"reason", "x"}});
+  CHECK(r.status == 409);
+  CHECK(json::parse(r.body).at("error") == "round_has_results");
+  r = f.call("POST", "/admin/api/tournaments/" + id + "/drop", {{"player", "Zed"}});
+  CHECK(r.status == 404);
+
+  // Standings after round 1: the two winners have 3 match points.
+  auto s = f.ok("GET", "/admin/api/tournaments/" + id + "/standings").at("standings");
+  REQUIRE(s.size() == 4);
+  CHECK(s[0].at("match_points") == 3);
+  CHECK(s[1].at("match_points") == 3);
+  CHECK(s[2].at("match_points") == 0);
+
+  // Drop, then round 2 pairs three players: one bye.
+  f.ok("POST", "/admin/api/tournaments/" + id + "/drop", {{"player", a}, {"reason", "ill"}});
+  st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+  int byes = 0;
+  for (const auto& q : st.at("rounds")[1].at("pairings")) byes += q.at("bye") ? 1 : 0;
+  CHECK(byes == 1);
+  CHECK(tjoin(ca, tokens[static_cast<std::size_t>(a)]).at("code") == "tournament_over");
+  // The export holds the tournament and the match played.
+  auto e = f.ok("GET", "/admin/api/tournaments/" + id + "/export");
+  CHECK(e.at("format") == "cod-tournament-export/1");
+  REQUIRE(e.at("matches").size() == 1);
+  CHECK(e.at("matches")[0].at("match").at("match_id") == match_id);
+}
+
+TEST_CASE("spectator delay: spectators see each update N actions late, players at once; all at the end") {
+  fixture f;
+  auto c = f.ok("POST", "/admin/api/tournaments",
+                {{"name", "Delayed"}, {"players", {"Ann", "Ben"}}, {"rounds", 1}, {"spectator_delay", 2}}, 201);
+  const std::string id = c.at("tournament");
+  auto st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+  const auto& p = st.at("rounds")[0].at("pairings")[0];
+  const std::string room = p.at("rooms")[0].at("room");
+  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+
+  auto spec = f.h.connect();
+  spec.say({{"type", "spectate"}, {"room", room}});
+  spec.expect("spectating");
+  auto ca = f.h.connect(), cb = f.h.connect();
+  REQUIRE(tjoin(ca, tok(p.at("a"))).at("type") == "joined");
+  REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+  auto start = spec.take();
+  REQUIRE(find_type(start, "state"));
+  CHECK(find_type(start, "state")->at("seq") == 0);
+  ca.take();
+  cb.take();
+
+  // Each end_turn: both players get the update at once; the spectator gets
+  // the one two actions older (none for the first two).
+  client* seats[2] = {&ca, &cb};
+  int turn_of = active(*find_type(start, "state"));
+  for (int i = 1; i <= 4; ++i) {
+    auto& actor = *seats[turn_of];
+    auto& other = *seats[1 - turn_of];
+    actor.say({{"type", "act"}, {"id", i}, {"action", {{"type", "end_turn"}}}});
+    auto mine = actor.take();
+    auto theirs = other.take();
+    REQUIRE(find_type(mine, "update"));
+    CHECK(find_type(mine, "update")->at("seq") == i);
+    REQUIRE(find_type(theirs, "update"));
+    CHECK(find_type(theirs, "update")->at("seq") == i);
+    auto seen = spec.take();
+    if (i <= 2) {
+      CHECK(count_type(seen, "update") == 0);
+    } else {
+      REQUIRE(count_type(seen, "update") == 1);
+      CHECK(find_type(seen, "update")->at("seq") == i - 2);
+    }
+    turn_of = active(*find_type(mine, "update"));
+  }
+  // A spectator arriving now gets the state as of seq 2, not 4.
+  auto late = f.h.connect();
+  late.say({{"type", "spectate"}, {"room", room}});
+  auto l = late.take();
+  REQUIRE(find_type(l, "state"));
+  CHECK(find_type(l, "state")->at("seq") == 2);
+
+  // The match ends: the held updates (3, 4 and the concession's 5) go out, then match_over.
+  ca.say({{"type", "act"}, {"id", 9}, {"action", {{"type", "concede"}}}});
+  auto end = spec.take();
+  std::vector<int> seqs;
+  for (const auto& m : end)
+    if (m.at("type") == "update") seqs.push_back(m.at("seq").get<int>());
+  CHECK(seqs == std::vector<int>{3, 4, 5});
+  REQUIRE(find_type(end, "match_over"));
+  st = f.ok("GET", "/admin/api/tournaments/" + id);
+  CHECK(st.at("stage") == "finished");
+  CHECK(st.at("champion").is_object());
+}
+
+TEST_CASE("organiser acts reach the rooms: a re-pair voids the running match; auto_advance starts the next round") {
+  fixture f;
+  auto c = f.ok("POST", "/admin/api/tournaments",
+                {{"name", "Acts"}, {"players", {"Ann", "Ben", "Cid", "Dee"}}, {"rounds", 2}, {"auto_advance", true}},
+                201);
+  const std::string id = c.at("tournament");
+  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+  auto st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+  const json p = st.at("rounds")[0].at("pairings")[0];
+  auto ca = f.h.connect(), cb = f.h.connect();
+  REQUIRE(tjoin(ca, tok(p.at("a"))).at("type") == "joined");
+  REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+  ca.take();
+  cb.take();
+  st = f.ok("GET", "/admin/api/tournaments/" + id);
+  const std::string running = st.at("rounds")[0].at("pairings")[0].at("games")[0].at("match_id");
+
+  // Re-pair: the running match ends without a result, its players are told,
+  // and every pairing of the new attempt gets a fresh room.
+  st = f.ok("POST", "/admin/api/tournaments/" + id + "/repair", {{"reason", "wrong table"}, {"organiser", "Olga"}});
+  CHECK(st.at("rounds")[0].at("attempt") == 1);
+  auto pushed = ca.take();
+  REQUIRE(find_type(pushed, "error"));
+  CHECK(find_type(pushed, "error")->at("code") == "internal_error");
+  auto stored = f.h.store->load_match(running);
+  REQUIRE(stored);
+  REQUIRE(stored->result);
+  CHECK(stored->result->reason == "voided");
+  CHECK(stored->result->winners.empty());
+  for (const auto& q : st.at("rounds")[0].at("pairings")) {
+    REQUIRE(q.at("rooms").size() == 1);
+    CHECK(q.at("games").empty());
+  }
+  CHECK(st.at("log").back().at("act") == "repair");
+  CHECK(st.at("log").back().at("note") == "wrong table");
+
+  // Play round 1 by concessions; the last result starts round 2 by itself.
+  for (const auto& q : st.at("rounds")[0].at("pairings")) {
+    auto x = f.h.connect(), y = f.h.connect();
+    REQUIRE(tjoin(x, tok(q.at("a"))).at("type") == "joined");
+    REQUIRE(tjoin(y, tok(q.at("b"))).at("type") == "joined");
+    x.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "concede"}}}});
+  }
+  st = f.ok("GET", "/admin/api/tournaments/" + id);
+  REQUIRE(st.at("rounds").size() == 2);
+  CHECK(st.at("log").back().at("act") == "start_round");
+  CHECK(st.at("log").back().at("actor") == "server");
+  for (const auto& q : st.at("rounds")[1].at("pairings")) CHECK(q.at("rooms").size() == 1);
+}
+
+}  // namespace cod::server::test
