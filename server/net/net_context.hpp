@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "app/config.hpp"
+#include "net/static_files.hpp"
 #include "room/client_session.hpp"
 #include "room/peer.hpp"
 
@@ -40,6 +41,7 @@ struct net_context {
   lobby_services* lobby = nullptr;
   std::function<std::string()> healthz;       // GET /healthz body (JSON)
   std::function<std::string()> metrics_text;  // GET /metrics body (Prometheus text)
+  std::shared_ptr<const static_files> files;  // GET /play/..., /admin/... (null: 404)
   connection_list connections;
   std::atomic<bool> shutting_down{false};
   std::atomic<std::uint64_t> next_connection_id{1};
