@@ -1,0 +1,210 @@
+// The reference web client (server/web/play) in headless Chromium against the
+// real cod-server: the lobby and its errors, a whole duel played by clicking
+// in two browser contexts (with a page reload mid-game that resumes the seat),
+// and a free-for-all's four lines. Screenshots go to COD_ARTIFACTS.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, screen,
+} from "./lib.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+async function createRoom(page, { mode = "duel", format = "preconstructed", champions = false } = {}) {
+  await page.selectOption("#create-mode", mode);
+  await page.selectOption("#create-format", format);
+  if (champions) await page.check("#opt-champions");
+  await page.click("#create-room");
+  await page.waitForFunction(() => document.body.dataset.screen === "waiting" && document.querySelector("#waiting-room").textContent !== "");
+  return page.textContent("#waiting-room");
+}
+
+async function joinFromLobby(page, room) {
+  await page.click("#refresh-rooms");
+  const btn = page.locator(`tr[data-room="${room}"] button.join`);
+  await btn.waitFor({ timeout: 10000 });
+  await btn.click();
+}
+
+test("the page, its modules and the catalogue load; the lobby shows errors in words", async () => {
+  const page = await openClient(browser, server, {});
+  assert.equal(await screen(page), "lobby");
+  assert.match(await page.textContent("#conn-state"), /connected to cod-server/);
+  // Every mode the server offers can be chosen.
+  const modes = await page.$$eval("#create-mode option", (o) => o.map((x) => x.value));
+  assert.deepEqual(modes, ["duel", "ffa", "2v2"]);
+
+  // The client's own check: no name.
+  await page.click("#create-room");
+  await page.waitForSelector("#error:not([hidden])");
+  assert.match(await page.textContent("#error .text"), /Enter your name first/);
+
+  // The server's refusal, in words: a constructed deck with an unknown card.
+  await page.fill("#player-name", "Eve");
+  await page.selectOption("#deck-kind", "cards");
+  await page.fill("#deck-cards", "baron, brute, carapace, troll, revenant, partisan, annihilation, dragon");
+  await page.selectOption("#create-format", "constructed");
+  await page.click("#create-room");
+  await page.waitForFunction(() => document.querySelector("#error").dataset.code === "bad_deck");
+  const text = await page.textContent("#error .text");
+  assert.match(text, /That deck is refused: a card is not in the catalogue/);
+  assert.match(text, /dragon/); // the server's own sentence follows
+  assert.equal(await screen(page), "lobby");
+  // The room was created (the refusal was the join): it is listed, waiting.
+  await page.click("#refresh-rooms");
+  await page.waitForSelector("tr[data-status=waiting]");
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+});
+
+test("a duel played to the end by clicking in two browser contexts; a reload mid-game resumes the seat", async () => {
+  const ann = await openClient(browser, server, { name: "Ann", deck: 1 });
+  const bob = await openClient(browser, server, { name: "Bob", deck: 3 });
+  const room = await createRoom(ann, { mode: "duel" });
+  assert.match(room, /^[A-Za-z0-9_-]+$/);
+  await joinFromLobby(bob, room);
+  await waitForGame(ann);
+  await waitForGame(bob);
+
+  // Both lines with their Bridge; two seats; a hand with the Stronghold in it.
+  for (const p of [ann, bob]) {
+    assert.equal(await p.locator("#board .line").count(), 2);
+    assert.equal(await p.locator("#board .bridge").count(), 2);
+    assert.equal(await p.locator("#seats .seat-box").count(), 2);
+    assert.equal(await p.locator("#hand .stronghold-card").count(), 1);
+    assert.ok((await p.locator("#hand .card.playable").count()) <= 4);
+    assert.ok((await p.locator("#hand .card.playable").count()) >= 1);
+    assert.match(await p.textContent("#seats"), /Ann/);
+    assert.match(await p.textContent("#seats"), /Bob/);
+  }
+
+  // The seat whose turn it is not gets the server's refusal in words.
+  const annFirst = (await gameInfo(ann)).myTurn;
+  const [first, second] = annFirst ? [ann, bob] : [bob, ann];
+  assert.equal((await gameInfo(second)).myTurn, false);
+  await second.click("#hand .card.playable >> nth=0");
+  await second.waitForSelector("#prompt:not([hidden])");
+  if (await second.$("#prompt [data-play-line]")) await second.click('#prompt [data-play-line="upper"]');
+  else {
+    // An incantation with no creature in play yet: end_turn is refused too.
+    await second.click("#cancel-play");
+    await second.evaluate(() => { document.querySelector("#end-turn").disabled = false; });
+    await second.click("#end-turn");
+  }
+  await second.waitForFunction(() => document.querySelector("#error").dataset.code === "not_your_turn");
+  assert.match(await second.textContent("#error .text"), /It is not your turn/);
+  await second.click("#error button");
+
+  const pages = [first, second];
+  let turns = 0;
+  let reloaded = false;
+  const deadline = Date.now() + 150000;
+  while (Date.now() < deadline) {
+    const infos = await Promise.all(pages.map(gameInfo));
+    if (infos.every((i) => i.phase === "game_over")) break;
+    const active = pages.find((p, i) => infos[i].myTurn);
+    if (!active) {
+      await pages[0].waitForTimeout(50);
+      continue;
+    }
+    await playTurnByClicking(active);
+    turns++;
+    if (turns === 6) {
+      await ann.screenshot({ path: artifact("duel-midgame.png"), fullPage: true });
+      assert.ok((await ann.locator("#log li").count()) > 10, "the event log narrates the match");
+      assert.match(await ann.textContent("#log"), /plays .* on (your )?(upper|lower|line)/);
+    }
+    if (turns === 7 && !reloaded) {
+      // A reload mid-game: the token is in localStorage; the page resumes.
+      const before = await gameInfo(ann);
+      await ann.reload();
+      await waitForGame(ann);
+      await ann.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) >= s, before.seq);
+      const afterReload = await gameInfo(ann);
+      assert.equal(afterReload.seq, before.seq, "same match position after the reload");
+      assert.deepEqual(afterReload.hand, before.hand, "same hand, same order");
+      assert.equal(afterReload.viewer, before.viewer, "same seat");
+      reloaded = true;
+    }
+  }
+  assert.ok(reloaded, "the match lasted long enough to reload mid-game");
+  for (const p of pages) {
+    const info = await gameInfo(p);
+    assert.equal(info.phase, "game_over", `the match ended within the time limit (after ${turns} turns)`);
+    await p.waitForSelector("#match-over:not([hidden])");
+    await p.waitForFunction(() => /matches the commitment/.test(document.querySelector("#seed-check").textContent));
+    assert.match(await p.textContent("#status"), /You (won|lost)/);
+    assert.match(await p.textContent("#log"), /Game over: /);
+  }
+  await ann.screenshot({ path: artifact("duel-over-ann.png"), fullPage: true });
+  await bob.screenshot({ path: artifact("duel-over-bob.png"), fullPage: true });
+  assert.deepEqual(ann.jsErrors || [], []);
+  assert.deepEqual(bob.jsErrors || [], []);
+
+  // Back to the lobby: the finished room is listed as finished.
+  await ann.click("#leave-room");
+  await ann.waitForFunction(() => document.body.dataset.screen === "lobby");
+  await ann.waitForSelector(`tr[data-room="${room}"][data-status=finished]`);
+  await ann.context().close();
+  await bob.context().close();
+});
+
+test("a free-for-all shows four lines to each of four players; a spectator sees no hand; a concession ends it", async () => {
+  const names = ["Ada", "Bea", "Cid", "Dot"];
+  const pages = [];
+  for (let i = 0; i < 4; i++) pages.push(await openClient(browser, server, { name: names[i], deck: (i % 4) + 1 }));
+  const room = await createRoom(pages[0], { mode: "ffa" });
+  for (let i = 1; i < 4; i++) await joinFromLobby(pages[i], room);
+  for (const p of pages) await waitForGame(p);
+
+  const watcher = await openClient(browser, server, {});
+  await watcher.click("#refresh-rooms");
+  await watcher.click(`tr[data-room="${room}"] button.watch`);
+  await waitForGame(watcher);
+  assert.match(await watcher.textContent("#hand"), /Spectators see no hand/);
+  assert.equal(await watcher.locator("#board .line").count(), 4);
+
+  for (const p of pages) {
+    assert.equal(await p.locator("#board .line").count(), 4);
+    assert.equal(await p.locator("#seats .seat-box").count(), 4);
+    // Two of the four lines are this seat's own (upper and lower).
+    assert.equal(await p.locator('#board .line[data-rel="upper"]').count(), 1);
+    assert.equal(await p.locator('#board .line[data-rel="lower"]').count(), 1);
+  }
+  // One full round by clicking.
+  for (let t = 0; t < 4; t++) {
+    const infos = await Promise.all(pages.map(gameInfo));
+    const i = infos.findIndex((x) => x.myTurn);
+    assert.ok(i >= 0, "someone is to play");
+    await playTurnByClicking(pages[i], { maxPlays: 2 });
+  }
+  const active = (await Promise.all(pages.map(gameInfo))).findIndex((x) => x.myTurn);
+  await pages[active].screenshot({ path: artifact("ffa-four-lines.png"), fullPage: true });
+  await watcher.screenshot({ path: artifact("ffa-spectator.png"), fullPage: true });
+
+  // A concession (confirmed in the dialog) ends a free-for-all: every other seat wins.
+  const loser = pages[(active + 1) % 4];
+  loser.once("dialog", (d) => d.accept());
+  await loser.click("#concede");
+  for (const p of [...pages, watcher]) {
+    await p.waitForSelector("#match-over:not([hidden])");
+    assert.equal((await gameInfo(p)).phase, "game_over");
+  }
+  assert.match(await loser.textContent("#status"), /You lost/);
+  assert.match(await watcher.textContent("#log"), /concedes/);
+  for (const p of [...pages, watcher]) {
+    assert.deepEqual(p.jsErrors || [], []);
+    await p.context().close();
+  }
+});
