@@ -43,6 +43,7 @@ export class GameScreen {
     this.boardEl = h("div#board");
     this.promptEl = h("div#prompt");
     this.handEl = h("div#hand");
+    this.handTitle = h("h3", {}, "Your hand");
     this.extraEl = h("div#extra-hands");
     this.endTurnBtn = h("button#end-turn", { onclick: () => this._endTurn() }, "End the summoning phase");
     this.concedeBtn = h("button#concede.danger", { onclick: () => this._concede() }, "Concede");
@@ -58,7 +59,7 @@ export class GameScreen {
           this.seatsEl,
           this.boardEl,
           this.promptEl,
-          h("div.hand-area", {}, h("h3", {}, "Your hand"), this.handEl),
+          h("div.hand-area", {}, this.handTitle, this.handEl),
           this.extraEl,
           h("div.controls", {}, this.endTurnBtn, this.concedeBtn, this.leaveBtn)),
         h("aside.log-area", {}, h("h3", {}, "What happened"), this.logEl)));
@@ -356,6 +357,19 @@ export class GameScreen {
     const v = this.view;
     clear(this.handEl);
     clear(this.extraEl);
+    this.handTitle.textContent = v.role === "referee" ? "Every hand (referee view)" : "Your hand";
+    if (v.role === "referee" && v.all_hands) {
+      // The referee view (admin replays): every seat's hand, and the AI decks.
+      v.all_hands.forEach((hand, seat) => {
+        const s = v.seats[seat];
+        const row = hand.map((c) => h("span.card.small", { data: { uid: c.uid, cardId: c.card_id } }, this.cat.name(c.card_id)));
+        if (!s.ai) row.splice(s.stronghold_pos, 0, h("span.card.small.stronghold-mark", {}, s.side === "fort" ? "[Fort]" : "[Bastion]"));
+        const deck = v.ai_decks && v.ai_decks[seat] && v.ai_decks[seat].length
+          ? ` AI deck, top first: ${v.ai_decks[seat].map((c) => this.cat.name(c.card_id)).join(", ")}` : "";
+        this.handEl.append(h("div.referee-hand", { data: { seat } }, h("strong", {}, `${this.seatName(seat)}: `), row, deck));
+      });
+      return;
+    }
     if (v.role !== "player") {
       this.handEl.append(h("div.note", {}, "Spectators see no hand."));
       return;
