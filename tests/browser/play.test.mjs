@@ -73,7 +73,7 @@ test("the page, its modules and the catalogue load; the lobby shows errors in wo
   await page.context().close();
 });
 
-test("a duel played to the end by clicking in two browser contexts; a reload mid-game resumes the seat", async () => {
+test("a duel played to the end by clicking in two browser contexts; a reload and a dropped connection mid-game resume the seat", async () => {
   const ann = await openClient(browser, server, { name: "Ann", deck: 1 });
   const bob = await openClient(browser, server, { name: "Bob", deck: 3 });
   const room = await createRoom(ann, { mode: "duel" });
@@ -114,6 +114,7 @@ test("a duel played to the end by clicking in two browser contexts; a reload mid
   const pages = [first, second];
   let turns = 0;
   let reloaded = false;
+  let dropped = false;
   const deadline = Date.now() + 150000;
   while (Date.now() < deadline) {
     const infos = await Promise.all(pages.map(gameInfo));
@@ -125,12 +126,12 @@ test("a duel played to the end by clicking in two browser contexts; a reload mid
     }
     await playTurnByClicking(active);
     turns++;
-    if (turns === 6) {
+    if (turns === 5) {
       await ann.screenshot({ path: artifact("duel-midgame.png"), fullPage: true });
       assert.ok((await ann.locator("#log li").count()) > 10, "the event log narrates the match");
       assert.match(await ann.textContent("#log"), /plays .* on (your )?(upper|lower|line)/);
     }
-    if (turns === 7 && !reloaded) {
+    if (turns === 3 && !reloaded) {
       // A reload mid-game: the token is in localStorage; the page resumes.
       const before = await gameInfo(ann);
       await ann.reload();
@@ -142,8 +143,22 @@ test("a duel played to the end by clicking in two browser contexts; a reload mid
       assert.equal(afterReload.viewer, before.viewer, "same seat");
       reloaded = true;
     }
+    if (turns === 4 && !dropped) {
+      // A dropped connection (no reload): the client reconnects and resumes by itself.
+      const before = await gameInfo(bob);
+      await bob.evaluate(() => window.codApp.conn.ws.close());
+      await bob.waitForFunction(() => /reconnecting/.test(document.querySelector("#conn-state").textContent));
+      await bob.waitForFunction(() => /connected to cod-server/.test(document.querySelector("#conn-state").textContent));
+      await bob.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) >= s && document.body.dataset.screen === "game", before.seq);
+      assert.deepEqual((await gameInfo(bob)).hand, before.hand);
+      // Ann was told, in the log, that Bob left and came back.
+      await ann.waitForFunction(() => /Bob is back/.test(document.querySelector("#log").textContent));
+      assert.match(await ann.textContent("#log"), /Bob lost the connection/);
+      dropped = true;
+    }
   }
   assert.ok(reloaded, "the match lasted long enough to reload mid-game");
+  assert.ok(dropped, "the match lasted long enough to drop a connection mid-game");
   for (const p of pages) {
     const info = await gameInfo(p);
     assert.equal(info.phase, "game_over", `the match ended within the time limit (after ${turns} turns)`);
