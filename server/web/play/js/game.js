@@ -430,7 +430,7 @@ export class GameScreen {
     const parts = c.remaining.map((ms, seat) => {
       const running = seat === c.running && this.view.phase !== "game_over";
       const left = running ? ms - (now - c.at) : ms;
-      return `${this.names[seat] || `Seat ${seat + 1}`} ${fmtClock(left)}${running ? " ⏱" : ""}`;
+      return `${this.names[seat] || `Seat ${seat + 1}`} ${fmtClock(left)}${running ? " (running)" : ""}`;
     });
     this.clockEl.textContent = `Clock: ${parts.join(" · ")}`;
   }
