@@ -138,14 +138,16 @@ export async function playTurnByClicking(page, { maxPlays = 4 } = {}) {
       });
       await page.click(`#prompt [data-play-line="${rel}"]`);
     } else {
+      // An enemy creature if there is one, else any (by uid: a re-render
+      // between finding and clicking must not leave a stale element).
       const viewer = (await gameInfo(page)).viewer;
-      const enemy = await page.$(`.creature.targetable:not([data-seat="${viewer}"])`);
-      const any = enemy || (await page.$(".creature.targetable"));
-      if (!any) {
+      const targets = await page.$$eval(".creature.targetable", (els) => els.map((e) => ({ uid: e.dataset.uid, seat: e.dataset.seat })));
+      const target = targets.find((t) => t.seat !== viewer) || targets[0];
+      if (!target) {
         await page.click("#cancel-play");
         continue;
       }
-      await any.click();
+      await page.click(`.creature.targetable[data-uid="${target.uid}"]`);
     }
     const outcome = await waitForOutcome(page, seq);
     if (outcome === "update") plays++;
