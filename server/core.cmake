@@ -14,6 +14,7 @@ add_library(cod_server_core STATIC
   net/net_context.cpp
   net/rate_limiter.cpp
   net/send_queue.cpp
+  net/static_files.cpp
   net/strand_executor.cpp
   net/websocket_session.cpp
   room/client_session.cpp
@@ -36,5 +37,6 @@ target_compile_definitions(cod_server_core PUBLIC BOOST_ASIO_NO_DEPRECATED)
 
 add_executable(cod-server app/main.cpp)
 target_link_libraries(cod-server PRIVATE cod_server_core)
-target_compile_definitions(cod-server PRIVATE COD_DEFAULT_CATALOGUE="${COD_CATALOGUE}")
+target_compile_definitions(cod-server PRIVATE COD_DEFAULT_CATALOGUE="${COD_CATALOGUE}"
+                                             COD_DEFAULT_WEB_ROOT="${CMAKE_CURRENT_SOURCE_DIR}/web")
 

@@ -102,8 +102,9 @@ const std::string* find_param(const params& p, std::string_view name) {
 
 }  // namespace
 
+// Only the API: the rest of /admin/ is the browser admin page (static files).
 bool is_admin_target(std::string_view target) {
-  return target == "/admin" || target.substr(0, 7) == "/admin/" || target.substr(0, 7) == "/admin?";
+  return target == "/admin/api" || target.substr(0, 11) == "/admin/api/" || target.substr(0, 11) == "/admin/api?";
 }
 
 api::api(std::string token, const catalogue& cards, match_store& store)

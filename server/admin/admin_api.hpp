@@ -37,7 +37,8 @@ struct response {
   std::vector<std::pair<std::string, std::string>> headers{};  // extra ones (WWW-Authenticate)
 };
 
-// True for the targets the admin API answers (everything under /admin/).
+// True for the targets the admin API answers (everything under /admin/api/;
+// the rest of /admin/ is the browser admin page).
 bool is_admin_target(std::string_view target);
 
 // /admin/api/tournaments...: answered by the server's tournament service

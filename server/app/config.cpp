@@ -101,6 +101,9 @@ std::vector<config_key> make_keys() {
   k.push_back(string_key("db", "SQLite database file (its directory is created); \":memory:\" stores nothing",
                          &config::db));
   k.push_back(string_key("catalogue", "card catalogue JSON (empty: the shipped catalogue)", &config::catalogue));
+  k.push_back(string_key("web_root",
+                         "directory of the browser clients served at /play/ and /admin/ (empty: the shipped server/web)",
+                         &config::web_root));
   k.push_back(string_key("log_level", "trace, debug, info, warn, error, critical or off", &config::log_level,
                          {"trace", "debug", "info", "warn", "error", "critical", "off"}));
   k.push_back(size_key("max_frame_bytes",
@@ -186,13 +189,15 @@ std::string config_help() {
   std::ostringstream o;
   o << "usage: cod-server [--key-name=value | --key-name value]... [--config=PATH] [--help]\n"
        "\n"
-       "Clash of Decks game server: HTTP (/healthz, /metrics, /admin/api/) and WebSocket (/ws) on one port.\n"
+       "Clash of Decks game server: HTTP (/healthz, /metrics, /admin/api/, the browser clients at /play/\n"
+       "and /admin/) and WebSocket (/ws) on one port.\n"
        "Every key is set by, in increasing precedence: its default, the JSON file given by\n"
        "--config=PATH (or COD_CONFIG), the environment variable COD_<KEY>, the flag --key-name.\n"
        "\n";
   for (const auto& k : config_keys()) {
     std::string def = k.get(defaults);
     if (k.name == "catalogue") def = "(the shipped catalogue)";
+    if (k.name == "web_root") def = "(the shipped server/web)";
     o << "  " << config_flag_name(k.name) << "  (env " << config_env_name(k.name) << ", default "
       << (def.empty() ? "\"\"" : def) << ")\n      " << k.help << "\n";
   }

@@ -29,6 +29,7 @@ struct config {
   std::string db = "./data/cod.db";       // SQLite file (its directory is created); ":memory:" keeps nothing
   std::string catalogue;                  // "" = the shipped catalogue
   std::string log_level = "info";         // trace, debug, info, warn, error, critical, off
+  std::string web_root;                   // "" = the shipped server/web (browser clients at /play/, /admin/)
   // Per connection.
   std::size_t max_frame_bytes = 65536;    // larger messages: error frame_too_large, close 1009
   int rate_limit_per_sec = 20;            // token bucket refill (0 = no limit)

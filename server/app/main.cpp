@@ -34,6 +34,25 @@ std::string default_catalogue(const char* argv0) {
   return COD_DEFAULT_CATALOGUE;
 }
 
+#ifndef COD_DEFAULT_WEB_ROOT
+#define COD_DEFAULT_WEB_ROOT "server/web"
+#endif
+
+// The shipped browser clients (server/web): the path baked in at build time,
+// else next to the executable.
+std::string default_web_root(const char* argv0) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(COD_DEFAULT_WEB_ROOT, ec)) return COD_DEFAULT_WEB_ROOT;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) exe = std::filesystem::absolute(argv0, ec);
+  const auto dir = exe.parent_path();
+  for (const auto& rel : {"web", "../web", "../../server/web", "../share/cod/web"}) {
+    auto p = dir / rel;
+    if (std::filesystem::is_directory(p / "play", ec)) return p.lexically_normal().string();
+  }
+  return COD_DEFAULT_WEB_ROOT;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -48,6 +67,7 @@ int main(int argc, char** argv) {
   }
   auto cfg = std::move(loaded.cfg);
   if (cfg.catalogue.empty()) cfg.catalogue = default_catalogue(argv[0]);
+  if (cfg.web_root.empty()) cfg.web_root = default_web_root(argv[0]);
 
   cod::server::setup_logging(cfg.log_level);
   if (!loaded.config_file.empty()) spdlog::info("config: {}", loaded.config_file);

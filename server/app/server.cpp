@@ -24,6 +24,7 @@
 #include "cod/protocol/messages.hpp"
 #include "net/listener.hpp"
 #include "net/net_context.hpp"
+#include "net/static_files.hpp"
 #include "net/strand_executor.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/sqlite_store.hpp"
@@ -190,6 +191,15 @@ bool server::start(std::string& error) {
     return j.dump();
   };
   d.net_ctx->metrics_text = [&d] { return d.stats.prometheus(d.store->pending()); };
+  {
+    auto files = std::make_shared<static_files>(cfg.web_root);
+    files->add_file("/play/catalogue.json", cfg.catalogue);
+    if (cfg.web_root.empty()) spdlog::info("web clients: none (web_root is empty)");
+    else if (!std::filesystem::is_directory(cfg.web_root))
+      spdlog::warn("web clients: web_root {} is not a directory: /play/ and /admin/ will be 404", cfg.web_root);
+    else spdlog::info("web clients: {} at /play/ and /admin/", cfg.web_root);
+    d.net_ctx->files = std::move(files);
+  }
 
   d.admin_api = std::make_unique<admin::api>(cfg.admin_token, d.cat, *d.store);
   d.admin_pool.emplace(1);
@@ -250,7 +260,7 @@ bool server::start(std::string& error) {
     d.lst.reset();
     return false;
   }
-  spdlog::info("listening on {}:{} (HTTP /healthz /metrics /admin/api/, WebSocket /ws), {} io threads", cfg.address, port(),
+  spdlog::info("listening on {}:{} (HTTP /healthz /metrics /admin/api/ /play/ /admin/, WebSocket /ws), {} io threads", cfg.address, port(),
                cfg.threads);
   return true;
 }

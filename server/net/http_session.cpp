@@ -6,6 +6,7 @@
 
 #include "admin/admin_api.hpp"
 #include "app/metrics.hpp"
+#include "net/static_files.hpp"
 #include "net/websocket_session.hpp"
 
 namespace cod::server {
@@ -19,6 +20,25 @@ namespace {
 // Organiser API bodies (a tournament's player list) are the largest.
 constexpr std::size_t max_request_body = 64 * 1024;
 constexpr const char* server_name = "cod-server/0.1";
+
+// GET /play/... and /admin/...: the browser clients (net/static_files.hpp).
+template <class Request, class Response>
+void serve_static(const static_files* files, const Request& req, std::string_view path, Response& res) {
+  static_result r;
+  if (files) {
+    const auto inm = req[http::field::if_none_match];
+    r = files->serve(path, std::string_view(inm.data(), inm.size()));
+  } else {
+    r = static_files("").serve(path);
+  }
+  res.result(static_cast<http::status>(r.status));
+  res.set(http::field::content_type, r.content_type);
+  res.set(http::field::cache_control, r.cache_control);
+  res.set("X-Content-Type-Options", "nosniff");
+  if (!r.etag.empty()) res.set(http::field::etag, r.etag);
+  if (!r.location.empty()) res.set(http::field::location, r.location);
+  res.body() = std::move(r.body);
+}
 }  // namespace
 
 http_session::http_session(net::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx)
@@ -135,6 +155,8 @@ http_session::response http_session::handle(const request& req) {
     res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
     res.set(http::field::cache_control, "no-store");
     res.body() = ctx_->metrics_text();
+  } else if (static_files::claims(target)) {
+    serve_static(ctx_->files.get(), req, target, res);
   } else if (target == "/ws") {
     res.result(http::status::upgrade_required);
     res.set(http::field::upgrade, "websocket");

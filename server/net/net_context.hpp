@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "app/config.hpp"
+#include "net/static_files.hpp"
 #include "room/client_session.hpp"
 #include "room/peer.hpp"
 
@@ -47,6 +48,7 @@ struct net_context {
   // through run_admin, off the io threads; null: answered 404.
   const admin::api* admin = nullptr;
   std::function<void(std::function<void()>)> run_admin;
+  std::shared_ptr<const static_files> files;  // GET /play/..., /admin/... (null: 404)
   connection_list connections;
   std::atomic<bool> shutting_down{false};
   std::atomic<std::uint64_t> next_connection_id{1};

@@ -170,6 +170,8 @@ struct http_reply {
   unsigned status = 0;
   std::string body;
   std::string content_type;
+  std::string cache_control;
+  std::string location;
 };
 
 http_reply http_get(std::uint16_t port, const std::string& target) {
@@ -184,7 +186,8 @@ http_reply http_get(std::uint16_t port, const std::string& target) {
   http::read(stream, b, res);
   beast::error_code ec;
   stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-  return {res.result_int(), res.body(), std::string(res[http::field::content_type])};
+  return {res.result_int(), res.body(), std::string(res[http::field::content_type]),
+          std::string(res[http::field::cache_control]), std::string(res[http::field::location])};
 }
 
 // Two players (and maybe a spectator) following one match: their views, the
@@ -515,5 +518,57 @@ TEST_CASE("e2e: a restarted server recovers the match from SQLite; players resum
   wrong.back() = wrong.back() == '0' ? '1' : '0';
   bad.send({{"type", "resume"}, {"room", room}, {"token", wrong}});
   CHECK(bad.expect("error").at("code") == "bad_token");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("e2e: the browser clients are served at /play/ and /admin/, the catalogue beside them, nothing outside") {
+  auto dir = temp_dir("cod-e2e-web");
+  auto cfg = base_config(dir);
+  cfg.web_root = COD_SOURCE_DIR "/server/web";
+  live_server s(cfg);
+
+  auto r = http_get(s.port(), "/play");
+  CHECK(r.status == 301);
+  CHECK(r.location == "/play/");
+  r = http_get(s.port(), "/play/");
+  CHECK(r.status == 200);
+  CHECK(r.content_type == "text/html; charset=utf-8");
+  CHECK(r.cache_control == "no-cache");
+  CHECK(r.body.find("<script type=\"module\"") != std::string::npos);
+  r = http_get(s.port(), "/play/js/app.js");
+  CHECK(r.status == 200);
+  CHECK(r.content_type == "text/javascript; charset=utf-8");
+  r = http_get(s.port(), "/play/style.css");
+  CHECK(r.status == 200);
+  CHECK(r.content_type == "text/css; charset=utf-8");
+  r = http_get(s.port(), "/admin/");
+  CHECK(r.status == 200);
+  CHECK(r.content_type == "text/html; charset=utf-8");
+
+  // The catalogue the server plays with, whole.
+  r = http_get(s.port(), "/play/catalogue.json");
+  CHECK(r.status == 200);
+  CHECK(r.content_type == "application/json");
+  auto cat = nlohmann::json::parse(r.body, nullptr, false);
+  REQUIRE(cat.is_object());
+  CHECK(cat["cards"].size() == catalogue().size());
+
+  // Traversal over the wire: raw and encoded; the source tree is right above.
+  for (const char* target : {"/play/../../CMakeLists.txt", "/play/%2e%2e/%2e%2e/CMakeLists.txt",
+                             "/admin/..%2f..%2fCMakeLists.txt", "/play/../web/play/index.html"}) {
+    CAPTURE(target);
+    r = http_get(s.port(), target);
+    CHECK(r.status == 404);
+    CHECK(r.body.find("project(") == std::string::npos);
+  }
+  CHECK(http_get(s.port(), "/play/nope.js").status == 404);
+  // The admin API's paths are not static files: the API answers them (403
+  // here: no admin_token is set).
+  r = http_get(s.port(), "/admin/api/matches");
+  CHECK(r.status == 403);
+  CHECK(r.body.find("admin_disabled") != std::string::npos);
+  // The rest is unchanged.
+  CHECK(http_get(s.port(), "/healthz").status == 200);
+  CHECK(http_get(s.port(), "/nope").status == 404);
   std::filesystem::remove_all(dir);
 }

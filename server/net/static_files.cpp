@@ -1,0 +1,220 @@
+#include "net/static_files.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace cod::server {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uintmax_t max_file_bytes = std::uintmax_t{16} << 20;
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+static_result not_found() {
+  static_result r;
+  r.status = 404;
+  r.content_type = "text/plain; charset=utf-8";
+  r.body = "not found\n";
+  r.cache_control = "no-store";
+  return r;
+}
+
+// Whether one decoded segment may name a file or directory under the root.
+bool safe_segment(std::string_view seg) {
+  if (seg.empty() || seg[0] == '.') return false;  // "", ".", "..", hidden files
+  for (unsigned char c : seg)
+    if (c < 0x20 || c == 0x7f || c == '\\' || c == ':') return false;
+  return true;
+}
+
+bool etag_matches(std::string_view if_none_match, std::string_view etag) {
+  if (if_none_match.empty()) return false;
+  if (if_none_match == "*") return true;
+  // A comma-separated list; weak validators ("W/") compare equal for GET.
+  std::size_t pos = 0;
+  while (pos <= if_none_match.size()) {
+    auto comma = if_none_match.find(',', pos);
+    auto item = if_none_match.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (starts_with(item, "W/")) item.remove_prefix(2);
+    if (item == etag) return true;
+    if (comma == std::string_view::npos) break;
+    pos = comma + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+static_files::static_files(std::string root) : root_(std::move(root)) {
+  if (root_.empty()) return;
+  std::error_code ec;
+  auto real = fs::canonical(root_, ec);
+  if (!ec && fs::is_directory(real, ec)) real_root_ = real.string();
+}
+
+void static_files::add_file(std::string url_path, std::string file_path) {
+  files_[std::move(url_path)] = std::move(file_path);
+}
+
+bool static_files::claims(std::string_view path) {
+  if (path == "/play" || starts_with(path, "/play/")) return true;
+  if (path == "/admin") return true;
+  if (starts_with(path, "/admin/")) return !(path == "/admin/api" || starts_with(path, "/admin/api/"));
+  return false;
+}
+
+std::string_view static_files::mime_type(std::string_view name) {
+  struct entry {
+    std::string_view ext, type;
+  };
+  static constexpr entry types[] = {
+      {".html", "text/html; charset=utf-8"},
+      {".htm", "text/html; charset=utf-8"},
+      {".js", "text/javascript; charset=utf-8"},
+      {".mjs", "text/javascript; charset=utf-8"},
+      {".css", "text/css; charset=utf-8"},
+      {".json", "application/json"},
+      {".map", "application/json"},
+      {".txt", "text/plain; charset=utf-8"},
+      {".md", "text/plain; charset=utf-8"},
+      {".svg", "image/svg+xml"},
+      {".png", "image/png"},
+      {".jpg", "image/jpeg"},
+      {".jpeg", "image/jpeg"},
+      {".gif", "image/gif"},
+      {".webp", "image/webp"},
+      {".ico", "image/x-icon"},
+      {".woff2", "font/woff2"},
+      {".woff", "font/woff"},
+      {".wasm", "application/wasm"},
+  };
+  const auto dot = name.rfind('.');
+  const auto slash = name.rfind('/');
+  if (dot != std::string_view::npos && (slash == std::string_view::npos || dot > slash)) {
+    std::string ext(name.substr(dot));
+    for (auto& ch : ext)
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    for (const auto& t : types)
+      if (ext == t.ext) return t.type;
+  }
+  return "application/octet-stream";
+}
+
+std::optional<std::string> static_files::percent_decode(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    char c = path[i];
+    if (c == '%') {
+      if (i + 2 >= path.size()) return std::nullopt;
+      const int hi = hex_value(path[i + 1]), lo = hex_value(path[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      c = static_cast<char>(hi * 16 + lo);
+      if (c == '\0') return std::nullopt;
+      i += 2;
+    }
+    out += c;
+  }
+  return out;
+}
+
+static_result static_files::file_result(const std::string& file, std::string_view if_none_match) const {
+  std::error_code ec;
+  const auto status = fs::status(file, ec);
+  if (ec || !fs::is_regular_file(status)) return not_found();
+  const auto size = fs::file_size(file, ec);
+  if (ec || size > max_file_bytes) return not_found();
+  const auto mtime = fs::last_write_time(file, ec);
+  if (ec) return not_found();
+
+  static_result r;
+  char tag[64];
+  std::snprintf(tag, sizeof tag, "\"%llx-%llx\"", static_cast<unsigned long long>(size),
+                static_cast<unsigned long long>(mtime.time_since_epoch().count()));
+  r.etag = tag;
+  r.cache_control = "no-cache";
+  r.content_type = std::string(mime_type(file));
+  if (etag_matches(if_none_match, r.etag)) {
+    r.status = 304;
+    return r;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return not_found();
+  std::ostringstream text;
+  text << in.rdbuf();
+  r.body = std::move(text).str();
+  r.status = 200;
+  return r;
+}
+
+static_result static_files::serve(std::string_view path, std::string_view if_none_match) const {
+  if (!claims(path)) return not_found();
+  if (auto it = files_.find(path); it != files_.end()) return file_result(it->second, if_none_match);
+  if (path == "/play" || path == "/admin") {
+    static_result r;
+    r.status = 301;
+    r.location = std::string(path) + "/";
+    r.cache_control = "no-cache";
+    r.content_type = "text/plain; charset=utf-8";
+    return r;
+  }
+  if (real_root_.empty()) return not_found();
+
+  auto decoded = percent_decode(path);
+  if (!decoded) return not_found();
+  // "/play/js/app.js" -> segments play, js, app.js; a trailing "/" names
+  // the directory's index.html.
+  std::string_view rel(*decoded);
+  rel.remove_prefix(1);
+  const bool directory = ends_with(rel, "/");
+  if (directory) rel.remove_suffix(1);
+  fs::path p(real_root_);
+  std::size_t pos = 0;
+  while (pos <= rel.size()) {
+    auto slash = rel.find('/', pos);
+    auto seg = rel.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+    if (!safe_segment(seg)) return not_found();
+    p /= std::string(seg);
+    if (slash == std::string_view::npos) break;
+    pos = slash + 1;
+  }
+  std::error_code ec;
+  if (directory) p /= "index.html";
+  else if (fs::is_directory(p, ec)) {
+    static_result r;
+    r.status = 301;
+    r.location = std::string(path) + "/";
+    r.cache_control = "no-cache";
+    r.content_type = "text/plain; charset=utf-8";
+    return r;
+  }
+  // Symlinks may not lead outside the root.
+  const auto real = fs::canonical(p, ec);
+  if (ec) return not_found();
+  const std::string real_s = real.string();
+  if (real_s.size() <= real_root_.size() || real_s.compare(0, real_root_.size(), real_root_) != 0 ||
+      real_s[real_root_.size()] != '/')
+    return not_found();
+  return file_result(real_s, if_none_match);
+}
+
+}  // namespace cod::server

@@ -1,0 +1,65 @@
+// Static files for the browser clients: GET /play/... and /admin/... from a
+// directory (config key web_root; the shipped server/web by default), plus a
+// few single files published under a URL of their own (the card catalogue at
+// /play/catalogue.json). No HTTP types here: http_session turns the result
+// into a response, and the tests call serve() directly.
+//
+// What it refuses: any target that, once %-decoded, has a segment "." or
+// "..", an empty segment, a segment starting with "." (hidden files), a
+// backslash, a NUL or a control character, and any file whose real path (after
+// symlinks) is outside web_root. All of these are a plain 404, like a missing
+// file, so that nothing tells what exists outside.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cod::server {
+
+struct static_result {
+  int status = 200;           // 200, 301, 304, 404
+  std::string content_type;   // "text/html; charset=utf-8"
+  std::string body;           // the file (empty for 301, 304)
+  std::string etag;           // "\"<size>-<mtime>\"", for 200 and 304
+  std::string location;       // 301 only
+  std::string cache_control;  // "no-cache" (revalidate with the ETag each time)
+};
+
+class static_files {
+ public:
+  // root: the directory whose play/ and admin/ subdirectories are served.
+  // Empty: nothing is served (every /play and /admin target is 404).
+  explicit static_files(std::string root);
+
+  // Publishes one file at an exact URL path ("/play/catalogue.json").
+  void add_file(std::string url_path, std::string file_path);
+
+  // Whether the target (path only, query removed) is one of ours: /play,
+  // /play/..., /admin, /admin/... except the admin API (/admin/api/...).
+  static bool claims(std::string_view path);
+
+  // Serves a GET (or HEAD) of `path` (query removed, still %-encoded).
+  // if_none_match: the request's If-None-Match header, or empty.
+  static_result serve(std::string_view path, std::string_view if_none_match = {}) const;
+
+  const std::string& root() const { return root_; }
+
+  // "text/javascript; charset=utf-8" for "app.js"; application/octet-stream
+  // for an unknown extension.
+  static std::string_view mime_type(std::string_view file_name);
+
+  // %-decodes a path; nullopt for a bad escape or an encoded NUL.
+  static std::optional<std::string> percent_decode(std::string_view path);
+
+ private:
+  static_result file_result(const std::string& file, std::string_view if_none_match) const;
+
+  std::string root_;       // as given
+  std::string real_root_;  // canonical, "" when root_ is empty or missing
+  std::map<std::string, std::string, std::less<>> files_;
+};
+
+}  // namespace cod::server

@@ -1,0 +1,137 @@
+// The admin page: search matches, open one's log, step through its replay
+// (the referee view after each action, drawn by the game screen's board),
+// and run verify. Talks to the admin HTTP API through api.js.
+import { AdminApi, adminErrorWords } from "./api.js";
+import { Catalogue } from "/play/js/catalogue.js";
+import { GameScreen } from "/play/js/game.js";
+import { h, clear } from "/play/js/dom.js";
+
+const $ = (s) => document.querySelector(s);
+const TOKEN_KEY = "cod.admin_token";
+const state = { api: null, cat: null, match: null, step: 0, steps: 0, board: null, next: null, params: null };
+
+function showError(text, code = "") {
+  const el = $("#error");
+  el.hidden = false;
+  el.dataset.code = code;
+  clear(el).append(h("span.text", {}, text), " ", h("button.small", { onclick: () => { el.hidden = true; } }, "Dismiss"));
+}
+
+function refused(e) {
+  showError(e.code ? adminErrorWords(e) : String(e.message || e), e.code || "");
+}
+
+function api() {
+  const token = $("#admin-token").value.trim();
+  window.sessionStorage.setItem(TOKEN_KEY, token);
+  return new AdminApi(token);
+}
+
+function fmtTime(ms) {
+  return ms ? new Date(ms).toISOString().replace("T", " ").slice(0, 19) : "";
+}
+
+async function search(more = false) {
+  $("#error").hidden = true;
+  const params = more ? { ...state.params, before: state.next } : Object.fromEntries(new FormData($("#search-form")));
+  if (!more) state.params = params;
+  let r;
+  try {
+    r = await api().search(params);
+  } catch (e) {
+    return refused(e);
+  }
+  const body = $("#matches");
+  if (!more) clear(body);
+  for (const m of r.matches) {
+    const players = m.players.map((p) => `${p.seat + 1}: ${p.name}`).join(", ");
+    const result = m.result ? `winners ${m.result.winners.map((s) => s + 1).join(" & ")} (${m.result.reason})` : "";
+    body.append(h("tr", { data: { match: m.match_id }, onclick: () => openMatch(m.match_id) },
+      h("td", {}, m.match_id), h("td", {}, m.mode), h("td", {}, m.status), h("td", {}, players),
+      h("td", {}, String(m.actions)), h("td", {}, result), h("td", {}, fmtTime(m.created_ms))));
+  }
+  if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 7 }, "No match found.")));
+  state.next = r.next || null;
+  $("#more").hidden = !state.next;
+}
+
+async function openMatch(id) {
+  $("#error").hidden = true;
+  let record, log;
+  try {
+    [record, log] = await Promise.all([api().match(id), api().log(id)]);
+  } catch (e) {
+    return refused(e);
+  }
+  state.match = record;
+  state.steps = record.actions;
+  $("#match-panel").hidden = false;
+  $("#match-id").textContent = id;
+  clear($("#verify-result"));
+  const rec = $("#match-record");
+  clear(rec).append(
+    h("div", {}, `${record.mode}, ${record.format}; engine ${record.engine_version}; created ${fmtTime(record.created_ms)}; ${record.status}`),
+    h("div", {}, "Seats: ", record.seats.map((s) => `${s.seat + 1}: ${s.name}`).join(", ")),
+    h("div", {}, record.result ? `Result: winners ${record.result.winners.map((s) => s + 1).join(" & ")}, ${record.result.reason}` : "No result yet."),
+    h("div.note", {}, `Seed ${record.seed ?? "(secret while the match is played)"}; commitment ${record.seed_hash}`));
+  const ol = $("#match-log");
+  clear(ol);
+  for (const e of log.entries) {
+    ol.append(h("li", { data: { seq: e.seq }, onclick: () => showStep(e.seq) },
+      e.text, e.effects && e.effects.length ? h("ul.effects", {}, e.effects.map((x) => h("li", {}, typeof x === "string" ? x : x.text || JSON.stringify(x)))) : null));
+  }
+  if (log.complete === false) ol.append(h("li.check-bad", {}, `Replay stopped: ${log.error}`));
+  await showStep(0);
+}
+
+async function showStep(step) {
+  if (!state.match) return;
+  step = Math.max(0, Math.min(step, state.steps));
+  let r;
+  try {
+    r = await api().state(state.match.match_id, step);
+  } catch (e) {
+    return refused(e);
+  }
+  state.step = step;
+  $("#step-label").textContent = `after action ${step} of ${state.steps}`;
+  $("#step-action").textContent = r.action ? `Action ${step}: seat ${r.seat + 1} ${JSON.stringify(r.action)}` : "The setup.";
+  for (const li of $("#match-log").children) li.classList.toggle("current", Number(li.dataset.seq) === step);
+  if (!state.board) {
+    state.board = new GameScreen($("#replay-board"), state.cat, { act: () => {}, leave: () => {} });
+  }
+  state.board.setRoomInfo(state.match.room_id, state.match.seats.map((s) => s.name), null);
+  state.board.setState({ view: r.view, seq: step, room: state.match.room_id });
+}
+
+async function verify() {
+  if (!state.match) return;
+  let r;
+  try {
+    r = await api().verify(state.match.match_id);
+  } catch (e) {
+    return refused(e);
+  }
+  const el = $("#verify-result");
+  clear(el).append(
+    h("div", { class: r.ok ? "check-ok" : "check-bad" }, r.ok ? `Verified: every check passed (${r.replayed} actions replayed).` : "Verification FAILED."),
+    h("ul", {}, r.checks.map((c) => h("li", { class: c.ok ? "check-ok" : "check-bad" }, `${c.ok ? "ok" : "FAILED"} — ${c.name}: ${c.detail}`))));
+}
+
+async function main() {
+  $("#admin-token").value = window.sessionStorage.getItem(TOKEN_KEY) || "";
+  $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); search(); });
+  $("#more").addEventListener("click", () => search(true));
+  $("#verify").addEventListener("click", verify);
+  $("#step-first").addEventListener("click", () => showStep(0));
+  $("#step-prev").addEventListener("click", () => showStep(state.step - 1));
+  $("#step-next").addEventListener("click", () => showStep(state.step + 1));
+  $("#step-last").addEventListener("click", () => showStep(state.steps));
+  try {
+    state.cat = await Catalogue.load();
+  } catch (e) {
+    showError(`The card catalogue could not be loaded: ${e.message}`);
+  }
+}
+
+main();

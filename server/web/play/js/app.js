@@ -1,0 +1,349 @@
+// The reference web client: lobby, waiting room, game screen; reconnects
+// (and resumes its seat with the token kept in localStorage) after a lost
+// connection or a page reload. Every refusal from the server is shown in words.
+import { Connection, seatStore } from "./protocol.js";
+import { Catalogue } from "./catalogue.js";
+import { Lobby, seatLabel } from "./lobby.js";
+import { GameScreen } from "./game.js";
+import { errorWords } from "./words.js";
+import { h, clear } from "./dom.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+const app = {
+  conn: null,
+  cat: null,
+  lobby: null,
+  game: null,
+  room: null, // {id, role: "player" | "spectator", seat}
+  seedHash: null,
+  lobbyTimer: null,
+  waitTimer: null,
+  reconnectDelay: 500,
+  closing: false,
+};
+window.codApp = app; // for debugging in the console
+
+function showError(text, code = "") {
+  const el = $("#error");
+  el.hidden = false;
+  el.dataset.code = code;
+  clear(el).append(h("span.text", {}, text), " ", h("button.small", { onclick: () => hideError() }, "Dismiss"));
+}
+
+function hideError() {
+  $("#error").hidden = true;
+  $("#error").dataset.code = "";
+}
+
+function showRefusal(err) {
+  showError(errorWords(err), err && err.code ? err.code : "");
+}
+
+function setConnState(text, ok) {
+  const el = $("#conn-state");
+  el.textContent = text;
+  el.className = ok ? "ok" : "bad";
+}
+
+// ---- screens ----
+
+function showLobby() {
+  app.room = null;
+  if (app.game) {
+    app.game.destroy();
+    app.game = null;
+  }
+  stopWaiting();
+  clear($("#game"));
+  $("#game").hidden = true;
+  $("#waiting").hidden = true;
+  $("#lobby").hidden = false;
+  document.body.dataset.screen = "lobby";
+  refreshRooms();
+  window.clearInterval(app.lobbyTimer);
+  app.lobbyTimer = window.setInterval(refreshRooms, 3000);
+}
+
+function enterRoom(room) {
+  app.room = room;
+  window.clearInterval(app.lobbyTimer);
+  $("#lobby").hidden = true;
+  const gameRoot = $("#game");
+  if (app.game) app.game.destroy();
+  clear(gameRoot);
+  gameRoot.hidden = true;
+  app.game = new GameScreen(gameRoot, app.cat, {
+    act: (action) => act(action),
+    leave: () => leave(),
+  });
+  app.game.room = room.id;
+  document.body.dataset.screen = "waiting";
+  $("#waiting").hidden = false;
+  startWaiting();
+  refreshRoomInfo();
+}
+
+function startWaiting() {
+  stopWaiting();
+  app.waitTimer = window.setInterval(refreshRoomInfo, 2000);
+}
+
+function stopWaiting() {
+  window.clearInterval(app.waitTimer);
+  app.waitTimer = null;
+}
+
+function renderWaiting(summary) {
+  const el = $("#waiting-seats");
+  clear(el);
+  if (!summary) return;
+  $("#waiting-room").textContent = summary.room;
+  $("#waiting-mode").textContent = `${summary.mode}, ${summary.format}`;
+  for (const s of summary.seats) {
+    el.append(h("li", {}, `${seatLabel(s.seat)}: ${s.taken ? s.name + (s.seat === app.room.seat ? " (you)" : "") : "free"}`));
+  }
+}
+
+// ---- server requests ----
+
+async function refreshRooms() {
+  if (!app.conn || app.conn.closed) return;
+  try {
+    const r = await app.conn.request("list_rooms");
+    if (app.lobby && !app.room) app.lobby.setRooms(r.rooms);
+    return r.rooms;
+  } catch (e) {
+    if (e.code !== "connection_lost") showRefusal(e);
+  }
+  return null;
+}
+
+async function refreshRoomInfo() {
+  if (!app.room || !app.conn || app.conn.closed) return;
+  let r;
+  try {
+    r = await app.conn.request("list_rooms");
+  } catch {
+    return;
+  }
+  if (!app.room) return;
+  const summary = r.rooms.find((x) => x.room === app.room.id);
+  if (!summary) return;
+  renderWaiting(summary);
+  if (app.game) {
+    app.game.setRoomInfo(summary.room, summary.seats.map((s) => s.name), summary.seats.map((s) => s.connected));
+  }
+}
+
+async function act(action) {
+  hideError();
+  try {
+    await app.conn.request("act", { action });
+  } catch (e) {
+    showRefusal(e);
+  }
+}
+
+async function join(room) {
+  hideError();
+  let fields;
+  try {
+    fields = app.lobby.playerFields(room);
+  } catch (e) {
+    showError(e.message, "form");
+    return;
+  }
+  try {
+    const j = await app.conn.request("join", { room: room.room, ...fields });
+    seatStore.set({ room: j.room, seat: j.seat, token: j.token, name: fields.name });
+    enterRoom({ id: j.room, role: "player", seat: j.seat });
+  } catch (e) {
+    showRefusal(e);
+    refreshRooms();
+  }
+}
+
+async function createRoom(req) {
+  hideError();
+  try {
+    app.lobby.playerFields({ options: req.options }); // check the form before creating anything
+  } catch (e) {
+    showError(e.message, "form");
+    return;
+  }
+  try {
+    const r = await app.conn.request("create_room", req);
+    app.seedHash = r.seed_hash;
+    await join({ room: r.room, options: req.options });
+  } catch (e) {
+    showRefusal(e);
+  }
+}
+
+async function spectate(room) {
+  hideError();
+  try {
+    await app.conn.request("spectate", { room: room.room });
+    enterRoom({ id: room.room, role: "spectator", seat: null });
+  } catch (e) {
+    showRefusal(e);
+  }
+}
+
+async function leave() {
+  hideError();
+  const wasPlayer = app.room && app.room.role === "player";
+  const live = wasPlayer && app.game && app.game.view && app.game.view.phase !== "game_over";
+  if (live && !window.confirm("Leave the match? Your seat concedes when the server's grace period ends.")) return;
+  try {
+    await app.conn.request("leave");
+  } catch (e) {
+    if (e.code !== "not_in_room" && e.code !== "connection_lost") showRefusal(e);
+  }
+  if (wasPlayer) seatStore.clear();
+  showLobby();
+}
+
+async function resume(saved) {
+  try {
+    const j = await app.conn.request("resume", { room: saved.room, token: saved.token });
+    enterRoom({ id: j.room, role: "player", seat: j.seat });
+    return true;
+  } catch (e) {
+    if (e.code === "bad_token" || e.code === "room_not_found") {
+      seatStore.clear();
+      showError(`Your seat in room ${saved.room} could not be taken back: ${errorWords(e)}`, e.code);
+    } else {
+      showRefusal(e);
+    }
+    return false;
+  }
+}
+
+// ---- pushed messages ----
+
+function onState(msg) {
+  if (!app.game || !app.room || msg.room !== app.room.id) return;
+  stopWaiting();
+  app.seedHash = msg.seed_hash;
+  $("#waiting").hidden = true;
+  $("#game").hidden = false;
+  document.body.dataset.screen = "game";
+  app.game.setState(msg);
+  refreshRoomInfo();
+}
+
+function onUpdate(msg) {
+  if (!app.game || !app.room || msg.room !== app.room.id) return;
+  if (!app.game.view) return onState(msg); // an update before any state cannot happen, but a view is a view
+  app.game.applyUpdate(msg);
+}
+
+async function onMatchOver(msg) {
+  if (!app.game || !app.room || msg.room !== app.room.id) return;
+  app.game.matchOver(msg);
+  // The seed commitment (docs/protocol.md): sha256(seed) must be the seed_hash
+  // published before the match.
+  if (!app.seedHash) return app.game.setSeedCheck(`Seed ${msg.seed}.`);
+  if (!(window.crypto && window.crypto.subtle)) {
+    return app.game.setSeedCheck(`Seed ${msg.seed} (this page cannot hash it here: check that its SHA-256 is ${app.seedHash}).`);
+  }
+  const digest = await window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(msg.seed));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  app.game.setSeedCheck(hex === app.seedHash
+    ? `Seed ${msg.seed}: matches the commitment published before the match.`
+    : `Seed ${msg.seed} does NOT match the commitment ${app.seedHash}!`);
+}
+
+function onSeatStatus(msg) {
+  if (!app.game || !app.room || msg.room !== app.room.id) return;
+  if (app.game.view) app.game.setSeatConnected(msg.seat, msg.connected);
+  refreshRoomInfo();
+}
+
+function onLeft(msg) {
+  if (!app.room || msg.room !== app.room.id) return;
+  showError(`You are no longer in room ${msg.room}: the room closed, or your seat was taken back from another window.`, "left");
+  showLobby();
+}
+
+// ---- the connection ----
+
+async function connect() {
+  const conn = new Connection();
+  app.conn = conn;
+  conn.on("state", onState);
+  conn.on("update", onUpdate);
+  conn.on("match_over", onMatchOver);
+  conn.on("seat_status", onSeatStatus);
+  conn.on("clock", (m) => app.game && app.game.clockMessage(m));
+  conn.on("left", onLeft);
+  conn.on("error", (m) => showRefusal(m));
+  conn.on("close", () => {
+    if (app.closing || conn !== app.conn) return;
+    setConnState("disconnected: reconnecting...", false);
+    window.setTimeout(reconnect, app.reconnectDelay);
+    app.reconnectDelay = Math.min(app.reconnectDelay * 2, 8000);
+  });
+  const welcome = await conn.open();
+  app.reconnectDelay = 500;
+  setConnState(`connected to ${welcome.server}`, true);
+  return conn;
+}
+
+async function reconnect() {
+  const room = app.room;
+  try {
+    await connect();
+  } catch {
+    return; // the close handler schedules the next try
+  }
+  // Back where we were: the seat (resume), or the room we watched.
+  const saved = seatStore.get();
+  if (room && room.role === "player" && saved && saved.room === room.id) {
+    if (!(await resume(saved))) showLobby();
+  } else if (room && room.role === "spectator") {
+    await spectate({ room: room.id });
+  } else {
+    showLobby();
+  }
+}
+
+async function main() {
+  try {
+    app.cat = await Catalogue.load();
+  } catch (e) {
+    showError(`The card catalogue could not be loaded: ${e.message}`, "catalogue");
+    return;
+  }
+  $("#waiting-leave").addEventListener("click", () => leave());
+  app.lobby = new Lobby($("#lobby"), app.cat, {
+    create: (req) => createRoom(req),
+    join: (room) => join(room),
+    spectate: (room) => spectate(room),
+    refresh: () => refreshRooms(),
+  });
+  try {
+    await connect();
+  } catch {
+    setConnState("cannot reach the server: retrying...", false);
+    window.setTimeout(async () => {
+      try { await connect(); } catch { /* the close handler retries */ }
+      start();
+    }, 1000);
+    return;
+  }
+  start();
+  window.addEventListener("beforeunload", () => {
+    app.closing = true;
+  });
+}
+
+async function start() {
+  const saved = seatStore.get();
+  if (saved && (await resume(saved))) return;
+  showLobby();
+}
+
+main();

@@ -1,0 +1,65 @@
+// The card catalogue the server plays with, served at /play/catalogue.json
+// (config/cards/catalogue.json, or the server's `catalogue` setting).
+
+export class Catalogue {
+  constructor(json) {
+    this.cards = new Map();
+    for (const c of json.cards || []) this.cards.set(c.id, c);
+    this.abilities = new Map();
+    for (const a of json.abilities || []) this.abilities.set(a.id, a);
+    this.decks = json.preconstructed_decks || {};
+  }
+
+  static async load(url = "/play/catalogue.json") {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`cannot load the card catalogue (${res.status})`);
+    return new Catalogue(await res.json());
+  }
+
+  card(id) {
+    return (id && this.cards.get(id)) || null;
+  }
+
+  name(id) {
+    if (id === null || id === undefined) return "a hidden card";
+    const c = this.card(id);
+    return (c && (c.name || c.name_fr)) || id;
+  }
+
+  cost(id) {
+    const c = this.card(id);
+    return c ? c.mana : null;
+  }
+
+  isIncantation(id) {
+    const c = this.card(id);
+    return !!c && c.type === "incantation";
+  }
+
+  hasAbility(id, ability) {
+    const c = this.card(id);
+    return !!c && c.abilities.some((a) => a.ability === ability);
+  }
+
+  abilityText(ability) {
+    const a = this.abilities.get(ability);
+    return (a && (a.text_en || a.text_fr)) || "";
+  }
+
+  creatures() {
+    return [...this.cards.values()].filter((c) => c.type === "creature");
+  }
+
+  deckCards(n) {
+    return this.decks[String(n)] || [];
+  }
+}
+
+// "price_of_blood" -> "Price of Blood"
+export function abilityLabel(ability) {
+  const small = new Set(["of", "the"]);
+  return ability
+    .split("_")
+    .map((w, i) => (i > 0 && small.has(w) ? w : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join(" ");
+}

@@ -1,0 +1,460 @@
+// The game screen: every line with its Bridge, the creatures on both sides,
+// the seats (Stronghold side and position, health, mana, hand sizes, AI deck
+// and discard piles, Champions), the player's own hand in order with the
+// Stronghold in it and the 4 playable cards highlighted, the clock, the event
+// log, and the clicks that make actions: a card, then a line, a target or a host.
+import { h, clear } from "./dom.js";
+import { abilityLabel } from "./catalogue.js";
+import { narrate, reasonWords } from "./words.js";
+
+const MAX_LOG = 400;
+
+function fmtClock(ms) {
+  if (ms === null || ms === undefined) return "";
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export class GameScreen {
+  // actions: {act(action), concede(), leave()}
+  constructor(root, catalogue, actions) {
+    this.root = root;
+    this.cat = catalogue;
+    this.actions = actions;
+    this.view = null;
+    this.seq = 0;
+    this.room = null;
+    this.names = [];
+    this.connected = [];
+    this.selected = null; // uid of the card being played
+    this.clock = null; // {remaining: [], running, at}
+    this.over = null; // match_over message
+    this._build();
+    this.timer = window.setInterval(() => this._renderClock(), 250);
+  }
+
+  _build() {
+    this.title = h("h2#game-title");
+    this.turnInfo = h("div#turn-info");
+    this.clockEl = h("div#clock");
+    this.statusEl = h("div#status");
+    this.seatsEl = h("div#seats");
+    this.boardEl = h("div#board");
+    this.promptEl = h("div#prompt");
+    this.handEl = h("div#hand");
+    this.handTitle = h("h3", {}, "Your hand");
+    this.extraEl = h("div#extra-hands");
+    this.endTurnBtn = h("button#end-turn", { onclick: () => this._endTurn() }, "End the summoning phase");
+    this.concedeBtn = h("button#concede.danger", { onclick: () => this._concede() }, "Concede");
+    this.leaveBtn = h("button#leave-room", { onclick: () => this.actions.leave() }, "Back to the lobby");
+    this.overEl = h("div#match-over", { hidden: true });
+    this.logEl = h("ol#log");
+    this.root.append(
+      h("div.game-head", {}, this.title, this.turnInfo, this.clockEl),
+      this.statusEl,
+      this.overEl,
+      h("div.game-body", {},
+        h("div.game-main", {},
+          this.seatsEl,
+          this.boardEl,
+          this.promptEl,
+          h("div.hand-area", {}, this.handTitle, this.handEl),
+          this.extraEl,
+          h("div.controls", {}, this.endTurnBtn, this.concedeBtn, this.leaveBtn)),
+        h("aside.log-area", {}, h("h3", {}, "What happened"), this.logEl)));
+  }
+
+  destroy() {
+    window.clearInterval(this.timer);
+  }
+
+  setRoomInfo(room, names, connected) {
+    this.room = room;
+    if (names) this.names = names;
+    if (connected) this.connected = connected;
+    if (this.view) this.render();
+  }
+
+  seatName(seat, markYou = true) {
+    if (seat === null || seat === undefined) return "nobody";
+    const n = this.names[seat];
+    const you = markYou && this.view && this.view.viewer === seat ? " (you)" : "";
+    const ai = this.view && this.view.seats[seat] && this.view.seats[seat].ai;
+    return (n || (ai ? `AI ${seat + 1}` : `Seat ${seat + 1}`)) + you;
+  }
+
+  lineName(line) {
+    const v = this.view;
+    if (!v || line === null || line === undefined) return "a line";
+    if (v.viewer !== null && v.viewer !== undefined) {
+      const me = v.seats[v.viewer];
+      if (me.upper_line === line) return `line ${line + 1} (your upper line)`;
+      if (me.lower_line === line) return `line ${line + 1} (your lower line)`;
+    }
+    return `line ${line + 1}`;
+  }
+
+  // A full state (start, resume, spectate): replaces everything.
+  setState(msg) {
+    this.view = msg.view;
+    this.seq = msg.seq;
+    this.selected = null;
+    if (msg.clock) this._setClock(msg.clock);
+    this.log(`— ${this.view.role === "spectator" ? "Watching" : "Playing"} room ${msg.room}, action ${msg.seq}; ${this.seatName(this.view.active_seat)} to play.`, "info");
+    this.render();
+  }
+
+  applyUpdate(msg) {
+    if (this.view && msg.seq !== this.seq + 1) this.log(`(missed updates ${this.seq + 1}..${msg.seq - 1})`, "info");
+    const before = this.view;
+    this.view = msg.view;
+    this.seq = msg.seq;
+    if (msg.clock) this._setClock(msg.clock);
+    // The events are told with the names of the view they happened in.
+    const ctx = {
+      seatName: (s) => this.seatName(s, false),
+      cardName: (uid, id) => this.cat.name(id),
+      lineName: (l) => this.lineName(l),
+    };
+    for (const ev of msg.events) this.log(narrate(ev, ctx), ev.type);
+    if (before && this.selected !== null && !this.view.playable.includes(this.selected)) this.selected = null;
+    this.render();
+  }
+
+  clockMessage(msg) {
+    const remaining = this.clock ? [...this.clock.remaining] : [];
+    remaining[msg.seat] = msg.remaining_ms;
+    this.clock = { remaining, running: msg.seat, at: performance.now() };
+    this._renderClock();
+  }
+
+  _setClock(c) {
+    this.clock = { remaining: c.remaining_ms, running: c.running_seat, at: performance.now() };
+  }
+
+  matchOver(msg) {
+    this.over = msg;
+    this.render();
+  }
+
+  setSeatConnected(seat, connected) {
+    this.connected[seat] = connected;
+    this.log(`${this.seatName(seat)} ${connected ? "is back" : "lost the connection"}.`, "info");
+    this.render();
+  }
+
+  log(text, kind = "") {
+    const li = h("li", { class: kind ? `ev-${kind}` : undefined }, text);
+    this.logEl.append(li);
+    while (this.logEl.children.length > MAX_LOG) this.logEl.removeChild(this.logEl.firstChild);
+    this.logEl.scrollTop = this.logEl.scrollHeight;
+  }
+
+  isMyTurn() {
+    const v = this.view;
+    return !!v && v.role === "player" && v.phase === "summoning" && v.active_seat === v.viewer;
+  }
+
+  // ---- rendering ----
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    this.root.dataset.seq = String(this.seq);
+    this.root.dataset.phase = v.phase;
+    this.root.dataset.myTurn = String(this.isMyTurn());
+    this.root.dataset.viewer = v.viewer === null ? "" : String(v.viewer);
+    this.title.textContent = `Room ${this.room || ""} — ${v.mode}${v.exhaustion_rule ? ", exhaustion rule" : ""}${v.exhausted ? " (exhausted)" : ""}`;
+    this.turnInfo.textContent = `Turn ${v.turn}, round ${v.round}`;
+    if (v.phase === "game_over") {
+      const winners = v.winners.map((s) => this.seatName(s, false)).join(" and ");
+      const won = v.viewer !== null && v.winners.includes(v.viewer);
+      const why = reasonWords(v.reason);
+      this.statusEl.textContent = v.role !== "player" ? `${winners} won: ${why}.`
+        : won ? `You won${v.winners.length > 1 ? ` (with ${winners})` : ""}: ${why}.` : `You lost: ${winners} won, ${why}.`;
+      this.statusEl.className = "over";
+    } else if (v.role === "spectator") {
+      this.statusEl.textContent = `Watching: ${this.seatName(v.active_seat)} is playing.`;
+      this.statusEl.className = "";
+    } else if (this.isMyTurn()) {
+      this.statusEl.textContent = `Your turn: ${v.seats[v.viewer].mana} mana. Click a highlighted card, then where it goes; end the summoning phase when done.`;
+      this.statusEl.className = "mine";
+    } else {
+      this.statusEl.textContent = `Waiting for ${this.seatName(v.active_seat)} to play.`;
+      this.statusEl.className = "";
+    }
+    this._renderOver();
+    this._renderSeats();
+    this._renderBoard();
+    this._renderHand();
+    this._renderPrompt();
+    this._renderClock();
+    const player = v.role === "player" && v.phase !== "game_over";
+    this.endTurnBtn.disabled = !this.isMyTurn();
+    this.concedeBtn.hidden = !player;
+    this.endTurnBtn.hidden = v.role !== "player";
+  }
+
+  _renderOver() {
+    const o = this.over;
+    if (!o) {
+      this.overEl.hidden = true;
+      return;
+    }
+    this.overEl.hidden = false;
+    clear(this.overEl);
+    this.overEl.append(
+      h("strong", {}, `Match over: ${o.winners.map((s) => this.seatName(s, false)).join(" and ")} won (${reasonWords(o.reason)}).`),
+      " ",
+      h("span#seed-check", {}, `Seed ${o.seed}: checking it against the commitment...`));
+  }
+
+  setSeedCheck(text) {
+    const el = this.overEl.querySelector("#seed-check");
+    if (el) el.textContent = text;
+  }
+
+  _renderSeats() {
+    const v = this.view;
+    clear(this.seatsEl);
+    for (const s of v.seats) {
+      const mine = s.seat === v.viewer;
+      const classes = ["seat-box"];
+      if (mine) classes.push("mine");
+      if (s.seat === v.active_seat && v.phase !== "game_over") classes.push("active");
+      if (v.winners.includes(s.seat)) classes.push("winner");
+      const team = v.mode === "2v2" ? (s.seat % 2 === 0 ? "team 1+3" : "team 2+4") : null;
+      const rows = [
+        h("div.seat-name", {}, this.seatName(s.seat), team ? h("span.team", {}, ` (${team})`) : null,
+          this.connected[s.seat] === false && !s.ai ? h("span.away", {}, " — disconnected") : null),
+        h("div.stronghold", { data: { side: s.side } },
+          `${s.side === "fort" ? "Fort" : "Bastion"}`,
+          s.ai ? "" : ` at position ${s.stronghold_pos}`, `, health ${s.health}`),
+        s.ai ? null : h("div", {}, `Hand: ${s.hand_size} card${s.hand_size === 1 ? "" : "s"}`),
+        h("div.mana", {}, `Mana: ${s.mana}`),
+      ];
+      if (s.ai) {
+        const top = s.discard.length ? s.discard[s.discard.length - 1] : null;
+        rows.push(h("div.ai-deck", {}, `AI deck: ${s.deck_size} card${s.deck_size === 1 ? "" : "s"}`));
+        rows.push(h("div.ai-discard", { title: s.discard.map((c) => this.cat.name(c.card_id)).join(", ") },
+          `Discard: ${s.discard.length}${top ? ` (top: ${this.cat.name(top.card_id)})` : ""}`));
+      }
+      if (s.champion) {
+        rows.push(h("div.champion-info", {}, `Champion: ${this.cat.name(s.champion.card_id)} (${s.champion.state.replace("_", " ")})`));
+      }
+      this.seatsEl.append(h("div", { class: classes.join(" "), data: { seat: s.seat } }, rows));
+    }
+  }
+
+  _creature(c, seat, line) {
+    const v = this.view;
+    const sel = this.selected;
+    const selId = sel !== null ? this._cardIdOf(sel) : null;
+    const classes = ["creature"];
+    let onclick;
+    if (sel !== null && selId && this.cat.isIncantation(selId)) {
+      classes.push("targetable");
+      onclick = () => this._play({ type: "play", card: sel, target: c.uid });
+    } else if (sel !== null && selId && this.cat.hasAbility(selId, "symbiote") && seat === v.viewer && !c.top) {
+      classes.push("host-option");
+      onclick = () => this._play({ type: "play", card: sel, line: this._relLine(line), host: c.uid });
+    }
+    if (c.entered_this_turn) classes.push("new");
+    if (c.attacked) classes.push("attacked");
+    const left = c.hp - c.damage;
+    return h("div", { class: classes.join(" "), data: { uid: c.uid, cardId: c.card_id, seat }, onclick,
+      title: c.abilities.map((a) => `${abilityLabel(a)}: ${this.cat.abilityText(a)}`).join("\n") },
+      h("div.cname", {}, this.cat.name(c.card_id)),
+      c.top ? h("div.top", {}, `+ ${this.cat.name(c.top.card_id)}`) : null,
+      h("div.stats", {},
+        h("span.av", { title: "attack value" }, `AV ${c.av}`), c.bonus_av ? h("span.bonus", {}, ` (+${c.bonus_av})`) : null,
+        " · ",
+        h("span.hp", { title: "health" }, `HP ${left}/${c.hp}`),
+        c.damage ? h("span.damage", {}, ` (${c.damage} damage)`) : null),
+      c.abilities.length ? h("div.abilities", {}, c.abilities.map((a) => h("span.ability", {}, abilityLabel(a)))) : null,
+      c.chained.length ? h("div.chained", {}, `holds ${c.chained.map((x) => this.cat.name(x.card_id)).join(", ")}`) : null,
+      c.protection_used ? h("div.flag", {}, "protection used") : null);
+  }
+
+  _relLine(line) {
+    const me = this.view.seats[this.view.viewer];
+    if (!me) return null;
+    if (me.upper_line === line) return "upper";
+    if (me.lower_line === line) return "lower";
+    return null;
+  }
+
+  _renderBoard() {
+    const v = this.view;
+    clear(this.boardEl);
+    this.boardEl.dataset.lines = String(v.lines.length);
+    const sel = this.selected;
+    const selId = sel !== null ? this._cardIdOf(sel) : null;
+    const placing = sel !== null && selId && !this.cat.isIncantation(selId);
+    v.lines.forEach((line, l) => {
+      let [left, right] = [line.sides[0], line.sides[1]];
+      if (v.viewer !== null && right.seat === v.viewer) [left, right] = [right, left];
+      const rel = v.role === "player" ? this._relLine(l) : null;
+      const sideEl = (side, isLeft) => {
+        const creatures = side.creatures.map((c) => this._creature(c, side.seat, l));
+        if (isLeft) creatures.reverse(); // position 0 next to the Bridge
+        return h("div.side" + (isLeft ? ".left" : ".right") + (side.seat === v.viewer ? ".own" : ""), { data: { seat: side.seat } },
+          h("div.side-owner", {}, side.seat === null ? "" : this.seatName(side.seat)),
+          h("div.creatures", {}, creatures));
+      };
+      const label = `Line ${l + 1}` + (rel ? ` (your ${rel} line)` : "");
+      const lineEl = h("div.line", {
+        data: { line: l, rel: rel || "" },
+        class: placing && rel ? "placeable" : undefined,
+        onclick: placing && rel ? (e) => { if (!e.target.closest(".creature.host-option")) this._play({ type: "play", card: sel, line: rel }); } : undefined,
+      },
+        h("div.line-label", {}, label),
+        h("div.line-row", {}, sideEl(left, true), h("div.bridge", { title: "the Bridge" }, "Bridge"), sideEl(right, false)));
+      this.boardEl.append(lineEl);
+    });
+  }
+
+  _cardIdOf(uid) {
+    const v = this.view;
+    const inHand = v.hand.find((c) => c.uid === uid);
+    if (inHand) return inHand.card_id;
+    const me = v.viewer !== null ? v.seats[v.viewer] : null;
+    if (me && me.champion && me.champion.uid === uid) return me.champion.card_id;
+    return null;
+  }
+
+  _handCard(c, index, extraClass = "") {
+    const v = this.view;
+    const def = this.cat.card(c.card_id);
+    const playable = v.phase === "summoning" && v.playable.includes(c.uid);
+    const me = v.seats[v.viewer];
+    const cost = def ? def.mana : null;
+    const affordable = playable && cost !== null && me && cost <= me.mana;
+    const classes = ["card"];
+    if (extraClass) classes.push(extraClass);
+    if (playable) classes.push("playable");
+    if (affordable) classes.push("affordable");
+    if (this.selected === c.uid) classes.push("selected");
+    const stats = def
+      ? def.type === "incantation"
+        ? `Incantation${def.av !== null ? `, ${def.av} damage` : ""}`
+        : `AV ${def.av ?? "X"} · HP ${def.hp}`
+      : "";
+    return h("button", {
+      class: classes.join(" "),
+      data: { uid: c.uid, cardId: c.card_id, index },
+      title: def ? def.abilities.map((a) => `${abilityLabel(a.ability)}${a.aura ? " (aura)" : ""}: ${this.cat.abilityText(a.ability)}`).join("\n") : "",
+      onclick: () => this._select(c.uid),
+    },
+      h("span.cost", { title: "mana cost" }, cost ?? "?"),
+      h("span.cname", {}, this.cat.name(c.card_id)),
+      h("span.cstats", {}, stats),
+      def && def.abilities.length ? h("span.abilities", {}, def.abilities.map((a) => h("span.ability", {}, abilityLabel(a.ability)))) : null);
+  }
+
+  _renderHand() {
+    const v = this.view;
+    clear(this.handEl);
+    clear(this.extraEl);
+    this.handTitle.textContent = v.role === "referee" ? "Every hand (referee view)" : "Your hand";
+    if (v.role === "referee" && v.all_hands) {
+      // The referee view (admin replays): every seat's hand, and the AI decks.
+      v.all_hands.forEach((hand, seat) => {
+        const s = v.seats[seat];
+        const row = hand.map((c) => h("span.card.small", { data: { uid: c.uid, cardId: c.card_id } }, this.cat.name(c.card_id)));
+        if (!s.ai) row.splice(s.stronghold_pos, 0, h("span.card.small.stronghold-mark", {}, s.side === "fort" ? "[Fort]" : "[Bastion]"));
+        const deck = v.ai_decks && v.ai_decks[seat] && v.ai_decks[seat].length
+          ? ` AI deck, top first: ${v.ai_decks[seat].map((c) => this.cat.name(c.card_id)).join(", ")}` : "";
+        this.handEl.append(h("div.referee-hand", { data: { seat } }, h("strong", {}, `${this.seatName(seat)}: `), row, deck));
+      });
+      return;
+    }
+    if (v.role !== "player") {
+      this.handEl.append(h("div.note", {}, "Spectators see no hand."));
+      return;
+    }
+    const me = v.seats[v.viewer];
+    const items = v.hand.map((c, i) => this._handCard(c, i));
+    const stronghold = h("div.stronghold-card", { data: { side: me.side } },
+      h("span.cname", {}, me.side === "fort" ? "Fort" : "Bastion"),
+      h("span.cstats", {}, `health ${me.health}`));
+    items.splice(me.stronghold_pos, 0, stronghold);
+    this.handEl.append(...items);
+    if (me.champion) {
+      const ch = me.champion;
+      if (ch.state === "ready") {
+        this.handEl.append(h("div.champion-slot", {}, h("div.slot-label", {}, "Champion"), this._handCard({ uid: ch.uid, card_id: ch.card_id }, -1, "champion")));
+      } else {
+        this.handEl.append(h("div.champion-slot", {}, `Champion ${this.cat.name(ch.card_id)}: ${ch.state.replace("_", " ")}`));
+      }
+    }
+    if (v.teammate_hand) {
+      this.extraEl.append(h("h3", {}, `${this.seatName(v.teammate)}'s hand (your teammate)`),
+        h("div.teammate-hand", {}, v.teammate_hand.map((c) => h("span.card.small", {}, this.cat.name(c.card_id)))));
+    }
+  }
+
+  _renderPrompt() {
+    const v = this.view;
+    clear(this.promptEl);
+    const sel = this.selected;
+    if (sel === null || v.role !== "player") {
+      this.promptEl.hidden = true;
+      return;
+    }
+    this.promptEl.hidden = false;
+    const id = this._cardIdOf(sel);
+    const name = this.cat.name(id);
+    const cancel = h("button#cancel-play.small", { onclick: () => { this.selected = null; this.render(); } }, "Cancel");
+    if (this.cat.isIncantation(id)) {
+      this.promptEl.append(`Choose the creature ${name} targets (any creature in play). `, cancel);
+      return;
+    }
+    const me = v.seats[v.viewer];
+    const sym = this.cat.hasAbility(id, "symbiote") ? " Or click one of your creatures to put it on top (Symbiote)." : "";
+    this.promptEl.append(`Play ${name} on: `,
+      h("button.play-line", { data: { playLine: "upper" }, onclick: () => this._play({ type: "play", card: sel, line: "upper" }) }, `your upper line (line ${me.upper_line + 1})`),
+      " ",
+      h("button.play-line", { data: { playLine: "lower" }, onclick: () => this._play({ type: "play", card: sel, line: "lower" }) }, `your lower line (line ${me.lower_line + 1})`),
+      sym + " ", cancel);
+  }
+
+  _renderClock() {
+    const c = this.clock;
+    if (!c || !this.view) {
+      this.clockEl.textContent = "";
+      return;
+    }
+    const now = performance.now();
+    const parts = c.remaining.map((ms, seat) => {
+      const running = seat === c.running && this.view.phase !== "game_over";
+      const left = running ? ms - (now - c.at) : ms;
+      return `${this.names[seat] || `Seat ${seat + 1}`} ${fmtClock(left)}${running ? " (running)" : ""}`;
+    });
+    this.clockEl.textContent = `Clock: ${parts.join(" · ")}`;
+  }
+
+  // ---- actions ----
+
+  _select(uid) {
+    if (this.selected === uid) this.selected = null;
+    else this.selected = uid;
+    this.render();
+  }
+
+  _play(action) {
+    this.selected = null;
+    this.render();
+    this.actions.act(action);
+  }
+
+  _endTurn() {
+    this.selected = null;
+    this.actions.act({ type: "end_turn" });
+  }
+
+  _concede() {
+    if (window.confirm("Concede the match? You lose.")) this.actions.act({ type: "concede" });
+  }
+}

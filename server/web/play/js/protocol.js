@@ -1,0 +1,155 @@
+// The wire protocol (docs/protocol.md) for browsers: one WebSocket to /ws,
+// hello first, requests matched to replies by id, pushed messages to
+// listeners. No DOM here: the game screen, the lobby and the admin page (and
+// any other client) use it the same way.
+
+export const PROTOCOL_VERSION = 1;
+export const CLIENT_NAME = "cod-web/0.1";
+
+// A refused request: `code` (docs/protocol.md "Errors"), the server's
+// sentence in `message`, `field` and `reason` when the server gave them.
+export class ServerError extends Error {
+  constructor(msg) {
+    super(msg.message || msg.code);
+    this.name = "ServerError";
+    this.code = msg.code;
+    this.field = msg.field;
+    this.reason = msg.reason;
+  }
+}
+
+// A request that could not be answered: the connection closed first.
+export class ConnectionLost extends Error {
+  constructor() {
+    super("the connection to the server was lost");
+    this.name = "ConnectionLost";
+    this.code = "connection_lost";
+  }
+}
+
+export function socketUrl(loc = window.location) {
+  return (loc.protocol === "https:" ? "wss://" : "ws://") + loc.host + "/ws";
+}
+
+// Pushed messages (no id): state, update, seat_status, match_over, clock,
+// left, and errors about frames the server could not read.
+export class Connection {
+  constructor(url = socketUrl()) {
+    this.url = url;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {resolve, reject, type}
+    this.listeners = new Map(); // type -> [fn]
+    this.welcome = null;
+    this.closed = true;
+  }
+
+  // Opens the socket and says hello; resolves with the welcome.
+  open() {
+    return new Promise((resolve, reject) => {
+      let ws;
+      try {
+        ws = new WebSocket(this.url);
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      this.ws = ws;
+      let opened = false;
+      ws.onopen = () => {
+        opened = true;
+        this.closed = false;
+        this.request("hello", { version: PROTOCOL_VERSION, client: CLIENT_NAME }).then((w) => {
+          this.welcome = w;
+          resolve(w);
+        }, reject);
+      };
+      ws.onmessage = (ev) => this._receive(ev.data);
+      ws.onclose = (ev) => {
+        this.closed = true;
+        for (const p of this.pending.values()) p.reject(new ConnectionLost());
+        this.pending.clear();
+        if (!opened) reject(new ConnectionLost());
+        this._emit("close", { code: ev.code, reason: ev.reason, wasClean: ev.wasClean });
+      };
+    });
+  }
+
+  close() {
+    if (this.ws) this.ws.close(1000);
+  }
+
+  // Sends {type, id, ...fields}; resolves with the reply, rejects with a
+  // ServerError for an error reply or ConnectionLost.
+  request(type, fields = {}) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return Promise.reject(new ConnectionLost());
+    const id = this.nextId++;
+    const msg = { type, id, ...fields };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, type });
+      this._emit("sent", msg);
+      this.ws.send(JSON.stringify(msg));
+    });
+  }
+
+  on(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, []);
+    this.listeners.get(type).push(fn);
+    return () => {
+      const list = this.listeners.get(type);
+      const i = list.indexOf(fn);
+      if (i >= 0) list.splice(i, 1);
+    };
+  }
+
+  _emit(type, msg) {
+    for (const fn of this.listeners.get(type) || []) {
+      try {
+        fn(msg);
+      } catch (e) {
+        console.error(e);
+      }
+    }
+  }
+
+  _receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      console.error("not JSON from the server", text);
+      return;
+    }
+    this._emit("received", msg);
+    if (msg.id !== undefined && msg.id !== null && this.pending.has(msg.id)) {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (msg.type === "error") p.reject(new ServerError(msg));
+      else p.resolve(msg);
+      return;
+    }
+    this._emit(msg.type, msg);
+  }
+}
+
+// The seat tokens this browser holds, kept across reloads (localStorage):
+// {room, seat, token, name}. The token is the only way back to a seat
+// (docs/protocol.md "Reconnecting"); it is never shown.
+const SEAT_KEY = "cod.seat";
+
+export const seatStore = {
+  get() {
+    try {
+      const s = JSON.parse(window.localStorage.getItem(SEAT_KEY) || "null");
+      return s && typeof s.room === "string" && typeof s.token === "string" ? s : null;
+    } catch {
+      return null;
+    }
+  },
+  set(s) {
+    window.localStorage.setItem(SEAT_KEY, JSON.stringify(s));
+  },
+  clear() {
+    window.localStorage.removeItem(SEAT_KEY);
+  },
+};
