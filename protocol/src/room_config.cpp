@@ -59,8 +59,18 @@ std::string offered_mode_names() {
   return out;
 }
 
+draft_table draft_table_of(game_mode m) {
+  switch (m) {
+    case game_mode::duel: return draft_table::duel;
+    case game_mode::ffa:
+    case game_mode::two_vs_two: return draft_table::four_players;
+    case game_mode::solo: return draft_table::solo;
+    case game_mode::coop: return draft_table::coop;
+  }
+  return draft_table::duel;
+}
+
 std::optional<protocol_error> check_room_config(game_mode mode, deck_format format, const room_options& o) {
-  (void)format;  // every offered mode takes both formats (R2.1 limits only solo and co-op)
   const room_mode_info* info = find_offered_mode(mode);
   if (!info) {
     return bad_value("mode", concat("\"mode\" must be ", offered_mode_names()));
@@ -73,9 +83,20 @@ std::optional<protocol_error> check_room_config(game_mode mode, deck_format form
   if (o.share_team_hands && !info->teams)
     return bad_value("options.share_team_hands",
                      "\"options.share_team_hands\" is for 2v2 rooms only (teammates see each other's hand)");
+  if (!o.packs.empty() && !is_drafted(format))
+    return bad_value("options.packs",
+                     "\"options.packs\" chooses a drafted pool (R14.8): formats \"draft\" and \"instant_constructed\" only");
+  // RULING E65: instant constructed is a two-player format.
+  if (format == deck_format::instant_constructed && draft_table_of(mode) != draft_table::duel)
+    return bad_value("format", "\"instant_constructed\" is played by two players (RULING E65): mode \"duel\"");
   // R13.1: Champions are allowed in duel and multiplayer with constructed and
   // draft decks; the server also allows them with preconstructed decks, as
-  // custom play (docs/protocol.md, create_room).
+  // custom play (docs/protocol.md, create_room). Not yet with drafted decks:
+  // a Champion is named at join, before the draft deals the deck it must stay
+  // out of.
+  if (o.champions && is_drafted(format))
+    return bad_value("options.champions",
+                     "Champions are chosen at join, before the draft: not offered with drafted decks yet");
   return std::nullopt;
 }
 

@@ -32,6 +32,7 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"not_in_room", "this connection is not in a room"},
     {"no_such_seat", "the room has no such seat"},
     {"bad_champion_choice", "the Champion is refused"},
+    {"not_drafting", "the room is not drafting: picks are made after every seat is taken, before the match"},
 }};
 
 }  // namespace

@@ -33,9 +33,11 @@ enum class session_errc : std::uint8_t {
   no_such_seat,          // join: "seat" is beyond the room's seats
   // Added with the four-player modes and the Champion module:
   bad_champion_choice,   // join: the Champion is refused ("reason" says why)
+  // Added with the drafted formats (R14):
+  not_drafting,          // draft_pick: the room is not drafting (still waiting, or the match has started)
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::bad_champion_choice) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::not_drafting) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);
