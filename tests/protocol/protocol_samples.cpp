@@ -149,7 +149,6 @@ void client_samples() {
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":""})",
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":7})",
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":null})",
-      R"({"type":"join","room":"r1","name":"A"})",
       R"({"type":"join","room":"r1","name":"","deck":{"preconstructed":1}})",
       R"({"type":"join","room":"r1","name":"   ","deck":{"preconstructed":1}})",
       R"({"type":"join","room":"r1","name":"a\tb","deck":{"preconstructed":1}})",
