@@ -19,6 +19,7 @@ add_library(cod_server_core STATIC
   room/client_session.cpp
   room/random.cpp
   room/room.cpp
+  room/room_draft.cpp
   room/room_registry.cpp
 )
 target_include_directories(cod_server_core PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})

@@ -33,6 +33,7 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"no_such_seat", "the room has no such seat"},
     {"bad_champion_choice", "the Champion is refused"},
     {"ai_seat", "that seat is played by the AI: join a human seat"},
+    {"not_drafting", "the room is not drafting: picks are made after every seat is taken, before the match"},
 }};
 
 }  // namespace

@@ -35,9 +35,11 @@ enum class session_errc : std::uint8_t {
   bad_champion_choice,   // join: the Champion is refused ("reason" says why)
   // Added with solo and co-op:
   ai_seat,               // join: "seat" is an AI's (solo: 1; coop: 1 and 3)
+  // Added with the drafted formats (R14):
+  not_drafting,          // draft_pick: the room is not drafting (still waiting, or the match has started)
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::ai_seat) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::not_drafting) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);
