@@ -246,7 +246,7 @@ verify_result verify(const catalogue& cards, const stored_match& sm) {
 
   check("finished", sm.finished(), sm.finished() ? cat("reason ", sm.result->reason) : "the match has no result yet");
 
-  if (v.replay.ok) {
+  if (v.replay.ok && !v.replay.drafting) {  // mid-draft: no match to judge yet
     const match& m = v.replay.m;
     check("game over", m.over(),
           m.over() ? std::string("the engine's game is over after the last action")

@@ -12,7 +12,8 @@ free-for-all (R14.3) or an instant-constructed duel (R14.7). Then:
 - the database's draft_events hold every reveal and every pick, seq 1..N,
   in order: the picks match the bots' accepted picks in count, the reveals
   are the draft's revealed cards to every seat; the match is finished and
-  cod-admin verify (draft replay included) passes.
+  cod-admin verify (draft replay included) passes, and cod-admin draft gives
+  the same rows, replayed.
 
   test_draft.py --server S --bot B [--admin A] --mode duel|ffa --format draft|instant_constructed
 """
@@ -145,6 +146,16 @@ def test(args, work):
         check(sorted(kinds[:2]) == [(0, 10), (1, 10)] and kinds[2:] == [(1, 1), (0, 2), (1, 1)],
               "stored picks (seat, cards) %s" % kinds)
         check([(r[1], len(json.loads(r[3]))) for r in reveals] == [(1, 10), (0, 10)], "list reveals")
+    if args.admin:
+        # The admin's draft record (docs/admin.md): the same rows, replayed.
+        rc, out = e2e.run_admin(args.admin, db, "--catalogue", args.catalogue, "draft", rec["match_id"])
+        check(rc == 0, "cod-admin draft (%d):\n%s" % (rc, out))
+        d = json.loads(out)
+        check(d["finished"] and d["complete"] and d["error"] is None, "cod-admin draft: %s" % out[:400])
+        check([(r["seq"], r["seat"], r["kind"], r["cards"], r["at_ms"]) for r in d["rows"]] ==
+              [(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows], "cod-admin draft rows differ from the table")
+        check(d["picks"] == len(stored_picks) and d["reveals"] == len(reveals), "cod-admin draft counts: %s" % out[:400])
+        e2e.log("cod-admin draft %s: %d rows, replayed" % (rec["match_id"], len(rows)))
     server.check_healthy()
     server.stop()
 
