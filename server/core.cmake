@@ -20,6 +20,7 @@ add_library(cod_server_core STATIC
   room/client_session.cpp
   room/random.cpp
   room/room.cpp
+  room/room_draft.cpp
   room/room_registry.cpp
   # Tournaments run by the server (issue 6): the service that opens rooms for
   # their games and hears their results, and the organiser API.

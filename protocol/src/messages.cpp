@@ -202,7 +202,8 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
   const std::string self = prefix.empty() ? std::string("options") : prefix.substr(0, prefix.size() - 1);
   if (!j.is_object())
     return err(protocol_errc::bad_field_type, self, cat(in_quotes(self), " must be an object"));
-  if (auto e = check_keys(j, {"exhaustion", "turn_clock", "seats", "champions", "share_team_hands", "difficulty", "ai"},
+  if (auto e = check_keys(j, {"exhaustion", "turn_clock", "seats", "champions", "share_team_hands", "difficulty", "ai",
+                             "packs"},
                           prefix, "room options"))
     return e;
   room_options o;
@@ -236,6 +237,28 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
     if (auto e = read_int(*v, cat(prefix, "difficulty"), 0, 10, o.difficulty)) return e;
   if (const json* v = find(j, "ai"))
     if (auto e = ai_from(*v, cat(prefix, "ai."), o.ai)) return e;
+  if (const json* v = find(j, "packs")) {
+    const std::string field = cat(prefix, "packs");
+    if (!v->is_array())
+      return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be an array of pack names"));
+    if (v->size() > max_packs)
+      return err(protocol_errc::bad_field_value, field,
+                 cat(in_quotes(field), " holds at most ", num(static_cast<std::int64_t>(max_packs)), " packs"));
+    std::size_t i = 0;
+    for (const json& p : *v) {
+      const std::string entry = cat(field, "[", num(static_cast<std::int64_t>(i++)), "]");
+      if (!p.is_string())
+        return err(protocol_errc::bad_field_type, entry, cat("each entry of ", in_quotes(field), " is a string"));
+      const auto& name = p.get_ref<const std::string&>();
+      if (name.empty() || name.size() > max_pack_chars)
+        return err(protocol_errc::bad_field_value, entry,
+                   cat("a pack name is 1 to ", num(static_cast<std::int64_t>(max_pack_chars)), " characters"));
+      // R14.8: never two copies of a card, so never the same pack twice.
+      for (const auto& seen : o.packs)
+        if (seen == name) return err(protocol_errc::bad_field_value, entry, cat("pack ", in_quotes(name), " twice"));
+      o.packs.push_back(name);
+    }
+  }
   out = o;
   return std::nullopt;
 }
@@ -290,10 +313,9 @@ perr deck_from(const json& j, const std::string& prefix, deck_choice& out) {
 // Each message: the object has been checked to be an object with a known
 // type; `id` is already read.
 
-constexpr std::string_view message_types[] = {"hello",    "list_rooms", "create_room",
-                                              "join",     "resume",     "spectate",
-                                              "act",      "leave",      "ping",
-                                              "tournament_join"};
+constexpr std::string_view message_types[] = {"hello",  "list_rooms", "create_room",     "join",
+                                              "resume", "spectate",   "act",             "leave",
+                                              "ping",   "tournament_join", "draft_pick"};
 
 std::string what_of(std::string_view type) { return cat("a ", in_quotes(type), " message"); }
 
@@ -334,13 +356,11 @@ perr parse_create_room(const json& j, create_room_msg& m) {
   const json* format = find(j, "format");
   if (!format) return missing("format", what);
   if (auto e = read_string(*format, "format", s)) return e;
-  if (*s == deck_format_name(deck_format::preconstructed)) {
-    m.format = deck_format::preconstructed;
-  } else if (*s == deck_format_name(deck_format::constructed)) {
-    m.format = deck_format::constructed;
+  if (auto f = deck_format_from_name(*s)) {
+    m.format = *f;
   } else {
     return err(protocol_errc::bad_field_value, "format",
-               "\"format\" must be \"preconstructed\" or \"constructed\"");
+               "\"format\" must be \"preconstructed\", \"constructed\", \"instant_constructed\" or \"draft\"");
   }
   m.options.seats = offered->seats;  // implied by the mode unless given
   if (const json* o = find(j, "options")) {
@@ -362,9 +382,12 @@ perr parse_join(const json& j, join_msg& m) {
     if (auto e = read_int(*seat, "seat", 0, max_seats - 1, s)) return e;
     m.seat = s;
   }
-  const json* deck = find(j, "deck");
-  if (!deck) return missing("deck", what);
-  if (auto e = deck_from(*deck, "deck.", m.deck)) return e;
+  // Absent in a drafted room (the room checks which it is).
+  if (const json* deck = find(j, "deck")) {
+    if (auto e = deck_from(*deck, "deck.", m.deck)) return e;
+  } else {
+    m.no_deck = true;
+  }
   if (const json* champion = find(j, "champion")) {
     const std::string* id = nullptr;
     if (auto e = read_string(*champion, "champion", id)) return e;
@@ -426,6 +449,49 @@ perr parse_act(const json& j, act_msg& m) {
     return e;
   }
   m.action = r.value;
+  return std::nullopt;
+}
+
+perr parse_draft_pick(const json& j, draft_pick_msg& m) {
+  const std::string what = what_of("draft_pick");
+  if (auto e = check_keys(j, {"type", "id", "pick", "cards", "deck"}, "", what)) return e;
+  const json* pick = find(j, "pick");
+  if (!pick) return missing("pick", what);
+  const std::string* s = nullptr;
+  if (auto e = read_string(*pick, "pick", s)) return e;
+  bool known = false;
+  for (auto t : {draft_pick_type::take, draft_pick_type::ban, draft_pick_type::submit, draft_pick_type::choose_deck})
+    if (*s == draft_pick_type_name(t)) {
+      m.pick = t;
+      known = true;
+    }
+  if (!known)
+    return err(protocol_errc::bad_field_value, "pick",
+               "\"pick\" must be \"take\", \"ban\", \"submit\" or \"choose_deck\"");
+  const json* cards = find(j, "cards");
+  const json* deck = find(j, "deck");
+  if (m.pick == draft_pick_type::choose_deck) {
+    if (cards) return err(protocol_errc::bad_field_value, "cards", "a choose_deck pick names a \"deck\", no cards");
+    if (!deck) return missing("deck", what);
+    return read_int(*deck, "deck", 1, preconstructed_deck_count, m.deck);
+  }
+  if (deck) return err(protocol_errc::bad_field_value, "deck", "only a choose_deck pick names a \"deck\"");
+  if (!cards) return missing("cards", what);
+  if (!cards->is_array())
+    return err(protocol_errc::bad_field_type, "cards", "\"cards\" must be an array of card ids (strings)");
+  if (cards->size() > max_deck_entries)
+    return err(protocol_errc::bad_field_value, "cards",
+               cat("\"cards\" holds at most ", num(static_cast<std::int64_t>(max_deck_entries)), " entries"));
+  std::size_t i = 0;
+  for (const json& c : *cards) {
+    const std::string entry = cat("cards[", num(static_cast<std::int64_t>(i++)), "]");
+    if (!c.is_string()) return err(protocol_errc::bad_field_type, entry, "each entry of \"cards\" must be a card id");
+    const auto& id = c.get_ref<const std::string&>();
+    if (id.empty() || id.size() > max_card_id_chars)
+      return err(protocol_errc::bad_field_value, entry,
+                 cat("a card id is 1 to ", num(static_cast<std::int64_t>(max_card_id_chars)), " characters"));
+    m.cards.push_back(id);
+  }
   return std::nullopt;
 }
 
@@ -493,6 +559,7 @@ client_parse_result parse_object(const json& j) {
   if (t == "ping")
     return parse_as<ping_msg>(j, id,
                               [](const json& o, ping_msg& m) { return no_fields(o, m, "ping"); });
+  if (t == "draft_pick") return parse_as<draft_pick_msg>(j, id, parse_draft_pick);
 
   std::string known;
   for (std::string_view name : message_types) {
@@ -542,7 +609,20 @@ std::optional<protocol_error> prescan(std::string_view text, int limit) {
 }  // namespace
 
 std::string_view deck_format_name(deck_format f) {
-  return f == deck_format::preconstructed ? "preconstructed" : "constructed";
+  switch (f) {
+    case deck_format::preconstructed: return "preconstructed";
+    case deck_format::constructed: return "constructed";
+    case deck_format::instant_constructed: return "instant_constructed";
+    case deck_format::draft: return "draft";
+  }
+  return "?";
+}
+
+std::optional<deck_format> deck_format_from_name(std::string_view name) {
+  for (auto f : {deck_format::preconstructed, deck_format::constructed, deck_format::instant_constructed,
+                 deck_format::draft})
+    if (name == deck_format_name(f)) return f;
+  return std::nullopt;
 }
 
 json room_options_to_json(const room_options& o, game_mode mode) {
@@ -564,6 +644,7 @@ json room_options_to_json(const room_options& o, game_mode mode) {
                {"resistance", o.ai.resistance},
                {"abilities", std::move(abilities)}};
   }
+  if (!o.packs.empty()) j["packs"] = o.packs;
   return j;
 }
 
@@ -638,7 +719,7 @@ json client_message_to_json(const client_message& msg) {
           j["room"] = m.room;
           j["name"] = m.name;
           if (m.seat) j["seat"] = *m.seat;
-          j["deck"] = deck_to_json(m.deck);
+          if (!m.no_deck) j["deck"] = deck_to_json(m.deck);
           if (m.champion) j["champion"] = *m.champion;
         } else if constexpr (std::is_same_v<T, resume_msg>) {
           j["room"] = m.room;
@@ -651,6 +732,10 @@ json client_message_to_json(const client_message& msg) {
           if (m.champion) j["champion"] = *m.champion;
         } else if constexpr (std::is_same_v<T, act_msg>) {
           j["action"] = action_to_json(m.action);
+        } else if constexpr (std::is_same_v<T, draft_pick_msg>) {
+          j["pick"] = draft_pick_type_name(m.pick);
+          if (m.pick == draft_pick_type::choose_deck) j["deck"] = m.deck;
+          else j["cards"] = m.cards;
         }
       },
       msg);

@@ -46,8 +46,17 @@ int human_seats(game_mode mode) {
 // why. With Champions every human seat joins with one, so each gives 2 points.
 std::optional<protocol_error> check_ai_room(game_mode mode, deck_format format, const room_options& o) {
   const std::string name(game_mode_name(mode));
+  // The engine can deal drafts to AI seats (R14.4, R14.5), but the server does
+  // not offer drafted formats in solo and co-op rooms yet (docs/protocol.md,
+  // "Formats and drafts"): the room refuses them by name.
+  if (is_drafted(format))
+    return bad_value("format", concat("\"", deck_format_name(format), "\" is not offered in ", name,
+                                      " rooms yet: a ", name, " room plays preconstructed decks (R2.1, R12.7): \"format\" must be \"preconstructed\""));
   if (format != deck_format::preconstructed)
     return bad_value("format", concat("a ", name, " room plays preconstructed decks (R2.1, R12.7): \"format\" must be \"preconstructed\""));
+  if (!o.packs.empty())
+    return bad_value("options.packs", concat("\"options.packs\" chooses a drafted pool (R14.8); a ", name,
+                                             " room plays preconstructed decks: leave \"options.packs\" out"));
   if (o.share_team_hands)
     return bad_value("options.share_team_hands", "\"options.share_team_hands\" is for 2v2 rooms only (teammates see each other's hand)");
   match_config cfg;
@@ -102,6 +111,17 @@ std::string offered_mode_names() {
   return out;
 }
 
+draft_table draft_table_of(game_mode m) {
+  switch (m) {
+    case game_mode::duel: return draft_table::duel;
+    case game_mode::ffa:
+    case game_mode::two_vs_two: return draft_table::four_players;
+    case game_mode::solo: return draft_table::solo;
+    case game_mode::coop: return draft_table::coop;
+  }
+  return draft_table::duel;
+}
+
 std::optional<protocol_error> check_room_config(game_mode mode, deck_format format, const room_options& o) {
   const room_mode_info* info = find_offered_mode(mode);
   if (!info) {
@@ -120,9 +140,20 @@ std::optional<protocol_error> check_room_config(game_mode mode, deck_format form
     return bad_value("options.difficulty", "\"options.difficulty\" is for solo and coop rooms only (R12.8)");
   if (!(o.ai == ai_settings{}))
     return bad_value("options.ai", "\"options.ai\" is for solo and coop rooms only (R12.8)");
+  if (!o.packs.empty() && !is_drafted(format))
+    return bad_value("options.packs",
+                     "\"options.packs\" chooses a drafted pool (R14.8): formats \"draft\" and \"instant_constructed\" only");
+  // RULING E65: instant constructed is a two-player format.
+  if (format == deck_format::instant_constructed && draft_table_of(mode) != draft_table::duel)
+    return bad_value("format", "\"instant_constructed\" is played by two players (RULING E65): mode \"duel\"");
   // R13.1: Champions are allowed in duel and multiplayer with constructed and
   // draft decks; the server also allows them with preconstructed decks, as
-  // custom play (docs/protocol.md, create_room).
+  // custom play (docs/protocol.md, create_room). Not yet with drafted decks:
+  // a Champion is named at join, before the draft deals the deck it must stay
+  // out of.
+  if (o.champions && is_drafted(format))
+    return bad_value("options.champions",
+                     "Champions are chosen at join, before the draft: not offered with drafted decks yet");
   return std::nullopt;
 }
 

@@ -31,6 +31,7 @@ std::string_view room_status_name(room_status s) {
     case room_status::waiting: return "waiting";
     case room_status::playing: return "playing";
     case room_status::finished: return "finished";
+    case room_status::drafting: return "drafting";
   }
   return "?";
 }
@@ -229,6 +230,13 @@ json make_error(const json& id, session_errc code, std::string_view message) {
 json make_error(const json& id, rule_error e) {
   json j = reply("error", id);
   j.update(error_to_json(e));
+  return j;
+}
+
+json make_error(const json& id, draft_error e) {
+  json j = reply("error", id);
+  j["code"] = draft_error_name(e);
+  j["message"] = draft_error_message(e);
   return j;
 }
 

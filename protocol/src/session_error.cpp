@@ -35,6 +35,7 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"ai_seat", "that seat is played by the AI: join a human seat"},
     {"tournament_waiting", "no game of yours is open yet: ask again in a moment"},
     {"tournament_over", "the tournament has no further game for you (finished, or you were dropped)"},
+    {"not_drafting", "the room is not drafting: picks are made after every seat is taken, before the match"},
 }};
 
 }  // namespace

@@ -197,9 +197,13 @@ response api::route(const request& req) const {
 
   if (what.empty()) return ok_json(record_to_json(*sm));
   if (what == "export") return ok_json(export_match(*sm));
-  if (what == "draft")
-    // Drafts are not stored by the server yet (draft_events stays empty).
-    return error(404, "no_draft_record", cat("no draft record for match '", id, "'"));
+  if (what == "draft") {
+    // Drafted formats only (draft, instant_constructed): their draft_events.
+    if (!has_draft_record(*sm))
+      return error(404, "no_draft_record",
+                   cat("no draft record for match '", id, "': its format '", sm->match.format, "' is not drafted"));
+    return ok_json(draft_to_json(cards_, *sm));
+  }
   if (what == "verify") return ok_json(verify_to_json(*sm, verify(cards_, *sm)));
   if (what == "log" && sub == "raw") return ok_json(raw_log_to_json(*sm));
   if (what == "log") {

@@ -1,9 +1,12 @@
 #include "admin/match_report.hpp"
 
+#include <array>
+
 #include <nlohmann/json.hpp>
 
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/narrate.hpp"
+#include "persist/draft_log.hpp"
 #include "persist/sqlite_util.hpp"
 #include "persist/strcat.hpp"
 
@@ -132,18 +135,67 @@ json raw_log_to_json(const stored_match& sm) {
   return {{"match_id", sm.match.match_id}, {"actions", actions}};
 }
 
+namespace {
+
+// The draft rows; `hide_seat_lists`: the secret lists (each seat's first
+// pick) whose seat is marked there get cards null.
+json draft_rows_to_json(const stored_match& sm, const std::array<bool, max_seats>& hide_seat_lists) {
+  json rows = json::array();
+  std::array<bool, max_seats> first_seen{};
+  for (const draft_event_record& r : sm.draft) {
+    json cards = json_or_text(r.cards_json);
+    if (r.kind == "pick" && r.seat >= 0 && r.seat < max_seats) {
+      const auto s = static_cast<std::size_t>(r.seat);
+      if (!first_seen[s] && hide_seat_lists[s]) cards = nullptr;
+      first_seen[s] = true;
+    }
+    rows.push_back({{"seq", r.seq}, {"seat", r.seat}, {"kind", r.kind}, {"cards", std::move(cards)}, {"at_ms", r.at_ms}});
+  }
+  return rows;
+}
+
+// Without a replay: while the match is played, every instant-constructed
+// list is treated as secret (the draft record has its revealed copies).
+std::array<bool, max_seats> unreplayed_secrets(const stored_match& sm) {
+  std::array<bool, max_seats> hide{};
+  if (!sm.finished() && sm.actions.empty() && sm.match.format == "instant_constructed") hide.fill(true);
+  return hide;
+}
+
+}  // namespace
+
+bool has_draft_record(const stored_match& sm) { return is_drafted_record(sm.match); }
+
+json draft_to_json(const catalogue& cards, const stored_match& sm) {
+  const draft_replay dr = replay_draft_log(cards, sm);
+  const bool finished = dr.ok && dr.d.finished();
+  std::array<bool, max_seats> hide = unreplayed_secrets(sm);
+  if (dr.ok)
+    for (std::size_t s = 0; s < hide.size(); ++s) hide[s] = hide[s] && !finished && !dr.d.state().seats[s].revealed;
+  return {{"match_id", sm.match.match_id},
+          {"format", sm.match.format},
+          {"finished", finished},
+          {"complete", dr.ok},
+          {"error", dr.ok ? json(nullptr) : json(dr.error)},
+          {"picks", dr.picks},
+          {"reveals", dr.reveals},
+          {"rows", draft_rows_to_json(sm, hide)}};
+}
+
 json export_match(const stored_match& sm) {
   json match = match_fields(sm);
   const json options = match["options"];
   match.erase("options");
-  return {{"export", "cod-match"},
-          {"version", 1},
-          {"match", match},
-          {"seats", seats_to_json(sm)},
-          {"options", options},
-          {"actions", raw_log_to_json(sm)["actions"]},
-          {"result", result_to_json(sm)},
-          {"notes", notes_to_json(sm)}};
+  json out = {{"export", "cod-match"},
+              {"version", 1},
+              {"match", match},
+              {"seats", seats_to_json(sm)},
+              {"options", options},
+              {"actions", raw_log_to_json(sm)["actions"]},
+              {"result", result_to_json(sm)},
+              {"notes", notes_to_json(sm)}};
+  if (has_draft_record(sm)) out["draft"] = draft_rows_to_json(sm, unreplayed_secrets(sm));
+  return out;
 }
 
 match_log render_log(const catalogue& cards, const stored_match& sm) {
@@ -223,6 +275,11 @@ state_result state_at(const catalogue& cards, const stored_match& sm, std::int64
   const rebuild_result r = rebuild(cards, sm, [&](const action_record* a, std::span<const event>, const match&) {
     return (a ? a->seq : 0) < step;
   });
+  if (r.ok && r.drafting) {
+    // A drafted match stopped mid-draft: no match exists yet (see .../draft).
+    out.error = "the draft has not finished: the match has no state yet (see the draft record)";
+    return out;
+  }
   if (!r.ok || r.seq != step) {
     out.error = r.ok ? cat("the replay stopped at seq ", r.seq, " before step ", step) : r.error;
     return out;

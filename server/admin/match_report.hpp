@@ -31,9 +31,25 @@ nlohmann::json raw_log_to_json(const stored_match& sm);
 // One document with everything stored about the match, for archiving or
 // another tool: {"export": "cod-match", "version": 1, "match": record_to_json
 // without seats/notes, "seats", "options", "actions" (as raw_log_to_json),
-// "result", "notes"}. No timestamps of its own: exporting twice gives the
-// same bytes.
+// "result", "notes"}; a drafted match (formats draft, instant_constructed)
+// also has "draft": the rows of draft_to_json (without a replay: while the
+// match has no actions yet, every instant-constructed list is withheld). No
+// timestamps of its own:
+// exporting twice gives the same bytes.
 nlohmann::json export_match(const stored_match& sm);
+
+// Whether the match has a draft record: its format is drafted in the room
+// (draft, instant_constructed; persist/draft_log.hpp).
+bool has_draft_record(const stored_match& sm);
+
+// The draft record (table draft_events) of a drafted match, replayed through
+// the engine: {"match_id", "format", "finished" (the draft), "complete" (every
+// row replayed), "error" | null, "picks", "reveals",
+//  "rows": [{seq, seat, kind ("reveal" | "pick"), cards (ids) | null, at_ms}]}.
+// While the match is played and the draft is not over, a secret list
+// (instant constructed: a seat's first pick) not yet revealed has cards null
+// (R16.2; like the seed, it is not an admin endpoint's to leak).
+nlohmann::json draft_to_json(const catalogue& cat, const stored_match& sm);
 
 // One step of the rendered log: the setup (seq 0) or one action, with one
 // sentence per effect (protocol::narrate), in the order the engine produced them.

@@ -50,7 +50,8 @@ void usage(std::FILE* to) {
                "  state MATCH_ID --step N  the referee view (JSON) after action N (0: after the setup)\n"
                "  verify MATCH_ID [--json] seed commitment, replay with digests, result; exit 0 if all pass\n"
                "  export MATCH_ID          the whole match as one JSON document\n"
-               "  draft MATCH_ID           the draft record (not stored yet: exit 1)\n"
+               "  draft MATCH_ID           the draft record of a drafted match (JSON, replayed); exit 1 if\n"
+               "                           the match was not drafted or its draft log does not replay\n"
                "The database is opened read-only. Exit status: 0 ok, 1 failure (no such match, failed\n"
                "verification, divergent log), 2 usage error.\n");
 }
@@ -265,9 +266,9 @@ int main(int argc, char** argv) {
       print_json(admin::export_match(*sm));
       return 0;
     }
-    if (args[0] == "draft") {
-      // Drafts are not stored by the server yet (docs/admin.md).
-      std::fprintf(stderr, "cod-admin: no draft record for match '%s'\n", args[1].c_str());
+    if (args[0] == "draft" && !admin::has_draft_record(*sm)) {
+      std::fprintf(stderr, "cod-admin: no draft record for match '%s': its format '%s' is not drafted\n",
+                   args[1].c_str(), sm->match.format.c_str());
       return 1;
     }
     if (args[0] == "log" && raw) {
@@ -278,6 +279,11 @@ int main(int argc, char** argv) {
     if (!load_cards(catalogue_path, cards)) return 1;
     if (args[0] == "log") return cmd_log(cards, *sm, json);
     if (args[0] == "state") return cmd_state(cards, *sm, step);
+    if (args[0] == "draft") {
+      const nlohmann::json d = admin::draft_to_json(cards, *sm);
+      print_json(d);
+      return d["complete"].get<bool>() ? 0 : 1;
+    }
     return cmd_verify(cards, *sm, json);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cod-admin: %s\n", e.what());

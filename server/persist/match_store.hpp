@@ -73,6 +73,20 @@ struct action_record {
   bool operator==(const action_record&) const = default;
 };
 
+// One row of a drafted match's draft log (table draft_events, R14;
+// docs/persistence.md "Drafts"): the cards revealed to a seat (kind
+// "reveal": a draft's offer, to every seat; a list, to every other seat) and
+// the picks a seat made (kind "pick": its takes, its secret list, its bans),
+// in order. seq is 1, 2, 3... within the match.
+struct draft_event_record {
+  std::int64_t seq = 0;
+  int seat = 0;
+  std::string kind{};           // "reveal" | "pick"
+  std::string cards_json{};     // JSON array of catalogue ids
+  std::int64_t at_ms = 0;
+  bool operator==(const draft_event_record&) const = default;
+};
+
 struct match_result {
   std::vector<int> winners{};
   std::string reason{};         // protocol::end_reason_name (or "recovery_failed" when the
@@ -92,6 +106,7 @@ struct stored_match {
   match_record match{};
   std::vector<action_record> actions{};  // by seq
   std::vector<note_record> notes{};      // in the order written
+  std::vector<draft_event_record> draft{};  // drafted formats: the draft log, by seq
   std::optional<match_result> result{};  // empty while the match is being played
   bool finished() const { return result.has_value(); }
 };
@@ -142,6 +157,11 @@ class match_store {
   virtual void create_match(const match_record& m, done_fn done) = 0;
   virtual void append_action(const std::string& match_id, const action_record& a, done_fn done) = 0;
   virtual void finish_match(const std::string& match_id, const match_result& r, done_fn done) = 0;
+  // Drafted formats: rows of the draft log, stored together or not at all
+  // (one pick and what it revealed). Fails like append_action: unknown or
+  // finished match, or the first seq is not the last seq + 1.
+  virtual void append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows,
+                            done_fn done) = 0;
   // Free-form log lines an admin reads with the match (clock events, concessions by timeout).
   virtual void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) = 0;
   // Any other write (tournaments, server/tournament/tournament_store.hpp):

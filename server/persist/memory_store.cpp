@@ -81,6 +81,18 @@ bool memory_store::apply(const detail::write_op& op) {
     if (it == matches_.end()) why = "unknown match";
     else if (it->second.finished()) why = "the match is finished already";
     else it->second.result = f->r;
+  } else if (const auto* d = std::get_if<detail::draft_op>(&op.what)) {
+    auto it = matches_.find(d->match_id);
+    if (it == matches_.end()) why = "unknown match";
+    else if (it->second.finished()) why = "the match is finished";
+    std::int64_t next = it == matches_.end() ? 0 : static_cast<std::int64_t>(it->second.draft.size()) + 1;
+    for (const auto& r : d->rows) {
+      if (!why.empty()) break;
+      if (r.seq != next++) why = cat("draft seq ", r.seq, " does not follow the last one");
+      else if (!valid_seat(r.seat)) why = cat("bad seat ", r.seat);
+      else if (r.kind != "reveal" && r.kind != "pick") why = cat("bad kind ", r.kind);
+    }
+    if (why.empty()) it->second.draft.insert(it->second.draft.end(), d->rows.begin(), d->rows.end());
   } else if (const auto* n = std::get_if<detail::note_op>(&op.what)) {
     auto it = matches_.find(n->match_id);
     if (it == matches_.end()) why = "unknown match";
@@ -105,6 +117,11 @@ void memory_store::finish_match(const std::string& match_id, const match_result&
 
 void memory_store::run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) {
   submit({detail::sql_op{std::move(what), std::move(fn)}, std::move(done)});
+}
+
+void memory_store::append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows,
+                                done_fn done) {
+  submit({detail::draft_op{match_id, rows}, std::move(done)});
 }
 
 void memory_store::append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) {

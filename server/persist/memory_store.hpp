@@ -33,6 +33,8 @@ class memory_store final : public match_store {
   void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) override;
   // Queued in order like the rest; `fn` is not run (no SQL here).
   void run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) override;
+  void append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows,
+                    done_fn done) override;
 
   std::vector<stored_match> load_unfinished() override;
   std::optional<stored_match> load_match(const std::string& match_id) override;

@@ -8,6 +8,7 @@
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/messages.hpp"
 #include "cod/protocol/wire_names.hpp"
+#include "persist/draft_log.hpp"
 #include "persist/sha256.hpp"
 #include "persist/sqlite_util.hpp"
 #include "persist/strcat.hpp"
@@ -23,15 +24,12 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
     error = cat("match ", m.match_id, ": unsupported mode '", m.mode, "'");
     return false;
   }
-  protocol::deck_format format;
-  if (m.format == protocol::deck_format_name(protocol::deck_format::preconstructed)) {
-    format = protocol::deck_format::preconstructed;
-  } else if (m.format == protocol::deck_format_name(protocol::deck_format::constructed)) {
-    format = protocol::deck_format::constructed;
-  } else {
+  const auto read_format = protocol::deck_format_from_name(m.format);
+  if (!read_format) {
     error = cat("match ", m.match_id, ": unknown format '", m.format, "'");
     return false;
   }
+  const protocol::deck_format format = *read_format;
   const auto opts_json = nlohmann::json::parse(m.options_json.empty() ? std::string("{}") : m.options_json,
                                                nullptr, false);
   protocol::room_options opts;
@@ -76,6 +74,7 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
       return false;
     }
     if (s.ai) continue;  // its deck follows its human's (below)
+    if (protocol::is_drafted(format)) continue;  // the draft deals the decks (rebuild)
     const std::string where = cat("match ", m.match_id, " seat ", s.seat, ": deck ", s.deck_json, ": ");
     const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
     protocol::deck_choice choice;
@@ -149,6 +148,26 @@ rebuild_result rebuild(const catalogue& cards, const stored_match& sm, const rep
   }
   match_config cfg;
   if (!config_from_record(cards, rec, cfg, r.error)) return r;
+  if (is_drafted_record(rec)) {
+    draft_replay dr = replay_draft_log(cards, sm);
+    if (!dr.ok) {
+      r.error = cat("match ", rec.match_id, ": the draft does not replay: ", dr.error);
+      return r;
+    }
+    r.drafted = true;
+    r.draft = std::move(dr.d);
+    if (!r.draft.finished()) {
+      if (!sm.actions.empty()) {
+        r.error = cat("match ", rec.match_id, ": ", sm.actions.size(), " actions stored before the draft finished");
+        return r;
+      }
+      r.drafting = true;
+      r.ok = true;
+      return r;
+    }
+    for (int s = 0; s < cfg.seat_count; ++s) cfg.decks[static_cast<std::size_t>(s)] = r.draft.decks()[static_cast<std::size_t>(s)];
+    cfg.seed = r.draft.match_seed();  // RULING E62
+  }
   std::vector<event> events;
   if (auto e = match::create(cards, cfg, r.m, events); e != rule_error::ok) {
     r.error = cat("match ", rec.match_id, ": the engine refuses its setup: ", error_name(e));
@@ -213,12 +232,21 @@ verify_result verify(const catalogue& cards, const stored_match& sm) {
         cat("recorded ", rec.engine_version, ", this engine ", cod::engine_version));
 
   v.replay = rebuild(cards, sm);
+  if (is_drafted_record(rec)) {
+    int picks = 0, reveals = 0;
+    for (const auto& d : sm.draft) (d.kind == "pick" ? picks : reveals)++;
+    const bool done = v.replay.drafted && v.replay.draft.finished();
+    check("draft", done,
+          done ? cat(picks, " picks and ", reveals, " reveals replayed from the draft log; the match was dealt its decks")
+               : v.replay.drafted ? std::string("the draft log stops before the draft finished")
+                                  : std::string("the draft log does not replay (see replay)"));
+  }
   check("replay", v.replay.ok,
         v.replay.ok ? cat(sm.actions.size(), " actions replayed, every digest matches") : v.replay.error);
 
   check("finished", sm.finished(), sm.finished() ? cat("reason ", sm.result->reason) : "the match has no result yet");
 
-  if (v.replay.ok) {
+  if (v.replay.ok && !v.replay.drafting) {  // mid-draft: no match to judge yet
     const match& m = v.replay.m;
     check("game over", m.over(),
           m.over() ? std::string("the engine's game is over after the last action")

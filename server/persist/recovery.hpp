@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cod/engine/draft.hpp"
 #include "cod/engine/match.hpp"
 #include "persist/match_store.hpp"
 
@@ -23,13 +24,22 @@ namespace cod::server {
 // protocol::resolve_champion. Solo, coop: difficulty and ai from options_json;
 // an AI seat (seat_record::ai, where is_ai_seat says) plays its stored 24
 // cards, which must be the decks RULING E41 gives from its human's pick.
+// Drafted formats (never solo or coop: check_room_config refuses them): no
+// deck_json (the decks are the draft's: rebuild fills decks and seed).
 // The first seat is left to the coin toss from the seed
 // (match::create), as when the match was created. false and a sentence in
 // `error` when the record cannot be played.
 bool config_from_record(const catalogue& cat, const match_record& m, match_config& out, std::string& error);
 
 struct rebuild_result {
-  cod::match m;           // the match after the last good action
+  cod::match m;           // the match after the last good action (none while drafting)
+  // Drafted formats (instant_constructed, draft): the draft replayed from the
+  // draft log first (draft_log.hpp); the match is created from its decks and
+  // match_seed() (RULING E62). `drafting`: the log stops before the draft
+  // finished (the server stopped mid-draft): no match yet, no actions allowed.
+  cod::draft draft;
+  bool drafted = false;
+  bool drafting = false;
   bool ok = false;
   std::string error;      // the first problem, precisely; empty when ok
   std::int64_t seq = 0;   // the last action replayed and checked (0: none)

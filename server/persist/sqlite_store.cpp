@@ -141,6 +141,19 @@ void fill_log(sql::db& d, stored_match& sm) {
     }
   }
   {
+    sql::stmt s(d, "SELECT seq, seat, kind, cards_json, at_ms FROM draft_events WHERE match_id = ?1 ORDER BY seq");
+    s.bind(1, id);
+    while (s.step()) {
+      draft_event_record r;
+      r.seq = s.int64(0);
+      r.seat = static_cast<int>(s.int64(1));
+      r.kind = s.text(2);
+      r.cards_json = s.text(3);
+      r.at_ms = s.int64(4);
+      sm.draft.push_back(std::move(r));
+    }
+  }
+  {
     sql::stmt s(d, "SELECT at_ms, text FROM match_notes WHERE match_id = ?1 ORDER BY note_id");
     s.bind(1, id);
     while (s.step()) sm.notes.push_back({s.int64(0), s.text(1)});
@@ -261,6 +274,11 @@ struct sqlite_store::writer {
         "WHERE match_id = ?1 AND status = 'playing'");
     insert_note =
         std::make_unique<sql::stmt>(db, "INSERT INTO match_notes (match_id, at_ms, text) VALUES (?1, ?2, ?3)");
+    last_draft_seq =
+        std::make_unique<sql::stmt>(db, "SELECT COALESCE(MAX(seq), 0) FROM draft_events WHERE match_id = ?1");
+    insert_draft = std::make_unique<sql::stmt>(
+        db,
+        "INSERT INTO draft_events (match_id, seq, seat, kind, cards_json, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   }
 
   // status and last seq of a match; nullopt when unknown. Matches this writer
@@ -344,6 +362,36 @@ struct sqlite_store::writer {
         return e.what();
       }
     }
+    if (const auto* dr = std::get_if<detail::draft_op>(&op.what)) {
+      auto st = state_of(dr->match_id);
+      if (!st) return "unknown match";
+      if (!st->playing) return "the match is finished";
+      std::int64_t last = 0;
+      {
+        sql::reset_guard g(*last_draft_seq);
+        last_draft_seq->bind(1, dr->match_id);
+        if (last_draft_seq->step()) last = last_draft_seq->int64(0);
+      }
+      for (std::size_t i = 0; i < dr->rows.size(); ++i)
+        if (dr->rows[i].seq != last + 1 + static_cast<std::int64_t>(i))
+          return cat("draft seq ", dr->rows[i].seq, " does not follow the last draft seq ", last);
+      // All rows or none.
+      savepoint->run();
+      try {
+        for (const draft_event_record& r : dr->rows) {
+          insert_draft->bind(1, dr->match_id).bind(2, r.seq).bind(3, r.seat).bind(4, r.kind);
+          insert_draft->bind(5, r.cards_json).bind(6, r.at_ms);
+          insert_draft->run();
+        }
+        release->run();
+        return {};
+      } catch (const sql::sql_error& e) {
+        if (e.code != SQLITE_CONSTRAINT) throw;
+        rollback_to->run();
+        release->run();
+        return e.what();
+      }
+    }
     const auto& n = std::get<detail::note_op>(op.what);
     return insert_or_refuse(*insert_note, [&](sql::stmt& s) {
       s.bind(1, n.match_id).bind(2, n.n.at_ms).bind(3, n.n.text);
@@ -394,6 +442,7 @@ struct sqlite_store::writer {
   sql::db db;
   std::unique_ptr<sql::stmt> begin, commit, rollback, savepoint, release, rollback_to;
   std::unique_ptr<sql::stmt> insert_match, insert_seat, match_state, insert_action, finish, insert_note;
+  std::unique_ptr<sql::stmt> last_draft_seq, insert_draft;
   std::unordered_map<std::string, match_state_entry> known;  // playing matches
 };
 
@@ -444,6 +493,11 @@ void sqlite_store::append_action(const std::string& match_id, const action_recor
 
 void sqlite_store::finish_match(const std::string& match_id, const match_result& r, done_fn done) {
   queue_->push({detail::finish_op{match_id, r}, std::move(done)});
+}
+
+void sqlite_store::append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows,
+                                done_fn done) {
+  queue_->push({detail::draft_op{match_id, rows}, std::move(done)});
 }
 
 void sqlite_store::append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) {

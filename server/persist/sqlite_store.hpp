@@ -80,6 +80,8 @@ class sqlite_store final : public match_store {
   void finish_match(const std::string& match_id, const match_result& r, done_fn done) override;
   void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) override;
   void run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) override;
+  void append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows,
+                    done_fn done) override;
   // WAL checkpoints run so far (checkpointer.hpp), for tests and metrics.
   std::uint64_t checkpoints() const;
 

@@ -17,6 +17,10 @@ std::string describe(const write_op& op) {
     std::string operator()(const finish_op& o) const { return cat("finish_match(", o.match_id, ")"); }
     std::string operator()(const note_op& o) const { return cat("append_note(", o.match_id, ")"); }
     std::string operator()(const sql_op& o) const { return o.what; }
+    std::string operator()(const draft_op& o) const {
+      return cat("append_draft(", o.match_id, ", seq ", o.rows.empty() ? 0 : o.rows.front().seq, ", ", o.rows.size(),
+                 " rows)");
+    }
   };
   return std::visit(visitor{}, op.what);
 }

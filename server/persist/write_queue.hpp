@@ -27,6 +27,10 @@ struct finish_op {
   std::string match_id;
   match_result r;
 };
+struct draft_op {
+  std::string match_id;
+  std::vector<draft_event_record> rows;
+};
 struct note_op {
   std::string match_id;
   note_record n;
@@ -39,7 +43,7 @@ struct sql_op {
 };
 
 struct write_op {
-  std::variant<create_op, append_op, finish_op, note_op, sql_op> what;
+  std::variant<create_op, append_op, finish_op, note_op, sql_op, draft_op> what;
   match_store::done_fn done;  // may be empty (notes)
 };
 

@@ -112,6 +112,8 @@ void client_session::on_text(std::string_view text) {
           const auto rooms = svc_.rooms->list();
           send(pr::make_rooms(m.id, rooms));
         } else if constexpr (std::is_same_v<T, pr::create_room_msg>) {
+          // R14.8: a drafted room's packs must hold enough cards for its format.
+          if (auto e = svc_.rooms->check_pool(m.mode, m.format, m.options)) return send(pr::make_error(m.id, *e));
           auto r = svc_.rooms->create(m.mode, m.format, m.options);
           if (!r) return send_error(m.id, pr::session_errc::server_busy, "too many rooms are open");
           if (m.options.clock)
@@ -175,6 +177,10 @@ void client_session::on_text(std::string_view text) {
           auto r = attached();
           if (!r) return send_error(m.id, pr::session_errc::not_seated);
           r->act(self, m);
+        } else if constexpr (std::is_same_v<T, pr::draft_pick_msg>) {
+          auto r = attached();
+          if (!r) return send_error(m.id, pr::session_errc::not_seated);
+          r->draft_pick(self, m);
         } else if constexpr (std::is_same_v<T, pr::leave_msg>) {
           auto r = attached();
           if (!r) return send_error(m.id, pr::session_errc::not_in_room);

@@ -36,9 +36,10 @@ namespace {
 message_ptr to_message(const json& j) { return std::make_shared<const std::string>(j.dump()); }
 
 pr::room_status wire_status(int s) {
-  // waiting, starting, playing, finished
+  // waiting, starting, playing, finished, drafting
   if (s == 0) return pr::room_status::waiting;
   if (s == 3) return pr::room_status::finished;
+  if (s == 4) return pr::room_status::drafting;
   return pr::room_status::playing;
 }
 }  // namespace
@@ -65,6 +66,7 @@ void room::start(std::weak_ptr<room_registry> registry) {
     // clock restarts for the seat whose turn it is.
     for (std::size_t i = 0; i < self->seats_.size(); ++i)
       if (!self->seats_[i].ai) self->seat_left(static_cast<int>(i), true);
+    if (self->status_ == status::drafting) return;  // the draft waits for its seats to resume
     if (self->match_.over()) {
       // The last action ended the match but its result was not stored.
       self->finish_match();
@@ -86,10 +88,8 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
     error += rec.mode;
     return nullptr;
   }
-  if (rec.format == pr::deck_format_name(pr::deck_format::preconstructed)) {
-    p.format = pr::deck_format::preconstructed;
-  } else if (rec.format == pr::deck_format_name(pr::deck_format::constructed)) {
-    p.format = pr::deck_format::constructed;
+  if (auto f = pr::deck_format_from_name(rec.format)) {
+    p.format = *f;
   } else {
     error = "unknown format ";
     error += rec.format;
@@ -131,12 +131,22 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
     seat.champion_id = s.champion;
     if (auto id = svc.cat->find(s.champion)) seat.champion = *id;
   }
+  r->match_id_ = rec.match_id;
+  r->recovered_ = true;
+  if (rb.drafted) {
+    r->draft_ = std::move(rb.draft);
+    r->draft_seq_ = static_cast<std::int64_t>(sm.draft.size());
+  }
+  if (rb.drafting) {
+    // Stopped mid-draft: the draft goes on from its last stored pick.
+    r->status_ = status::drafting;
+    r->publish_summary();
+    return r;
+  }
   r->match_ = std::move(rb.m);
   r->seq_ = rb.seq;
-  r->match_id_ = rec.match_id;
   r->uid_cards_ = pr::uid_cards_from_view(r->match_.view(referee));
   r->status_ = status::playing;
-  r->recovered_ = true;
 
   // The turn clock: each seat's bank as the log's timestamps leave it (the
   // time the server was down is not charged to anyone).
@@ -145,7 +155,12 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
     std::string e;
     match m;
     std::vector<event> ev;
-    if (config_from_record(*svc.cat, rec, cfg, e) && match::create(*svc.cat, cfg, m, ev) == rule_error::ok) {
+    const bool configured = config_from_record(*svc.cat, rec, cfg, e);
+    if (configured && r->draft_) {
+      for (std::size_t i = 0; i < r->seats_.size(); ++i) cfg.decks[i] = r->draft_->decks()[i];
+      cfg.seed = r->draft_->match_seed();  // RULING E62
+    }
+    if (configured && match::create(*svc.cat, cfg, m, ev) == rule_error::ok) {
       const auto bank = r->p_.options.clock->bank_ms, inc = r->p_.options.clock->increment_ms;
       for (auto& s : r->seats_) s.bank_ms = bank;
       seat_t running = m.active_seat();
@@ -267,7 +282,16 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
       if (!seats_[s].taken) seat = s;
     if (seat < 0) return refuse(pr::session_errc::room_full);
   }
-  auto deck = pr::resolve_deck(m.deck, p_.format, *svc_.cat);
+  // R14: a drafted room deals the decks; every other room takes one at join.
+  if (pr::is_drafted(p_.format) != m.no_deck) {
+    c->send(pr::make_error(m.id, m.no_deck ? pr::protocol_error{pr::protocol_errc::missing_field, "deck",
+                                                                "a \"join\" message needs \"deck\" in this room"}
+                                           : pr::protocol_error{pr::protocol_errc::bad_field_value, "deck",
+                                                                "this room drafts its decks: join without \"deck\""}));
+    c->detach(this);
+    return;
+  }
+  auto deck = m.no_deck ? pr::deck_result{} : pr::resolve_deck(m.deck, p_.format, *svc_.cat);
   if (!deck.ok()) {
     c->send(pr::make_deck_error(m.id, deck));
     c->detach(this);
@@ -275,7 +299,7 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   }
   // R13.1: the Champion, checked against this seat's deck; it stays hidden
   // until the match starts, when every seat's is revealed at once.
-  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);
+  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);  // none when drafted
   if (!champion.ok()) {
     c->send(pr::make_champion_error(m.id, champion));
     c->detach(this);
@@ -287,7 +311,8 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   s.taken = true;
   s.name = m.name;
   s.token_hash = sha256_hex(token);
-  s.deck_json = pr::deck_to_json(m.deck).dump();
+  // Drafted: the deck is in the draft log (docs/persistence.md, "Drafts").
+  s.deck_json = m.no_deck ? std::string(R"({"draft":true})") : pr::deck_to_json(m.deck).dump();
   s.deck = std::move(deck.cards);
   s.preconstructed = m.deck.preconstructed;
   s.champion = champion.card;
@@ -298,7 +323,10 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   spdlog::info("room {}: seat {} joined by '{}' (connection {})", p_.id, seat, s.name, c->id());
   send_seat_status(seat);
   publish_summary();
-  if (seats_taken() == n) start_match();
+  if (seats_taken() == n) {
+    if (pr::is_drafted(p_.format)) start_draft();
+    else start_match();
+  }
 }
 
 void room::do_resume(const std::shared_ptr<client_session>& c, const pr::resume_msg& m) {
@@ -333,6 +361,7 @@ void room::do_resume(const std::shared_ptr<client_session>& c, const pr::resume_
   s.conn = c->id();
   c->send(pr::make_joined(m.id, p_.id, seat, m.token));
   if (status_ == status::playing || status_ == status::finished) c->send(state_for(static_cast<seat_t>(seat)));
+  if (status_ == status::drafting && draft_) c->send(draft_message_for(static_cast<seat_t>(seat), json::array()));
   spdlog::info("room {}: seat {} ('{}') reconnected (connection {})", p_.id, seat, s.name, c->id());
   if (!was_connected) send_seat_status(seat);
   publish_summary();
@@ -347,6 +376,7 @@ void room::do_spectate(const std::shared_ptr<client_session>& c, const pr::spect
   c->send(pr::make_spectating(m.id, p_.id));
   if (status_ == status::playing || status_ == status::finished)
     c->send(feed_ && feed_->state() ? feed_->state() : state_for(spectator));
+  if (status_ == status::drafting && draft_) c->send(draft_message_for(spectator, json::array()));
   spdlog::debug("room {}: spectator joined (connection {})", p_.id, c->id());
   publish_summary();
 }
@@ -362,7 +392,7 @@ void room::do_act(const std::shared_ptr<client_session>& c, const pr::act_msg& m
     }
     return;
   }
-  if (status_ == status::waiting || status_ == status::starting) {
+  if (status_ == status::waiting || status_ == status::starting || status_ == status::drafting) {
     c->send(pr::make_error(m.id, pr::session_errc::match_not_started));
     return;
   }
@@ -489,7 +519,15 @@ void room::start_match() {
   match_id_ = p_.id;
   match_id_ += '-';
   match_id_ += random_hex(8);
+  const match_record rec = make_record();
+  busy_ = true;
+  publish_summary();
+  svc_.store->create_match(rec, [self = shared_from_this()](bool ok) {
+    self->ex_->post([self, ok] { self->on_match_created(ok); });
+  });
+}
 
+match_record room::make_record() const {
   match_record rec;
   rec.match_id = match_id_;
   rec.room_id = p_.id;
@@ -512,11 +550,7 @@ void room::start_match() {
     sr.ai = seats_[i].ai;  // no token: nobody can resume it
     rec.seats.push_back(std::move(sr));
   }
-  busy_ = true;
-  publish_summary();
-  svc_.store->create_match(rec, [self = shared_from_this()](bool ok) {
-    self->ex_->post([self, ok] { self->on_match_created(ok); });
-  });
+  return rec;
 }
 
 void room::on_match_created(bool ok) {

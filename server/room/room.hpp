@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/config.hpp"
+#include "cod/engine/draft.hpp"
 #include "cod/engine/match.hpp"
 #include "cod/protocol/messages.hpp"
 #include "persist/match_store.hpp"
@@ -99,6 +100,8 @@ class room : public std::enable_shared_from_this<room> {
   void resume(std::shared_ptr<client_session> c, protocol::resume_msg m);
   void spectate(std::shared_ptr<client_session> c, protocol::spectate_msg m);
   void act(std::shared_ptr<client_session> c, protocol::act_msg m);
+  // A seat's pick while the room drafts (room_draft.cpp).
+  void draft_pick(std::shared_ptr<client_session> c, protocol::draft_pick_msg m);
   void leave(std::shared_ptr<client_session> c, protocol::leave_msg m);
   // The connection closed.
   void disconnected(std::shared_ptr<client_session> c);
@@ -139,7 +142,9 @@ class room : public std::enable_shared_from_this<room> {
     std::weak_ptr<client_session> client;
     std::uint64_t conn = 0;
   };
-  enum class status { waiting, starting, playing, finished };
+  // drafting (drafted formats, R14): every seat taken, the decks being
+  // drafted; the match is created when the draft finishes.
+  enum class status { waiting, starting, playing, finished, drafting };
 
   using task = std::function<void()>;
   // Runs `t` on the executor, after any pending store write; `c` gets
@@ -161,6 +166,20 @@ class room : public std::enable_shared_from_this<room> {
   void do_disconnected(const std::shared_ptr<client_session>& c);
 
   void start_match();
+  // The match's stored record (seats, decks as joined, options).
+  match_record make_record() const;
+
+  // The drafting phase (room_draft.cpp): the match row and the draft's first
+  // reveals are stored, then every pick is applied, stored, and broadcast
+  // like an action; the finished draft deals the match's decks.
+  struct draft_outgoing;
+  void start_draft();
+  void do_draft_pick(const std::shared_ptr<client_session>& c, const protocol::draft_pick_msg& m);
+  void store_draft_rows(std::vector<draft_event_record> rows, const std::shared_ptr<draft_outgoing>& out);
+  void on_draft_stored(bool ok, const std::shared_ptr<draft_outgoing>& out);
+  void start_drafted_match();
+  // The `draft` message for `viewer` (a seat or spectator).
+  message_ptr draft_message_for(seat_t viewer, const nlohmann::json& events) const;
   void on_match_created(bool ok);
   // Applies `a` (validated by the engine), persists it, then broadcasts.
   // `c`/`id`: the actor to answer, if the action came from a client.
@@ -208,6 +227,10 @@ class room : public std::enable_shared_from_this<room> {
   std::vector<seat_state> seats_;
   std::vector<watcher> spectators_;
   match match_;
+  // Drafted formats: the draft (from the drafting phase on) and the last
+  // seq of its stored log (draft_events).
+  std::optional<draft> draft_;
+  std::int64_t draft_seq_ = 0;
   std::string match_id_;
   std::int64_t seq_ = 0;
   std::vector<card_id> uid_cards_;

@@ -36,6 +36,25 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
   return r;
 }
 
+std::optional<protocol::protocol_error> room_registry::check_pool(game_mode mode, protocol::deck_format format,
+                                                                  const protocol::room_options& options) const {
+  if (!protocol::is_drafted(format)) return std::nullopt;
+  draft_config cfg;
+  cfg.format = format == protocol::deck_format::draft ? draft_format::draft : draft_format::instant_constructed;
+  cfg.table = protocol::draft_table_of(mode);
+  cfg.packs = options.packs;
+  draft d;
+  std::vector<draft_event> events;
+  const auto e = draft::create(*svc_.cat, cfg, d, events);
+  if (e == draft_error::ok) return std::nullopt;
+  std::string message(draft_error_message(e));
+  message += " (";
+  message += draft_error_name(e);
+  message += ", R14.8)";
+  return protocol::protocol_error{protocol::protocol_errc::bad_field_value,
+                                  e == draft_error::format_not_allowed ? "format" : "options.packs", message};
+}
+
 std::shared_ptr<room> room_registry::find(std::string_view id) const {
   std::lock_guard lock(mutex_);
   auto it = rooms_.find(std::string(id));

@@ -26,6 +26,10 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // `reserved`: a tournament room's seats (room::params::reserved).
   std::shared_ptr<room> create(game_mode mode, protocol::deck_format format, const protocol::room_options& options,
                                std::vector<std::string> reserved = {});
+  // A drafted format's pool (R14.8): bad_field_value naming options.packs
+  // (or format) when the engine refuses it; nullopt otherwise.
+  std::optional<protocol::protocol_error> check_pool(game_mode mode, protocol::deck_format format,
+                                                     const protocol::room_options& options) const;
   std::shared_ptr<room> find(std::string_view id) const;
   std::vector<protocol::room_summary> list() const;
   std::size_t size() const;

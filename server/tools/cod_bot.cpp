@@ -1,7 +1,8 @@
 // cod-bot: a command-line WebSocket client of cod-server (docs/protocol.md)
 // that plays random legal moves until the match is over.
 //
-//   cod-bot --create [--mode duel|ffa|2v2|solo|coop] [--format preconstructed|constructed] [--exhaustion]
+//   cod-bot --create [--mode duel|ffa|2v2|solo|coop]
+//           [--format preconstructed|constructed|instant_constructed|draft] [--packs P,P,...] [--exhaustion]
 //           [--champions] [--share-team-hands] [--difficulty N [--ai-mana N] [--ai-double]
 //           [--ai-first] [--ai-resistance] [--ai-abilities A,B]] --deck 1 [--champion ID|auto]
 //   cod-bot --room r7k2 --deck 2 [--champion ID|auto]
@@ -17,7 +18,8 @@
 // It says hello, then creates a room and joins it, joins a room, resumes a
 // seat, or watches a room; as a player it picks its moves from its own view
 // (bot/moves.hpp), tries another on a rule error, and stays under the
-// server's rate limit. Exit status: 0 the match ended (match_over, or a state
+// server's rate limit. In a drafted room (R14) it makes random legal picks
+// from the public draft view until the match starts. Exit status: 0 the match ended (match_over, or a state
 // showing it over), 1 the server refused something or said something
 // unexpected, 2 usage, 3 cannot connect or the connection was lost, 4 timeout.
 // One summary line on stdout at the end:
@@ -30,6 +32,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -78,6 +81,7 @@ struct options {
   bool share_team_hands = false;  // create: 2v2 option (R11.6)
   int difficulty = 0;             // create, solo/coop: R12.8 level (0 quick play)
   cod::ai_settings ai{};          // create, solo/coop: the custom settings (R12.8)
+  std::vector<std::string> packs; // create, drafted formats: the pool's packs (R14.8)
   std::string champion;           // join: a catalogue id, "auto" or "" (none unless the room asks)
   std::string room;
   std::optional<int> seat;
@@ -110,7 +114,9 @@ void usage(std::FILE* to) {
       "what to do:\n"
       "  --create                 create a room, then join it (prints the room id)\n"
       "    --mode M               duel (default), ffa or 2v2 (four seats: start three more bots with --room)\n"
-      "    --format F             preconstructed (default) or constructed\n"
+      "    --format F             preconstructed (default), constructed, instant_constructed or draft\n"
+      "                           (with --room: join a drafted room without a deck)\n"
+      "    --packs P,P,...        drafted formats: the packs of the pool (default: every card)\n"
       "    --exhaustion           the exhaustion rule (R9)\n"
       "    --champions            the Champion module (R13): every seat picks a Champion\n"
       "    --share-team-hands     2v2: teammates see each other's hand (R11.6)\n"
@@ -209,9 +215,10 @@ int parse_args(int argc, char** argv, options& o) {
       if (!cod::bot::parse_long(v, 1, 65535, n)) return fail("--port must be 1..65535");
       o.port = static_cast<std::uint16_t>(n);
     } else if (a == "--format") {
-      if (std::string_view(v) == "preconstructed") o.format = pr::deck_format::preconstructed;
-      else if (std::string_view(v) == "constructed") o.format = pr::deck_format::constructed;
-      else return fail("--format must be preconstructed or constructed");
+      if (auto f = pr::deck_format_from_name(v)) o.format = *f;
+      else return fail("--format must be preconstructed, constructed, instant_constructed or draft");
+    } else if (a == "--packs") {
+      if (auto e = cod::bot::parse_card_list(v, o.packs); !e.empty()) return fail(str("--packs: ", e));
     } else if (a == "--mode") {
       const auto* m = pr::find_offered_mode(std::string_view(v));
       if (!m) return fail(str("--mode must be ", pr::offered_mode_names()));
@@ -339,7 +346,7 @@ class pacer {
 
 class bot {
  public:
-  bot(options o, const cod::catalogue& cat) : o_(std::move(o)), cat_(cat), picker_(o_.seed) {
+  bot(options o, const cod::catalogue& cat) : o_(std::move(o)), cat_(cat), picker_(o_.seed), pick_rng_(o_.seed) {
     deadline_ = clock_type::now() + std::chrono::seconds(o_.timeout_sec);
   }
 
@@ -363,6 +370,9 @@ class bot {
   bool send_tournament_join();
   // Tournament mode: this game is over (or void): leave its room, then ask for the next.
   int next_game(const char* why);
+  // Drafting: a random legal pick when the draft waits for this seat.
+  bool maybe_pick();
+  std::vector<std::string> random_of(std::vector<std::string> from, int n);
   int on_message(const json& m, bool& done);
   int on_error(const json& m, bool& done);
   void on_view(const json& view, std::int64_t seq, bool is_state);
@@ -400,6 +410,13 @@ class bot {
   // Tournament mode.
   bool leaving_ = false;
   int t_games_ = 0, t_wins_ = 0, t_losses_ = 0, t_draws_ = 0, t_voided_ = 0;
+  // Drafting (R14): the last draft view, the pick in flight.
+  bool no_deck_ = false;
+  json draft_;
+  std::int64_t pending_pick_ = 0;
+  long picks_ = 0;
+  long refused_picks_ = 0;
+  std::mt19937_64 pick_rng_{0};
 };
 
 bool bot::send_tournament_join() {
@@ -444,7 +461,8 @@ bool bot::send_join() {
   j.seat = o_.seat;
   j.deck.preconstructed = o_.deck;
   j.deck.cards = o_.cards;
-  if (o_.champion == "auto") {
+  j.no_deck = no_deck_ || pr::is_drafted(o_.format);
+  if (o_.champion == "auto" && !j.no_deck) {
     // R13.1: a creature outside the deck (unknown ids in --cards are left to
     // the server's bad_deck).
     std::vector<cod::card_id> deck;
@@ -459,6 +477,46 @@ bool bot::send_join() {
   }
   if (!o_.champion.empty()) j.champion = o_.champion;
   return send_request(j);
+}
+
+std::vector<std::string> bot::random_of(std::vector<std::string> from, int n) {
+  std::shuffle(from.begin(), from.end(), pick_rng_);
+  if (static_cast<int>(from.size()) > n) from.resize(static_cast<std::size_t>(n));
+  return from;
+}
+
+bool bot::maybe_pick() {
+  if (seat_ < 0 || pending_pick_ || draft_.is_null() || draft_.value("finished", false)) return true;
+  const json* turn = nullptr;
+  for (const json& w : draft_.at("waiting"))
+    if (w.at("seat").get<int>() == seat_) turn = &w;
+  if (!turn) return true;
+  pr::draft_pick_msg m;
+  const std::string type = turn->at("pick").get<std::string>();
+  const int count = turn->at("count").get<int>();
+  if (type == "take") {
+    m.pick = cod::draft_pick_type::take;
+    m.cards = random_of(draft_.at("offer").get<std::vector<std::string>>(), count);
+  } else if (type == "ban") {
+    // R14.7: cards of the other seat's revealed list, not banned yet.
+    m.pick = cod::draft_pick_type::ban;
+    const json& target = draft_.at("seats").at(turn->at("target").get<int>());
+    std::vector<std::string> open;
+    const auto banned = target.at("banned").get<std::vector<std::string>>();
+    for (const json& c : target.at("list"))
+      if (std::find(banned.begin(), banned.end(), c.get<std::string>()) == banned.end()) open.push_back(c);
+    m.cards = random_of(open, count);
+  } else if (type == "submit") {
+    m.pick = cod::draft_pick_type::submit;
+    m.cards = random_of(draft_.at("pool").get<std::vector<std::string>>(), count);
+  } else {
+    m.pick = cod::draft_pick_type::choose_deck;
+    m.deck = static_cast<int>(pick_rng_() % pr::preconstructed_deck_count) + 1;
+  }
+  if (o_.delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(o_.delay_ms));
+  pending_pick_ = next_id_++;
+  m.id = pending_pick_;
+  return send_request(m);
 }
 
 std::string bot::where() const {
@@ -496,9 +554,9 @@ void bot::record_ack(std::int64_t seq) {
 }
 
 void bot::summary() {
-  std::printf("cod-bot: room=%s seat=%s result=%s reason=%s actions=%ld seq=%lld\n",
+  std::printf("cod-bot: room=%s seat=%s result=%s reason=%s actions=%ld seq=%lld picks=%ld\n",
               room_.empty() ? "-" : room_.c_str(), seat_ < 0 ? "-" : std::to_string(seat_).c_str(), result_.c_str(),
-              reason_.c_str(), actions_, static_cast<long long>(seq_));
+              reason_.c_str(), actions_, static_cast<long long>(seq_), picks_);
   if (!o_.tournament_token.empty())
     std::printf("cod-bot: tournament games=%d wins=%d losses=%d draws=%d voided=%d\n", t_games_, t_wins_, t_losses_,
                 t_draws_, t_voided_);
@@ -556,6 +614,20 @@ int bot::on_error(const json& m, bool& done) {
   const std::string code = m.value("code", "?");
   const std::string message = m.value("message", "");
   const json id = m.contains("id") ? m.at("id") : json();
+  if (pending_pick_ && id == pending_pick_) {
+    // A refused pick changes nothing: another random one (at most a few).
+    pending_pick_ = 0;
+    if (code == "rate_limited" || code == "server_busy") std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    else if (++refused_picks_ > 50) return fail(exit_refused, str("draft pick refused (", where(), "): ", code, ": ", message));
+    if (!maybe_pick()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    return -1;
+  }
+  // A room that drafts its decks: join again without one.
+  if (code == "bad_field_value" && m.value("field", "") == "deck" && seat_ < 0 && !no_deck_) {
+    no_deck_ = true;
+    if (!send_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    return -1;
+  }
   if (pending_id_ && (id == pending_id_ || (id.is_null() && code == "rate_limited"))) {
     if (code == "rate_limited" || code == "server_busy") {
       // Dropped or refused for load: the same action again, a little later.
@@ -646,6 +718,7 @@ int bot::on_message(const json& m, bool& done) {
       c.options.share_team_hands = o_.share_team_hands;
       c.options.difficulty = o_.difficulty;
       c.options.ai = o_.ai;
+      c.options.packs = o_.packs;
       if (!send_request(c)) return fail(exit_connection, str("connection lost: ", ws_.error()));
     } else if (!o_.spectate.empty()) {
       room_ = o_.spectate;
@@ -694,6 +767,13 @@ int bot::on_message(const json& m, bool& done) {
     on_view(m.at("view"), seq, false);
     if (pending_id_ && pending_seq_ && seq >= pending_seq_) pending_id_ = 0;
     if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+  } else if (type == "draft") {
+    draft_ = m.at("draft");
+    if (!maybe_pick()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+  } else if (type == "accepted" && pending_pick_ && m.value("id", json()) == pending_pick_) {
+    // The draft message that follows says what to do next.
+    pending_pick_ = 0;
+    ++picks_;
   } else if (type == "accepted") {
     if (pending_id_ && m.value("id", json()) == pending_id_) {
       pending_seq_ = m.at("seq").get<std::int64_t>();

@@ -4,8 +4,11 @@ invalid create_room (unknown mode, seats that do not fit the mode,
 share_team_hands outside 2v2, options of the wrong type) gets the documented
 error with its field and creates nothing (list_rooms stays empty); so does
 every invalid solo/coop difficulty (points that do not match the level, AI
-settings or Champions in quick play, out-of-range values, constructed decks);
-valid ffa, 2v2, Champion, solo and coop rooms list their mode, options and
+settings or Champions in quick play, out-of-range values, constructed decks)
+and every invalid format choice (an unknown format, instant_constructed
+beyond duel, packs outside the drafted formats or unknown, Champions with a
+draft, and drafted formats in solo and coop rooms, which are not offered
+yet); valid ffa, 2v2, Champion, solo and coop rooms list their mode, options and
 free seats (AI seats taken, marked "ai", never free); a join on an AI seat
 is refused with ai_seat; a join whose Champion is refused (each reason)
 takes no seat.
@@ -16,6 +19,7 @@ takes no seat.
 import json
 import os
 import sys
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import e2e_lib as e2e  # noqa: E402
@@ -46,7 +50,21 @@ BAD_CREATES = [
      "unknown_field", "options.ai.mana"),
     ({"mode": "duel", "format": "preconstructed", "options": {"difficulty": 1, "ai": {"ai_first": True}}},
      "bad_field_value", "options.difficulty"),
-    ({"mode": "ffa", "format": "draft"}, "bad_field_value", "format"),
+    # Formats and drafts (R14).
+    ({"mode": "ffa", "format": "sealed"}, "bad_field_value", "format"),
+    ({"mode": "ffa", "format": "instant_constructed"}, "bad_field_value", "format"),
+    ({"mode": "duel", "format": "constructed", "options": {"packs": ["initiation"]}}, "bad_field_value",
+     "options.packs"),
+    ({"mode": "duel", "format": "draft", "options": {"packs": ["no-such-pack"]}}, "bad_field_value",
+     "options.packs"),
+    ({"mode": "duel", "format": "draft", "options": {"champions": True}}, "bad_field_value", "options.champions"),
+    # Drafts are not offered in solo and co-op rooms yet (docs/protocol.md, "Formats and drafts").
+    ({"mode": "solo", "format": "draft"}, "bad_field_value", "format"),
+    ({"mode": "solo", "format": "instant_constructed"}, "bad_field_value", "format"),
+    ({"mode": "coop", "format": "draft", "options": {"packs": ["initiation"]}}, "bad_field_value", "format"),
+    ({"mode": "coop", "format": "instant_constructed"}, "bad_field_value", "format"),
+    ({"mode": "solo", "format": "preconstructed", "options": {"packs": ["initiation"]}}, "bad_field_value",
+     "options.packs"),
     ({"mode": "ffa", "format": "preconstructed", "options": {"seats": 2}}, "bad_field_value", "options.seats"),
     ({"mode": "2v2", "format": "preconstructed", "options": {"seats": 3}}, "bad_field_value", "options.seats"),
     ({"mode": "duel", "format": "preconstructed", "options": {"seats": 4}}, "bad_field_value", "options.seats"),
@@ -78,10 +96,14 @@ def test(args, work):
     db = os.path.join(work, "cod.db")
     server = e2e.Server(args.server, work, db).start()
     ws = WS(server.port)
-    check(request(ws, {"type": "hello", "version": 1})["type"] == "welcome", "hello")
+    welcome = request(ws, {"type": "hello", "version": 1})
+    check(welcome["type"] == "welcome", "hello")
+    # More refusals than the rate limit's burst: paced to stay under it.
+    pace = 1.0 / welcome["rate_limit_per_sec"] if welcome["rate_limit_per_sec"] else 0
 
     for i, (fields, code, field) in enumerate(BAD_CREATES):
         msg = dict({"type": "create_room", "id": i}, **fields)
+        time.sleep(pace)
         r = request(ws, msg)
         check(r["type"] == "error" and r["code"] == code and r.get("field") == field and r.get("id") == i,
               "create_room %s: expected %s on %s, got %s" % (fields, code, field, r))

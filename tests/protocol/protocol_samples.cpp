@@ -27,6 +27,7 @@
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/draft_codec.hpp"
 #include "cod/protocol/messages.hpp"
 
 #ifndef COD_CATALOGUE_PATH
@@ -120,6 +121,19 @@ void client_samples() {
   emit_client(proto::act_msg{"x", cod::action::concede_by(cod::no_seat)});
   emit_client(proto::leave_msg{12});
   emit_client(proto::ping_msg{-13});
+  // Drafted formats (R14).
+  {
+    proto::room_options o;
+    o.packs = {"initiation"};
+    emit_client(proto::create_room_msg{"d", cod::game_mode::duel, proto::deck_format::draft, o});
+    emit_client(proto::create_room_msg{"i", cod::game_mode::duel, proto::deck_format::instant_constructed, {}});
+    proto::join_msg j{"jd", "r7k2", "Ada", std::nullopt, {}};
+    j.no_deck = true;
+    emit_client(j);
+    emit_client(proto::draft_pick_msg{14, cod::draft_pick_type::take, {"brute"}, 0});
+    emit_client(proto::draft_pick_msg{15, cod::draft_pick_type::ban, {"brute", "troll"}, 0});
+    emit_client(proto::draft_pick_msg{16, cod::draft_pick_type::choose_deck, {}, 2});
+  }
 
   const char* invalid[] = {
       R"({"type":"hello"})",
@@ -134,7 +148,12 @@ void client_samples() {
       R"({"type":"list_rooms","filter":"x"})",
       R"({"type":"create_room","format":"preconstructed"})",
       R"({"type":"create_room","mode":"melee","format":"preconstructed"})",
-      R"({"type":"create_room","mode":"duel","format":"draft"})",
+      R"({"type":"create_room","mode":"duel","format":"sealed"})",
+      R"({"type":"create_room","mode":"duel","format":"draft","options":{"packs":"initiation"}})",
+      R"({"type":"draft_pick","pick":"take"})",
+      R"({"type":"draft_pick","pick":"keep","cards":["brute"]})",
+      R"({"type":"draft_pick","pick":"choose_deck","deck":5})",
+      R"({"type":"draft_pick","pick":"take","cards":["brute"],"deck":1})",
       R"({"type":"create_room","mode":"duel","format":"constructed","options":{"seats":4}})",
       R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":{"increment_ms":5}}})",
       R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":{"bank_ms":10}}})",
@@ -161,7 +180,6 @@ void client_samples() {
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":""})",
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":7})",
       R"({"type":"join","room":"r1","name":"A","deck":{"preconstructed":1},"champion":null})",
-      R"({"type":"join","room":"r1","name":"A"})",
       R"({"type":"join","room":"r1","name":"","deck":{"preconstructed":1}})",
       R"({"type":"join","room":"r1","name":"   ","deck":{"preconstructed":1}})",
       R"({"type":"join","room":"r1","name":"a\tb","deck":{"preconstructed":1}})",
@@ -202,6 +220,55 @@ void client_samples() {
       R"({"type":"ping","id":null,"payload":1})",
   };
   for (const char* text : invalid) emit_invalid(text);
+}
+
+// The `draft` message through whole drafts (R14.2, R14.3, R14.7): every view
+// a seat or spectator gets, each with the step's events.
+void draft_samples(const cod::catalogue& cat) {
+  const std::pair<cod::draft_format, cod::draft_table> kinds[] = {
+      {cod::draft_format::draft, cod::draft_table::duel},
+      {cod::draft_format::draft, cod::draft_table::four_players},
+      {cod::draft_format::instant_constructed, cod::draft_table::duel}};
+  for (const auto& [format, table] : kinds) {
+    cod::draft_config cfg;
+    cfg.format = format;
+    cfg.table = table;
+    cfg.seed = 42;
+    cfg.packs = {"initiation"};
+    cod::draft d;
+    std::vector<cod::draft_event> ev;
+    if (cod::draft::create(cat, cfg, d, ev) != cod::draft_error::ok) {
+      std::cerr << "protocol_samples: draft::create failed\n";
+      ++failures;
+      return;
+    }
+    cod::rng r(7);
+    std::int64_t seq = 1;
+    for (;;) {
+      for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator})
+        emit("server/draft", proto::make_draft("r7k2", seq, proto::draft_events_to_json(ev, cat),
+                                               proto::draft_view_to_json(d.view(v), d.state().pool, cat)));
+      if (d.finished()) break;
+      std::vector<cod::draft_pick> legal;
+      d.legal_picks(legal);
+      cod::draft_pick p;
+      if (legal.empty()) {  // a secret list: any `count` pool cards
+        const auto w = d.waiting().front();
+        p.type = cod::draft_pick_type::submit;
+        p.seat = w.seat;
+        p.cards.assign(d.state().pool.begin(), d.state().pool.begin() + w.count);
+      } else {
+        p = legal[r.below(legal.size())];
+      }
+      ev.clear();
+      if (d.apply(p, ev) != cod::draft_error::ok) {
+        std::cerr << "protocol_samples: a legal pick was refused\n";
+        ++failures;
+        return;
+      }
+      ++seq;
+    }
+  }
 }
 
 void fixed_server_samples(const cod::catalogue& cat) {
@@ -256,6 +323,7 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/pong", proto::make_pong(nullptr));
   emit("server/seat_status", proto::make_seat_status("r7k2", 1, false));
   emit("server/clock", proto::make_clock("r7k2", 0, 295000));
+  draft_samples(cat);
   emit("server/clock", proto::make_clock("r7k2", 1, -20));
   emit("server/match_over", proto::make_match_over("r7k2", 0b10, cod::end_reason::fort_destroyed,
                                                    18446744073709551615ULL));

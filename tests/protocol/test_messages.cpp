@@ -215,6 +215,63 @@ TEST_CASE("unknown fields") {
   check_error(R"({"type":"spectate","room":"r","token":"x"})", protocol_errc::unknown_field, "token");
 }
 
+// Drafted formats (R14): a join without a deck parses (the room decides
+// whether it needs one), and draft_pick's fields are checked one by one.
+TEST_CASE("join without a deck; draft_pick") {
+  auto j = proto::parse_client_message(R"({"type":"join","room":"r","name":"A"})");
+  REQUIRE(j.ok());
+  CHECK(std::get<proto::join_msg>(*j.message).no_deck);
+  CHECK_FALSE(proto::client_message_to_json(*j.message).contains("deck"));
+  auto with = proto::parse_client_message(R"({"type":"join","room":"r","name":"A","deck":{"preconstructed":1}})");
+  REQUIRE(with.ok());
+  CHECK_FALSE(std::get<proto::join_msg>(*with.message).no_deck);
+
+  auto p = proto::parse_client_message(R"({"type":"draft_pick","id":3,"pick":"ban","cards":["brute","troll"]})");
+  REQUIRE(p.ok());
+  const auto& m = std::get<proto::draft_pick_msg>(*p.message);
+  CHECK(m.pick == cod::draft_pick_type::ban);
+  CHECK(m.cards == std::vector<std::string>{"brute", "troll"});
+  CHECK(proto::parse_client_json(proto::client_message_to_json(*p.message)).message == p.message);
+  auto d = proto::parse_client_message(R"({"type":"draft_pick","pick":"choose_deck","deck":4})");
+  REQUIRE(d.ok());
+  CHECK(std::get<proto::draft_pick_msg>(*d.message).deck == 4);
+
+  struct bad {
+    const char* text;
+    protocol_errc code;
+    const char* field;
+  };
+  const bad cases[] = {
+      {R"({"type":"draft_pick"})", protocol_errc::missing_field, "pick"},
+      {R"({"type":"draft_pick","pick":1,"cards":[]})", protocol_errc::bad_field_type, "pick"},
+      {R"({"type":"draft_pick","pick":"keep","cards":[]})", protocol_errc::bad_field_value, "pick"},
+      {R"({"type":"draft_pick","pick":"take"})", protocol_errc::missing_field, "cards"},
+      {R"({"type":"draft_pick","pick":"take","cards":"brute"})", protocol_errc::bad_field_type, "cards"},
+      {R"({"type":"draft_pick","pick":"take","cards":[7]})", protocol_errc::bad_field_type, "cards[0]"},
+      {R"({"type":"draft_pick","pick":"take","cards":[""]})", protocol_errc::bad_field_value, "cards[0]"},
+      {R"({"type":"draft_pick","pick":"take","cards":["a"],"deck":1})", protocol_errc::bad_field_value, "deck"},
+      {R"({"type":"draft_pick","pick":"choose_deck"})", protocol_errc::missing_field, "deck"},
+      {R"({"type":"draft_pick","pick":"choose_deck","deck":5})", protocol_errc::bad_field_value, "deck"},
+      {R"({"type":"draft_pick","pick":"choose_deck","deck":1,"cards":[]})", protocol_errc::bad_field_value, "cards"},
+      {R"({"type":"draft_pick","pick":"take","cards":[],"seat":0})", protocol_errc::unknown_field, "seat"},
+      {R"({"type":"create_room","mode":"duel","format":"draft","options":{"packs":["a","a"]}})",
+       protocol_errc::bad_field_value, "options.packs[1]"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"packs":["a"]}})",
+       protocol_errc::bad_field_value, "options.packs"},
+      {R"({"type":"create_room","mode":"ffa","format":"instant_constructed"})", protocol_errc::bad_field_value,
+       "format"},
+      {R"({"type":"create_room","mode":"duel","format":"draft","options":{"champions":true}})",
+       protocol_errc::bad_field_value, "options.champions"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.text);
+    const auto r = proto::parse_client_message(c.text);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error->code == c.code);
+    CHECK(r.error->field == c.field);
+  }
+}
+
 TEST_CASE("missing fields and wrong types, field by field") {
   using E = protocol_errc;
   struct bad {
@@ -265,7 +322,6 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"join","room":"r","name":"A","seat":-1,"deck":{"preconstructed":1}})", E::bad_field_value, "seat"},
       {R"({"type":"join","room":"r","name":"A","seat":4,"deck":{"preconstructed":1}})", E::bad_field_value, "seat"},
       {R"({"type":"join","room":"r","name":"A","seat":0.5,"deck":{"preconstructed":1}})", E::bad_field_type, "seat"},
-      {R"({"type":"join","room":"r","name":"A"})", E::missing_field, "deck"},
       {R"({"type":"join","room":"r","name":"A","deck":1})", E::bad_field_type, "deck"},
       {R"({"type":"join","room":"r","name":"A","deck":[1]})", E::bad_field_type, "deck"},
       {R"({"type":"join","room":"r","name":"A","deck":{}})", E::missing_field, "deck.preconstructed"},

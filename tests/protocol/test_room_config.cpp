@@ -195,6 +195,53 @@ TEST_CASE("check_room_config: solo and co-op difficulty (R12.8; the engine's che
   CHECK(proto::check_room_config(M::coop, F::constructed, o)->field == "format");
 }
 
+TEST_CASE("check_room_config: drafted formats, and none in solo and co-op yet") {
+  using M = cod::game_mode;
+  using F = proto::deck_format;
+  proto::room_options o;
+  // Duel and four players draft (R14.2, R14.3); instant constructed is a duel (RULING E65).
+  CHECK_FALSE(proto::check_room_config(M::duel, F::draft, o));
+  CHECK_FALSE(proto::check_room_config(M::duel, F::instant_constructed, o));
+  o.packs = {"initiation"};
+  CHECK_FALSE(proto::check_room_config(M::duel, F::draft, o));
+  CHECK(proto::check_room_config(M::duel, F::preconstructed, o)->field == "options.packs");
+  o.packs.clear();
+  o.seats = 4;
+  CHECK_FALSE(proto::check_room_config(M::ffa, F::draft, o));
+  CHECK_FALSE(proto::check_room_config(M::two_vs_two, F::draft, o));
+  CHECK(proto::check_room_config(M::ffa, F::instant_constructed, o)->field == "format");
+
+  // Solo and co-op: drafts against the AI (R14.4, R14.5) are not offered
+  // yet: bad_field_value on "format", saying so, whatever the difficulty.
+  for (const M mode : {M::solo, M::coop}) {
+    CAPTURE(cod::game_mode_name(mode));
+    proto::room_options ai;
+    ai.seats = cod::seats_of(mode);
+    for (const F f : {F::draft, F::instant_constructed}) {
+      CAPTURE(proto::deck_format_name(f));
+      auto e = proto::check_room_config(mode, f, ai);
+      REQUIRE(e);
+      CHECK(e->code == protocol_errc::bad_field_value);
+      CHECK(e->field == "format");
+      CHECK(e->message.find("not offered in") != std::string::npos);
+      CHECK(e->message.find("\"preconstructed\"") != std::string::npos);
+      ai.packs = {"initiation"};
+      CHECK(proto::check_room_config(mode, f, ai)->field == "format");
+      ai.packs.clear();
+    }
+    ai.packs = {"initiation"};
+    auto e = proto::check_room_config(mode, F::preconstructed, ai);
+    REQUIRE(e);
+    CHECK(e->field == "options.packs");
+  }
+  // The same refusal from a create_room frame.
+  refused(R"({"type":"create_room","mode":"solo","format":"draft"})", protocol_errc::bad_field_value, "format");
+  refused(R"({"type":"create_room","mode":"coop","format":"instant_constructed","options":{"difficulty":1,"ai":{"ai_first":true}}})",
+          protocol_errc::bad_field_value, "format");
+  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"packs":["initiation"]}})",
+          protocol_errc::bad_field_value, "options.packs");
+}
+
 TEST_CASE("join: the champion field") {
   const auto r = proto::parse_client_message(
       R"({"type":"join","room":"r","name":"A","deck":{"preconstructed":1},"champion":"brute"})");

@@ -160,6 +160,9 @@ class held_store final : public match_store {
   void append_note(const std::string& id, std::int64_t at, const std::string& text) override {
     inner_.append_note(id, at, text);
   }
+  void append_draft(const std::string& id, const std::vector<draft_event_record>& rows, done_fn done) override {
+    inner_.append_draft(id, rows, wrap(std::move(done)));
+  }
   std::vector<stored_match> load_unfinished() override { return inner_.load_unfinished(); }
   std::optional<stored_match> load_match(const std::string& id) override { return inner_.load_match(id); }
   std::vector<match_summary> list_matches(const match_query& q) override { return inner_.list_matches(q); }

@@ -23,6 +23,7 @@
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
+#include "persist/draft_log.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
 #include "persist/sha256.hpp"
@@ -116,6 +117,94 @@ void store_copy(match_store& store, stored_match sm, F&& change) {
   for (const auto& a : sm.actions) store.append_action(sm.match.match_id, a, nullptr);
   if (sm.result) store.finish_match(sm.match.match_id, *sm.result, nullptr);
   store.flush();
+}
+
+// A drafted duel (R14) stored as room_draft.cpp stores it: the record when
+// the draft starts (each seat's deck {"draft":true}), the draft log's rows
+// step by step (persist/draft_log.hpp), then the match created from the
+// drafted decks and seed (RULING E62) and played to its end by random legal
+// moves. max_picks >= 0: stop the draft after that many picks (the server
+// stopped mid-draft).
+stored_match draft_and_store(match_store& store, const std::string& id, const std::string& format,
+                             std::uint64_t seed, int max_picks) {
+  match_record rec;
+  rec.match_id = id;
+  rec.room_id = "room-" + id;
+  rec.mode = "duel";
+  rec.format = format;
+  rec.options_json = R"({"exhaustion":false})";
+  rec.rules_version = "test";
+  rec.engine_version = cod::engine_version;
+  rec.seed = seed;
+  rec.seed_hash = seed_commitment(seed);
+  rec.created_ms = 1700000003000;
+  rec.seats = {{0, "Dee", sha256_hex("t0"), R"({"draft":true})"}, {1, "Eve", sha256_hex("t1"), R"({"draft":true})"}};
+  store.create_match(rec, nullptr);
+  cod::draft_config cfg;
+  std::string error;
+  REQUIRE_MESSAGE(draft_config_from_record(rec, cfg, error), error);
+  cod::draft d;
+  std::vector<cod::draft_event> events;
+  REQUIRE(cod::draft::create(cards(), cfg, d, events) == cod::draft_error::ok);
+  std::int64_t next = 1, at = rec.created_ms;
+  store.append_draft(id, draft_rows(cards(), d, nullptr, events, next, at), nullptr);
+  cod::rng r(seed + 1);
+  std::vector<cod::draft_pick> legal;
+  for (int picks = 0; !d.finished() && (max_picks < 0 || picks < max_picks); ++picks) {
+    REQUIRE(picks < 200);
+    d.legal_picks(legal);
+    if (legal.empty()) {  // secret lists (R14.7) are not enumerated: any `count` pool cards
+      const auto w = d.waiting();
+      REQUIRE(!w.empty());
+      std::vector<cod::card_id> pool = d.state().pool;
+      r.shuffle(pool.data(), static_cast<int>(pool.size()));
+      pool.resize(static_cast<std::size_t>(w[0].count));
+      cod::draft_pick p;
+      p.type = cod::draft_pick_type::submit;
+      p.seat = w[0].seat;
+      p.cards = pool;
+      legal.push_back(p);
+    }
+    const cod::draft_pick p = legal[r.below(legal.size())];
+    events.clear();
+    REQUIRE(d.apply(p, events) == cod::draft_error::ok);
+    store.append_draft(id, draft_rows(cards(), d, &p, events, next, ++at), nullptr);
+  }
+  if (d.finished()) {
+    cod::match_config mc;
+    REQUIRE_MESSAGE(config_from_record(cards(), rec, mc, error), error);
+    for (std::size_t s = 0; s < 2; ++s) mc.decks[s] = d.decks()[s];
+    mc.seed = d.match_seed();
+    cod::match m;
+    std::vector<cod::event> setup;
+    REQUIRE(cod::match::create(cards(), mc, m, setup) == cod::rule_error::ok);
+    std::vector<cod::action> moves;
+    std::vector<cod::event> ev;
+    for (int n = 0; !m.over(); ++n) {
+      REQUIRE(n < 5000);
+      m.legal_actions(moves);
+      const cod::action act = moves[r.below(moves.size())];
+      ev.clear();
+      REQUIRE(m.apply(act, ev) == cod::rule_error::ok);
+      action_record ar;
+      ar.seq = n + 1;
+      ar.seat = act.seat;
+      ar.action_json = cod::protocol::action_to_json(act).dump();
+      ar.digest = m.digest();
+      ar.at_ms = ++at;
+      store.append_action(id, ar, nullptr);
+    }
+    match_result res;
+    for (int s = 0; s < m.seat_count(); ++s)
+      if (m.winners() & (1u << s)) res.winners.push_back(s);
+    res.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
+    res.ended_ms = ++at;
+    store.finish_match(id, res, nullptr);
+  }
+  store.flush();
+  auto sm = store.load_match(id);
+  REQUIRE(sm);
+  return *sm;
 }
 
 admin::response get(const admin::api& api, const std::string& target, const std::string& authorization = auth,
@@ -509,6 +598,7 @@ TEST_CASE("admin api: the record and the export; the seed stays secret while a m
   CHECK(ex["actions"].size() == f.full.sm.actions.size());
   CHECK(ex["result"]["reason"] == f.full.sm.result->reason);
   CHECK(ex["notes"].is_array());
+  CHECK_FALSE(ex.contains("draft"));  // a preconstructed duel was not drafted
   // The same bytes each time (no timestamps of its own).
   CHECK(get(f.api, "/admin/api/matches/m-full/export").body == get(f.api, "/admin/api/matches/m-full/export").body);
 
@@ -519,4 +609,84 @@ TEST_CASE("admin api: the record and the export; the seed stays secret while a m
   const auto part_rec = get(f.api, "/admin/api/matches/m-part");
   CHECK(body(part_rec)["seed"].is_null());
   CHECK(part_rec.body.find(std::to_string(f.part.sm.match.seed)) == std::string::npos);
+}
+
+TEST_CASE("admin api: the draft record of drafted matches (R14), replayed; secret lists withheld mid-draft") {
+  memory_store store{memory_store::callbacks::run_inline};
+  admin::api api{token, cards(), store};
+  const stored_match full = draft_and_store(store, "d-full", "draft", 4242, -1);
+  const stored_match ic = draft_and_store(store, "i-full", "instant_constructed", 5151, -1);
+  const stored_match mid = draft_and_store(store, "i-mid", "instant_constructed", 6161, 1);
+  REQUIRE(full.finished());
+  REQUIRE(ic.finished());
+  REQUIRE_FALSE(mid.finished());
+  REQUIRE(mid.actions.empty());
+
+  for (const stored_match* sm : {&full, &ic}) {
+    const std::string id = sm->match.match_id;
+    INFO(id);
+    const json d = body(get(api, "/admin/api/matches/" + id + "/draft"));
+    CHECK(d["match_id"] == id);
+    CHECK(d["format"] == sm->match.format);
+    CHECK(d["finished"] == true);
+    CHECK(d["complete"] == true);
+    CHECK(d["error"].is_null());
+    REQUIRE(d["rows"].size() == sm->draft.size());
+    CHECK(d["picks"].get<std::size_t>() + d["reveals"].get<std::size_t>() == sm->draft.size());
+    for (std::size_t i = 0; i < sm->draft.size(); ++i) {
+      CHECK(d["rows"][i]["seq"] == sm->draft[i].seq);
+      CHECK(d["rows"][i]["kind"] == sm->draft[i].kind);
+      CHECK(d["rows"][i]["cards"] == json::parse(sm->draft[i].cards_json));  // nothing withheld once finished
+    }
+    const json v = body(get(api, "/admin/api/matches/" + id + "/verify"));
+    CHECK(v["ok"] == true);
+    bool draft_check = false;
+    for (const auto& c : v["checks"]) draft_check = draft_check || (c["name"] == "draft" && c["ok"] == true);
+    CHECK(draft_check);
+    CHECK(get(api, "/admin/api/matches/" + id + "/state?step=0").status == 200);
+    CHECK(body(get(api, "/admin/api/matches/" + id + "/log"))["complete"] == true);
+    const json ex = body(get(api, "/admin/api/matches/" + id + "/export"));
+    REQUIRE(ex.contains("draft"));
+    CHECK(ex["draft"] == d["rows"]);
+  }
+
+  // Mid-draft (one secret list submitted): the list is withheld, the draft
+  // replays, there is no match state yet, and verify says the draft is unfinished.
+  const json d = body(get(api, "/admin/api/matches/i-mid/draft"));
+  CHECK(d["finished"] == false);
+  CHECK(d["complete"] == true);
+  int picks = 0;
+  for (const auto& row : d["rows"])
+    if (row["kind"] == "pick") {
+      ++picks;
+      CHECK(row["cards"].is_null());
+    }
+  CHECK(picks == 1);
+  CHECK(body(get(api, "/admin/api/matches/i-mid/export"))["draft"] == d["rows"]);
+  const auto st = get(api, "/admin/api/matches/i-mid/state?step=0");
+  CHECK(st.status == 422);
+  CHECK(body(st)["error"] == "replay_failed");
+  const json v = body(get(api, "/admin/api/matches/i-mid/verify"));
+  CHECK(v["ok"] == false);
+  CHECK(v["first_divergence"]["check"] == "draft");
+  // A tampered draft log does not replay: complete false and the row named.
+  {
+    stored_match bad = full;
+    bad.match.match_id = "d-bad";
+    for (auto& row : bad.draft)
+      if (row.kind == "pick") {
+        row.cards_json = R"(["no-such-card"])";
+        break;
+      }
+    store.create_match(bad.match, nullptr);
+    store.append_draft("d-bad", bad.draft, nullptr);
+    for (const auto& a : bad.actions) store.append_action("d-bad", a, nullptr);
+    store.finish_match("d-bad", *bad.result, nullptr);
+    store.flush();
+  }
+  const json bad = body(get(api, "/admin/api/matches/d-bad/draft"));
+  CHECK(bad["complete"] == false);
+  INFO(bad.dump());
+  CHECK(bad["error"].get<std::string>().find("unknown card \"no-such-card\"") != std::string::npos);
+  CHECK(body(get(api, "/admin/api/matches/d-bad/verify"))["ok"] == false);
 }

@@ -37,6 +37,7 @@
 
 #include "cod/engine/action.hpp"
 #include "cod/engine/catalogue.hpp"
+#include "cod/engine/draft.hpp"
 #include "cod/engine/error.hpp"
 #include "cod/engine/event.hpp"
 #include "cod/engine/setup.hpp"
@@ -65,6 +66,8 @@ inline constexpr std::int64_t min_bank_ms = 1000;         // options.turn_clock.
 inline constexpr std::int64_t max_bank_ms = 86'400'000;   // one day
 inline constexpr std::int64_t max_increment_ms = 3'600'000;
 inline constexpr int preconstructed_deck_count = 4;   // {"preconstructed": 1..4}
+inline constexpr std::size_t max_packs = 32;          // options.packs
+inline constexpr std::size_t max_pack_chars = 64;     // one entry of options.packs
 
 inline constexpr std::string_view server_software = "cod-server/0.1";
 
@@ -81,8 +84,19 @@ inline constexpr std::uint16_t internal_error = 1011;
 // ---------------------------------------------------------------------------
 // Shared values.
 
-enum class deck_format : std::uint8_t { preconstructed, constructed };
-std::string_view deck_format_name(deck_format f);  // "preconstructed" | "constructed"
+// How the seats get their decks (R14). preconstructed and constructed come
+// with join; instant_constructed and draft are played through the server
+// once every seat is taken (the room's drafting phase, draft_codec.hpp).
+enum class deck_format : std::uint8_t { preconstructed, constructed, instant_constructed, draft };
+// "preconstructed" | "constructed" | "instant_constructed" | "draft"
+std::string_view deck_format_name(deck_format f);
+std::optional<deck_format> deck_format_from_name(std::string_view name);
+// The formats whose decks are built in the room, before the match (R14.2-R14.7).
+constexpr bool is_drafted(deck_format f) {
+  return f == deck_format::instant_constructed || f == deck_format::draft;
+}
+// The engine's table for a mode: duel, four players (ffa, 2v2), solo, co-op.
+draft_table draft_table_of(game_mode m);
 
 struct turn_clock {
   std::int64_t bank_ms = 0;       // each seat's time bank
@@ -104,6 +118,10 @@ struct room_options {
   bool share_team_hands = false;          // R11.6, 2v2 only: teammates see each other's hand
   int difficulty = 0;                     // R12.8: 0 quick play, 1..10 custom play (solo, coop)
   ai_settings ai{};                       // R12.8: the custom settings ("ai"); defaults: quick play
+  // R14.8, drafted formats only: the packs the pool is made of (every
+  // catalogue card of them, once); empty: every card. "packs" on the wire,
+  // written only when not empty.
+  std::vector<std::string> packs{};
   bool operator==(const room_options&) const = default;
 };
 
@@ -230,6 +248,9 @@ struct join_msg {
   // R13.1: the seat's Champion, a catalogue id (1..64 characters); required
   // in a room with champions, refused in one without (resolve_champion).
   std::optional<std::string> champion{};
+  // The join came without "deck": required in a drafted room (the deck is
+  // built there), refused elsewhere (the room answers missing_field).
+  bool no_deck{false};
   bool operator==(const join_msg&) const = default;
 };
 
@@ -282,9 +303,21 @@ struct ping_msg {
   bool operator==(const ping_msg&) const = default;
 };
 
+// A seat's pick in the room's drafting phase (R14): {"type": "draft_pick",
+// "pick": "take" | "ban" | "submit" | "choose_deck", "cards": [ids], "deck":
+// 1..4}. The seat comes from the connection, never the wire; the cards are
+// catalogue ids, resolved by the room (unknown ones: unknown_card).
+struct draft_pick_msg {
+  nlohmann::json id;
+  draft_pick_type pick = draft_pick_type::take;
+  std::vector<std::string> cards{};  // take, ban, submit
+  int deck = 0;                      // choose_deck: 1..4
+  bool operator==(const draft_pick_msg&) const = default;
+};
+
 using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
-                                    tournament_join_msg>;
+                                    tournament_join_msg, draft_pick_msg>;
 
 // "hello", "join", ...: the message's "type".
 std::string_view message_type(const client_message& m);
@@ -326,8 +359,10 @@ nlohmann::json make_welcome(const nlohmann::json& id, std::string_view session,
                             std::size_t max_frame_bytes, int rate_limit_per_sec,
                             std::string_view server = server_software);
 
-enum class room_status : std::uint8_t { waiting, playing, finished };
-std::string_view room_status_name(room_status s);  // "waiting" | "playing" | "finished"
+// drafting: every seat is taken and the decks are being drafted (R14).
+enum class room_status : std::uint8_t { waiting, playing, finished, drafting };
+// "waiting" | "playing" | "finished" | "drafting"
+std::string_view room_status_name(room_status s);
 
 struct seat_summary {
   int seat = 0;
@@ -416,6 +451,8 @@ nlohmann::json make_error(const nlohmann::json& id, session_errc code,
                           std::string_view message = {});
 // A rejected action: code error_name(e), message error_message(e).
 nlohmann::json make_error(const nlohmann::json& id, rule_error e);
+// A rejected draft pick: code draft_error_name(e), message draft_error_message(e).
+nlohmann::json make_error(const nlohmann::json& id, draft_error e);
 // bad_deck with "reason" (deck_result::reason) and its message.
 nlohmann::json make_deck_error(const nlohmann::json& id, const deck_result& d);
 // bad_champion_choice with "reason" (champion_result::reason) and its message.

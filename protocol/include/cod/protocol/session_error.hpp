@@ -38,9 +38,11 @@ enum class session_errc : std::uint8_t {
   // Added with tournaments (tournament_join):
   tournament_waiting,    // no game of the player's is open yet: ask again later
   tournament_over,       // the tournament has finished, or the player was dropped
+  // Added with the drafted formats (R14):
+  not_drafting,          // draft_pick: the room is not drafting (still waiting, or the match has started)
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::tournament_over) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::not_drafting) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);

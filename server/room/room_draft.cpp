@@ -1,0 +1,186 @@
+// The room's drafting phase (R14; docs/protocol.md, "Formats and drafts"):
+// drafted formats (instant_constructed, draft) build the decks here, once
+// every seat is taken and before the match exists.
+//
+// One cod::draft runs on the room's executor. A pick is checked by the
+// engine (draft::apply: a refused pick changes nothing and gets the engine's
+// stable error code), stored with what it revealed (draft_events, through
+// the store like an action: nothing is broadcast before it is durable), then
+// every seat and spectator gets a `draft` message: the public view (R14.2,
+// R16.2: the offer, every pick, whose turn and how many; a secret list only
+// to its owner until revealed) and the events. When the draft finishes the
+// match is created from its decks with draft.match_seed() (RULING E62).
+//
+// The match row is written when the draft starts (its draft_events rows
+// reference it); it stays 'playing' with no actions while the room drafts.
+//
+// Tables: the mode gives the engine's table (protocol::draft_table_of):
+// duel and four players here. Solo and co-op rooms (R14.4, R14.5) do not
+// draft yet: check_room_config refuses a drafted format there. When they
+// do, the engine plays the AI seats' side by itself (rest_to_ai, split_ai);
+// their AI seats are already filled by the room (make_ai_seat), the draft's
+// decks then replace the AI decks of RULING E41 (start_match), and
+// start_drafted_match must pass difficulty and ai on as start_match does.
+#include <spdlog/spdlog.h>
+
+#include "app/metrics.hpp"
+#include "cod/protocol/draft_codec.hpp"
+#include "persist/draft_log.hpp"
+#include "room/client_session.hpp"
+#include "room/random.hpp"
+#include "room/room.hpp"
+
+namespace cod::server {
+
+namespace pr = cod::protocol;
+using nlohmann::json;
+
+// One stored step of the draft and who asked for it.
+struct room::draft_outgoing {
+  std::weak_ptr<client_session> actor;
+  json id;
+  json events;  // the step's events, public (every draft event is)
+};
+
+void room::draft_pick(std::shared_ptr<client_session> c, pr::draft_pick_msg m) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_draft_pick(c, m); });
+}
+
+void room::start_draft() {
+  status_ = status::drafting;
+  draft_config cfg;
+  cfg.format = p_.format == pr::deck_format::draft ? draft_format::draft : draft_format::instant_constructed;
+  cfg.table = pr::draft_table_of(p_.mode);
+  cfg.seed = p_.seed;  // R16.1: shuffled by the match's seeded generator
+  cfg.packs = p_.options.packs;
+  std::vector<draft_event> events;
+  draft d;
+  if (auto e = draft::create(*svc_.cat, cfg, d, events); e != draft_error::ok) {
+    // create_room checked the pool (room_registry::check_pool): a bug.
+    spdlog::error("room {}: the engine refused to start the draft: {}", p_.id, draft_error_name(e));
+    abandon("the draft could not be set up");
+    return;
+  }
+  draft_ = std::move(d);
+  match_id_ = p_.id;
+  match_id_ += '-';
+  match_id_ += random_hex(8);
+  draft_seq_ = 0;
+  std::int64_t next = 1;
+  auto rows = draft_rows(*svc_.cat, *draft_, nullptr, events, next, svc_.wall_ms());
+  spdlog::info("room {}: match {}: {} draft started ({} table, seed hash {})", p_.id, match_id_,
+               pr::deck_format_name(p_.format), draft_table_name(cfg.table), seed_hash_);
+  // The match row first: the draft's rows reference it. Writes are applied
+  // in order, so if it fails the rows fail too, and their callback says so.
+  svc_.store->create_match(make_record(), [](bool) {});
+  auto out = std::make_shared<draft_outgoing>();
+  out->events = pr::draft_events_to_json(events, *svc_.cat);
+  store_draft_rows(std::move(rows), out);
+}
+
+void room::do_draft_pick(const std::shared_ptr<client_session>& c, const pr::draft_pick_msg& m) {
+  const int seat = seat_of(c->id());
+  if (seat < 0) {
+    if (is_spectator(c->id())) {
+      c->send(pr::make_error(m.id, pr::session_errc::spectator_cannot_act));
+    } else {
+      c->send(pr::make_error(m.id, pr::session_errc::not_seated));
+      c->detach(this);
+    }
+    return;
+  }
+  if (status_ != status::drafting || !draft_ || draft_->finished()) {
+    c->send(pr::make_error(m.id, pr::session_errc::not_drafting));
+    return;
+  }
+  cod::draft_pick p;
+  p.type = m.pick;
+  p.seat = static_cast<seat_t>(seat);
+  p.deck = m.deck;
+  for (const auto& id : m.cards) {
+    const auto card = svc_.cat->find(id);
+    if (!card) {
+      c->send(pr::make_error(m.id, draft_error::unknown_card));
+      return;
+    }
+    p.cards.push_back(*card);
+  }
+  std::vector<draft_event> events;
+  if (auto e = draft_->apply(p, events); e != draft_error::ok) {
+    spdlog::info("room {}: seat {} draft pick refused: {}", p_.id, seat, draft_error_name(e));
+    c->send(pr::make_error(m.id, e));
+    return;
+  }
+  std::int64_t next = draft_seq_ + 1;
+  auto rows = draft_rows(*svc_.cat, *draft_, &p, events, next, svc_.wall_ms());
+  auto out = std::make_shared<draft_outgoing>();
+  out->actor = c;
+  out->id = m.id;
+  out->events = pr::draft_events_to_json(events, *svc_.cat);
+  store_draft_rows(std::move(rows), out);
+}
+
+void room::store_draft_rows(std::vector<draft_event_record> rows, const std::shared_ptr<draft_outgoing>& out) {
+  busy_ = true;
+  const auto last = rows.empty() ? draft_seq_ : rows.back().seq;
+  svc_.store->append_draft(match_id_, rows, [self = shared_from_this(), out, last](bool ok) {
+    self->ex_->post([self, out, ok, last] {
+      if (ok) self->draft_seq_ = last;
+      self->on_draft_stored(ok, out);
+    });
+  });
+  publish_summary();
+}
+
+void room::on_draft_stored(bool ok, const std::shared_ptr<draft_outgoing>& out) {
+  busy_ = false;
+  if (!ok) {
+    svc_.stats->persistence_errors_total++;
+    spdlog::error("room {}: persistence error: the draft of match {} was not saved", p_.id, match_id_);
+    if (auto c = out->actor.lock())
+      c->send(pr::make_error(out->id, pr::session_errc::internal_error, "the pick could not be saved"));
+    abandon("the draft could not be saved");
+    drain();
+    return;
+  }
+  if (auto c = out->actor.lock()) c->send(pr::make_accepted(out->id, draft_seq_));
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (auto c = seats_[i].client.lock()) c->send(draft_message_for(static_cast<seat_t>(i), out->events));
+  if (!spectators_.empty()) {
+    auto msg = draft_message_for(spectator, out->events);
+    for (auto& w : spectators_)
+      if (auto c = w.client.lock()) c->send(msg);
+  }
+  if (draft_->finished()) start_drafted_match();
+  drain();
+}
+
+void room::start_drafted_match() {
+  match_config cfg;
+  cfg.mode = p_.mode;
+  cfg.seat_count = static_cast<int>(seats_.size());
+  cfg.exhaustion_rule = p_.options.exhaustion;
+  cfg.share_team_hands = p_.options.share_team_hands;
+  cfg.seed = draft_->match_seed();  // RULING E62
+  for (std::size_t i = 0; i < seats_.size(); ++i) cfg.decks[i] = draft_->decks()[i];
+  events_.clear();
+  if (auto e = match::create(*svc_.cat, cfg, match_, events_); e != rule_error::ok) {
+    spdlog::error("room {}: the engine refused to start the drafted match: {}", p_.id, error_name(e));
+    abandon("the match could not be set up");
+    return;
+  }
+  uid_cards_ = pr::uid_cards_from_view(match_.view(referee));
+  spdlog::info("room {}: match {}: the draft finished after {} draft records", p_.id, match_id_, draft_seq_);
+  // The match row exists since the draft started: the match begins now.
+  on_match_created(true);
+}
+
+message_ptr room::draft_message_for(seat_t viewer, const json& events) const {
+  return std::make_shared<const std::string>(
+      pr::make_draft(p_.id, draft_seq_, events,
+                     pr::draft_view_to_json(draft_->view(viewer), draft_->state().pool, *svc_.cat))
+          .dump());
+}
+
+}  // namespace cod::server
