@@ -10,10 +10,12 @@ import {
 
 let server;
 let browser;
-let finished = null; // the duel's last view and record, for the admin page's test
+let soloFinished = null; // the solo game's room, last seq and view
+
+const ADMIN_TOKEN = "browser-test-admin-token-0123456789";
 
 before(async () => {
-  server = await startServer();
+  server = await startServer(["--admin-token", ADMIN_TOKEN]);
   browser = await launchBrowser();
 });
 
@@ -48,7 +50,14 @@ test("the page, its modules and the catalogue load; the lobby shows errors in wo
   assert.match(await page.textContent("#conn-state"), /connected to cod-server/);
   // Every mode the server offers can be chosen.
   const modes = await page.$$eval("#create-mode option", (o) => o.map((x) => x.value));
-  assert.deepEqual(modes, ["duel", "ffa", "2v2"]);
+  assert.deepEqual(modes, ["duel", "ffa", "2v2", "solo", "coop"]);
+  // Solo and co-op: preconstructed decks and quick play only from the form.
+  await page.selectOption("#create-mode", "solo");
+  assert.equal(await page.$eval("#create-format", (s) => s.value), "preconstructed");
+  assert.equal(await page.$eval('#create-format option[value="constructed"]', (o) => o.disabled), true);
+  assert.equal(await page.$eval("#opt-difficulty", (s) => s.disabled), false);
+  await page.selectOption("#create-mode", "duel");
+  assert.equal(await page.$eval("#opt-difficulty", (s) => s.disabled), true);
 
   // The client's own check: no name.
   await page.click("#create-room");
@@ -167,8 +176,6 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     assert.match(await p.textContent("#status"), /You (won|lost)/);
     assert.match(await p.textContent("#log"), /Game over: /);
   }
-  finished = await ann.evaluate(() => ({ view: window.codApp.game.view, seq: window.codApp.game.seq, names: window.codApp.game.names }));
-  finished.room = room;
   await ann.screenshot({ path: artifact("duel-over-ann.png"), fullPage: true });
   await bob.screenshot({ path: artifact("duel-over-bob.png"), fullPage: true });
   assert.deepEqual(ann.jsErrors || [], []);
@@ -180,6 +187,68 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
   await ann.waitForSelector(`tr[data-room="${room}"][data-status=finished]`);
   await ann.context().close();
   await bob.context().close();
+});
+
+test("a solo game against the AI, created from the lobby and played to the end by clicking", async () => {
+  const sol = await openClient(browser, server, { name: "Sol", deck: 2 });
+  await sol.selectOption("#create-mode", "solo");
+  await sol.click("#create-room");
+  // The AI's seat is taken from the start: the match starts at once.
+  await waitForGame(sol);
+  const room = await sol.evaluate(() => window.codApp.room.id);
+  assert.equal(await sol.locator("#board .line").count(), 2);
+  assert.equal(await sol.locator("#seats .seat-box").count(), 2);
+  const seatsText = await sol.textContent("#seats");
+  assert.match(seatsText, /Sol/);
+  assert.match(seatsText, /AI deck: \d+ cards?/);
+  assert.match(seatsText, /Discard: \d+/);
+  assert.equal(await sol.locator("#hand .stronghold-card").count(), 1);
+  // The first state's events are narrated (match_started at least).
+  assert.ok((await sol.locator("#log li").count()) >= 2, "the first state's events are in the log");
+
+  // The lobby lists the room with its AI seat (from another page).
+  const look = await openClient(browser, server, {});
+  await look.click("#refresh-rooms");
+  const row = look.locator(`tr[data-room="${room}"]`);
+  await row.waitFor();
+  assert.match(await row.textContent(), /solo/);
+  assert.match(await row.textContent(), /quick play/);
+  assert.match(await row.textContent(), /seat 2: AI/);
+  assert.equal(await row.locator("button.join").count(), 0, "no free seat to join");
+  await look.context().close();
+
+  let turns = 0;
+  let aiSeen = false;
+  const deadline = Date.now() + 120000;
+  while (Date.now() < deadline) {
+    const info = await gameInfo(sol);
+    if (info.phase === "game_over") break;
+    if (!info.myTurn) {
+      await sol.waitForTimeout(50);
+      continue;
+    }
+    await playTurnByClicking(sol);
+    turns++;
+    if (!aiSeen && /AI( \d)? reveals .* for/.test(await sol.textContent("#log"))) {
+      aiSeen = true;
+      await sol.screenshot({ path: artifact("solo-game.png"), fullPage: true });
+    }
+  }
+  const info = await gameInfo(sol);
+  assert.equal(info.phase, "game_over", `the solo game ended within the time limit (after ${turns} turns)`);
+  assert.ok(turns >= 1, "the person played at least one turn by clicking");
+  // The AI's turns arrived in updates and were told in words.
+  assert.match(await sol.textContent("#log"), /AI( \d)? reveals .* for .*\(\d+ left in its deck\)/);
+  await sol.waitForSelector("#match-over:not([hidden])");
+  await sol.waitForFunction(() => /matches the commitment/.test(document.querySelector("#seed-check").textContent));
+  assert.match(await sol.textContent("#status"), /You (won|lost)/);
+  // The AI's deck and discard pile are still drawn at the end.
+  assert.match(await sol.textContent("#seats"), /AI deck: \d+ cards?/);
+  if (!aiSeen) await sol.screenshot({ path: artifact("solo-game.png"), fullPage: true });
+  await sol.screenshot({ path: artifact("solo-over.png"), fullPage: true });
+  soloFinished = { room, seq: (await gameInfo(sol)).seq, view: await sol.evaluate(() => window.codApp.game.view) };
+  assert.deepEqual(sol.jsErrors || [], []);
+  await sol.context().close();
 });
 
 test("a free-for-all with Champions and a clock shows four lines to each of four players; a spectator sees no hand; a concession ends it", async () => {
@@ -246,57 +315,21 @@ test("a free-for-all with Champions and a clock shows four lines to each of four
   }
 });
 
-// The admin page against the admin HTTP API as documented (docs/admin.md on
-// the admin-API branch). That API is not on this branch, so the browser
-// answers /admin/api/ itself with documents of that shape (page.route); the
-// replay's view is the real one the duel above ended with. What this proves:
-// the page, its token handling, search, log, replay stepping, verify and its
-// errors in words, given the documented responses. Not proved: the real API.
-test("the admin page (against the documented admin API, answered in the browser): token, search, log, replay, verify", async () => {
-  assert.ok(finished, "the duel test ran first and left its final view");
-  const TOKEN = "test-admin-token-0123456789";
-  const id = `${finished.room}-1`;
-  const seats = finished.names.map((name, seat) => ({ seat, name }));
-  const requests = [];
-  const json = (route, status, body) => route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
+// The admin page against the real admin HTTP API of the server the games
+// above were played on (started with an admin token): a missing token and a
+// bad search field refused in words, the solo game found by its player's
+// name, its record and log opened, the replay stepped (the referee view drawn,
+// its last step the very position the player saw at the end), and verify.
+test("the admin page against the real admin API: token, search, the solo game's log, replay, verify", async () => {
+  assert.ok(soloFinished, "the solo test ran first and finished its game");
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   const jsErrors = [];
   page.on("pageerror", (e) => jsErrors.push(String(e)));
-  await page.route("**/admin/api/**", (route) => {
-    const url = new URL(route.request().url());
-    requests.push(url.pathname + url.search);
-    if (route.request().headers().authorization !== `Bearer ${TOKEN}`)
-      return json(route, 401, { error: "unauthorized", message: "missing or wrong bearer token" });
-    const p = url.pathname.replace("/admin/api", "");
-    if (p === "/matches") {
-      if (url.searchParams.get("winner") !== null && url.searchParams.get("status") === "playing")
-        return json(route, 400, { error: "bad_parameter", message: "'winner' is for finished matches, not with status=playing", param: "winner" });
-      return json(route, 200, { count: 1, limit: 50, offset: 0, next: null, matches: [{
-        match_id: id, room_id: finished.room, mode: "duel", format: "preconstructed", status: "finished",
-        created_ms: 1763812399000, players: seats, actions: finished.seq,
-        result: { winners: finished.view.winners, reason: finished.view.reason, ended_ms: 1763812511000 } }] });
-    }
-    if (p === `/matches/${id}`) return json(route, 200, {
-      match_id: id, room_id: finished.room, mode: "duel", format: "preconstructed", options: {}, rules_version: 1,
-      engine_version: 1, seed: "42", seed_hash: "00".repeat(32), created_ms: 1763812399000, status: "finished",
-      result: { winners: finished.view.winners, reason: finished.view.reason, ended_ms: 1763812511000 },
-      seats: seats.map((s) => ({ ...s, deck: { preconstructed: 1 }, token_hash: "ab" })), actions: finished.seq, notes: [] });
-    if (p === `/matches/${id}/log`) return json(route, 200, {
-      match_id: id, complete: true, error: null, failed_seq: null,
-      entries: [{ seq: 0, seat: null, at_ms: null, action: null, digest: null, text: "Setup", effects: ["Seat 0 goes first"] },
-        ...Array.from({ length: finished.seq }, (_, i) => ({ seq: i + 1, seat: i % 2, at_ms: 1, action: { type: "end_turn" },
-          digest: "00", text: `#${i + 1} Seat ${i % 2}: end the turn`, effects: [`Seat ${i % 2} ends the turn`] }))] });
-    if (p === `/matches/${id}/state`) {
-      const step = Number(url.searchParams.get("step"));
-      return json(route, 200, { match_id: id, step, steps: finished.seq, seat: step ? 0 : null,
-        action: step ? { type: "end_turn" } : null, digest: "00", view: { ...finished.view, role: "referee", viewer: null, hand: [], playable: [],
-          all_hands: finished.view.seats.map((x) => (x.seat === finished.view.viewer ? finished.view.hand : [])) } });
-    }
-    if (p === `/matches/${id}/verify`) return json(route, 200, { match_id: id, ok: true, replayed: finished.seq,
-      checks: [{ name: "seed commitment", ok: true, detail: "seed_hash = SHA-256(\"42\")" }, { name: "replay", ok: true, detail: "every digest" }],
-      first_divergence: null });
-    return json(route, 404, { error: "not_found", message: "no such endpoint" });
+  const requests = [];
+  page.on("response", (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith("/admin/api/")) requests.push({ path: u.pathname + u.search, status: r.status() });
   });
   await page.goto(`${server.url}/admin/`);
   await page.waitForSelector("#search-form");
@@ -305,42 +338,62 @@ test("the admin page (against the documented admin API, answered in the browser)
   await page.click("#search");
   await page.waitForFunction(() => document.querySelector("#error").dataset.code === "unauthorized");
   assert.match(await page.textContent("#error .text"), /admin token is missing or wrong/);
+  assert.equal(requests.at(-1).status, 401);
 
-  await page.fill("#admin-token", TOKEN);
+  // A wrong search (a winner among playing matches): the API's 400, in words.
+  await page.fill("#admin-token", ADMIN_TOKEN);
   await page.selectOption('#search-form [name="status"]', "playing");
   await page.selectOption('#search-form [name="winner"]', "0");
   await page.click("#search");
   await page.waitForFunction(() => document.querySelector("#error").dataset.code === "bad_parameter");
   assert.match(await page.textContent("#error .text"), /A search field has a wrong value.*winner/);
 
+  // The solo game, found by its player's name.
   await page.selectOption('#search-form [name="winner"]', "");
-  await page.fill('#search-form [name="player"]', finished.names[0]);
+  await page.fill('#search-form [name="player"]', "Sol");
   await page.selectOption('#search-form [name="status"]', "finished");
   await page.click("#search");
-  await page.waitForSelector(`#matches tr[data-match="${id}"]`);
-  assert.ok(requests.some((r) => r.startsWith("/admin/api/matches?") && r.includes(`player=${finished.names[0]}`) && r.includes("status=finished")));
+  await page.waitForSelector("#matches tr[data-match]");
+  const rows = await page.$$eval("#matches tr[data-match]", (els) => els.map((e) => ({ id: e.dataset.match, text: e.textContent })));
+  assert.equal(rows.length, 1, "one finished match played by Sol");
+  const id = rows[0].id;
+  assert.match(rows[0].text, /solo/);
+  assert.match(rows[0].text, /finished/);
+  assert.ok(id.startsWith(`${soloFinished.room}-`), `the solo room's match (${id})`);
+  assert.ok(requests.some((r) => r.status === 200 && r.path.startsWith("/admin/api/matches?") && r.path.includes("player=Sol") && r.path.includes("status=finished")));
 
-  // Open the finished match: its record, its log, the replay at step 0.
+  // Open it: its record, its log (the setup and every action), the replay at step 0.
   await page.click(`#matches tr[data-match="${id}"]`);
   await page.waitForSelector("#match-panel:not([hidden])");
-  await page.waitForFunction(() => /after action 0 of/.test(document.querySelector("#step-label").textContent));
-  assert.equal(await page.locator("#match-log > li").count(), finished.seq + 1);
+  await page.waitForFunction(() => /after action 0 of \d+/.test(document.querySelector("#step-label").textContent));
+  const steps = Number((await page.textContent("#step-label")).match(/of (\d+)/)[1]);
+  assert.equal(steps, soloFinished.seq, "the record's action count is the game's last seq");
+  assert.equal(await page.locator("#match-log > li").count(), steps + 1);
+  assert.match(await page.textContent("#match-record"), /solo, preconstructed/);
+  assert.match(await page.textContent("#match-record"), /Result: winners/);
+  assert.match(await page.textContent("#match-log"), /Setup/);
   assert.equal(await page.locator("#replay-board #board .line").count(), 2);
-  // The referee view's hands: the duel's own hand, card for card, with its Stronghold.
-  const viewer = finished.view.viewer;
-  const shown = await page.$$eval(`#replay-board .referee-hand[data-seat="${viewer}"] [data-uid]`, (els) => els.map((e) => Number(e.dataset.uid)));
-  assert.deepEqual(shown, finished.view.hand.map((c) => c.uid));
-  assert.equal(await page.locator(`#replay-board .referee-hand[data-seat="${viewer}"] .stronghold-mark`).count(), 1);
+  assert.match(await page.textContent("#replay-board #seats"), /AI deck: \d+ cards?/);
+
   await page.click("#step-next");
   await page.waitForFunction(() => /after action 1 of/.test(document.querySelector("#step-label").textContent));
-  assert.ok(requests.includes(`/admin/api/matches/${id}/state?step=1`));
+  assert.ok(requests.some((r) => r.status === 200 && r.path === `/admin/api/matches/${encodeURIComponent(id)}/state?step=1`));
   assert.equal(await page.locator("#match-log > li.current").getAttribute("data-seq"), "1");
+
+  // The last step is the position the player saw at the end: the same hand,
+  // card for card, drawn from the referee view's all_hands.
   await page.click("#step-last");
-  await page.waitForFunction((n) => document.querySelector("#step-label").textContent === `after action ${n} of ${n}`, finished.seq);
+  await page.waitForFunction((n) => document.querySelector("#step-label").textContent === `after action ${n} of ${n}`, steps);
+  const viewer = soloFinished.view.viewer;
+  await page.waitForSelector(`#replay-board .referee-hand[data-seat="${viewer}"]`);
+  const shown = await page.$$eval(`#replay-board .referee-hand[data-seat="${viewer}"] [data-uid]`, (els) => els.map((e) => Number(e.dataset.uid)));
+  assert.deepEqual(shown, soloFinished.view.hand.map((c) => c.uid));
+  assert.equal(await page.$eval("#replay-board", (e) => e.dataset.phase), "game_over");
 
   await page.click("#verify");
-  await page.waitForSelector("#verify-result .check-ok");
+  await page.waitForSelector("#verify-result .check-ok, #verify-result .check-bad");
   assert.match(await page.textContent("#verify-result"), /Verified: every check passed/);
+  assert.match(await page.textContent("#verify-result"), /seed commitment/);
   await page.screenshot({ path: artifact("admin-replay.png"), fullPage: true });
   assert.deepEqual(jsErrors, []);
   await context.close();

@@ -100,7 +100,10 @@ async function showStep(step) {
   if (!state.board) {
     state.board = new GameScreen($("#replay-board"), state.cat, { act: () => {}, leave: () => {} });
   }
-  state.board.setRoomInfo(state.match.room_id, state.match.seats.map((s) => s.name), null);
+  // Names by seat number (the record's seats need not be in order, nor all there).
+  const names = [];
+  for (const s of state.match.seats) names[s.seat] = s.name;
+  state.board.setRoomInfo(state.match.room_id, names, null);
   state.board.setState({ view: r.view, seq: step, room: state.match.room_id });
 }
 

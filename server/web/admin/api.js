@@ -1,5 +1,5 @@
-// A small client of the admin HTTP API (/admin/api/..., bearer token; the
-// API itself is built on another branch: docs/admin.md there). Every call
+// A small client of the admin HTTP API (/admin/api/..., bearer token;
+// docs/admin.md). Every call
 // resolves with the parsed JSON or rejects with an AdminError carrying the
 // API's stable code, its sentence and the parameter it names.
 
@@ -20,6 +20,8 @@ const ADMIN_WORDS = {
   unknown_parameter: "The server does not take that search field.",
   no_such_match: "There is no match with that id.",
   not_found: "The server has no such admin endpoint (is the admin API there?).",
+  bad_path: "The match id in the address is malformed.",
+  method_not_allowed: "The admin API refused the request's method.",
   replay_failed: "The stored log cannot be replayed that far: it diverges earlier.",
   storage_error: "The server could not read its database.",
 };

@@ -101,7 +101,7 @@ function renderWaiting(summary) {
   $("#waiting-room").textContent = summary.room;
   $("#waiting-mode").textContent = `${summary.mode}, ${summary.format}`;
   for (const s of summary.seats) {
-    el.append(h("li", {}, `${seatLabel(s.seat)}: ${s.taken ? s.name + (s.seat === app.room.seat ? " (you)" : "") : "free"}`));
+    el.append(h("li", {}, `${seatLabel(s.seat)}: ${s.ai ? "AI" : s.taken ? s.name + (s.seat === app.room.seat ? " (you)" : "") : "free"}`));
   }
 }
 

@@ -102,6 +102,9 @@ export class GameScreen {
     this.selected = null;
     if (msg.clock) this._setClock(msg.clock);
     this.log(`— ${this.view.role === "spectator" ? "Watching" : "Playing"} room ${msg.room}, action ${msg.seq}; ${this.seatName(this.view.active_seat)} to play.`, "info");
+    // Solo and co-op: the match's first state tells the setup (the AI's
+    // opening turn with ai_first).
+    if (Array.isArray(msg.events)) for (const ev of msg.events) this.log(narrate(ev, this._narrateCtx()), ev.type);
     this.render();
   }
 
@@ -112,14 +115,18 @@ export class GameScreen {
     this.seq = msg.seq;
     if (msg.clock) this._setClock(msg.clock);
     // The events are told with the names of the view they happened in.
-    const ctx = {
+    const ctx = this._narrateCtx();
+    for (const ev of msg.events) this.log(narrate(ev, ctx), ev.type);
+    if (before && this.selected !== null && !this.view.playable.includes(this.selected)) this.selected = null;
+    this.render();
+  }
+
+  _narrateCtx() {
+    return {
       seatName: (s) => this.seatName(s, false),
       cardName: (uid, id) => this.cat.name(id),
       lineName: (l) => this.lineName(l),
     };
-    for (const ev of msg.events) this.log(narrate(ev, ctx), ev.type);
-    if (before && this.selected !== null && !this.view.playable.includes(this.selected)) this.selected = null;
-    this.render();
   }
 
   clockMessage(msg) {

@@ -2,12 +2,14 @@
 // and options), and the player's name, deck and Champion used to join.
 import { h, clear } from "./dom.js";
 
-// The room modes the server offers (docs/protocol.md create_room). Solo and
-// co-op join this list when the server opens rooms for them.
+// The room modes the server offers (docs/protocol.md create_room); `ai`: the
+// mode has AI seats (solo, co-op), preconstructed decks only, a difficulty.
 export const MODES = [
   { id: "duel", label: "Duel (2 players)", seats: 2 },
   { id: "ffa", label: "Free-for-all (4 players)", seats: 4 },
   { id: "2v2", label: "2 vs 2 (teams 1+3 against 2+4)", seats: 4 },
+  { id: "solo", label: "Solo (you against the AI)", seats: 2, ai: true },
+  { id: "coop", label: "Co-op (2 players against 2 AIs)", seats: 4, ai: true },
 ];
 
 const NAME_KEY = "cod.name";
@@ -26,6 +28,7 @@ function optionsText(room) {
   }
   if (o.champions) parts.push("Champions");
   if (o.share_team_hands) parts.push("shared team hands");
+  if (room.mode === "solo" || room.mode === "coop") parts.push(o.difficulty ? `difficulty ${o.difficulty}` : "quick play");
   return parts.join(", ");
 }
 
@@ -64,9 +67,19 @@ export class Lobby {
     this.clockOn = h("input#opt-clock", { type: "checkbox" });
     this.clockMin = h("input#opt-clock-min", { type: "number", min: 1, max: 1440, value: 10, size: 4 });
     this.clockInc = h("input#opt-clock-inc", { type: "number", min: 0, max: 3600, value: 5, size: 4 });
+    // Solo and co-op: quick play (difficulty 0) only from this form; custom
+    // play (1..10) needs the AI's settings, which this form does not offer.
+    this.difficulty = h("select#opt-difficulty", {}, h("option", { value: "0" }, "Quick play (difficulty 0)"));
     const updateShare = () => {
       this.shareHands.disabled = this.mode.value !== "2v2";
       if (this.shareHands.disabled) this.shareHands.checked = false;
+      const ai = MODES.find((m) => m.id === this.mode.value).ai;
+      this.difficulty.disabled = !ai;
+      // AI rooms: preconstructed decks, and no Champions in quick play (R2.1, R13.1).
+      for (const o of this.format.options) if (o.value === "constructed") o.disabled = !!ai;
+      if (ai) this.format.value = "preconstructed";
+      this.champions.disabled = !!ai;
+      if (ai) this.champions.checked = false;
     };
     this.mode.addEventListener("change", updateShare);
     updateShare();
@@ -86,6 +99,7 @@ export class Lobby {
         h("label.check", {}, this.exhaustion, " Exhaustion rule"),
         h("label.check", {}, this.champions, " Champions"),
         h("label.check", {}, this.shareHands, " Teammates share their hands (2v2)"),
+        h("label", {}, "Against the AI (solo, co-op) ", this.difficulty),
         h("label.check", {}, this.clockOn, " Turn clock: ", this.clockMin, " min bank + ", this.clockInc, " s a turn"),
         h("button#create-room", { onclick: () => this._create() }, "Create the room and join it")),
       h("section.panel#rooms-panel", {},
@@ -119,6 +133,7 @@ export class Lobby {
     if (this.exhaustion.checked) options.exhaustion = true;
     if (this.champions.checked) options.champions = true;
     if (this.shareHands.checked) options.share_team_hands = true;
+    if (!this.difficulty.disabled) options.difficulty = Number(this.difficulty.value);
     if (this.clockOn.checked) {
       options.turn_clock = {
         bank_ms: Math.round(Number(this.clockMin.value) * 60000),
@@ -138,8 +153,8 @@ export class Lobby {
     for (const r of rooms) {
       const free = r.seats.filter((s) => !s.taken);
       const seats = r.seats.map((s) =>
-        h("span.seat" + (s.taken ? ".taken" : ".free") + (s.taken && !s.connected ? ".away" : ""), {},
-          s.taken ? s.name : `${seatLabel(s.seat)} free`));
+        h("span.seat" + (s.ai ? ".ai" : s.taken ? ".taken" : ".free") + (s.taken && !s.connected ? ".away" : ""), {},
+          s.ai ? `${seatLabel(s.seat)}: AI` : s.taken ? s.name : `${seatLabel(s.seat)} free`));
       const buttons = [];
       if (r.status === "waiting" && free.length) {
         buttons.push(h("button.join", { data: { room: r.room }, onclick: () => this.actions.join(r) }, "Join"));
