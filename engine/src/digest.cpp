@@ -1,23 +1,11 @@
 // A 64-bit digest of the whole state, over its meaningful fields only (never
 // over padding or unused slots), so equal states always give equal digests.
 #include "cod/engine/match.hpp"
+#include "hasher.hpp"
 
 namespace cod {
 
-namespace {
-
-struct hasher {
-  std::uint64_t h = 0x6A09E667F3BCC908ULL;
-  void add(std::uint64_t v) {
-    // One SplitMix64 finaliser round per word: cheap and well mixed.
-    h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
-    h ^= h >> 31;
-  }
-};
-
-}  // namespace
+using detail::hasher;
 
 std::uint64_t match::digest() const {
   const game_state& s = state_;

@@ -1,28 +1,11 @@
 // The draft's digest and replay (R16.1): equal digests after every pick are
 // how a recorded draft is verified.
 #include "cod/engine/draft.hpp"
+#include "hasher.hpp"
 
 namespace cod {
 
-namespace {
-
-// The same mixer as the match digest (digest.cpp).
-struct hasher {
-  std::uint64_t h = 0x6A09E667F3BCC908ULL;
-  void add(std::uint64_t v) {
-    h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
-    h ^= h >> 31;
-  }
-  // The size first, so [a][b, c] and [a, b][c] differ.
-  void add(const std::vector<card_id>& v) {
-    add(v.size());
-    for (card_id c : v) add(c);
-  }
-};
-
-}  // namespace
+using detail::hasher;
 
 std::uint64_t draft::digest() const {
   const draft_state& s = s_;
