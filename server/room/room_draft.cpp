@@ -67,13 +67,16 @@ void room::start_draft() {
   match_id_ += '-';
   match_id_ += random_hex(8);
   draft_seq_ = 0;
+  // One clock reading for the match row and the draft's first rows: the
+  // record promises no draft row is older than its match.
+  match_record rec = make_record();
   std::int64_t next = 1;
-  auto rows = draft_rows(*svc_.cat, *draft_, nullptr, events, next, svc_.wall_ms());
+  auto rows = draft_rows(*svc_.cat, *draft_, nullptr, events, next, rec.created_ms);
   spdlog::info("room {}: match {}: {} draft started ({} table, seed hash {})", p_.id, match_id_,
                pr::deck_format_name(p_.format), draft_table_name(cfg.table), seed_hash_);
   // The match row first: the draft's rows reference it. Writes are applied
   // in order, so if it fails the rows fail too, and their callback says so.
-  svc_.store->create_match(make_record(), [](bool) {});
+  svc_.store->create_match(rec, [](bool) {});
   auto out = std::make_shared<draft_outgoing>();
   out->events = pr::draft_events_to_json(events, *svc_.cat);
   store_draft_rows(std::move(rows), out);

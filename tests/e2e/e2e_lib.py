@@ -305,6 +305,19 @@ class Bot:
             time.sleep(0.02)
         raise TestFailure("bot %s got no seat within %d s" % (self.name, timeout))
 
+    def watching(self, timeout=20):
+        """Returns once a --spectate bot is watching (the room answered it), so
+        that a test starting the match next knows the spectator sees it all."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if "watching room" in self.output():
+                return self
+            if self.proc.poll() is not None:
+                raise TestFailure("bot %s exited (%s) before watching:\n%s" %
+                                  (self.name, self.proc.returncode, self.output()))
+            time.sleep(0.02)
+        raise TestFailure("bot %s was not watching within %d s" % (self.name, timeout))
+
     def acks(self):
         """The seqs of this bot's accepted actions (every run)."""
         if not os.path.exists(self.ack_file):

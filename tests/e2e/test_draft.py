@@ -43,7 +43,7 @@ def test(args, work):
                      "--timeout-sec", str(timeout), "--seed", "7"]).start()]
     room = bots[0].token()["room"]
     spectator = e2e.Bot(args.bot, work, "spec", server.port,
-                        ["--spectate", room, "--timeout-sec", str(timeout)]).start()
+                        ["--spectate", room, "--timeout-sec", str(timeout)]).start().watching()
     for s in range(1, seats):
         # Joiners do not give the format: refused with a deck, they join without.
         bots.append(e2e.Bot(args.bot, work, "p%d" % s, server.port,

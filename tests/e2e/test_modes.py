@@ -75,7 +75,7 @@ def test(args, work):
     spectator = None
     if args.spectator:
         spectator = e2e.Bot(args.bot, work, "spec", server.port,
-                            ["--spectate", room, "--timeout-sec", str(timeout)]).start()
+                            ["--spectate", room, "--timeout-sec", str(timeout)]).start().watching()
     for s in range(1, seats):
         extra_args = ["--room", room, "--seat", str(s), "--deck", str(s + 1),
                       "--timeout-sec", str(timeout), "--seed", str(101 + 17 * s)]

@@ -12,7 +12,6 @@ numbers), update for update.
 
 import os
 import sys
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import e2e_lib as e2e  # noqa: E402
@@ -33,10 +32,7 @@ def test(args, work):
     room = a.token()["room"]
     # The spectator arrives before the second seat: it gets the state when the match starts.
     spec = e2e.Bot(args.bot, work, "spectator", server.port, ["--spectate", room, "--timeout-sec", "70"]).start()
-    deadline = time.time() + 10
-    while not os.path.exists(spec.dump_file + ".1") or os.path.getsize(spec.dump_file + ".1") == 0:
-        e2e.check(time.time() < deadline and spec.proc.poll() is None, "the spectator got no reply")
-        time.sleep(0.02)
+    spec.watching()
     b = e2e.Bot(args.bot, work, "b", server.port,
                 ["--room", room, "--deck", "1", "--seed", "4", "--delay-ms", "5", "--timeout-sec", "60"]).start()
     codes = e2e.wait_bots([a, b, spec], 75)
