@@ -101,7 +101,8 @@ void usage(std::FILE* to) {
       "Plays N concurrent duel rooms (2 N WebSocket connections) of random legal moves against\n"
       "cod-server for S seconds once every room has started, and prints accepted actions/s,\n"
       "act->update latency percentiles, errors by code, and the server's RSS and CPU (--server-pid).\n"
-      "--think-ms paces every bot (a player's thinking time) for latency under a given load;\n"
+      "--think-ms paces every bot (a player's thinking time, uniform in [MS/2, 3 MS/2]) for\n"
+      "latency under a given load;\n"
       "without it the bots act as soon as they can, which measures throughput at saturation.\n",
       to);
 }
@@ -407,7 +408,11 @@ class conn : public std::enable_shared_from_this<conn> {
       // Think first; act (with the view as it is then) when the timer fires.
       if (thinking_) return;
       thinking_ = true;
-      retry_.expires_after(std::chrono::milliseconds(sh_.opt.think_ms));
+      // Uniform in [think/2, 3 think/2): players do not act in lockstep, and a
+      // fixed pause would keep the rooms in the phase the setup gave them.
+      const int t = sh_.opt.think_ms;
+      retry_.expires_after(std::chrono::milliseconds(t / 2 + static_cast<int>(picker_rng_.below(
+                                                                      static_cast<std::uint64_t>(t) + 1))));
       retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
         self->thinking_ = false;
         if (ec) return;
