@@ -107,18 +107,39 @@ bool is_admin_target(std::string_view target) {
   return target == "/admin/api" || target.substr(0, 11) == "/admin/api/" || target.substr(0, 11) == "/admin/api?";
 }
 
-api::api(std::string token, const catalogue& cards, match_store& store)
-    : token_(std::move(token)), cards_(cards), store_(store) {}
+api::api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token)
+    : token_(std::move(token)), organiser_token_(std::move(organiser_token)), cards_(cards), store_(store) {}
+
+namespace {
+// The organiser API's targets: /admin/api/tournaments and below.
+bool is_organiser_target(std::string_view target) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  constexpr std::string_view root = "/admin/api/tournaments";
+  return path.substr(0, root.size()) == root && (path.size() == root.size() || path[root.size()] == '/');
+}
+}  // namespace
 
 response api::handle(const request& req) const {
   response r;
+  // Who is asking: "admin", "organiser", or "-" (refused before knowing).
+  std::string_view who = "-";
   if (!enabled()) {
-    r = error(403, "admin_disabled", "the admin API is disabled: set admin_token (docs/admin.md)");
+    r = error(403, "admin_disabled",
+              "the admin API is disabled: set admin_token or organiser_token (docs/admin.md)");
   } else if (req.authorization.empty()) {
     r = error(401, "unauthorized", "missing \"Authorization: Bearer <token>\" header");
-  } else if (const std::string t = bearer_token(req.authorization); t.empty() || !same_token(t, token_)) {
-    r = error(401, "unauthorized", "wrong admin token");
+  } else if (const std::string t = bearer_token(req.authorization); t.empty()) {
+    r = error(401, "unauthorized", "wrong token");
+  } else if (!token_.empty() && same_token(t, token_)) {
+    who = "admin";
+  } else if (!organiser_token_.empty() && same_token(t, organiser_token_)) {
+    who = "organiser";
+    if (!is_organiser_target(req.target))
+      r = error(403, "forbidden", "the organiser token opens only /admin/api/tournaments (docs/tournaments.md)");
   } else {
+    r = error(401, "unauthorized", "wrong token");
+  }
+  if (who != "-" && r.status == 200) {
     try {
       r = route(req);
     } catch (const persist_error& e) {
@@ -131,10 +152,12 @@ response api::handle(const request& req) const {
   }
   if (r.status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"cod-admin\"");
   // The access log: who, what, outcome. The token is never logged.
+  // "admin: 10.1.2.3:4567 as organiser: POST /admin/api/tournaments -> 201 ok"
+  const std::string as = who == "-" ? std::string() : cat(" as ", who, ":");
   if (r.status == 401 || r.status == 403)
-    spdlog::warn("admin: {} {} {} refused: {} {}", req.remote, req.method, req.target, r.status, r.code);
+    spdlog::warn("admin: {}{} {} {} refused: {} {}", req.remote, as, req.method, req.target, r.status, r.code);
   else
-    spdlog::info("admin: {} {} {} -> {} {}", req.remote, req.method, req.target, r.status, r.code);
+    spdlog::info("admin: {}{} {} {} -> {} {}", req.remote, as, req.method, req.target, r.status, r.code);
   return r;
 }
 

@@ -2,10 +2,14 @@
 // machinery: http_session hands it the method, target, Authorization header
 // and peer address, and writes back what it returns. Tests call it directly.
 //
-// Access: every request needs "Authorization: Bearer <admin_token>"; the
-// token is compared in constant time. An empty admin_token disables the API
-// (403 admin_disabled). Every request, accepted or refused, is logged through
-// spdlog with the peer address, method, target and outcome (never the token).
+// Access: every request needs "Authorization: Bearer <token>", compared in
+// constant time. Two tokens, two roles: the admin token opens everything; the
+// organiser token opens only the organiser API (/admin/api/tournaments...),
+// and gets 403 forbidden elsewhere, so a tournament organiser never reads
+// other players' match logs. An empty token disables its role; with both
+// empty the API answers 403 admin_disabled. Every request, accepted or
+// refused, is logged through spdlog with the role (who), the peer address,
+// method, target and outcome (never the token).
 //
 // handle() blocks (SQLite reads, replays through the engine): call it off the
 // io threads. Thread-safe.
@@ -53,10 +57,10 @@ class tournament_routes {
 
 class api {
  public:
-  // `cards` and `store` must outlive the api.
-  api(std::string token, const catalogue& cards, match_store& store);
+  // `cards` and `store` must outlive the api. `organiser_token`: see above.
+  api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token = {});
 
-  bool enabled() const { return !token_.empty(); }
+  bool enabled() const { return !token_.empty() || !organiser_token_.empty(); }
   // Before serving; must outlive the api. Without it, /admin/api/tournaments is 404.
   void set_tournaments(tournament_routes* t) { tournaments_ = t; }
   response handle(const request& req) const;
@@ -65,6 +69,7 @@ class api {
   response route(const request& req) const;
 
   std::string token_;
+  std::string organiser_token_;
   const catalogue& cards_;
   match_store& store_;
   tournament_routes* tournaments_ = nullptr;

@@ -139,6 +139,10 @@ std::vector<config_key> make_keys() {
                          "bearer token of the admin HTTP API under /admin/api/ (docs/admin.md); empty: the admin "
                          "API is disabled (403)",
                          &config::admin_token));
+  k.push_back(string_key("organiser_token",
+                         "bearer token of the organiser API only, /admin/api/tournaments (docs/tournaments.md); "
+                         "empty: organisers use the admin token",
+                         &config::organiser_token));
   return k;
 }
 

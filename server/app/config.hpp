@@ -49,6 +49,7 @@ struct config {
   int shutdown_timeout_ms = 2000;         // time given to close handshakes on SIGINT/SIGTERM
   // Admin.
   std::string admin_token;                // Bearer token of /admin/api/ (docs/admin.md); "" = admin API disabled
+  std::string organiser_token;            // Bearer token of /admin/api/tournaments only; "" = none
 };
 
 // One documented key.

@@ -201,7 +201,7 @@ bool server::start(std::string& error) {
     d.net_ctx->files = std::move(files);
   }
 
-  d.admin_api = std::make_unique<admin::api>(cfg.admin_token, d.cat, *d.store);
+  d.admin_api = std::make_unique<admin::api>(cfg.admin_token, d.cat, *d.store, cfg.organiser_token);
   d.admin_pool.emplace(1);
   d.net_ctx->admin = d.admin_api.get();
   d.net_ctx->run_admin = [&d](std::function<void()> f) { net::post(*d.admin_pool, std::move(f)); };
@@ -212,6 +212,15 @@ bool server::start(std::string& error) {
                  cfg.admin_token.size());
   else
     spdlog::info("admin API enabled on /admin/api/ (Authorization: Bearer admin_token)");
+  if (!cfg.organiser_token.empty()) {
+    if (cfg.organiser_token == cfg.admin_token)
+      spdlog::warn("organiser_token equals admin_token: organisers can read every match log; give them their own");
+    else if (cfg.organiser_token.size() < 16)
+      spdlog::warn("organiser API enabled with a short organiser_token ({} characters; use 16 or more)",
+                   cfg.organiser_token.size());
+    else
+      spdlog::info("organiser API enabled on /admin/api/tournaments (Authorization: Bearer organiser_token)");
+  }
 
   // Recovery: every unfinished match gets its room back before anyone connects.
   try {

@@ -309,7 +309,38 @@ TEST_CASE("admin api: tokens; refused requests get 401 or 403 and no data; every
     CHECK(get(f.api, "/admin/api/matches", std::string("bearer ") + token).status == 200);
     const auto lines = logs.lines();
     REQUIRE(!lines.empty());
-    CHECK(has_line(lines, "info admin: 10.1.2.3:4567 GET /admin/api/matches -> 200 ok"));
+    CHECK(has_line(lines, "info admin: 10.1.2.3:4567 as admin: GET /admin/api/matches -> 200 ok"));
+  }
+  SUBCASE("the organiser token opens /admin/api/tournaments only") {
+    const std::string org = "organiser-token-0123456789";
+    admin::api both(token, cards(), f.store, org);
+    // No tournaments on this api: past the token check, the route says so.
+    auto r = get(both, "/admin/api/tournaments", "Bearer " + org);
+    CHECK(r.status == 404);
+    CHECK(body(r)["error"] == "not_found");
+    CHECK(get(both, "/admin/api/tournaments/t1/standings?x=1", "Bearer " + org).status == 404);
+    for (std::string target : {"/admin/api/matches", "/admin/api/matches/m-full/export", "/admin/api/tournamentsx",
+                               "/admin/api", "/admin/api/matches?tournament=t1"}) {
+      INFO(target);
+      r = get(both, target, "Bearer " + org);
+      CHECK(r.status == 403);
+      CHECK(body(r)["error"] == "forbidden");
+      CHECK(r.body.find("m-full") == std::string::npos);
+    }
+    const auto lines = logs.lines();
+    CHECK(has_line(lines, "warning admin: 10.1.2.3:4567 as organiser: GET /admin/api/matches refused: 403 forbidden"));
+    CHECK(has_line(lines, "info admin: 10.1.2.3:4567 as organiser: GET /admin/api/tournaments -> 404 not_found"));
+    // The admin token still opens everything; the organiser's is no admin's.
+    CHECK(get(both, "/admin/api/matches").status == 200);
+    CHECK(get(both, "/admin/api/matches", "Bearer " + org + "x").status == 401);
+    // An organiser token alone enables the API for organisers only; an empty
+    // Bearer never matches the unset admin token.
+    admin::api only_org("", cards(), f.store, org);
+    CHECK(only_org.enabled());
+    CHECK(get(only_org, "/admin/api/tournaments", "Bearer " + org).status == 404);
+    CHECK(get(only_org, "/admin/api/matches", "Bearer " + org).status == 403);
+    CHECK(get(only_org, "/admin/api/matches", "Bearer ").status == 401);
+    CHECK(get(only_org, "/admin/api/matches").status == 401);
   }
 }
 

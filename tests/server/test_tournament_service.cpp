@@ -12,14 +12,15 @@
 namespace cod::server::test {
 namespace {
 
-const std::string admin_token = "organiser-test-token-0123";
+const std::string admin_token = "admin-test-token-0123456";
+const std::string organiser_token = "organiser-test-token-0123";
 
 struct fixture {
   harness h;
   std::uint64_t counter = 42;
   std::unique_ptr<tournament_service> svc;
   std::unique_ptr<organiser_api> org;
-  admin::api api{admin_token, shipped(), *h.store};
+  admin::api api{admin_token, shipped(), *h.store, organiser_token};
 
   fixture() {
     tournament_service::deps d;
@@ -80,6 +81,18 @@ TEST_CASE("organiser API: create, refusals, rounds, players seated by token, res
   CHECK(json::parse(r.body).at("error") == "invalid_config");
   CHECK(f.call("GET", "/admin/api/tournaments/nope").status == 404);
   CHECK(f.call("DELETE", "/admin/api/tournaments").status == 405);
+  // The organiser token opens the organiser API, and nothing else.
+  {
+    auto o = f.call("POST", "/admin/api/tournaments", {{"name", "Side event"}, {"players", {"Eve", "Fay", "Gus", "Hal"}}, {"rounds", 1}},
+                    organiser_token);
+    CHECK(o.status == 201);
+    auto listed = f.call("GET", "/admin/api/tournaments", nullptr, organiser_token);
+    CHECK(listed.status == 200);
+    CHECK(listed.body.find("Side event") != std::string::npos);
+    auto logs = f.call("GET", "/admin/api/matches", nullptr, organiser_token);
+    CHECK(logs.status == 403);
+    CHECK(json::parse(logs.body).at("error") == "forbidden");
+  }
 
   auto c = f.ok("POST", "/admin/api/tournaments",
                 {{"name", "Cup"}, {"players", {"Ann", "Ben", "Cid", "Dee"}}, {"rounds", 2}, {"seed", "77"},
