@@ -786,7 +786,17 @@ void room::on_clock_expired(int seat, int turn) {
 // A turn started under the clock: everyone gets the clock message; the match's
 // notes and the log keep it.
 void room::announce_clock(const json& msg) {
-  broadcast(msg);
+  if (!feed_) {
+    broadcast(msg);
+  } else {
+    // Delayed spectators get it behind the update that ended the last turn.
+    auto m = to_message(msg);
+    for (auto& s : seats_)
+      if (auto c = s.client.lock()) c->send(m);
+    if (auto now = feed_->after(m))
+      for (auto& w : spectators_)
+        if (auto c = w.client.lock()) c->send(now);
+  }
   std::string text = "clock: seat ";
   text += std::to_string(msg.at("seat").get<int>());
   text += " starts turn ";
@@ -893,7 +903,7 @@ void room::send_spectators(const message_ptr& update, const message_ptr& state_a
       if (auto c = w.client.lock()) c->send(m);
   };
   if (!feed_) return send_all(update);
-  if (auto due = feed_->push(update, state_after)) send_all(due);
+  for (const auto& m : feed_->push(update, state_after)) send_all(m);
   // The match is over: nothing is left to hide.
   if (match_.over())
     for (const auto& m : feed_->flush()) send_all(m);

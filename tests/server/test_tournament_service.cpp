@@ -263,6 +263,66 @@ TEST_CASE("spectator delay: spectators see each update N actions late, players a
   CHECK(st.at("champion").is_object());
 }
 
+TEST_CASE("spectator delay with a turn clock: a turn's clock message reaches spectators after the update that began it") {
+  fixture f;
+  auto c = f.ok("POST", "/admin/api/tournaments",
+                {{"name", "Clocked"},
+                 {"players", {"Ann", "Ben"}},
+                 {"rounds", 1},
+                 {"spectator_delay", 2},
+                 {"turn_clock", {{"bank_ms", 600000}, {"increment_ms", 5000}}}},
+                201);
+  const std::string id = c.at("tournament");
+  auto st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+  const auto& p = st.at("rounds")[0].at("pairings")[0];
+  const std::string room = p.at("rooms")[0].at("room");
+  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+  auto spec = f.h.connect();
+  spec.say({{"type", "spectate"}, {"room", room}});
+  spec.expect("spectating");
+  auto ca = f.h.connect(), cb = f.h.connect();
+  REQUIRE(tjoin(ca, tok(p.at("a"))).at("type") == "joined");
+  REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+  // The first turn's clock: nothing is held yet, so it comes at once.
+  auto start = spec.take();
+  REQUIRE(find_type(start, "state"));
+  REQUIRE(find_type(start, "clock"));
+  ca.take();
+  cb.take();
+
+  client* seats[2] = {&ca, &cb};
+  int turn_of = active(*find_type(start, "state"));
+  for (int i = 1; i <= 4; ++i) {
+    auto& actor = *seats[turn_of];
+    auto& other = *seats[1 - turn_of];
+    actor.say({{"type", "act"}, {"id", i}, {"action", {{"type", "end_turn"}}}});
+    auto mine = actor.take();
+    other.take();
+    // Players: the next turn's clock at once.
+    REQUIRE(find_type(mine, "clock"));
+    turn_of = active(*find_type(mine, "update"));
+    CHECK(find_type(mine, "clock")->at("seat") == turn_of);
+    auto seen = spec.take();
+    if (i <= 2) {
+      // Held with its update: a clock now would say the turn ended.
+      CHECK(count_type(seen, "update") == 0);
+      CHECK(count_type(seen, "clock") == 0);
+    } else {
+      // Update i - 2, then the clock of the turn it began, in that order.
+      REQUIRE(seen.size() == 2);
+      CHECK(seen[0].at("type") == "update");
+      CHECK(seen[0].at("seq") == i - 2);
+      CHECK(seen[1].at("type") == "clock");
+      CHECK(seen[1].at("seat") == active(seen[0]));
+    }
+  }
+  // The end: held updates and their clocks in order, then match_over.
+  ca.say({{"type", "act"}, {"id", 9}, {"action", {{"type", "concede"}}}});
+  std::vector<std::string> kinds;
+  for (const auto& m : spec.take()) kinds.push_back(m.at("type").get<std::string>());
+  CHECK(kinds == std::vector<std::string>{"update", "clock", "update", "clock", "update", "match_over"});
+}
+
 TEST_CASE("organiser acts reach the rooms: a re-pair voids the running match; auto_advance starts the next round") {
   fixture f;
   auto c = f.ok("POST", "/admin/api/tournaments",
