@@ -324,7 +324,7 @@ perr only_envelope(const json& j, std::string_view type) {
 }
 
 perr parse_hello(const json& j, hello_msg& m) {
-  if (auto e = check_keys(j, {"type", "id", "version", "client"}, "", what_of("hello"))) return e;
+  if (auto e = check_keys(j, {"type", "id", "version", "client", "acks"}, "", what_of("hello"))) return e;
   const json* v = find(j, "version");
   if (!v) return missing("version", what_of("hello"));
   if (auto e = read_int(*v, "version", 1, std::numeric_limits<int>::max(), m.version)) return e;
@@ -338,6 +338,13 @@ perr parse_hello(const json& j, hello_msg& m) {
                  cat("\"client\" is at most ", num(max_client_chars),
                      " bytes, without control characters"));
     m.client = *s;
+  }
+  if (const json* a = find(j, "acks")) {
+    const std::string* s = nullptr;
+    if (auto e = read_string(*a, "acks", s)) return e;
+    if (*s == "separate") m.acks = ack_style::separate;
+    else if (*s == "in_update") m.acks = ack_style::in_update;
+    else return err(protocol_errc::bad_field_value, "acks", "\"acks\" is \"separate\" or \"in_update\"");
   }
   return std::nullopt;
 }
@@ -608,6 +615,8 @@ std::optional<protocol_error> prescan(std::string_view text, int limit) {
 
 }  // namespace
 
+std::string_view ack_style_name(ack_style a) { return a == ack_style::in_update ? "in_update" : "separate"; }
+
 std::string_view deck_format_name(deck_format f) {
   switch (f) {
     case deck_format::preconstructed: return "preconstructed";
@@ -711,6 +720,7 @@ json client_message_to_json(const client_message& msg) {
         if constexpr (std::is_same_v<T, hello_msg>) {
           j["version"] = m.version;
           if (m.client) j["client"] = *m.client;
+          if (m.acks != ack_style::separate) j["acks"] = ack_style_name(m.acks);
         } else if constexpr (std::is_same_v<T, create_room_msg>) {
           j["mode"] = game_mode_name(m.mode);
           j["format"] = deck_format_name(m.format);

@@ -161,13 +161,14 @@ json make_update(std::string_view room, std::int64_t seq, json events, json view
 }
 
 std::string update_text(std::string_view room, std::int64_t seq, const json& events, const seat_view& view,
-                        const catalogue& cat, const std::optional<clock_snapshot>& clock) {
+                        const catalogue& cat, const std::optional<clock_snapshot>& clock, const json* ack_id) {
   std::string out;
   out.reserve(4096);
   detail::json_writer w(out);
   w.begin_object();  // keys in ascending order: json_writer's contract
   if (clock) w.field_raw("clock", clock_to_json(*clock).dump());
   w.field_raw("events", events.dump());
+  if (ack_id) w.field_raw("id", ack_id->dump());
   w.field("room", room);
   w.field("seq", seq);
   w.field("type", "update");

@@ -70,6 +70,10 @@ class client_session : public std::enable_shared_from_this<client_session> {
 
   std::uint64_t id() const { return conn_id_; }
   const std::string& session() const { return session_; }
+  // hello.acks: whether an accepted act's update carries its id instead of
+  // an `accepted` reply. Set once by hello, before any act this connection
+  // sends can reach a room (the room reads it after that, on its strand).
+  bool acks_in_update() const { return acks_in_update_; }
 
   // The room this connection is in (or joining). Thread-safe; rooms call
   // detach() when a join fails or the client leaves.
@@ -85,6 +89,7 @@ class client_session : public std::enable_shared_from_this<client_session> {
   std::uint64_t conn_id_;
   std::string session_;
   bool hello_ = false;
+  bool acks_in_update_ = false;
   mutable std::mutex mutex_;
   std::shared_ptr<room> room_;
 };

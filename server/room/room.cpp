@@ -30,6 +30,7 @@ struct room::outgoing {
   message_ptr spectator_update;           // one string for every spectator
   message_ptr spectator_state;            // with a spectator delay: the state after it
   std::optional<json> clock;              // a new turn's clock message
+  bool acked_in_update = false;           // the actor's update carries its id: no `accepted`
 };
 
 namespace {
@@ -633,11 +634,15 @@ void room::submit(const action& a, const std::shared_ptr<client_session>& c, con
     }
   }
   const auto clock = clock_snapshot(now);
+  // hello.acks in_update: the actor's own update is its acknowledgement.
+  const int ack_seat = c && c->acks_in_update() ? seat_of(c->id()) : -1;
+  out->acked_in_update = ack_seat >= 0;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto viewer = static_cast<seat_t>(i);
     out->seat_updates.push_back(std::make_shared<const std::string>(
         pr::update_text(p_.id, out->seq, pr::events_to_json(events_, viewer, *svc_.cat, uid_cards_),
-                        match_.view(viewer), *svc_.cat, clock)));
+                        match_.view(viewer), *svc_.cat, clock,
+                        static_cast<int>(i) == ack_seat ? &out->id : nullptr)));
   }
   if (!spectators_.empty() || feed_) {
     out->spectator_update = std::make_shared<const std::string>(
@@ -670,7 +675,8 @@ void room::on_action_stored(bool ok, const std::shared_ptr<outgoing>& out) {
     return;
   }
   svc_.stats->action();
-  if (auto c = out->actor.lock()) c->send(pr::make_accepted(out->id, out->seq));
+  if (!out->acked_in_update)
+    if (auto c = out->actor.lock()) c->send(pr::make_accepted(out->id, out->seq));
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (auto c = seats_[i].client.lock()) c->send(out->seat_updates[i]);
   // Spectators cannot arrive or go while the write is pending (their requests

@@ -91,6 +91,7 @@ struct options {
   std::string catalogue = COD_DEFAULT_CATALOGUE;
   bool constructed_exhaustion = false;  // --exhaustion: rooms with the exhaustion rule
   int think_ms = 0;  // --think-ms: a bot waits this long before each action (0: at once, saturating)
+  pr::ack_style acks = pr::ack_style::separate;  // --acks: hello.acks (docs/protocol.md)
 };
 
 void usage(std::FILE* to) {
@@ -98,11 +99,14 @@ void usage(std::FILE* to) {
       "usage: cod-load [--host H] [--port P] [--rooms N] [--duration-sec S] [--threads T]\n"
       "                [--server-pid PID] [--connect-concurrency K] [--setup-timeout-sec S]\n"
       "                [--seed N] [--exhaustion] [--catalogue PATH] [--think-ms MS]\n"
+      "                [--acks separate|in_update]\n"
       "Plays N concurrent duel rooms (2 N WebSocket connections) of random legal moves against\n"
       "cod-server for S seconds once every room has started, and prints accepted actions/s,\n"
       "act->update latency percentiles, errors by code, and the server's RSS and CPU (--server-pid).\n"
       "--think-ms paces every bot (a player's thinking time, uniform in [MS/2, 3 MS/2]) for\n"
       "latency under a given load;\n"
+      "--acks in_update asks (hello.acks) for acts acknowledged by the actor's own update\n"
+      "instead of a separate `accepted` reply (default: separate).\n"
       "without it the bots act as soon as they can, which measures throughput at saturation.\n",
       to);
 }
@@ -236,7 +240,8 @@ class conn : public std::enable_shared_from_this<conn> {
     sh_.st.connected++;
     open_ = true;
     if (on_open_) std::exchange(on_open_, nullptr)();
-    send(pr::client_message_to_json(pr::hello_msg{json(next_id_++), pr::protocol_version, std::string("cod-load/0.1")}));
+    send(pr::client_message_to_json(
+        pr::hello_msg{json(next_id_++), pr::protocol_version, std::string("cod-load/0.1"), sh_.opt.acks}));
     do_read();
   }
 
@@ -297,10 +302,13 @@ class conn : public std::enable_shared_from_this<conn> {
     // (nlohmann writes keys in order: an update without a clock starts with
     // "events"; anything else takes the general path below.)
     if (text.substr(0, 10) == "{\"events\":") {
-      long seq = 0, active = -1;
+      long seq = 0, active = -1, id = 0;
       scan_int(text, "\"seq\":", seq);
       scan_int(text, "\"active_seat\":", active);
       const bool over = text.find("\"phase\":\"game_over\"") != std::string_view::npos;
+      // hello.acks in_update: only updates carry a top-level "id" (no view or
+      // event key is "id"), the acknowledgement of our act.
+      if (scan_int(text, "\"id\":", id)) on_accepted(id, seq);
       on_update_seq(seq);
       if (!over && active == seat_ && !sh_.st.stopping) {
         json m = json::parse(text, drop_unused_keys, false);
@@ -317,6 +325,8 @@ class conn : public std::enable_shared_from_this<conn> {
     if (m.is_discarded() || !m.is_object()) return bad("not JSON");
     const std::string& type = m.at("type").get_ref<const std::string&>();
     if (type == "update") {
+      if (const auto it = m.find("id"); it != m.end() && it->is_number_integer())
+        on_accepted(it->get<long>(), m.at("seq").get<long>());
       on_update_seq(m.at("seq").get<long>());
       view_ = std::move(m.at("view"));
       picker_.set_view(view_, sh_.cat);
@@ -342,10 +352,8 @@ class conn : public std::enable_shared_from_this<conn> {
       picker_.set_view(view_, sh_.cat);
       maybe_act();
     } else if (type == "accepted") {
-      if (m.value("id", json()) == pending_id_) {
-        pending_seq_ = m.at("seq").get<long>();
-        sh_.st.accepted_total++;
-        if (counting_) sh_.st.accepted++;
+      const json id = m.value("id", json());
+      if (id.is_number_integer() && on_accepted(id.get<long>(), m.at("seq").get<long>())) {
         // The update is expected after this; should it have come first:
         if (last_seq_ >= pending_seq_) {
           on_update_seq(last_seq_);
@@ -400,6 +408,16 @@ class conn : public std::enable_shared_from_this<conn> {
     if (counting_) lat_.push_back(static_cast<std::uint32_t>(std::min<long long>(us, 0xffffffffLL)));
     pending_id_ = 0;
     pending_seq_ = 0;
+  }
+
+  // Our pending act `id` was accepted as action `seq` (an `accepted` reply,
+  // or our own update with hello.acks in_update). False for another id.
+  bool on_accepted(long id, long seq) {
+    if (!pending_id_ || id != pending_id_) return false;
+    pending_seq_ = seq;
+    sh_.st.accepted_total++;
+    if (counting_) sh_.st.accepted++;
+    return true;
   }
 
   void maybe_act() {
@@ -583,6 +601,8 @@ int main(int argc, char** argv) {
     else if (a == "--seed") ok = cod::bot::parse_long(v, 0, 1L << 62, n) && (o.seed = static_cast<std::uint64_t>(n), true);
     else if (a == "--think-ms") ok = cod::bot::parse_long(v, 0, 600000, n) && (o.think_ms = static_cast<int>(n), true);
     else if (a == "--catalogue") o.catalogue = v;
+    else if (a == "--acks" && (std::string_view(v) == "separate" || std::string_view(v) == "in_update"))
+      o.acks = std::string_view(v) == "in_update" ? pr::ack_style::in_update : pr::ack_style::separate;
     else {
       std::fprintf(stderr, "cod-load: unknown option %s (see --help)\n", argv[i - 1]);
       return 2;

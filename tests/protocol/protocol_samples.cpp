@@ -74,6 +74,7 @@ void client_samples() {
   emit_client(proto::hello_msg{1, 1, "cod-bot/0.1"});
   emit_client(proto::hello_msg{"h", 1, std::nullopt});
   emit_client(proto::hello_msg{nullptr, 2, std::nullopt});
+  emit_client(proto::hello_msg{3, 1, "cod-load/0.1", proto::ack_style::in_update});
   emit_client(proto::list_rooms_msg{2});
   emit_client(proto::list_rooms_msg{nullptr});
   emit_client(proto::create_room_msg{3, cod::game_mode::duel, proto::deck_format::preconstructed, {}});
@@ -144,6 +145,8 @@ void client_samples() {
       R"({"type":"hello","version":1,"id":1.5})",
       R"({"type":"hello","version":1,"id":[1]})",
       R"({"type":"hello","version":1,"client":7})",
+      R"({"type":"hello","version":1,"acks":"both"})",
+      R"({"type":"hello","version":1,"acks":true})",
       R"({"type":"hello","version":1,"client":"a\u0001"})",
       R"({"type":"list_rooms","filter":"x"})",
       R"({"type":"create_room","format":"preconstructed"})",
@@ -510,8 +513,12 @@ void ability_samples(const cod::catalogue& cat) {
     emit("server/accepted", proto::make_accepted(21 + seq - 1, seq));
     for (cod::seat_t v : viewers) {
       const json view = proto::view_to_json(m.view(v), cat);
-      if (v != cod::referee)
-        emit("server/update", proto::make_update(room, seq, proto::events_to_json(events, v, cat, uids), view));
+      if (v != cod::referee) {
+        json u = proto::make_update(room, seq, proto::events_to_json(events, v, cat, uids), view);
+        emit("server/update", u);
+        u["id"] = 21 + seq - 1;  // the actor's copy under hello.acks in_update
+        emit("server/update", u);
+      }
       for (const auto& e : events) emit("defs/event", proto::event_to_json(e, v, cat, uids));
       for (const auto& line : view["lines"])
         for (const auto& side : line["sides"])

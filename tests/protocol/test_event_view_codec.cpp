@@ -724,6 +724,13 @@ TEST_CASE("views and updates written as text are canonical JSON, byte for byte")
         const json ev = proto::events_to_json(events, v, cat, uid_cards);
         REQUIRE(proto::update_text("r-1", step, ev, view, cat, clock) ==
                 proto::make_update("r-1", step, ev, parsed, clock).dump());
+        if (step % 5 == 0) {
+          // The actor's copy under hello.acks in_update: the act's id, in key order.
+          const json id = step % 10 == 0 ? json("a-" + std::to_string(step)) : json(step);
+          json with_id = proto::make_update("r-1", step, ev, parsed, clock);
+          with_id["id"] = id;
+          REQUIRE(proto::update_text("r-1", step, ev, view, cat, clock, &id) == with_id.dump());
+        }
       }
     }
   }

@@ -290,6 +290,59 @@ TEST_CASE("room: accepted and update go out only once the store has the action")
   CHECK(inner.load_unfinished()[0].actions.size() == 2);
 }
 
+TEST_CASE("room: hello.acks in_update: the actor's update carries its act's id instead of an accepted") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  // ann asks for acks in her updates; bob keeps the default.
+  client ann = h.connect(false);
+  ann.say({{"type", "hello"}, {"version", 1}, {"acks", "in_update"}});
+  ann.expect("welcome");
+  client bob = h.connect();
+  ann.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+  const int ann_seat = ann.expect("joined").at("seat").get<int>();
+  bob.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 2}}}});
+  auto started = bob.take();
+  REQUIRE(find_type(started, "state"));
+  int turn_of = active(*find_type(started, "state"));
+  ann.take();
+
+  // Two end_turns: one by each seat, whichever goes first.
+  for (int seq = 1; seq <= 2; ++seq) {
+    const bool ann_acts = turn_of == ann_seat;
+    auto& actor = ann_acts ? ann : bob;
+    actor.say({{"type", "act"}, {"id", 40 + seq}, {"action", {{"type", "end_turn"}}}});
+    auto a = ann.take();
+    auto b = bob.take();
+    REQUIRE(find_type(a, "update"));
+    REQUIRE(find_type(b, "update"));
+    CHECK(find_type(a, "update")->at("seq") == seq);
+    CHECK(find_type(b, "update")->at("seq") == seq);
+    if (ann_acts) {
+      CHECK(count_type(a, "accepted") == 0);
+      CHECK(find_type(a, "update")->at("id") == 40 + seq);
+      CHECK(!find_type(b, "update")->contains("id"));  // only the actor's copy
+    } else {
+      REQUIRE(find_type(b, "accepted"));
+      CHECK(find_type(b, "accepted")->at("id") == 40 + seq);
+      CHECK(!find_type(b, "update")->contains("id"));  // bob asked for nothing
+      CHECK(!find_type(a, "update")->contains("id"));
+    }
+    turn_of = active(*find_type(a, "update"));
+  }
+  // A refused act still gets its error reply.
+  auto& idle = turn_of == ann_seat ? bob : ann;
+  idle.say({{"type", "act"}, {"id", 99}, {"action", {{"type", "end_turn"}}}});
+  auto e = idle.expect("error");
+  CHECK(e.at("id") == 99);
+  // A bad acks value is a protocol error naming the field.
+  client odd = h.connect(false);
+  odd.say({{"type", "hello"}, {"version", 1}, {"acks", "sometimes"}});
+  auto bad = odd.expect("error");
+  CHECK(bad.at("code") == "bad_field_value");
+  CHECK(bad.at("field") == "acks");
+}
+
 TEST_CASE("room: a full backlog answers server_busy") {
   config cfg = test_config();
   cfg.max_room_backlog = 1;

@@ -219,10 +219,18 @@ champion_result resolve_champion(const std::optional<std::string>& champion, con
 // Client -> server. Every message carries the request's `id`: null (absent),
 // an integer or a string, echoed in the reply.
 
+// How an accepted `act` is acknowledged (hello.acks, docs/protocol.md "hello"):
+// `separate`, the default: an `accepted` reply, then the actor's `update`;
+// `in_update`: no `accepted`; the actor's `update` carries the act's `id`
+// (one frame fewer per action).
+enum class ack_style { separate, in_update };
+std::string_view ack_style_name(ack_style a);
+
 struct hello_msg {
   nlohmann::json id;
   int version = protocol_version;     // >= 1; the server answers unsupported_version unless 1
   std::optional<std::string> client;  // e.g. "cod-bot/0.1": <= 64 bytes, no control characters
+  ack_style acks = ack_style::separate;
   bool operator==(const hello_msg&) const = default;
 };
 
@@ -424,9 +432,11 @@ nlohmann::json make_update(std::string_view room, std::int64_t seq, nlohmann::js
 // The same update as text, exactly make_update(...).dump(), with the view
 // written straight from `view` (write_view): what the server sends each
 // recipient of each accepted action. `events` is events_to_json's result.
+// `ack_id`: the actor's copy when its hello asked for acks in_update: the
+// act's request id (null ids are written as null).
 std::string update_text(std::string_view room, std::int64_t seq, const nlohmann::json& events,
                         const seat_view& view, const catalogue& cat,
-                        const std::optional<clock_snapshot>& clock = {});
+                        const std::optional<clock_snapshot>& clock = {}, const nlohmann::json* ack_id = nullptr);
 
 // {"type": "accepted", "seq"}
 nlohmann::json make_accepted(const nlohmann::json& id, std::int64_t seq);
