@@ -1,10 +1,11 @@
-// The reference web client: lobby, waiting room, game screen; reconnects
+// The reference web client: lobby, waiting room, draft screen, game screen; reconnects
 // (and resumes its seat with the token kept in localStorage) after a lost
 // connection or a page reload. Every refusal from the server is shown in words.
 import { Connection, seatStore } from "./protocol.js";
 import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel } from "./lobby.js";
 import { GameScreen } from "./game.js";
+import { DraftScreen } from "./draft.js";
 import { errorWords } from "./words.js";
 import { h, clear } from "./dom.js";
 
@@ -15,8 +16,10 @@ const app = {
   cat: null,
   lobby: null,
   game: null,
+  draft: null,
   room: null, // {id, role: "player" | "spectator", seat}
   seedHash: null,
+  lastDraft: null,
   lobbyTimer: null,
   waitTimer: null,
   reconnectDelay: 500,
@@ -48,6 +51,12 @@ function setConnState(text, ok) {
 
 // ---- screens ----
 
+function dropDraft() {
+  app.draft = null;
+  clear($("#draft"));
+  $("#draft").hidden = true;
+}
+
 function showLobby() {
   app.room = null;
   if (app.game) {
@@ -55,6 +64,7 @@ function showLobby() {
     app.game = null;
   }
   stopWaiting();
+  dropDraft();
   clear($("#game"));
   $("#game").hidden = true;
   $("#waiting").hidden = true;
@@ -78,6 +88,7 @@ function enterRoom(room) {
     leave: () => leave(),
   });
   app.game.room = room.id;
+  dropDraft();
   document.body.dataset.screen = "waiting";
   $("#waiting").hidden = false;
   startWaiting();
@@ -134,6 +145,7 @@ async function refreshRoomInfo() {
   if (app.game) {
     app.game.setRoomInfo(summary.room, summary.seats.map((s) => s.name), summary.seats.map((s) => s.connected));
   }
+  if (app.draft) app.draft.setRoomInfo(summary.seats.map((s) => s.name), summary.seats.map((s) => s.connected));
 }
 
 async function act(action) {
@@ -142,6 +154,18 @@ async function act(action) {
     await app.conn.request("act", { action });
   } catch (e) {
     showRefusal(e);
+  }
+}
+
+// A draft_pick; the refusal is shown in words and rethrown (the draft screen
+// keeps the choice for another try).
+async function draftPick(fields) {
+  hideError();
+  try {
+    return await app.conn.request("draft_pick", fields);
+  } catch (e) {
+    showRefusal(e);
+    throw e;
   }
 }
 
@@ -167,7 +191,7 @@ async function join(room) {
 async function createRoom(req) {
   hideError();
   try {
-    app.lobby.playerFields({ options: req.options }); // check the form before creating anything
+    app.lobby.playerFields({ format: req.format, options: req.options }); // check the form before creating anything
   } catch (e) {
     showError(e.message, "form");
     return;
@@ -175,7 +199,7 @@ async function createRoom(req) {
   try {
     const r = await app.conn.request("create_room", req);
     app.seedHash = r.seed_hash;
-    await join({ room: r.room, options: req.options });
+    await join({ room: r.room, format: req.format, options: req.options });
   } catch (e) {
     showRefusal(e);
   }
@@ -194,7 +218,7 @@ async function spectate(room) {
 async function leave() {
   hideError();
   const wasPlayer = app.room && app.room.role === "player";
-  const live = wasPlayer && app.game && app.game.view && app.game.view.phase !== "game_over";
+  const live = wasPlayer && ((app.game && app.game.view && app.game.view.phase !== "game_over") || (app.draft && app.draft.draft && !app.draft.draft.finished));
   if (live && !window.confirm("Leave the match? Your seat concedes when the server's grace period ends.")) return;
   try {
     await app.conn.request("leave");
@@ -223,10 +247,30 @@ async function resume(saved) {
 
 // ---- pushed messages ----
 
+// A drafted room (docs/protocol.md "Formats and drafts"): every `draft`
+// message redraws the draft screen, until the match's first state.
+function onDraft(msg) {
+  if (!app.room || msg.room !== app.room.id) return;
+  if (app.game && app.game.view) return; // the match has started
+  if (!app.draft) {
+    const root = clear($("#draft"));
+    app.draft = new DraftScreen(root, app.cat, { pick: (f) => draftPick(f), leave: () => leave() });
+    app.draft.room = app.room.id;
+    app.draft.seat = app.room.role === "player" ? app.room.seat : null;
+    refreshRoomInfo();
+  }
+  $("#waiting").hidden = true;
+  $("#draft").hidden = false;
+  document.body.dataset.screen = "draft";
+  app.draft.setDraft(msg);
+  app.lastDraft = msg.draft; // kept after the match starts (the drafted decks), for debugging
+}
+
 function onState(msg) {
   if (!app.game || !app.room || msg.room !== app.room.id) return;
   stopWaiting();
   app.seedHash = msg.seed_hash;
+  dropDraft();
   $("#waiting").hidden = true;
   $("#game").hidden = false;
   document.body.dataset.screen = "game";
@@ -274,6 +318,7 @@ async function connect() {
   const conn = new Connection();
   app.conn = conn;
   conn.on("state", onState);
+  conn.on("draft", onDraft);
   conn.on("update", onUpdate);
   conn.on("match_over", onMatchOver);
   conn.on("seat_status", onSeatStatus);
