@@ -98,6 +98,14 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
   assert.match(await bob.textContent(`tr[data-room="${room}"]`), /draft, packs: initiation/);
   await joinFromLobby(bob, room);
   for (const p of [ann, bob]) await p.waitForFunction(() => document.body.dataset.screen === "draft");
+  // A spectator of the drafting room sees the same public draft, without a pick.
+  const eve = await openClient(browser, server, {});
+  await eve.click("#refresh-rooms");
+  await eve.click(`tr[data-room="${room}"][data-status=drafting] button.watch`);
+  await eve.waitForFunction(() => document.body.dataset.screen === "draft");
+  assert.equal(await eve.locator("#draft-offer .draft-card").count(), 4);
+  assert.equal(await eve.locator("#draft-offer .draft-card.playable").count(), 0);
+  assert.match(await eve.textContent("#draft-choice"), /You are watching/);
 
   // The public draft: 4 revealed cards, both seats, whose turn in words.
   for (const p of [ann, bob]) {
@@ -134,6 +142,11 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
         const after = await ann.evaluate(() => ({ seq: window.codApp.draft.seq, seat: window.codApp.room.seat, taken: window.codApp.draft.draft.seats.map((s) => s.taken) }));
         assert.deepEqual(after, before, "the same draft position after the reload");
         await ann.waitForFunction(() => /Bob/.test(document.querySelector("#draft-seats").textContent));
+        // The spectator's reload watches the same room again.
+        const watched = await eve.evaluate(() => window.codApp.draft.seq);
+        await eve.reload();
+        await eve.waitForFunction((s) => document.body.dataset.screen === "draft" && Number(document.querySelector("#draft").dataset.seq) >= s, watched);
+        assert.equal(await eve.evaluate(() => window.codApp.room.role), "spectator");
         reloaded = true;
       }
     },
@@ -152,6 +165,9 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
     assert.equal(await p.locator("#board .line").count(), 2);
     assert.equal(await p.locator("#draft").isHidden(), true);
   }
+  // The spectator follows into the match.
+  await waitForGame(eve);
+  assert.match(await eve.textContent("#hand"), /Spectators see no hand/);
   // A few turns by clicking, then a concession ends the match.
   for (let t = 0; t < 3; t++) {
     const infos = await Promise.all([ann, bob].map(gameInfo));
@@ -162,8 +178,22 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
   await bob.screenshot({ path: artifact("draft-match-bob.png"), fullPage: true });
   ann.once("dialog", (d) => d.accept());
   await ann.click("#concede");
-  for (const p of [ann, bob]) await p.waitForSelector("#match-over:not([hidden])");
+  for (const p of [ann, bob, eve]) await p.waitForSelector("#match-over:not([hidden])");
   assert.match(await bob.textContent("#status"), /You won/);
+  // Watching a finished match: a reload still shows it.
+  await eve.reload();
+  await waitForGame(eve);
+  await eve.waitForFunction(() => document.querySelector("#game").dataset.phase === "game_over");
+  assert.match(await eve.textContent("#status"), /Bob won/);
+  // Back to the lobby: no room is watched any more, a reload stays in the lobby.
+  await eve.click("#leave-room");
+  await eve.waitForFunction(() => document.body.dataset.screen === "lobby");
+  await eve.reload();
+  await eve.waitForSelector("#room-list");
+  await eve.waitForTimeout(300);
+  assert.equal(await screen(eve), "lobby");
+  assert.deepEqual(eve.jsErrors || [], []);
+  await eve.context().close();
   assert.deepEqual(ann.jsErrors || [], []);
   assert.deepEqual(bob.jsErrors || [], []);
   await ann.context().close();

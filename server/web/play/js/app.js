@@ -1,7 +1,7 @@
 // The reference web client: lobby, waiting room, draft screen, game screen; reconnects
 // (and resumes its seat with the token kept in localStorage) after a lost
 // connection or a page reload. Every refusal from the server is shown in words.
-import { Connection, seatStore } from "./protocol.js";
+import { Connection, seatStore, watchStore } from "./protocol.js";
 import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel } from "./lobby.js";
 import { GameScreen } from "./game.js";
@@ -181,6 +181,7 @@ async function join(room) {
   try {
     const j = await app.conn.request("join", { room: room.room, ...fields });
     seatStore.set({ room: j.room, seat: j.seat, token: j.token, name: fields.name });
+    watchStore.clear();
     enterRoom({ id: j.room, role: "player", seat: j.seat });
   } catch (e) {
     showRefusal(e);
@@ -209,9 +210,13 @@ async function spectate(room) {
   hideError();
   try {
     await app.conn.request("spectate", { room: room.room });
+    watchStore.set({ room: room.room });
     enterRoom({ id: room.room, role: "spectator", seat: null });
+    return true;
   } catch (e) {
+    if (e.code === "room_not_found") watchStore.clear();
     showRefusal(e);
+    return false;
   }
 }
 
@@ -226,6 +231,7 @@ async function leave() {
     if (e.code !== "not_in_room" && e.code !== "connection_lost") showRefusal(e);
   }
   if (wasPlayer) seatStore.clear();
+  else watchStore.clear();
   showLobby();
 }
 
@@ -308,6 +314,7 @@ function onSeatStatus(msg) {
 
 function onLeft(msg) {
   if (!app.room || msg.room !== app.room.id) return;
+  if (app.room.role === "spectator") watchStore.clear();
   showError(`You are no longer in room ${msg.room}: the room closed, or your seat was taken back from another window.`, "left");
   showLobby();
 }
@@ -349,7 +356,7 @@ async function reconnect() {
   if (room && room.role === "player" && saved && saved.room === room.id) {
     if (!(await resume(saved))) showLobby();
   } else if (room && room.role === "spectator") {
-    await spectate({ room: room.id });
+    if (!(await spectate({ room: room.id }))) showLobby();
   } else {
     showLobby();
   }
@@ -388,6 +395,9 @@ async function main() {
 async function start() {
   const saved = seatStore.get();
   if (saved && (await resume(saved))) return;
+  // A reload while watching: watch the same room again.
+  const watched = watchStore.get();
+  if (watched && (await spectate({ room: watched.room }))) return;
   showLobby();
 }
 
