@@ -1,6 +1,7 @@
 // The web client's draft screen and AI-room options in headless Chromium
 // against the real cod-server: a 2-player draft clicked through to the match
-// (with a reload mid-draft that resumes), an instant-constructed draft (secret
+// (with a reload mid-draft that resumes, and a spectator), a 2v2 draft in four
+// contexts, an instant-constructed draft (secret
 // lists and bans), and a co-op game at a custom difficulty played by two
 // people in two browser contexts. Screenshots go to COD_ARTIFACTS.
 import { test, before, after } from "node:test";
@@ -198,6 +199,38 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
   assert.deepEqual(bob.jsErrors || [], []);
   await ann.context().close();
   await bob.context().close();
+});
+
+test("a 2v2 draft: four browser contexts pick in the order of R14.3 (a take of 2 included) and reach the match", async () => {
+  const names = ["Ari", "Ben", "Cem", "Dia"];
+  const pages = [];
+  for (const name of names) pages.push(await openClient(browser, server, { name }));
+  const room = await createDraftRoom(pages[0], { mode: "2v2", format: "draft", packs: ["initiation"] });
+  for (const p of pages.slice(1)) await joinFromLobby(p, room);
+  for (const p of pages) await p.waitForFunction(() => document.body.dataset.screen === "draft");
+  assert.equal(await pages[0].locator("#draft-offer .draft-card").count(), 8);
+  assert.equal(await pages[0].locator("#draft-seats .draft-seat").count(), 4);
+  let sawTwo = false;
+  await draftByClicking(pages, {
+    onPick: async (n, page) => {
+      if (!sawTwo && (await page.evaluate(() => window.codApp.draft.draft.waiting.some((w) => w.count === 2)))) {
+        const waiting = await page.evaluate(() => window.codApp.draft.draft.waiting[0].seat);
+        const picker = pages[waiting];
+        await picker.waitForFunction(() => document.querySelector("#draft").dataset.myCount === "2");
+        assert.match(await picker.textContent("#draft-status"), /You take 2 cards/);
+        await picker.screenshot({ path: artifact("draft-2v2-take-two.png"), fullPage: true });
+        sawTwo = true;
+      }
+    },
+  });
+  assert.ok(sawTwo, "a seat took 2 cards at once");
+  for (const p of pages) {
+    await waitForGame(p);
+    assert.equal(await p.locator("#board .line").count(), 4);
+    assert.equal((await p.evaluate(() => window.codApp.lastDraft.own_deck)).length, 8);
+    assert.deepEqual(p.jsErrors || [], []);
+  }
+  for (const p of pages) await p.context().close();
 });
 
 test("an instant-constructed duel: secret lists of 10 from the pool, then the bans; a wrong ban refused in words", async () => {
