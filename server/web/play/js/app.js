@@ -223,8 +223,10 @@ async function spectate(room) {
 async function leave() {
   hideError();
   const wasPlayer = app.room && app.room.role === "player";
-  const live = wasPlayer && ((app.game && app.game.view && app.game.view.phase !== "game_over") || (app.draft && app.draft.draft && !app.draft.draft.finished));
+  const live = wasPlayer && app.game && app.game.view && app.game.view.phase !== "game_over";
+  const drafting = wasPlayer && !live && app.draft && app.draft.draft && !app.draft.draft.finished;
   if (live && !window.confirm("Leave the match? Your seat concedes when the server's grace period ends.")) return;
+  if (drafting && !window.confirm("Leave the draft? Your seat stays in the room and the draft cannot go on without its picks; this page will forget the seat.")) return;
   try {
     await app.conn.request("leave");
   } catch (e) {
