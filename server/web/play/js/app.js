@@ -311,6 +311,7 @@ async function onMatchOver(msg) {
 function onSeatStatus(msg) {
   if (!app.game || !app.room || msg.room !== app.room.id) return;
   if (app.game.view) app.game.setSeatConnected(msg.seat, msg.connected);
+  else if (app.draft) app.draft.setSeatConnected(msg.seat, msg.connected);
   refreshRoomInfo();
 }
 

@@ -62,6 +62,12 @@ export class DraftScreen {
     if (this.draft) this.render();
   }
 
+  setSeatConnected(seat, connected) {
+    this.connected[seat] = connected;
+    this._log(`${this.seatName(seat)} ${connected ? "is back" : "lost the connection: the draft waits for its picks"}.`);
+    this.render();
+  }
+
   seatName(seat, markYou = true) {
     if (seat === null || seat === undefined) return "nobody";
     const s = this.draft && this.draft.seats[seat];
