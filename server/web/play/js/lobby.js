@@ -95,6 +95,7 @@ export class Lobby {
     this.clockOn = h("input#opt-clock", { type: "checkbox" });
     this.clockMin = h("input#opt-clock-min", { type: "number", min: 1, max: 1440, value: 10, size: 4 });
     this.clockInc = h("input#opt-clock-inc", { type: "number", min: 0, max: 3600, value: 5, size: 4 });
+    this.packsRow = h("div#packs-row", {}, "Packs of the draft pool (none checked: every card) ", this.packs);
     // Solo and co-op (R12.8): quick play (0) or custom play (1..10), whose
     // AI settings must spend exactly the level's points.
     this.difficulty = h("select#opt-difficulty", {},
@@ -126,6 +127,7 @@ export class Lobby {
       if (!mode.formats.includes(this.format.value)) this.format.value = mode.formats[0];
       const isDraft = drafted(this.format.value);
       for (const box of this.packs.querySelectorAll("input")) box.disabled = !isDraft;
+      this.packsRow.hidden = !isDraft;
       // No Champions in quick play nor with drafted decks (R13.1, docs/protocol.md).
       const custom = ai && this.difficulty.value !== "0";
       this.champions.disabled = (ai && !custom) || isDraft;
@@ -153,7 +155,7 @@ export class Lobby {
         h("h2", {}, "New room"),
         h("label", {}, "Mode ", this.mode),
         h("label", {}, "Format ", this.format),
-        h("div", {}, "Packs of the draft pool (none checked: every card) ", this.packs),
+        this.packsRow,
         h("label.check", {}, this.exhaustion, " Exhaustion rule"),
         h("label.check", {}, this.champions, " Champions"),
         h("label.check", {}, this.shareHands, " Teammates share their hands (2v2)"),
