@@ -1,10 +1,11 @@
-// The reference web client: lobby, waiting room, game screen; reconnects
+// The reference web client: lobby, waiting room, draft screen, game screen; reconnects
 // (and resumes its seat with the token kept in localStorage) after a lost
 // connection or a page reload. Every refusal from the server is shown in words.
-import { Connection, seatStore } from "./protocol.js";
+import { Connection, seatStore, watchStore } from "./protocol.js";
 import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel } from "./lobby.js";
 import { GameScreen } from "./game.js";
+import { DraftScreen } from "./draft.js";
 import { errorWords } from "./words.js";
 import { h, clear } from "./dom.js";
 
@@ -15,8 +16,10 @@ const app = {
   cat: null,
   lobby: null,
   game: null,
+  draft: null,
   room: null, // {id, role: "player" | "spectator", seat}
   seedHash: null,
+  lastDraft: null,
   lobbyTimer: null,
   waitTimer: null,
   reconnectDelay: 500,
@@ -48,6 +51,12 @@ function setConnState(text, ok) {
 
 // ---- screens ----
 
+function dropDraft() {
+  app.draft = null;
+  clear($("#draft"));
+  $("#draft").hidden = true;
+}
+
 function showLobby() {
   app.room = null;
   if (app.game) {
@@ -55,6 +64,7 @@ function showLobby() {
     app.game = null;
   }
   stopWaiting();
+  dropDraft();
   clear($("#game"));
   $("#game").hidden = true;
   $("#waiting").hidden = true;
@@ -78,6 +88,7 @@ function enterRoom(room) {
     leave: () => leave(),
   });
   app.game.room = room.id;
+  dropDraft();
   document.body.dataset.screen = "waiting";
   $("#waiting").hidden = false;
   startWaiting();
@@ -134,6 +145,7 @@ async function refreshRoomInfo() {
   if (app.game) {
     app.game.setRoomInfo(summary.room, summary.seats.map((s) => s.name), summary.seats.map((s) => s.connected));
   }
+  if (app.draft) app.draft.setRoomInfo(summary.seats.map((s) => s.name), summary.seats.map((s) => s.connected));
 }
 
 async function act(action) {
@@ -142,6 +154,18 @@ async function act(action) {
     await app.conn.request("act", { action });
   } catch (e) {
     showRefusal(e);
+  }
+}
+
+// A draft_pick; the refusal is shown in words and rethrown (the draft screen
+// keeps the choice for another try).
+async function draftPick(fields) {
+  hideError();
+  try {
+    return await app.conn.request("draft_pick", fields);
+  } catch (e) {
+    showRefusal(e);
+    throw e;
   }
 }
 
@@ -157,6 +181,7 @@ async function join(room) {
   try {
     const j = await app.conn.request("join", { room: room.room, ...fields });
     seatStore.set({ room: j.room, seat: j.seat, token: j.token, name: fields.name });
+    watchStore.clear();
     enterRoom({ id: j.room, role: "player", seat: j.seat });
   } catch (e) {
     showRefusal(e);
@@ -167,7 +192,7 @@ async function join(room) {
 async function createRoom(req) {
   hideError();
   try {
-    app.lobby.playerFields({ options: req.options }); // check the form before creating anything
+    app.lobby.playerFields({ format: req.format, options: req.options }); // check the form before creating anything
   } catch (e) {
     showError(e.message, "form");
     return;
@@ -175,7 +200,7 @@ async function createRoom(req) {
   try {
     const r = await app.conn.request("create_room", req);
     app.seedHash = r.seed_hash;
-    await join({ room: r.room, options: req.options });
+    await join({ room: r.room, format: req.format, options: req.options });
   } catch (e) {
     showRefusal(e);
   }
@@ -185,9 +210,13 @@ async function spectate(room) {
   hideError();
   try {
     await app.conn.request("spectate", { room: room.room });
+    watchStore.set({ room: room.room });
     enterRoom({ id: room.room, role: "spectator", seat: null });
+    return true;
   } catch (e) {
+    if (e.code === "room_not_found") watchStore.clear();
     showRefusal(e);
+    return false;
   }
 }
 
@@ -195,13 +224,16 @@ async function leave() {
   hideError();
   const wasPlayer = app.room && app.room.role === "player";
   const live = wasPlayer && app.game && app.game.view && app.game.view.phase !== "game_over";
+  const drafting = wasPlayer && !live && app.draft && app.draft.draft && !app.draft.draft.finished;
   if (live && !window.confirm("Leave the match? Your seat concedes when the server's grace period ends.")) return;
+  if (drafting && !window.confirm("Leave the draft? Your seat stays in the room and the draft cannot go on without its picks; this page will forget the seat.")) return;
   try {
     await app.conn.request("leave");
   } catch (e) {
     if (e.code !== "not_in_room" && e.code !== "connection_lost") showRefusal(e);
   }
   if (wasPlayer) seatStore.clear();
+  else watchStore.clear();
   showLobby();
 }
 
@@ -223,10 +255,30 @@ async function resume(saved) {
 
 // ---- pushed messages ----
 
+// A drafted room (docs/protocol.md "Formats and drafts"): every `draft`
+// message redraws the draft screen, until the match's first state.
+function onDraft(msg) {
+  if (!app.room || msg.room !== app.room.id) return;
+  if (app.game && app.game.view) return; // the match has started
+  if (!app.draft) {
+    const root = clear($("#draft"));
+    app.draft = new DraftScreen(root, app.cat, { pick: (f) => draftPick(f), leave: () => leave() });
+    app.draft.room = app.room.id;
+    app.draft.seat = app.room.role === "player" ? app.room.seat : null;
+    refreshRoomInfo();
+  }
+  $("#waiting").hidden = true;
+  $("#draft").hidden = false;
+  document.body.dataset.screen = "draft";
+  app.draft.setDraft(msg);
+  app.lastDraft = msg.draft; // kept after the match starts (the drafted decks), for debugging
+}
+
 function onState(msg) {
   if (!app.game || !app.room || msg.room !== app.room.id) return;
   stopWaiting();
   app.seedHash = msg.seed_hash;
+  dropDraft();
   $("#waiting").hidden = true;
   $("#game").hidden = false;
   document.body.dataset.screen = "game";
@@ -259,11 +311,13 @@ async function onMatchOver(msg) {
 function onSeatStatus(msg) {
   if (!app.game || !app.room || msg.room !== app.room.id) return;
   if (app.game.view) app.game.setSeatConnected(msg.seat, msg.connected);
+  else if (app.draft) app.draft.setSeatConnected(msg.seat, msg.connected);
   refreshRoomInfo();
 }
 
 function onLeft(msg) {
   if (!app.room || msg.room !== app.room.id) return;
+  if (app.room.role === "spectator") watchStore.clear();
   showError(`You are no longer in room ${msg.room}: the room closed, or your seat was taken back from another window.`, "left");
   showLobby();
 }
@@ -274,6 +328,7 @@ async function connect() {
   const conn = new Connection();
   app.conn = conn;
   conn.on("state", onState);
+  conn.on("draft", onDraft);
   conn.on("update", onUpdate);
   conn.on("match_over", onMatchOver);
   conn.on("seat_status", onSeatStatus);
@@ -304,7 +359,7 @@ async function reconnect() {
   if (room && room.role === "player" && saved && saved.room === room.id) {
     if (!(await resume(saved))) showLobby();
   } else if (room && room.role === "spectator") {
-    await spectate({ room: room.id });
+    if (!(await spectate({ room: room.id }))) showLobby();
   } else {
     showLobby();
   }
@@ -343,6 +398,9 @@ async function main() {
 async function start() {
   const saved = seatStore.get();
   if (saved && (await resume(saved))) return;
+  // A reload while watching: watch the same room again.
+  const watched = watchStore.get();
+  if (watched && (await spectate({ room: watched.room }))) return;
   showLobby();
 }
 

@@ -8,6 +8,7 @@ export class Catalogue {
     this.abilities = new Map();
     for (const a of json.abilities || []) this.abilities.set(a.id, a);
     this.decks = json.preconstructed_decks || {};
+    this.packs = json.packs || [];
   }
 
   static async load(url = "/play/catalogue.json") {
@@ -44,6 +45,17 @@ export class Catalogue {
   abilityText(ability) {
     const a = this.abilities.get(ability);
     return (a && (a.text_en || a.text_fr)) || "";
+  }
+
+  packName(id) {
+    const p = this.packs.find((x) => x.id === id);
+    return (p && (p.name_en || p.name_fr)) || id;
+  }
+
+  packSize(id) {
+    let n = 0;
+    for (const c of this.cards.values()) if (c.pack === id) n++;
+    return n;
   }
 
   creatures() {

@@ -1,16 +1,41 @@
 // The lobby: the rooms on the server, a form to create one (any mode, format
 // and options), and the player's name, deck and Champion used to join.
 import { h, clear } from "./dom.js";
+import { abilityLabel } from "./catalogue.js";
 
-// The room modes the server offers (docs/protocol.md create_room); `ai`: the
-// mode has AI seats (solo, co-op), preconstructed decks only, a difficulty.
+// The room modes the server offers (docs/protocol.md create_room), with the
+// formats each one takes ("Formats and drafts"); `ai`: the mode has AI seats
+// (solo, co-op), preconstructed decks only, a difficulty.
 export const MODES = [
-  { id: "duel", label: "Duel (2 players)", seats: 2 },
-  { id: "ffa", label: "Free-for-all (4 players)", seats: 4 },
-  { id: "2v2", label: "2 vs 2 (teams 1+3 against 2+4)", seats: 4 },
-  { id: "solo", label: "Solo (you against the AI)", seats: 2, ai: true },
-  { id: "coop", label: "Co-op (2 players against 2 AIs)", seats: 4, ai: true },
+  { id: "duel", label: "Duel (2 players)", seats: 2, formats: ["preconstructed", "constructed", "draft", "instant_constructed"] },
+  { id: "ffa", label: "Free-for-all (4 players)", seats: 4, formats: ["preconstructed", "constructed", "draft"] },
+  { id: "2v2", label: "2 vs 2 (teams 1+3 against 2+4)", seats: 4, formats: ["preconstructed", "constructed", "draft"] },
+  { id: "solo", label: "Solo (you against the AI)", seats: 2, ai: true, formats: ["preconstructed"] },
+  { id: "coop", label: "Co-op (2 players against 2 AIs)", seats: 4, ai: true, formats: ["preconstructed"] },
 ];
+
+export const FORMATS = {
+  preconstructed: "Preconstructed decks",
+  constructed: "Constructed decks",
+  draft: "Draft (decks drafted in the room)",
+  instant_constructed: "Instant constructed (secret lists of 10, then bans)",
+};
+
+export function drafted(format) {
+  return format === "draft" || format === "instant_constructed";
+}
+
+// Custom difficulty (R12.8): the AI's settings and their points.
+const AI_ABILITIES = ["sharpening", "aquatic", "berserk", "catalyst", "vanish", "instinct", "perforation", "protection", "rage", "splash", "sprint"];
+
+export function aiPoints(ai, champions = 0) {
+  let p = (ai.fixed_mana || 6) - 6;
+  if (ai.double_variable) p += 2;
+  if (ai.ai_first) p += 1;
+  if (ai.resistance) p += 2;
+  p += (ai.abilities || []).length;
+  return p - 2 * champions;
+}
 
 const NAME_KEY = "cod.name";
 
@@ -28,6 +53,7 @@ function optionsText(room) {
   }
   if (o.champions) parts.push("Champions");
   if (o.share_team_hands) parts.push("shared team hands");
+  if (o.packs && o.packs.length) parts.push(`packs: ${o.packs.join(", ")}`);
   if (room.mode === "solo" || room.mode === "coop") parts.push(o.difficulty ? `difficulty ${o.difficulty}` : "quick play");
   return parts.join(", ");
 }
@@ -59,30 +85,63 @@ export class Lobby {
 
     this.mode = h("select#create-mode", {}, MODES.map((m) => h("option", { value: m.id }, m.label)));
     this.format = h("select#create-format", {},
-      h("option", { value: "preconstructed" }, "Preconstructed decks"),
-      h("option", { value: "constructed" }, "Constructed decks"));
+      Object.entries(FORMATS).map(([id, label]) => h("option", { value: id }, label)));
+    // Drafted formats: the packs the pool is made of (none checked: every card).
+    this.packs = h("span#opt-packs", {}, this.cat.packs.map((p) =>
+      h("label.check", {}, h("input", { type: "checkbox", value: p.id, data: { pack: p.id } }), ` ${this.cat.packName(p.id)} (${this.cat.packSize(p.id)})`)));
     this.exhaustion = h("input#opt-exhaustion", { type: "checkbox" });
     this.champions = h("input#opt-champions", { type: "checkbox" });
     this.shareHands = h("input#opt-share-hands", { type: "checkbox" });
     this.clockOn = h("input#opt-clock", { type: "checkbox" });
     this.clockMin = h("input#opt-clock-min", { type: "number", min: 1, max: 1440, value: 10, size: 4 });
     this.clockInc = h("input#opt-clock-inc", { type: "number", min: 0, max: 3600, value: 5, size: 4 });
-    // Solo and co-op: quick play (difficulty 0) only from this form; custom
-    // play (1..10) needs the AI's settings, which this form does not offer.
-    this.difficulty = h("select#opt-difficulty", {}, h("option", { value: "0" }, "Quick play (difficulty 0)"));
-    const updateShare = () => {
-      this.shareHands.disabled = this.mode.value !== "2v2";
+    this.packsRow = h("div#packs-row", {}, "Packs of the draft pool (none checked: every card) ", this.packs);
+    // Solo and co-op (R12.8): quick play (0) or custom play (1..10), whose
+    // AI settings must spend exactly the level's points.
+    this.difficulty = h("select#opt-difficulty", {},
+      h("option", { value: "0" }, "Quick play (difficulty 0)"),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => h("option", { value: String(n) }, `Custom play: difficulty ${n}`)));
+    this.aiMana = h("select#opt-ai-mana", {}, [6, 7, 8, 9, 10].map((n) => h("option", { value: String(n) }, `${n} fixed mana (${n - 6} points)`)));
+    this.aiDouble = h("input#opt-ai-double", { type: "checkbox" });
+    this.aiFirst = h("input#opt-ai-first", { type: "checkbox" });
+    this.aiResistance = h("input#opt-ai-resistance", { type: "checkbox" });
+    this.aiAbilities = h("span#opt-ai-abilities", {}, AI_ABILITIES.map((a) =>
+      h("label.check", {}, h("input", { type: "checkbox", value: a, data: { ability: a } }), ` ${abilityLabel(a)}`)));
+    this.aiPointsEl = h("span#opt-ai-points.note");
+    this.aiPanel = h("fieldset#ai-settings", {},
+      h("legend", {}, "The AI's settings (custom play: spend exactly the difficulty's points)"),
+      h("label", {}, "Mana ", this.aiMana),
+      h("label.check", {}, this.aiDouble, " +2 mana per human creature instead of +1 (2 points)"),
+      h("label.check", {}, this.aiFirst, " The AI plays first (1 point)"),
+      h("label.check", {}, this.aiResistance, " Resistance: each attack on the AI deck inflicts only 1 (2 points)"),
+      h("div", {}, "Abilities of every AI creature (1 point each): ", this.aiAbilities),
+      h("div", {}, this.aiPointsEl));
+    const update = () => {
+      const mode = MODES.find((m) => m.id === this.mode.value);
+      this.shareHands.disabled = mode.id !== "2v2";
       if (this.shareHands.disabled) this.shareHands.checked = false;
-      const ai = MODES.find((m) => m.id === this.mode.value).ai;
+      const ai = !!mode.ai;
       this.difficulty.disabled = !ai;
-      // AI rooms: preconstructed decks, and no Champions in quick play (R2.1, R13.1).
-      for (const o of this.format.options) if (o.value === "constructed") o.disabled = !!ai;
-      if (ai) this.format.value = "preconstructed";
-      this.champions.disabled = !!ai;
-      if (ai) this.champions.checked = false;
+      // The formats this mode takes (R2.1: AI rooms play preconstructed decks).
+      for (const o of this.format.options) o.disabled = !mode.formats.includes(o.value);
+      if (!mode.formats.includes(this.format.value)) this.format.value = mode.formats[0];
+      const isDraft = drafted(this.format.value);
+      for (const box of this.packs.querySelectorAll("input")) box.disabled = !isDraft;
+      this.packsRow.hidden = !isDraft;
+      // No Champions in quick play nor with drafted decks (R13.1, docs/protocol.md).
+      const custom = ai && this.difficulty.value !== "0";
+      this.champions.disabled = (ai && !custom) || isDraft;
+      if (this.champions.disabled) this.champions.checked = false;
+      this.aiPanel.hidden = !custom;
+      const champions = this.champions.checked ? (mode.id === "coop" ? 2 : 1) : 0;
+      const spent = aiPoints(this._aiSettings(), champions);
+      this.aiPointsEl.textContent = custom
+        ? `These settings spend ${spent} point${spent === 1 ? "" : "s"}${champions ? ` (${champions} Champion${champions > 1 ? "s" : ""} give${champions > 1 ? "" : "s"} ${2 * champions} back)` : ""}; difficulty ${this.difficulty.value} needs ${this.difficulty.value}.`
+        : "";
+      this.aiPointsEl.className = custom && spent !== Number(this.difficulty.value) ? "note bad" : "note";
     };
-    this.mode.addEventListener("change", updateShare);
-    updateShare();
+    for (const el of [this.mode, this.format, this.difficulty, this.champions, this.aiPanel]) el.addEventListener("change", update);
+    update();
 
     this.list = h("tbody#room-list");
     this.root.append(
@@ -96,10 +155,12 @@ export class Lobby {
         h("h2", {}, "New room"),
         h("label", {}, "Mode ", this.mode),
         h("label", {}, "Format ", this.format),
+        this.packsRow,
         h("label.check", {}, this.exhaustion, " Exhaustion rule"),
         h("label.check", {}, this.champions, " Champions"),
         h("label.check", {}, this.shareHands, " Teammates share their hands (2v2)"),
         h("label", {}, "Against the AI (solo, co-op) ", this.difficulty),
+        this.aiPanel,
         h("label.check", {}, this.clockOn, " Turn clock: ", this.clockMin, " min bank + ", this.clockInc, " s a turn"),
         h("button#create-room", { onclick: () => this._create() }, "Create the room and join it")),
       h("section.panel#rooms-panel", {},
@@ -115,7 +176,9 @@ export class Lobby {
     if (!name) throw new Error("Enter your name first.");
     window.localStorage.setItem(NAME_KEY, name);
     const fields = { name };
-    if (this.deckKind.value === "cards") {
+    if (room && drafted(room.format)) {
+      // no deck: the draft deals it
+    } else if (this.deckKind.value === "cards") {
       const cards = this.deckCards.value.split(/[\s,]+/).filter(Boolean);
       fields.deck = { cards };
     } else {
@@ -134,6 +197,9 @@ export class Lobby {
     if (this.champions.checked) options.champions = true;
     if (this.shareHands.checked) options.share_team_hands = true;
     if (!this.difficulty.disabled) options.difficulty = Number(this.difficulty.value);
+    if (options.difficulty) options.ai = this._aiSettings();
+    const packs = [...this.packs.querySelectorAll("input:checked")].map((b) => b.value);
+    if (drafted(this.format.value) && packs.length) options.packs = packs;
     if (this.clockOn.checked) {
       options.turn_clock = {
         bank_ms: Math.round(Number(this.clockMin.value) * 60000),
@@ -141,6 +207,18 @@ export class Lobby {
       };
     }
     this.actions.create({ mode: this.mode.value, format: this.format.value, options });
+  }
+
+  // The AI's settings as create_room's options.ai, defaults left out.
+  _aiSettings() {
+    const ai = {};
+    if (this.aiMana.value !== "6") ai.fixed_mana = Number(this.aiMana.value);
+    if (this.aiDouble.checked) ai.double_variable = true;
+    if (this.aiFirst.checked) ai.ai_first = true;
+    if (this.aiResistance.checked) ai.resistance = true;
+    const abilities = [...this.aiAbilities.querySelectorAll("input:checked")].map((b) => b.value);
+    if (abilities.length) ai.abilities = abilities;
+    return ai;
   }
 
   setRooms(rooms) {

@@ -153,3 +153,24 @@ export const seatStore = {
     window.localStorage.removeItem(SEAT_KEY);
   },
 };
+
+// The room this browser watches, kept across reloads: {room}. A reload
+// spectates it again (no token: anyone may watch).
+const WATCH_KEY = "cod.watch";
+
+export const watchStore = {
+  get() {
+    try {
+      const s = JSON.parse(window.localStorage.getItem(WATCH_KEY) || "null");
+      return s && typeof s.room === "string" ? s : null;
+    } catch {
+      return null;
+    }
+  },
+  set(s) {
+    window.localStorage.setItem(WATCH_KEY, JSON.stringify(s));
+  },
+  clear() {
+    window.localStorage.removeItem(WATCH_KEY);
+  },
+};

@@ -36,6 +36,16 @@ const ERROR_WORDS = {
   leaves_only_stronghold: "That play would leave your Stronghold as your only card.",
   line_full: "That side of the line is full.",
   bad_action: "The server did not understand that action.",
+  // Draft errors (docs/protocol.md "Formats and drafts").
+  not_drafting: "This room is not drafting.",
+  wrong_pick: "Another kind of pick is due now.",
+  wrong_count: "Choose exactly as many cards as this pick asks.",
+  duplicate_card: "A card is chosen twice.",
+  unknown_card: "A card is not in the catalogue.",
+  card_not_on_offer: "That card is not on offer (not revealed, already taken, or not in the list being banned from).",
+  card_not_in_pool: "That card is not in this draft's pool.",
+  draft_over: "The draft is over.",
+  ai_seat: "That seat is played by the AI: join a human seat.",
   // Protocol errors.
   bad_json: "The server could not read a message.",
   unknown_type: "The server does not know that request.",
