@@ -362,6 +362,7 @@ void room::do_resume(const std::shared_ptr<client_session>& c, const pr::resume_
   s.conn = c->id();
   c->send(pr::make_joined(m.id, p_.id, seat, m.token));
   if (status_ == status::playing || status_ == status::finished) c->send(state_for(static_cast<seat_t>(seat)));
+  send_result_if_over(*c);
   if (status_ == status::drafting && draft_) c->send(draft_message_for(static_cast<seat_t>(seat), json::array()));
   spdlog::info("room {}: seat {} ('{}') reconnected (connection {})", p_.id, seat, s.name, c->id());
   if (!was_connected) send_seat_status(seat);
@@ -377,6 +378,7 @@ void room::do_spectate(const std::shared_ptr<client_session>& c, const pr::spect
   c->send(pr::make_spectating(m.id, p_.id));
   if (status_ == status::playing || status_ == status::finished)
     c->send(feed_ && feed_->state() ? feed_->state() : state_for(spectator));
+  send_result_if_over(*c);
   if (status_ == status::drafting && draft_) c->send(draft_message_for(spectator, json::array()));
   spdlog::debug("room {}: spectator joined (connection {})", p_.id, c->id());
   publish_summary();
@@ -730,6 +732,13 @@ void room::on_match_finished(bool ok) {
     hooks_.finished(p_.id, match_id_, w);
   }
   drain();
+}
+
+// Someone arriving after the end (a reload, a late spectator) gets the
+// match_over the others got, with the revealed seed to verify the match by.
+void room::send_result_if_over(client_session& c) const {
+  if (status_ != status::finished || !match_.over()) return;
+  c.send(pr::make_match_over(p_.id, match_.winners(), match_.view(referee).reason, p_.seed));
 }
 
 void room::abandon(const std::string& why) {

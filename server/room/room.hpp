@@ -189,6 +189,7 @@ class room : public std::enable_shared_from_this<room> {
   void finish_match();
   void on_match_finished(bool ok);
   void abandon(const std::string& why);
+  void send_result_if_over(client_session& c) const;
 
   void seat_left(int seat, bool keep_seat);
   void on_grace_expired(int seat);

@@ -585,6 +585,27 @@ TEST_CASE("room: a whole duel with random moves from the views; the stored log v
   for (std::size_t i = 0; i < spec_seqs.size(); ++i) CHECK(spec_seqs[i] == static_cast<std::int64_t>(i + 1));
   MESSAGE("duel: " << seq << " actions, " << rejected << " rejected tries");
 
+  // Arriving after the end (a reload, a late spectator): the final state,
+  // then the same match_over the others got, seed revealed.
+  spec.take();
+  auto late = h.connect();
+  late.say({{"type", "spectate"}, {"room", room}});
+  auto l = late.take();
+  REQUIRE(l.size() == 3);
+  CHECK(l[0].at("type") == "spectating");
+  CHECK(l[1].at("type") == "state");
+  CHECK(l[1].at("view").at("phase") == "game_over");
+  CHECK(l[2].at("type") == "match_over");
+  CHECK(l[2].contains("seed"));
+  a.c.say({{"type", "leave"}});
+  a.c.take();
+  auto back = h.connect();
+  back.say({{"type", "resume"}, {"room", room}, {"token", a.token}});
+  auto r = back.take();
+  REQUIRE(find_type(r, "state"));
+  REQUIRE(find_type(r, "match_over"));
+  CHECK(*find_type(r, "match_over") == l[2]);
+
   auto list = h.store->list_matches({});
   REQUIRE(list.size() == 1);
   auto stored = h.store->load_match(list[0].match_id);
