@@ -949,8 +949,20 @@ int room::seats_taken() const {
 }
 
 message_ptr room::state_for(seat_t viewer) const {
-  return to_message(pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), *svc_.cat),
-                                   clock_snapshot(ex_->now_ms())));
+  json s = pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), *svc_.cat),
+                          clock_snapshot(ex_->now_ms()));
+  // R14.6: each constructed list is revealed to all before the shuffle; a
+  // client that reconnects or arrives later must see them too, so every
+  // state of the match carries them (the seats' join lists, as stored).
+  if (p_.format == pr::deck_format::constructed) {
+    json decks = json::array();
+    for (std::size_t i = 0; i < seats_.size(); ++i) {
+      const json d = json::parse(seats_[i].deck_json, nullptr, false);
+      decks.push_back({{"seat", i}, {"cards", d.is_object() && d.contains("cards") ? d["cards"] : json::array()}});
+    }
+    s["decks"] = std::move(decks);
+  }
+  return to_message(s);
 }
 
 void room::broadcast(const json& j, std::uint64_t except_conn) {

@@ -343,6 +343,42 @@ TEST_CASE("room: hello.acks in_update: the actor's update carries its act's id i
   CHECK(bad.at("field") == "acks");
 }
 
+TEST_CASE("room: constructed lists are secret while waiting, then in every state of the match (R14.6)") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host, json::object(), "constructed");
+  const json ann_list = {"parasite", "microctopus", "scribe", "baron", "alpha", "brute", "carapace", "mutant"};
+  const json bob_list = {"assassin", "reptile", "aberration", "carnivore", "grrr", "vortex", "disciple", "troll"};
+  auto ann = h.connect();
+  ann.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"cards", ann_list}}}});
+  const auto ja = ann.expect("joined");
+  // Waiting: nothing a lobby or a spectator gets shows ann's list.
+  auto lobby = h.connect();
+  lobby.say({{"type", "list_rooms"}});
+  lobby.say({{"type", "spectate"}, {"room", room}});
+  for (const auto& m : lobby.take()) CHECK(m.dump().find("parasite") == std::string::npos);
+  auto bob = h.connect();
+  bob.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"cards", bob_list}}}});
+  const json want = json::array({{{"seat", ja.at("seat")}, {"cards", ann_list}},
+                                 {{"seat", 1 - ja.at("seat").get<int>()}, {"cards", bob_list}}});
+  const json want_sorted = ja.at("seat") == 0 ? want : json::array({want[1], want[0]});
+  for (auto* c : {&ann, &bob, &lobby}) {
+    auto msgs = c->take();
+    REQUIRE(find_type(msgs, "state"));
+    CHECK(find_type(msgs, "state")->at("decks") == want_sorted);
+  }
+  // A reconnecting seat sees them again.
+  auto back = h.connect();
+  back.say({{"type", "resume"}, {"room", room}, {"token", ja.at("token")}});
+  auto r = back.take();
+  REQUIRE(find_type(r, "state"));
+  CHECK(find_type(r, "state")->at("decks") == want_sorted);
+  // Preconstructed matches have no lists to reveal.
+  const auto other = h.create_room(host);
+  auto [a, b] = h.start_duel(other);
+  CHECK(!a.state.contains("decks"));
+}
+
 TEST_CASE("room: a full backlog answers server_busy") {
   config cfg = test_config();
   cfg.max_room_backlog = 1;
