@@ -189,6 +189,30 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
   await bob.context().close();
 });
 
+test("a constructed duel: each list stays secret while the room waits, then both players see both (R14.6)", async () => {
+  const ann = await openClient(browser, server, { name: "Ann" });
+  const bob = await openClient(browser, server, { name: "Bob" });
+  await ann.selectOption("#deck-kind", "cards");
+  await ann.fill("#deck-cards", "parasite, microctopus, scribe, baron, alpha, brute, carapace, mutant");
+  await bob.selectOption("#deck-kind", "cards");
+  await bob.fill("#deck-cards", "assassin, reptile, aberration, carnivore, grrr, vortex, disciple, troll");
+  const room = await createRoom(ann, { mode: "duel", format: "constructed" });
+  await joinFromLobby(bob, room);
+  await waitForGame(ann);
+  await waitForGame(bob);
+  for (const p of [ann, bob]) {
+    // One line per seat's list ("Ann's list: ...", "Seat 2 (you)'s list: ...").
+    await p.waitForFunction(() => (document.querySelector("#log").textContent.match(/'s list: /g) || []).length === 2);
+    const log = await p.textContent("#log");
+    // Each player reads the other's eight cards by name.
+    assert.match(log, /list: .*TROLL/i);
+    assert.match(log, /list: .*BRUTE/i);
+  }
+  assert.deepEqual(ann.jsErrors || [], []);
+  await ann.context().close();
+  await bob.context().close();
+});
+
 test("a solo game against the AI, created from the lobby and played to the end by clicking", async () => {
   const sol = await openClient(browser, server, { name: "Sol", deck: 2 });
   await sol.selectOption("#create-mode", "solo");
