@@ -189,7 +189,7 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
   await bob.context().close();
 });
 
-test("a constructed duel: each list stays secret while the room waits, then both players see both (R14.6)", async () => {
+test("a constructed duel: when the match starts, both players read both lists in the log (R14.6)", async () => {
   const ann = await openClient(browser, server, { name: "Ann" });
   const bob = await openClient(browser, server, { name: "Bob" });
   await ann.selectOption("#deck-kind", "cards");
