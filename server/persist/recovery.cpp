@@ -109,6 +109,8 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
   // the rules would not have dealt).
   for (const seat_record& s : m.seats) {
     if (!s.ai) continue;
+    // Solo, co-op drafts (R14.4, R14.5): the draft deals the AI decks too (rebuild).
+    if (protocol::is_drafted(format)) continue;
     const std::string where = cat("match ", m.match_id, " AI seat ", s.seat, ": deck ", s.deck_json, ": ");
     const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
     if (!deck_json.is_object() || !deck_json.contains("cards") || !deck_json["cards"].is_array()) {
