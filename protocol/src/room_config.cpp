@@ -132,14 +132,11 @@ std::optional<protocol_error> check_room_config(game_mode mode, deck_format form
   if (o.share_team_hands && !info->teams)
     return bad_value("options.share_team_hands",
                      "\"options.share_team_hands\" is for 2v2 rooms only (teammates see each other's hand)");
-  // R13.1: Champions are allowed in duel and multiplayer with constructed and
-  // draft decks; the server also allows them with preconstructed decks, as
-  // custom play (docs/protocol.md, create_room). Not yet with drafted decks:
-  // a Champion is named at join, before the draft deals the deck it must stay
-  // out of.
-  if (o.champions && is_drafted(format))
-    return bad_value("options.champions",
-                     "Champions are chosen at join, before the draft: not offered with drafted decks yet");
+  // R13.1: Champions are allowed in draft and constructed, duel, multiplayer
+  // and solo custom play (check_ai_room); the server also allows them with
+  // preconstructed decks, as custom play (docs/protocol.md, create_room).
+  // Drafted rooms: each seat names its Champion at join, and the Champions
+  // are withheld from the pool (RULING E67).
   if (info->ai) return check_ai_room(mode, format, o);
   if (o.difficulty != 0)
     return bad_value("options.difficulty", "\"options.difficulty\" is for solo and coop rooms only (R12.8)");

@@ -299,7 +299,8 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   }
   // R13.1: the Champion, checked against this seat's deck; it stays hidden
   // until the match starts, when every seat's is revealed at once.
-  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);  // none when drafted
+  // Drafted (RULING E67): no deck yet; the Champion is withheld from the pool.
+  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);
   if (!champion.ok()) {
     c->send(pr::make_champion_error(m.id, champion));
     c->detach(this);
@@ -953,8 +954,9 @@ void room::publish_summary() {
   r.format = p_.format;
   r.options = p_.options;
   r.status = wire_status(static_cast<int>(status_));
-  // R13.1: Champions are revealed together, once the match has started.
-  const bool reveal = status_ == status::playing || status_ == status::finished;
+  // R13.1: Champions are revealed together, once the match has started; in
+  // a drafted room when the draft starts, without them in the pool (RULING E67).
+  const bool reveal = status_ == status::playing || status_ == status::finished || status_ == status::drafting;
   for (std::size_t i = 0; i < seats_.size(); ++i)
     r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].ai || seats_[i].conn != 0, seats_[i].name,
                        reveal ? seats_[i].champion_id : std::string(), seats_[i].ai});

@@ -55,6 +55,9 @@ void room::start_draft() {
   cfg.table = pr::draft_table_of(p_.mode);
   cfg.seed = p_.seed;  // R16.1: shuffled by the match's seeded generator
   cfg.packs = p_.options.packs;
+  // R13.1, RULING E67: the Champions named at join stay out of the pool.
+  for (const auto& s : seats_)
+    if (s.champion != no_card) cfg.withheld.push_back(s.champion);
   std::vector<draft_event> events;
   draft d;
   if (auto e = draft::create(*svc_.cat, cfg, d, events); e != draft_error::ok) {

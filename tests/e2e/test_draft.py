@@ -23,7 +23,11 @@ custom difficulty (R12.8). Then:
   (6 of each 8) the humans left; the AI seats are stored ai, their decks
   from the draft log;
 
+- with --champions: each human seat's Champion (R13.1, named at join) was
+  never in the pool nor a drafted deck, and is in the match (RULING E67);
+
   test_draft.py --server S --bot B [--admin A] --mode duel|ffa|solo|coop --format draft|instant_constructed
+                [--champions]
 """
 
 import json
@@ -39,10 +43,13 @@ from e2e_lib import check  # noqa: E402
 def extra(ap):
     ap.add_argument("--mode", required=True, choices=["duel", "ffa", "solo", "coop"])
     ap.add_argument("--format", required=True, choices=["draft", "instant_constructed"])
+    ap.add_argument("--champions", action="store_true",
+                    help="the Champion module (R13.1): each bot names a random Champion at join (RULING E67)")
 
 
 def test(args, work):
     seats = 2 if args.mode in ("duel", "solo") else 4
+    champions = ["--champions"] if args.champions else []
     # Solo, co-op: the human seats (R14.4: A; R14.5: A and C); the others are the AI's.
     humans = {"solo": [0], "coop": [0, 2]}.get(args.mode, list(range(seats)))
     ai_seats = [s for s in range(seats) if s not in humans]
@@ -52,10 +59,16 @@ def test(args, work):
     if ai_seats:
         # Against the AI the first join starts the draft (solo), so the room is
         # created first and the spectator is watching before anyone joins.
+        # Custom play (R12.8): 2 points; each human Champion gives 2 back (RULING E45).
+        options = {"difficulty": 2, "ai": {"fixed_mana": 7, "ai_first": True}}
+        if args.champions:
+            options = {"difficulty": 2, "champions": True,
+                       "ai": {"fixed_mana": 9, "ai_first": True} if args.mode == "solo"
+                       else {"fixed_mana": 10, "double_variable": True}}
         ws = e2e.WS(server.port)
         ws.request({"type": "hello", "version": 1, "client": "e2e"})
         created = ws.request({"type": "create_room", "id": 1, "mode": args.mode, "format": args.format,
-                              "options": {"difficulty": 2, "ai": {"fixed_mana": 7, "ai_first": True}}})
+                              "options": options})
         check(created["type"] == "room_created", "create_room: %s" % created)
         ws.close()
         room = created["room"]
@@ -68,7 +81,7 @@ def test(args, work):
     else:
         bots = [e2e.Bot(args.bot, work, "p0", server.port,
                         ["--create", "--mode", args.mode, "--format", args.format, "--seat", "0",
-                         "--timeout-sec", str(timeout), "--seed", "7"]).start()]
+                         "--timeout-sec", str(timeout), "--seed", "7"] + champions).start()]
         room = bots[0].token()["room"]
         spectator = e2e.Bot(args.bot, work, "spec", server.port,
                             ["--spectate", room, "--timeout-sec", str(timeout)]).start().watching()
@@ -149,6 +162,18 @@ def test(args, work):
             # it opened, so some are already on the board or in its discard.
             size = first["seats"][a]["deck_size"]
             check(0 < size <= 24, "AI seat %d's pile in the first state: %d" % (a, size))
+
+    if args.champions:
+        # R13.1, RULING E67: each human seat named a Champion at join; none was
+        # in the pool, so none is in a drafted deck; the match has them.
+        first = [m for m in bots[0].frames() if m["type"] == "state"][0]["view"]
+        for s in humans:
+            champ = first["seats"][s]["champion"]
+            check(champ is not None, "seat %d has no Champion in the match" % s)
+            check(champ["card_id"] not in spec["pool"], "seat %d's Champion %s was in the pool" % (s, champ["card_id"]))
+            for b in bots:
+                check(champ["card_id"] not in final[b.name]["own_deck"], "a Champion was drafted")
+        e2e.log("Champions:", [first["seats"][s]["champion"]["card_id"] for s in humans])
 
     # The database: every reveal and pick, in order, by seat.
     picks = sum(int(b.output().rsplit("picks=", 1)[1].split()[0]) for b in bots)

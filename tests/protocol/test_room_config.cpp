@@ -193,6 +193,12 @@ TEST_CASE("check_room_config: solo and co-op difficulty (R12.8; the engine's che
   o.difficulty = 7;
   CHECK_FALSE(proto::check_room_config(M::coop, F::preconstructed, o));
   CHECK(proto::check_room_config(M::coop, F::constructed, o)->field == "format");
+  // R13.1: Champions in draft too (RULING E67), custom play against the AI.
+  CHECK_FALSE(proto::check_room_config(M::coop, F::draft, o));
+  proto::room_options duel;
+  duel.champions = true;
+  CHECK_FALSE(proto::check_room_config(M::duel, F::draft, duel));
+  CHECK_FALSE(proto::check_room_config(M::duel, F::instant_constructed, duel));
 }
 
 TEST_CASE("check_room_config: drafted formats, and none in solo and co-op yet") {

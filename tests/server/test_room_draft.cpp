@@ -5,6 +5,7 @@
 // the record and the draft log rebuild it, mid-draft and mid-match.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -276,4 +277,109 @@ TEST_CASE("solo and co-op drafts: create_room offers \"draft\", not the other dr
   CHECK(refused({{"packs", {"initiation"}}}, "coop", "draft").find("pool_too_small") != std::string::npos);
   h.create_room(c, {{"packs", {"initiation"}}}, "draft", "solo");
   h.create_room(c, json::object(), "draft", "coop");
+}
+
+TEST_CASE("Champions in a draft (R13.1, RULING E67): named at join, withheld from the pool, in the match; recovered") {
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string room, tok_a, tok_b;
+  {
+    harness h(test_config(), &store);
+    auto host = h.connect();
+    room = h.create_room(host, {{"packs", {"initiation"}}, {"champions", true}}, "draft", "duel");
+    harness::seated a, b;
+    a.c = h.connect();
+    // A drafted room with Champions: the join names one (R13.1).
+    a.c.say({{"type", "join"}, {"room", room}, {"name", "ann"}});
+    auto e = a.c.expect("error");
+    CHECK(e.at("code") == "bad_champion_choice");
+    CHECK(e.at("reason") == "champion_required");
+    a.c = h.connect();
+    a.c.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"champion", "scribe"}});
+    auto ja = a.c.expect("joined");
+    tok_a = ja.at("token").get<std::string>();
+    b.c = h.connect();
+    b.c.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"champion", "genie"}});  // from outside the packs
+    auto mb = b.c.take();
+    REQUIRE(find_type(mb, "joined"));
+    tok_b = find_type(mb, "joined")->at("token").get<std::string>();
+    const json* d = find_type(mb, "draft");
+    REQUIRE(d);
+    a.c.take();
+    const json& pool = d->at("draft").at("pool");
+    CHECK(pool.size() == 31);  // 32 less A's Champion
+    CHECK(std::find(pool.begin(), pool.end(), "scribe") == pool.end());
+    // Revealed with the draft (they are why the pool has fewer cards).
+    host.say({{"type", "list_rooms"}});
+    const auto summary = host.expect("rooms").at("rooms")[0];
+    CHECK(summary.at("status") == "drafting");
+    CHECK(summary.at("seats")[0].at("champion") == "scribe");
+    CHECK(summary.at("seats")[1].at("champion") == "genie");
+    const json mid = draft_on({&a, &b}, d->at("draft"), 2);
+    CHECK_FALSE(mid.at("finished").get<bool>());
+    h.rooms->shutdown();
+    h.ex->run();
+  }
+  harness h2(test_config(), &store);
+  auto unfinished = store.load_unfinished();
+  REQUIRE(unfinished.size() == 1);
+  CHECK(h2.rooms->recover(unfinished) == 1);
+  h2.ex->run();
+  harness::seated a, b;
+  a.c = h2.connect();
+  b.c = h2.connect();
+  a.c.say({{"type", "resume"}, {"room", room}, {"token", tok_a}});
+  auto ra = a.c.take();
+  REQUIRE(find_type(ra, "draft"));
+  b.c.say({{"type", "resume"}, {"room", room}, {"token", tok_b}});
+  auto rb = b.c.take();
+  REQUIRE(find_type(rb, "draft"));
+  a.c.take();
+  const json last = draft_on({&a, &b}, find_type(rb, "draft")->at("draft"));
+  REQUIRE(last.at("finished") == true);
+  for (auto* p : {&a, &b}) {
+    REQUIRE(p->state.contains("view"));
+    const auto& seats = p->state.at("view").at("seats");
+    CHECK(seats[0].at("champion").at("card_id") == "scribe");
+    CHECK(seats[1].at("champion").at("card_id") == "genie");
+    for (const auto& c : last.at("own_deck")) CHECK(c != "scribe");
+  }
+  auto stored = store.load_match(unfinished[0].match.match_id);
+  REQUIRE(stored);
+  CHECK(stored->match.seats[0].champion == "scribe");
+  auto rebuilt = rebuild(shipped(), *stored);
+  INFO(rebuilt.error);
+  REQUIRE(rebuilt.ok);
+  CHECK(rebuilt.m.view(cod::referee).seats[0].champion.card == *shipped().find("scribe"));
+}
+
+TEST_CASE("Champions with drafts: solo custom play only; the pool must hold the draft without the Champions") {
+  harness h;
+  auto c = h.connect();
+  auto refused = [&](const json& options, const std::string& mode, const std::string& format) {
+    c.say({{"type", "create_room"}, {"id", 9}, {"mode", mode}, {"format", format}, {"options", options}});
+    const auto e = c.expect("error");
+    CHECK(e.at("code") == "bad_field_value");
+    return e.at("field").get<std::string>() + ": " + e.at("message").get<std::string>();
+  };
+  // R13.1: not in solo quick play.
+  CHECK(refused({{"champions", true}}, "solo", "draft").find("R13.1") != std::string::npos);
+  // Solo needs 32 cards: one pack of 32 less the Champion is too few.
+  CHECK(refused({{"champions", true}, {"packs", {"initiation"}}, {"difficulty", 1}, {"ai", {{"fixed_mana", 9}}}}, "solo",
+                "draft")
+            .find("RULING E67") != std::string::npos);
+  const auto room = h.create_room(
+      c, {{"champions", true}, {"packs", {"initiation", "treachery"}}, {"difficulty", 1}, {"ai", {{"fixed_mana", 9}}}},
+      "draft", "solo");
+  h.create_room(c, {{"champions", true}}, "instant_constructed", "duel");
+  harness::seated p;
+  p.c = h.connect();
+  p.c.say({{"type", "join"}, {"room", room}, {"name", "solo"}, {"champion", "brute"}});
+  auto msgs = p.c.take();
+  REQUIRE(find_type(msgs, "draft"));
+  const json last = draft_on({&p, nullptr}, find_type(msgs, "draft")->at("draft"));
+  REQUIRE(last.at("finished") == true);
+  CHECK(last.at("pool").size() == 63);
+  REQUIRE(p.state.contains("view"));
+  CHECK(p.state.at("view").at("seats")[0].at("champion").at("card_id") == "brute");
+  CHECK(p.state.at("view").at("seats")[1].at("champion").is_null());
 }
