@@ -441,7 +441,9 @@ void room::do_disconnected(const std::shared_ptr<client_session>& c) {
 
 // A seat's connection is gone. In a waiting room a seat that left is freed at
 // once; one whose connection dropped is kept for the grace period. In a match
-// the seat is kept for the grace period, then concedes.
+// the seat is kept for the grace period, then concedes. While drafting the
+// seat is kept; once every human seat has been away longer than the grace
+// period the draft is abandoned (abandon_draft).
 void room::seat_left(int seat, bool keep_seat) {
   auto& s = seats_[seat];
   s.client.reset();
@@ -449,7 +451,8 @@ void room::seat_left(int seat, bool keep_seat) {
   if (!keep_seat && status_ == status::waiting) {
     if (s.grace) ex_->cancel(s.grace);
     s = seat_state{};
-  } else if (!stopping_ && (status_ == status::waiting || status_ == status::playing) && !s.grace) {
+  } else if (!stopping_ && (status_ == status::waiting || status_ == status::playing || status_ == status::drafting) &&
+             !s.grace) {
     std::weak_ptr<room> weak = weak_from_this();
     s.grace = ex_->schedule(std::chrono::seconds(svc_.cfg.grace_period_sec), [weak, seat] {
       if (auto self = weak.lock()) self->run(nullptr, {}, [self, seat] { self->on_grace_expired(seat); });
@@ -469,6 +472,14 @@ void room::on_grace_expired(int seat) {
     s = seat_state{};
     send_seat_status(seat);
     publish_summary();
+    return;
+  }
+  if (status_ == status::drafting) {
+    // The draft waits for its seats: it goes on while anyone is there (or
+    // still within a grace period); the last seat's grace ends it.
+    for (const auto& other : seats_)
+      if (!other.ai && (other.conn != 0 || other.grace)) return;
+    abandon_draft();
     return;
   }
   if (status_ != status::playing || match_.over()) return;
@@ -725,6 +736,25 @@ void room::on_match_finished(bool ok) {
     hooks_.finished(p_.id, match_id_, w);
   }
   drain();
+}
+
+void room::abandon_draft() {
+  // A tournament room waits for its players as long as the round lasts: the
+  // organiser decides (a game loss, a re-pairing), as for a no-show.
+  if (!p_.reserved.empty() || hooks_.finished) return;
+  std::string why = "every seat was disconnected for longer than the grace period (";
+  why += std::to_string(svc_.cfg.grace_period_sec);
+  why += " s) during the draft";
+  spdlog::info("room {}: match {} abandoned after {} draft records: {}", p_.id, match_id_, draft_seq_, why);
+  note(why);
+  status_ = status::finished;
+  // The match row ends without a result, as a voided match does.
+  match_result r;
+  r.reason = "abandoned";
+  r.ended_ms = svc_.wall_ms();
+  svc_.store->finish_match(match_id_, r, [](bool) {});
+  publish_summary();
+  close_room("the draft was abandoned");
 }
 
 void room::abandon(const std::string& why) {

@@ -383,3 +383,91 @@ TEST_CASE("Champions with drafts: solo custom play only; the pool must hold the 
   CHECK(p.state.at("view").at("seats")[0].at("champion").at("card_id") == "brute");
   CHECK(p.state.at("view").at("seats")[1].at("champion").is_null());
 }
+
+TEST_CASE("a drafting room whose seats are all away past the grace period is abandoned; one seat back keeps it") {
+  harness h;  // grace period 30 s
+  auto host = h.connect();
+  const auto room = h.create_room(host, {{"packs", {"initiation"}}}, "draft", "duel");
+  harness::seated a, b;
+  join_drafted(a, h, room, "ann");
+  auto mb = join_drafted(b, h, room, "bob");
+  REQUIRE(find_type(mb, "draft"));
+  a.c.take();
+  auto spec = h.connect();
+  spec.say({{"type", "spectate"}, {"room", room}});
+  spec.take();
+  // One seat away past its grace: the draft waits (the other is there).
+  a.c.disconnect();
+  h.ex->advance(31s);
+  host.say({{"type", "list_rooms"}});
+  CHECK(host.expect("rooms").at("rooms")[0].at("status") == "drafting");
+  // Both away: the grace runs from the last one's departure.
+  b.c.disconnect();
+  h.ex->advance(20s);
+  host.say({{"type", "list_rooms"}});
+  CHECK(host.expect("rooms").at("rooms").size() == 1);
+  // A seat back within the grace period keeps the draft alive.
+  harness::seated back;
+  back.c = h.connect();
+  back.c.say({{"type", "resume"}, {"room", room}, {"token", b.token}});
+  REQUIRE(find_type(back.c.take(), "draft"));
+  h.ex->advance(40s);
+  host.say({{"type", "list_rooms"}});
+  CHECK(host.expect("rooms").at("rooms").size() == 1);
+  back.c.disconnect();
+  h.ex->advance(29s);
+  host.say({{"type", "list_rooms"}});
+  CHECK(host.expect("rooms").at("rooms").size() == 1);
+  h.ex->advance(2s);
+  // Abandoned: the room is gone, its spectator told, the match row finished without a result.
+  host.say({{"type", "list_rooms"}});
+  CHECK(host.expect("rooms").at("rooms").empty());
+  CHECK(find_type(spec.take(), "left"));
+  auto list = h.store->list_matches({});
+  REQUIRE(list.size() == 1);
+  REQUIRE(list[0].result);
+  CHECK(list[0].result->reason == "abandoned");
+  CHECK(list[0].result->winners.empty());
+  auto stored = h.store->load_match(list[0].match_id);
+  REQUIRE(stored);
+  CHECK_FALSE(stored->draft.empty());
+  bool noted = false;
+  for (const auto& n : stored->notes) noted = noted || n.text.find("during the draft") != std::string::npos;
+  CHECK(noted);
+  auto again = h.connect();
+  again.say({{"type", "resume"}, {"room", room}, {"token", a.token}});
+  CHECK(again.expect("error").at("code") == "room_not_found");
+}
+
+TEST_CASE("a room recovered mid-draft that nobody resumes is abandoned after the grace period") {
+  memory_store store(memory_store::callbacks::run_inline);
+  {
+    harness h(test_config(), &store);
+    auto host = h.connect();
+    const auto room = h.create_room(host, {{"packs", {"initiation"}}}, "draft", "solo");
+    harness::seated p;
+    auto msgs = join_drafted(p, h, room, "solo");
+    draft_on({&p, nullptr}, find_type(msgs, "draft")->at("draft"), 2);
+    h.rooms->shutdown();
+    h.ex->run();
+  }
+  harness h2(test_config(), &store);
+  auto unfinished = store.load_unfinished();
+  REQUIRE(unfinished.size() == 1);
+  CHECK(h2.rooms->recover(unfinished) == 1);
+  h2.ex->run();
+  h2.ex->advance(31s);
+  auto lister = h2.connect();
+  lister.say({{"type", "list_rooms"}});
+  CHECK(lister.expect("rooms").at("rooms").empty());
+  CHECK(store.load_unfinished().empty());
+  auto sm = store.load_match(unfinished[0].match.match_id);
+  REQUIRE(sm);
+  REQUIRE(sm->result);
+  CHECK(sm->result->reason == "abandoned");
+  // The record still verifies what it holds: the draft replays.
+  auto v = verify(shipped(), *sm);
+  for (auto& ch : v.checks) INFO(ch.name << ": " << ch.detail);
+  for (auto& ch : v.checks)
+    if (ch.name == "replay" || ch.name == "seed commitment" || ch.name == "finished") CHECK(ch.ok);
+}
