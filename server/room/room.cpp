@@ -259,14 +259,17 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
     c->send(pr::make_error(m.id, pr::session_errc::already_in_room));
     return;
   }
+  // A refused join leaves the connection free: detached before the reply
+  // goes out, since a client may send its next join as soon as it reads it
+  // (else that join could meet already_in_room).
   auto refuse = [&](pr::session_errc code) {
-    c->send(pr::make_error(m.id, code));
     c->detach(this);
+    c->send(pr::make_error(m.id, code));
   };
   if (!p_.reserved.empty() && !reserved_token) {
+    c->detach(this);
     c->send(pr::make_error(m.id, pr::session_errc::room_full,
                            "this room's seats are reserved for tournament players (tournament_join)"));
-    c->detach(this);
     return;
   }
   if (status_ != status::waiting) return refuse(pr::session_errc::room_full);
@@ -284,17 +287,17 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   }
   // R14: a drafted room deals the decks; every other room takes one at join.
   if (pr::is_drafted(p_.format) != m.no_deck) {
+    c->detach(this);
     c->send(pr::make_error(m.id, m.no_deck ? pr::protocol_error{pr::protocol_errc::missing_field, "deck",
                                                                 "a \"join\" message needs \"deck\" in this room"}
                                            : pr::protocol_error{pr::protocol_errc::bad_field_value, "deck",
                                                                 "this room drafts its decks: join without \"deck\""}));
-    c->detach(this);
     return;
   }
   auto deck = m.no_deck ? pr::deck_result{} : pr::resolve_deck(m.deck, p_.format, *svc_.cat);
   if (!deck.ok()) {
-    c->send(pr::make_deck_error(m.id, deck));
     c->detach(this);
+    c->send(pr::make_deck_error(m.id, deck));
     return;
   }
   // R13.1: the Champion, checked against this seat's deck; it stays hidden
@@ -302,8 +305,8 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   // Drafted (RULING E67): no deck yet; the Champion is withheld from the pool.
   const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);
   if (!champion.ok()) {
-    c->send(pr::make_champion_error(m.id, champion));
     c->detach(this);
+    c->send(pr::make_champion_error(m.id, champion));
     return;
   }
   const std::string token = reserved_token ? *reserved_token : random_hex(pr::token_chars);
