@@ -52,6 +52,8 @@ draft_error draft::create(const catalogue& cat, const draft_config& cfg, draft& 
   if (!detail::draft_allowed(cfg.format, cfg.table)) return draft_error::format_not_allowed;
   std::vector<card_id> pool;
   if (auto e = build_pool(cat, cfg.packs, pool); e != draft_error::ok) return e;
+  // R13.1, RULING E67: the Champions named before the draft stay out of it.
+  std::erase_if(pool, [&](card_id c) { return std::find(cfg.withheld.begin(), cfg.withheld.end(), c) != cfg.withheld.end(); });
   if (static_cast<int>(pool.size()) < detail::draft_pool_needed(cfg.format, cfg.table))
     return draft_error::pool_too_small;
   if (cfg.format == draft_format::preconstructed)

@@ -41,21 +41,18 @@ int human_seats(game_mode mode) {
   return n;
 }
 
-// Solo and co-op (R2.1, R12.8, R13.1, RULING E45): the engine's own check
+// Solo and co-op (R2.1, R12.7, R12.8, R13.1, RULING E45): the engine's own check
 // (match::check_ai_options) gives the verdict; this names the field and says
 // why. With Champions every human seat joins with one, so each gives 2 points.
 std::optional<protocol_error> check_ai_room(game_mode mode, deck_format format, const room_options& o) {
   const std::string name(game_mode_name(mode));
-  // The engine can deal drafts to AI seats (R14.4, R14.5), but the server does
-  // not offer drafted formats in solo and co-op rooms yet (docs/protocol.md,
-  // "Formats and drafts"): the room refuses them by name.
-  if (is_drafted(format))
-    return bad_value("format", concat("\"", deck_format_name(format), "\" is not offered in ", name,
-                                      " rooms yet: a ", name, " room plays preconstructed decks (R2.1, R12.7): \"format\" must be \"preconstructed\""));
-  if (format != deck_format::preconstructed)
-    return bad_value("format", concat("a ", name, " room plays preconstructed decks (R2.1, R12.7): \"format\" must be \"preconstructed\""));
-  if (!o.packs.empty())
-    return bad_value("options.packs", concat("\"options.packs\" chooses a drafted pool (R14.8); a ", name,
+  // R12.7, R14.4, R14.5: solo and co-op play preconstructed decks or the
+  // draft; the engine deals the AI seats' side of it (RULINGS E61, E66). R2.1:
+  // no constructed there; RULING E65: instant constructed is a duel format.
+  if (format != deck_format::preconstructed && format != deck_format::draft)
+    return bad_value("format", concat("a ", name, " room plays preconstructed decks or a draft (R2.1, R12.7, R14.4, R14.5): \"format\" must be \"preconstructed\" or \"draft\""));
+  if (!o.packs.empty() && format != deck_format::draft)
+    return bad_value("options.packs", concat("\"options.packs\" chooses a drafted pool (R14.8); this ", name,
                                              " room plays preconstructed decks: leave \"options.packs\" out"));
   if (o.share_team_hands)
     return bad_value("options.share_team_hands", "\"options.share_team_hands\" is for 2v2 rooms only (teammates see each other's hand)");
@@ -135,6 +132,11 @@ std::optional<protocol_error> check_room_config(game_mode mode, deck_format form
   if (o.share_team_hands && !info->teams)
     return bad_value("options.share_team_hands",
                      "\"options.share_team_hands\" is for 2v2 rooms only (teammates see each other's hand)");
+  // R13.1: Champions are allowed in draft and constructed, duel, multiplayer
+  // and solo custom play (check_ai_room); the server also allows them with
+  // preconstructed decks, as custom play (docs/protocol.md, create_room).
+  // Drafted rooms: each seat names its Champion at join, and the Champions
+  // are withheld from the pool (RULING E67).
   if (info->ai) return check_ai_room(mode, format, o);
   if (o.difficulty != 0)
     return bad_value("options.difficulty", "\"options.difficulty\" is for solo and coop rooms only (R12.8)");
@@ -146,14 +148,6 @@ std::optional<protocol_error> check_room_config(game_mode mode, deck_format form
   // RULING E65: instant constructed is a two-player format.
   if (format == deck_format::instant_constructed && draft_table_of(mode) != draft_table::duel)
     return bad_value("format", "\"instant_constructed\" is played by two players (RULING E65): mode \"duel\"");
-  // R13.1: Champions are allowed in duel and multiplayer with constructed and
-  // draft decks; the server also allows them with preconstructed decks, as
-  // custom play (docs/protocol.md, create_room). Not yet with drafted decks:
-  // a Champion is named at join, before the draft deals the deck it must stay
-  // out of.
-  if (o.champions && is_drafted(format))
-    return bad_value("options.champions",
-                     "Champions are chosen at join, before the draft: not offered with drafted decks yet");
   return std::nullopt;
 }
 

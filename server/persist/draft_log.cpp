@@ -86,6 +86,16 @@ draft_replay replay_draft_log(const catalogue& cards, const stored_match& sm) {
   draft_replay r;
   draft_config cfg;
   if (!draft_config_from_record(sm.match, cfg, r.error)) return r;
+  // R13.1, RULING E67: the seats' Champions were withheld from the pool.
+  for (const seat_record& s : sm.match.seats) {
+    if (s.champion.empty()) continue;
+    const auto c = cards.find(s.champion);
+    if (!c) {
+      r.error = cat("match ", sm.match.match_id, " seat ", s.seat, ": unknown Champion '", s.champion, "'");
+      return r;
+    }
+    cfg.withheld.push_back(*c);
+  }
   std::vector<draft_event> events;
   if (auto e = draft::create(cards, cfg, r.d, events); e != draft_error::ok) {
     r.error = cat("match ", sm.match.match_id, ": the engine refuses the draft: ", draft_error_name(e));

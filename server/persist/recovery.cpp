@@ -74,7 +74,20 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
       return false;
     }
     if (s.ai) continue;  // its deck follows its human's (below)
-    if (protocol::is_drafted(format)) continue;  // the draft deals the decks (rebuild)
+    if (protocol::is_drafted(format)) {
+      // The draft deals the decks (rebuild); the Champion was named at join,
+      // before it, and withheld from its pool (R13.1, RULING E67).
+      std::optional<std::string> champion;
+      if (!s.champion.empty()) champion = s.champion;
+      const protocol::champion_result c = protocol::resolve_champion(champion, opts, {}, cards);
+      if (!c.ok()) {
+        error = cat("match ", m.match_id, " seat ", s.seat, ": champion '", s.champion, "': ", c.reason, ": ",
+                    c.message);
+        return false;
+      }
+      out.champions[static_cast<std::size_t>(s.seat)] = c.card;
+      continue;
+    }
     const std::string where = cat("match ", m.match_id, " seat ", s.seat, ": deck ", s.deck_json, ": ");
     const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
     protocol::deck_choice choice;
@@ -109,6 +122,8 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
   // the rules would not have dealt).
   for (const seat_record& s : m.seats) {
     if (!s.ai) continue;
+    // Solo, co-op drafts (R14.4, R14.5): the draft deals the AI decks too (rebuild).
+    if (protocol::is_drafted(format)) continue;
     const std::string where = cat("match ", m.match_id, " AI seat ", s.seat, ": deck ", s.deck_json, ": ");
     const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
     if (!deck_json.is_object() || !deck_json.contains("cards") || !deck_json["cards"].is_array()) {

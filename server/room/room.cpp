@@ -260,14 +260,17 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
     c->send(pr::make_error(m.id, pr::session_errc::already_in_room));
     return;
   }
+  // A refused join leaves the connection free: detached before the reply
+  // goes out, since a client may send its next join as soon as it reads it
+  // (else that join could meet already_in_room).
   auto refuse = [&](pr::session_errc code) {
-    c->send(pr::make_error(m.id, code));
     c->detach(this);
+    c->send(pr::make_error(m.id, code));
   };
   if (!p_.reserved.empty() && !reserved_token) {
+    c->detach(this);
     c->send(pr::make_error(m.id, pr::session_errc::room_full,
                            "this room's seats are reserved for tournament players (tournament_join)"));
-    c->detach(this);
     return;
   }
   if (status_ != status::waiting) return refuse(pr::session_errc::room_full);
@@ -285,25 +288,26 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   }
   // R14: a drafted room deals the decks; every other room takes one at join.
   if (pr::is_drafted(p_.format) != m.no_deck) {
+    c->detach(this);
     c->send(pr::make_error(m.id, m.no_deck ? pr::protocol_error{pr::protocol_errc::missing_field, "deck",
                                                                 "a \"join\" message needs \"deck\" in this room"}
                                            : pr::protocol_error{pr::protocol_errc::bad_field_value, "deck",
                                                                 "this room drafts its decks: join without \"deck\""}));
-    c->detach(this);
     return;
   }
   auto deck = m.no_deck ? pr::deck_result{} : pr::resolve_deck(m.deck, p_.format, *svc_.cat);
   if (!deck.ok()) {
-    c->send(pr::make_deck_error(m.id, deck));
     c->detach(this);
+    c->send(pr::make_deck_error(m.id, deck));
     return;
   }
   // R13.1: the Champion, checked against this seat's deck; it stays hidden
   // until the match starts, when every seat's is revealed at once.
-  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);  // none when drafted
+  // Drafted (RULING E67): no deck yet; the Champion is withheld from the pool.
+  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);
   if (!champion.ok()) {
-    c->send(pr::make_champion_error(m.id, champion));
     c->detach(this);
+    c->send(pr::make_champion_error(m.id, champion));
     return;
   }
   const std::string token = reserved_token ? *reserved_token : random_hex(pr::token_chars);
@@ -443,7 +447,9 @@ void room::do_disconnected(const std::shared_ptr<client_session>& c) {
 
 // A seat's connection is gone. In a waiting room a seat that left is freed at
 // once; one whose connection dropped is kept for the grace period. In a match
-// the seat is kept for the grace period, then concedes.
+// the seat is kept for the grace period, then concedes. While drafting the
+// seat is kept; once every human seat has been away longer than the grace
+// period the draft is abandoned (abandon_draft).
 void room::seat_left(int seat, bool keep_seat) {
   auto& s = seats_[seat];
   s.client.reset();
@@ -451,7 +457,8 @@ void room::seat_left(int seat, bool keep_seat) {
   if (!keep_seat && status_ == status::waiting) {
     if (s.grace) ex_->cancel(s.grace);
     s = seat_state{};
-  } else if (!stopping_ && (status_ == status::waiting || status_ == status::playing) && !s.grace) {
+  } else if (!stopping_ && (status_ == status::waiting || status_ == status::playing || status_ == status::drafting) &&
+             !s.grace) {
     std::weak_ptr<room> weak = weak_from_this();
     s.grace = ex_->schedule(std::chrono::seconds(svc_.cfg.grace_period_sec), [weak, seat] {
       if (auto self = weak.lock()) self->run(nullptr, {}, [self, seat] { self->on_grace_expired(seat); });
@@ -471,6 +478,14 @@ void room::on_grace_expired(int seat) {
     s = seat_state{};
     send_seat_status(seat);
     publish_summary();
+    return;
+  }
+  if (status_ == status::drafting) {
+    // The draft waits for its seats: it goes on while anyone is there (or
+    // still within a grace period); the last seat's grace ends it.
+    for (const auto& other : seats_)
+      if (!other.ai && (other.conn != 0 || other.grace)) return;
+    abandon_draft();
     return;
   }
   if (status_ != status::playing || match_.over()) return;
@@ -741,6 +756,25 @@ void room::send_result_if_over(client_session& c) const {
   c.send(pr::make_match_over(p_.id, match_.winners(), match_.view(referee).reason, p_.seed));
 }
 
+void room::abandon_draft() {
+  // A tournament room waits for its players as long as the round lasts: the
+  // organiser decides (a game loss, a re-pairing), as for a no-show.
+  if (!p_.reserved.empty() || hooks_.finished) return;
+  std::string why = "every seat was disconnected for longer than the grace period (";
+  why += std::to_string(svc_.cfg.grace_period_sec);
+  why += " s) during the draft";
+  spdlog::info("room {}: match {} abandoned after {} draft records: {}", p_.id, match_id_, draft_seq_, why);
+  note(why);
+  status_ = status::finished;
+  // The match row ends without a result, as a voided match does.
+  match_result r;
+  r.reason = "abandoned";
+  r.ended_ms = svc_.wall_ms();
+  svc_.store->finish_match(match_id_, r, [](bool) {});
+  publish_summary();
+  close_room("the draft was abandoned");
+}
+
 void room::abandon(const std::string& why) {
   spdlog::error("room {}: match {} abandoned: {}", p_.id, match_id_, why);
   status_ = status::finished;
@@ -990,8 +1024,9 @@ void room::publish_summary() {
   r.format = p_.format;
   r.options = p_.options;
   r.status = wire_status(static_cast<int>(status_));
-  // R13.1: Champions are revealed together, once the match has started.
-  const bool reveal = status_ == status::playing || status_ == status::finished;
+  // R13.1: Champions are revealed together, once the match has started; in
+  // a drafted room when the draft starts, without them in the pool (RULING E67).
+  const bool reveal = status_ == status::playing || status_ == status::finished || status_ == status::drafting;
   for (std::size_t i = 0; i < seats_.size(); ++i)
     r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].ai || seats_[i].conn != 0, seats_[i].name,
                        reveal ? seats_[i].champion_id : std::string(), seats_[i].ai});

@@ -190,6 +190,9 @@ class room : public std::enable_shared_from_this<room> {
   void on_match_finished(bool ok);
   void abandon(const std::string& why);
   void send_result_if_over(client_session& c) const;
+  // Drafting, every human seat away past its grace period: the match row is
+  // finished without a result (reason "abandoned") and the room closes.
+  void abandon_draft();
 
   void seat_left(int seat, bool keep_seat);
   void on_grace_expired(int seat);

@@ -15,12 +15,13 @@
 // reference it); it stays 'playing' with no actions while the room drafts.
 //
 // Tables: the mode gives the engine's table (protocol::draft_table_of):
-// duel and four players here. Solo and co-op rooms (R14.4, R14.5) do not
-// draft yet: check_room_config refuses a drafted format there. When they
-// do, the engine plays the AI seats' side by itself (rest_to_ai, split_ai);
-// their AI seats are already filled by the room (make_ai_seat), the draft's
-// decks then replace the AI decks of RULING E41 (start_match), and
-// start_drafted_match must pass difficulty and ai on as start_match does.
+// duel, four players, solo (R14.4) and co-op (R14.5). At the solo and co-op
+// tables the engine plays the AI seats' side by itself (rest_to_ai,
+// split_ai; RULINGS E61, E66): the draft waits for the human seats only.
+// The AI seats are filled by the room from the start (make_ai_seat); the
+// draft's decks replace the AI decks of RULING E41 (start_drafted_match),
+// and the match gets the room's difficulty and ai settings (R12.8) as
+// start_match gives them.
 #include <spdlog/spdlog.h>
 
 #include "app/metrics.hpp"
@@ -54,6 +55,9 @@ void room::start_draft() {
   cfg.table = pr::draft_table_of(p_.mode);
   cfg.seed = p_.seed;  // R16.1: shuffled by the match's seeded generator
   cfg.packs = p_.options.packs;
+  // R13.1, RULING E67: the Champions named at join stay out of the pool.
+  for (const auto& s : seats_)
+    if (s.champion != no_card) cfg.withheld.push_back(s.champion);
   std::vector<draft_event> events;
   draft d;
   if (auto e = draft::create(*svc_.cat, cfg, d, events); e != draft_error::ok) {
@@ -63,6 +67,10 @@ void room::start_draft() {
     return;
   }
   draft_ = std::move(d);
+  // Solo, co-op: an AI seat's deck is dealt by the draft too (R14.4, R14.5);
+  // the record says so like a human's, the draft log holds its cards.
+  for (auto& s : seats_)
+    if (s.ai) s.deck_json = R"({"draft":true})";
   match_id_ = p_.id;
   match_id_ += '-';
   match_id_ += random_hex(8);
@@ -166,9 +174,19 @@ void room::start_drafted_match() {
   cfg.exhaustion_rule = p_.options.exhaustion;
   cfg.share_team_hands = p_.options.share_team_hands;
   cfg.seed = draft_->match_seed();  // RULING E62
-  for (std::size_t i = 0; i < seats_.size(); ++i) cfg.decks[i] = draft_->decks()[i];
-  events_.clear();
-  if (auto e = match::create(*svc_.cat, cfg, match_, events_); e != rule_error::ok) {
+  cfg.difficulty = p_.options.difficulty;  // R12.8 (solo, coop; 0 elsewhere)
+  cfg.ai = p_.options.ai;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    // Solo: the AI's 24 cards are its deck pile; co-op: B and D get their
+    // 24 each (R14.4, R14.5, RULING E66).
+    seats_[i].deck = draft_->decks()[i];
+    cfg.decks[i] = seats_[i].deck;
+    cfg.champions[i] = seats_[i].champion;
+  }
+  // Solo, coop: what create() did (the AI's opening turn with ai_first) goes
+  // out with the first state (on_match_created).
+  opening_events_.clear();
+  if (auto e = match::create(*svc_.cat, cfg, match_, opening_events_); e != rule_error::ok) {
     spdlog::error("room {}: the engine refused to start the drafted match: {}", p_.id, error_name(e));
     abandon("the match could not be set up");
     return;

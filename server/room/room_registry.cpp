@@ -45,12 +45,24 @@ std::optional<protocol::protocol_error> room_registry::check_pool(game_mode mode
   cfg.packs = options.packs;
   draft d;
   std::vector<draft_event> events;
-  const auto e = draft::create(*svc_.cat, cfg, d, events);
+  auto e = draft::create(*svc_.cat, cfg, d, events);
+  if (e == draft_error::ok && options.champions) {
+    // R13.1, RULING E67: each human seat's Champion will be withheld from
+    // the pool: it must still be large enough without as many cards.
+    for (int s = 0; s < seats_of(mode); ++s)
+      if (!is_ai_seat(mode, static_cast<seat_t>(s)))
+        cfg.withheld.push_back(d.state().pool[static_cast<std::size_t>(s)]);
+    draft fewer;
+    events.clear();
+    e = draft::create(*svc_.cat, cfg, fewer, events);
+  }
   if (e == draft_error::ok) return std::nullopt;
   std::string message(draft_error_message(e));
   message += " (";
   message += draft_error_name(e);
   message += ", R14.8)";
+  if (e == draft_error::pool_too_small && options.champions)
+    message += ": the seats' Champions are withheld from the pool (R13.1, RULING E67)";
   return protocol::protocol_error{protocol::protocol_errc::bad_field_value,
                                   e == draft_error::format_not_allowed ? "format" : "options.packs", message};
 }

@@ -462,11 +462,13 @@ bool bot::send_join() {
   j.deck.preconstructed = o_.deck;
   j.deck.cards = o_.cards;
   j.no_deck = no_deck_ || pr::is_drafted(o_.format);
-  if (o_.champion == "auto" && !j.no_deck) {
+  if (o_.champion == "auto") {
     // R13.1: a creature outside the deck (unknown ids in --cards are left to
-    // the server's bad_deck).
+    // the server's bad_deck). A drafted room has no deck yet: any creature
+    // (the server withholds it from the pool, RULING E67).
     std::vector<cod::card_id> deck;
-    if (o_.deck) {
+    if (j.no_deck) {
+    } else if (o_.deck) {
       deck = cat_.preconstructed_deck(o_.deck);
     } else {
       for (const auto& id : o_.cards)

@@ -6,9 +6,9 @@ error with its field and creates nothing (list_rooms stays empty); so does
 every invalid solo/coop difficulty (points that do not match the level, AI
 settings or Champions in quick play, out-of-range values, constructed decks)
 and every invalid format choice (an unknown format, instant_constructed
-beyond duel, packs outside the drafted formats or unknown, Champions with a
-draft, and drafted formats in solo and coop rooms, which are not offered
-yet); valid ffa, 2v2, Champion, solo and coop rooms list their mode, options and
+beyond duel, packs outside the drafted formats or unknown, Champions in a
+solo quick-play draft or leaving too small a pool, instant constructed in solo and coop rooms, a co-op draft pool too
+small); valid ffa, 2v2, Champion, solo and coop rooms list their mode, options and
 free seats (AI seats taken, marked "ai", never free); a join on an AI seat
 is refused with ai_seat; a join whose Champion is refused (each reason)
 takes no seat.
@@ -57,11 +57,16 @@ BAD_CREATES = [
      "options.packs"),
     ({"mode": "duel", "format": "draft", "options": {"packs": ["no-such-pack"]}}, "bad_field_value",
      "options.packs"),
-    ({"mode": "duel", "format": "draft", "options": {"champions": True}}, "bad_field_value", "options.champions"),
-    # Drafts are not offered in solo and co-op rooms yet (docs/protocol.md, "Formats and drafts").
-    ({"mode": "solo", "format": "draft"}, "bad_field_value", "format"),
+    # R13.1: Champions in a draft, but not in solo quick play; withheld from the
+    # pool (RULING E67), they leave solo's one pack of 32 too small.
+    ({"mode": "solo", "format": "draft", "options": {"champions": True}}, "bad_field_value", "options.champions"),
+    ({"mode": "solo", "format": "draft", "options": {"champions": True, "packs": ["initiation"], "difficulty": 1,
+                                                     "ai": {"fixed_mana": 9}}}, "bad_field_value", "options.packs"),
+    # Solo and co-op play preconstructed decks or the draft (R12.7, R14.4, R14.5),
+    # never instant constructed (RULING E65); co-op deals 64 cards: one pack is too few.
     ({"mode": "solo", "format": "instant_constructed"}, "bad_field_value", "format"),
-    ({"mode": "coop", "format": "draft", "options": {"packs": ["initiation"]}}, "bad_field_value", "format"),
+    ({"mode": "coop", "format": "draft", "options": {"packs": ["initiation"]}}, "bad_field_value",
+     "options.packs"),
     ({"mode": "coop", "format": "instant_constructed"}, "bad_field_value", "format"),
     ({"mode": "solo", "format": "preconstructed", "options": {"packs": ["initiation"]}}, "bad_field_value",
      "options.packs"),

@@ -585,6 +585,33 @@ TEST_CASE("R14.8 the pool: the chosen packs' cards, once each; too small or unkn
   CHECK(twice.digest() == two.digest());
 }
 
+TEST_CASE("RULING E67: Champions are withheld from the pool: never dealt, never listed; the pool must still suffice") {
+  draft d;
+  std::vector<draft_event> ev;
+  auto cfg = make_config(draft_format::draft, draft_table::solo, 3, {"initiation"});
+  const draft full = start(cfg);
+  const card_id champion = full.state().pool[5];
+  cfg.withheld = {champion};
+  // Solo needs 32 (RULING E60): one pack less a Champion is too small.
+  CHECK(draft::create(shipped(), cfg, d, ev) == draft_error::pool_too_small);
+  cfg.packs = {"initiation", "treachery"};
+  const draft with = start(cfg);
+  CHECK(with.state().pool.size() == 63);
+  CHECK(std::find(with.state().pool.begin(), with.state().pool.end(), champion) == with.state().pool.end());
+  CHECK(std::find(with.state().pile.begin(), with.state().pile.end(), champion) == with.state().pile.end());
+  // Instant constructed: a withheld card is not in the pool a list chooses from.
+  auto ic = make_config(draft_format::instant_constructed, draft_table::duel, 4);
+  ic.withheld = {champion};
+  draft l = start(ic);
+  draft_pick p;
+  p.type = draft_pick_type::submit;
+  p.seat = 0;
+  p.cards = {champion};
+  for (card_id c : l.state().pool)
+    if (p.cards.size() < 10) p.cards.push_back(c);
+  CHECK(l.check(p) == draft_error::card_not_in_pool);
+}
+
 TEST_CASE("R14.8 a tiny catalogue: 15 cards cannot make a duel draft, 16 can") {
   catalogue cat;
   for (int i = 0; i < 16; ++i) {

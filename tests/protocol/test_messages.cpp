@@ -260,7 +260,8 @@ TEST_CASE("join without a deck; draft_pick") {
        protocol_errc::bad_field_value, "options.packs"},
       {R"({"type":"create_room","mode":"ffa","format":"instant_constructed"})", protocol_errc::bad_field_value,
        "format"},
-      {R"({"type":"create_room","mode":"duel","format":"draft","options":{"champions":true}})",
+      // R13.1: Champions in a draft, but not in solo quick play (RULING E67).
+      {R"({"type":"create_room","mode":"solo","format":"draft","options":{"champions":true}})",
        protocol_errc::bad_field_value, "options.champions"},
   };
   for (const auto& c : cases) {

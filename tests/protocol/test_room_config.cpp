@@ -193,6 +193,12 @@ TEST_CASE("check_room_config: solo and co-op difficulty (R12.8; the engine's che
   o.difficulty = 7;
   CHECK_FALSE(proto::check_room_config(M::coop, F::preconstructed, o));
   CHECK(proto::check_room_config(M::coop, F::constructed, o)->field == "format");
+  // R13.1: Champions in draft too (RULING E67), custom play against the AI.
+  CHECK_FALSE(proto::check_room_config(M::coop, F::draft, o));
+  proto::room_options duel;
+  duel.champions = true;
+  CHECK_FALSE(proto::check_room_config(M::duel, F::draft, duel));
+  CHECK_FALSE(proto::check_room_config(M::duel, F::instant_constructed, duel));
 }
 
 TEST_CASE("check_room_config: drafted formats, and none in solo and co-op yet") {
@@ -211,31 +217,37 @@ TEST_CASE("check_room_config: drafted formats, and none in solo and co-op yet") 
   CHECK_FALSE(proto::check_room_config(M::two_vs_two, F::draft, o));
   CHECK(proto::check_room_config(M::ffa, F::instant_constructed, o)->field == "format");
 
-  // Solo and co-op: drafts against the AI (R14.4, R14.5) are not offered
-  // yet: bad_field_value on "format", saying so, whatever the difficulty.
+  // Solo and co-op: the draft against the AI (R14.4, R14.5) is offered, with
+  // packs and a custom difficulty; instant constructed is not (RULING E65),
+  // nor packs without a draft.
   for (const M mode : {M::solo, M::coop}) {
     CAPTURE(cod::game_mode_name(mode));
     proto::room_options ai;
     ai.seats = cod::seats_of(mode);
-    for (const F f : {F::draft, F::instant_constructed}) {
+    CHECK_FALSE(proto::check_room_config(mode, F::draft, ai));
+    ai.packs = {"initiation"};
+    CHECK_FALSE(proto::check_room_config(mode, F::draft, ai));
+    ai.difficulty = 1;
+    ai.ai.ai_first = true;
+    CHECK_FALSE(proto::check_room_config(mode, F::draft, ai));
+    ai.ai = {};
+    CHECK(proto::check_room_config(mode, F::draft, ai)->field == "options.difficulty");
+    ai.difficulty = 0;
+    ai.packs.clear();
+    for (const F f : {F::instant_constructed, F::constructed}) {
       CAPTURE(proto::deck_format_name(f));
       auto e = proto::check_room_config(mode, f, ai);
       REQUIRE(e);
       CHECK(e->code == protocol_errc::bad_field_value);
       CHECK(e->field == "format");
-      CHECK(e->message.find("not offered in") != std::string::npos);
-      CHECK(e->message.find("\"preconstructed\"") != std::string::npos);
-      ai.packs = {"initiation"};
-      CHECK(proto::check_room_config(mode, f, ai)->field == "format");
-      ai.packs.clear();
+      CHECK(e->message.find("\"preconstructed\" or \"draft\"") != std::string::npos);
     }
     ai.packs = {"initiation"};
     auto e = proto::check_room_config(mode, F::preconstructed, ai);
     REQUIRE(e);
     CHECK(e->field == "options.packs");
   }
-  // The same refusal from a create_room frame.
-  refused(R"({"type":"create_room","mode":"solo","format":"draft"})", protocol_errc::bad_field_value, "format");
+  // The same from create_room frames.
   refused(R"({"type":"create_room","mode":"coop","format":"instant_constructed","options":{"difficulty":1,"ai":{"ai_first":true}}})",
           protocol_errc::bad_field_value, "format");
   refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"packs":["initiation"]}})",

@@ -74,6 +74,9 @@ struct draft_config {
   // (empty: every card). Drafts deal from it; constructed lists choose from
   // it. Preconstructed ignores it.
   std::vector<std::string> packs;
+  // R13.1 (RULING E67): cards kept out of the pool: the seats' Champions,
+  // each a 9th card outside its owner's deck. Never dealt, never listed.
+  std::vector<card_id> withheld;
 };
 
 // What a seat does. A take or ban names every card of the step at once
