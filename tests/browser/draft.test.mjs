@@ -92,7 +92,8 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
   assert.deepEqual(await ann.$$eval("#create-format option:not([disabled])", (o) => o.map((x) => x.value)),
     ["preconstructed", "constructed", "draft"]);
   await ann.selectOption("#create-mode", "solo");
-  assert.deepEqual(await ann.$$eval("#create-format option:not([disabled])", (o) => o.map((x) => x.value)), ["preconstructed"]);
+  assert.deepEqual(await ann.$$eval("#create-format option:not([disabled])", (o) => o.map((x) => x.value)),
+    ["preconstructed", "draft"]);
 
   const room = await createDraftRoom(ann, { mode: "duel", format: "draft", packs: ["initiation"] });
   await bob.click("#refresh-rooms");
@@ -245,6 +246,24 @@ test("a 2v2 draft: four browser contexts pick in the order of R14.3 (a take of 2
     assert.deepEqual(p.jsErrors || [], []);
   }
   for (const p of pages) await p.context().close();
+});
+
+test("a solo draft (R14.4): the player takes 1 of every 4 revealed by clicking, the AI gets the rest, the match starts", async () => {
+  const sol = await openClient(browser, server, { name: "Sol" });
+  // Alone with the AI: the draft starts as the creator takes the seat.
+  await sol.selectOption("#create-mode", "solo");
+  await sol.selectOption("#create-format", "draft");
+  await sol.check('#opt-packs input[data-pack="initiation"]');
+  await sol.click("#create-room");
+  await sol.waitForFunction(() => document.body.dataset.screen === "draft");
+  const picks = await draftByClicking([sol]);
+  assert.equal(picks, 8); // 8 takes of 1; the AI's 3 of each 4 are dealt by the engine
+  await sol.waitForSelector("#hand .card");
+  assert.equal(await sol.locator("#board .line").count(), 2);
+  assert.match(await sol.textContent("#seats"), /AI/);
+  assert.deepEqual(sol.jsErrors || [], []);
+  await sol.screenshot({ path: artifact("solo-draft-game.png"), fullPage: true });
+  await sol.context().close();
 });
 
 test("an instant-constructed duel: secret lists of 10 from the pool, then the bans; a wrong ban refused in words", async () => {

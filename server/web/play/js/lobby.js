@@ -10,8 +10,8 @@ export const MODES = [
   { id: "duel", label: "Duel (2 players)", seats: 2, formats: ["preconstructed", "constructed", "draft", "instant_constructed"] },
   { id: "ffa", label: "Free-for-all (4 players)", seats: 4, formats: ["preconstructed", "constructed", "draft"] },
   { id: "2v2", label: "2 vs 2 (teams 1+3 against 2+4)", seats: 4, formats: ["preconstructed", "constructed", "draft"] },
-  { id: "solo", label: "Solo (you against the AI)", seats: 2, ai: true, formats: ["preconstructed"] },
-  { id: "coop", label: "Co-op (2 players against 2 AIs)", seats: 4, ai: true, formats: ["preconstructed"] },
+  { id: "solo", label: "Solo (you against the AI)", seats: 2, ai: true, formats: ["preconstructed", "draft"] },
+  { id: "coop", label: "Co-op (2 players against 2 AIs)", seats: 4, ai: true, formats: ["preconstructed", "draft"] },
 ];
 
 export const FORMATS = {
@@ -122,15 +122,16 @@ export class Lobby {
       if (this.shareHands.disabled) this.shareHands.checked = false;
       const ai = !!mode.ai;
       this.difficulty.disabled = !ai;
-      // The formats this mode takes (R2.1: AI rooms play preconstructed decks).
+      // The formats this mode takes (R2.1; AI rooms: preconstructed, or the
+      // solo and co-op drafts of R14.4 and R14.5).
       for (const o of this.format.options) o.disabled = !mode.formats.includes(o.value);
       if (!mode.formats.includes(this.format.value)) this.format.value = mode.formats[0];
       const isDraft = drafted(this.format.value);
       for (const box of this.packs.querySelectorAll("input")) box.disabled = !isDraft;
       this.packsRow.hidden = !isDraft;
-      // No Champions in quick play nor with drafted decks (R13.1, docs/protocol.md).
+      // No Champions in quick play (R13.1; drafted decks take them, RULING E67).
       const custom = ai && this.difficulty.value !== "0";
-      this.champions.disabled = (ai && !custom) || isDraft;
+      this.champions.disabled = ai && !custom;
       if (this.champions.disabled) this.champions.checked = false;
       this.aiPanel.hidden = !custom;
       const champions = this.champions.checked ? (mode.id === "coop" ? 2 : 1) : 0;
