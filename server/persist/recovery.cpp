@@ -247,14 +247,23 @@ verify_result verify(const catalogue& cards, const stored_match& sm) {
         cat("recorded ", rec.engine_version, ", this engine ", cod::engine_version));
 
   v.replay = rebuild(cards, sm);
+  // Stopped by the server without a game end, on purpose: an organiser's
+  // re-pair ("voided") or a draft every player left ("abandoned"). The log
+  // must still replay; only the game need not be over.
+  const bool stopped = sm.finished() && sm.result->winners.empty() &&
+                       (sm.result->reason == "voided" || sm.result->reason == "abandoned");
   if (is_drafted_record(rec)) {
     int picks = 0, reveals = 0;
     for (const auto& d : sm.draft) (d.kind == "pick" ? picks : reveals)++;
     const bool done = v.replay.drafted && v.replay.draft.finished();
-    check("draft", done,
+    const bool stopped_draft = stopped && v.replay.drafted && v.replay.drafting;
+    check("draft", done || stopped_draft,
           done ? cat(picks, " picks and ", reveals, " reveals replayed from the draft log; the match was dealt its decks")
-               : v.replay.drafted ? std::string("the draft log stops before the draft finished")
-                                  : std::string("the draft log does not replay (see replay)"));
+          : stopped_draft
+              ? cat(picks, " picks and ", reveals, " reveals replayed; the draft was ", sm.result->reason,
+                    " before it finished")
+          : v.replay.drafted ? std::string("the draft log stops before the draft finished")
+                             : std::string("the draft log does not replay (see replay)"));
   }
   check("replay", v.replay.ok,
         v.replay.ok ? cat(sm.actions.size(), " actions replayed, every digest matches") : v.replay.error);
@@ -263,9 +272,10 @@ verify_result verify(const catalogue& cards, const stored_match& sm) {
 
   if (v.replay.ok && !v.replay.drafting) {  // mid-draft: no match to judge yet
     const match& m = v.replay.m;
-    check("game over", m.over(),
-          m.over() ? std::string("the engine's game is over after the last action")
-                   : cat("the engine's game is still running after seq ", v.replay.seq));
+    check("game over", m.over() || stopped,
+          m.over()  ? std::string("the engine's game is over after the last action")
+          : stopped ? cat("the match was ", sm.result->reason, " after seq ", v.replay.seq, ", before the game ended")
+                    : cat("the engine's game is still running after seq ", v.replay.seq));
     if (m.over() && sm.finished()) {
       std::vector<int> winners;
       for (int s = 0; s < m.seat_count(); ++s)
