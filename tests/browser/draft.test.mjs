@@ -8,6 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, screen,
+  createRoom, joinFromLobby,
 } from "./lib.mjs";
 
 let server;
@@ -23,20 +24,9 @@ after(async () => {
   if (server) await server.stop();
 });
 
-async function createDraftRoom(page, { mode = "duel", format = "draft", packs = ["initiation"] } = {}) {
-  await page.selectOption("#create-mode", mode);
-  await page.selectOption("#create-format", format);
-  for (const p of packs) await page.check(`#opt-packs input[data-pack="${p}"]`);
-  await page.click("#create-room");
-  await page.waitForFunction(() => document.body.dataset.screen === "waiting" && document.querySelector("#waiting-room").textContent !== "");
-  return page.textContent("#waiting-room");
-}
-
-async function joinFromLobby(page, room) {
-  await page.click("#refresh-rooms");
-  const btn = page.locator(`tr[data-room="${room}"] button.join`);
-  await btn.waitFor({ timeout: 10000 });
-  await btn.click();
+// A drafted room from the lobby: the initiation pack unless told otherwise.
+function createDraftRoom(page, { mode = "duel", format = "draft", packs = ["initiation"] } = {}) {
+  return createRoom(page, { mode, format, packs });
 }
 
 async function draftInfo(page) {

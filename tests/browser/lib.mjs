@@ -164,3 +164,27 @@ export async function playTurnByClicking(page, { maxPlays = 4 } = {}) {
 export async function waitForGame(page, timeout = 15000) {
   await page.waitForFunction(() => document.body.dataset.screen === "game" && document.querySelector("#game").dataset.seq !== undefined, null, { timeout });
 }
+
+// Creates a room from the lobby form and waits in it; returns the room id.
+// `packs` (drafted formats): the packs to check; none means every card.
+export async function createRoom(page, { mode = "duel", format = "preconstructed", champions = false, clockMin = 0, packs = [] } = {}) {
+  await page.selectOption("#create-mode", mode);
+  await page.selectOption("#create-format", format);
+  for (const p of packs) await page.check(`#opt-packs input[data-pack="${p}"]`);
+  if (champions) await page.check("#opt-champions");
+  if (clockMin) {
+    await page.check("#opt-clock");
+    await page.fill("#opt-clock-min", String(clockMin));
+  }
+  await page.click("#create-room");
+  await page.waitForFunction(() => document.body.dataset.screen === "waiting" && document.querySelector("#waiting-room").textContent !== "");
+  return page.textContent("#waiting-room");
+}
+
+// Joins `room` from the lobby's list.
+export async function joinFromLobby(page, room) {
+  await page.click("#refresh-rooms");
+  const btn = page.locator(`tr[data-room="${room}"] button.join`);
+  await btn.waitFor({ timeout: 10000 });
+  await btn.click();
+}

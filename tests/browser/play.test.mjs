@@ -6,6 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, screen,
+  createRoom, joinFromLobby,
 } from "./lib.mjs";
 
 let server;
@@ -23,26 +24,6 @@ after(async () => {
   if (browser) await browser.close();
   if (server) await server.stop();
 });
-
-async function createRoom(page, { mode = "duel", format = "preconstructed", champions = false, clockMin = 0 } = {}) {
-  await page.selectOption("#create-mode", mode);
-  await page.selectOption("#create-format", format);
-  if (champions) await page.check("#opt-champions");
-  if (clockMin) {
-    await page.check("#opt-clock");
-    await page.fill("#opt-clock-min", String(clockMin));
-  }
-  await page.click("#create-room");
-  await page.waitForFunction(() => document.body.dataset.screen === "waiting" && document.querySelector("#waiting-room").textContent !== "");
-  return page.textContent("#waiting-room");
-}
-
-async function joinFromLobby(page, room) {
-  await page.click("#refresh-rooms");
-  const btn = page.locator(`tr[data-room="${room}"] button.join`);
-  await btn.waitFor({ timeout: 10000 });
-  await btn.click();
-}
 
 test("the page, its modules and the catalogue load; the lobby shows errors in words", async () => {
   const page = await openClient(browser, server, {});

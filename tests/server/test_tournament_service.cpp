@@ -198,27 +198,43 @@ TEST_CASE("organiser API: create, refusals, rounds, players seated by token, res
   CHECK(e.at("matches")[0].at("match").at("match_id") == match_id);
 }
 
+// A one-round tournament of Ann and Ben created with `settings`, its round
+// started, a spectator watching the game's room before both players join.
+// `start`: what the spectator got when the match started.
+struct spectated_game {
+  std::string id, room;
+  client spec, ca, cb;
+  json start;
+};
+spectated_game start_spectated(fixture& f, json settings) {
+  settings["players"] = {"Ann", "Ben"};
+  settings["rounds"] = 1;
+  auto c = f.ok("POST", "/admin/api/tournaments", settings, 201);
+  spectated_game g;
+  g.id = c.at("tournament");
+  auto st = f.ok("POST", "/admin/api/tournaments/" + g.id + "/rounds", json::object());
+  const auto& p = st.at("rounds")[0].at("pairings")[0];
+  g.room = p.at("rooms")[0].at("room");
+  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+  g.spec = f.h.connect();
+  g.spec.say({{"type", "spectate"}, {"room", g.room}});
+  g.spec.expect("spectating");
+  g.ca = f.h.connect();
+  g.cb = f.h.connect();
+  REQUIRE(tjoin(g.ca, tok(p.at("a"))).at("type") == "joined");
+  REQUIRE(tjoin(g.cb, tok(p.at("b"))).at("type") == "joined");
+  g.start = g.spec.take();
+  g.ca.take();
+  g.cb.take();
+  return g;
+}
+
 TEST_CASE("spectator delay: spectators see each update N actions late, players at once; all at the end") {
   fixture f;
-  auto c = f.ok("POST", "/admin/api/tournaments",
-                {{"name", "Delayed"}, {"players", {"Ann", "Ben"}}, {"rounds", 1}, {"spectator_delay", 2}}, 201);
-  const std::string id = c.at("tournament");
-  auto st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
-  const auto& p = st.at("rounds")[0].at("pairings")[0];
-  const std::string room = p.at("rooms")[0].at("room");
-  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
-
-  auto spec = f.h.connect();
-  spec.say({{"type", "spectate"}, {"room", room}});
-  spec.expect("spectating");
-  auto ca = f.h.connect(), cb = f.h.connect();
-  REQUIRE(tjoin(ca, tok(p.at("a"))).at("type") == "joined");
-  REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
-  auto start = spec.take();
+  auto g = start_spectated(f, {{"name", "Delayed"}, {"spectator_delay", 2}});
+  auto& [id, room, spec, ca, cb, start] = g;
   REQUIRE(find_type(start, "state"));
   CHECK(find_type(start, "state")->at("seq") == 0);
-  ca.take();
-  cb.take();
 
   // Each end_turn: both players get the update at once; the spectator gets
   // the one two actions older (none for the first two).
@@ -258,37 +274,19 @@ TEST_CASE("spectator delay: spectators see each update N actions late, players a
     if (m.at("type") == "update") seqs.push_back(m.at("seq").get<int>());
   CHECK(seqs == std::vector<int>{3, 4, 5});
   REQUIRE(find_type(end, "match_over"));
-  st = f.ok("GET", "/admin/api/tournaments/" + id);
+  auto st = f.ok("GET", "/admin/api/tournaments/" + id);
   CHECK(st.at("stage") == "finished");
   CHECK(st.at("champion").is_object());
 }
 
 TEST_CASE("spectator delay with a turn clock: a turn's clock message reaches spectators after the update that began it") {
   fixture f;
-  auto c = f.ok("POST", "/admin/api/tournaments",
-                {{"name", "Clocked"},
-                 {"players", {"Ann", "Ben"}},
-                 {"rounds", 1},
-                 {"spectator_delay", 2},
-                 {"turn_clock", {{"bank_ms", 600000}, {"increment_ms", 5000}}}},
-                201);
-  const std::string id = c.at("tournament");
-  auto st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
-  const auto& p = st.at("rounds")[0].at("pairings")[0];
-  const std::string room = p.at("rooms")[0].at("room");
-  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
-  auto spec = f.h.connect();
-  spec.say({{"type", "spectate"}, {"room", room}});
-  spec.expect("spectating");
-  auto ca = f.h.connect(), cb = f.h.connect();
-  REQUIRE(tjoin(ca, tok(p.at("a"))).at("type") == "joined");
-  REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+  auto g = start_spectated(
+      f, {{"name", "Clocked"}, {"spectator_delay", 2}, {"turn_clock", {{"bank_ms", 600000}, {"increment_ms", 5000}}}});
+  auto& [id, room, spec, ca, cb, start] = g;
   // The first turn's clock: nothing is held yet, so it comes at once.
-  auto start = spec.take();
   REQUIRE(find_type(start, "state"));
   REQUIRE(find_type(start, "clock"));
-  ca.take();
-  cb.take();
 
   client* seats[2] = {&ca, &cb};
   int turn_of = active(*find_type(start, "state"));
