@@ -89,6 +89,23 @@ struct harness {
     lsvc.shutting_down = &stopping;
   }
 
+  // The "crash" in recovery tests: the rooms stop (as on shutdown) and
+  // nothing more happens to them; their store keeps what was written.
+  void crash() {
+    rooms->shutdown();
+    ex->run();
+  }
+
+  // A restarted server on a crashed one's store: the one unfinished match
+  // gets its room back (returned, as the store gave it).
+  std::vector<stored_match> recover_one() {
+    auto unfinished = store->load_unfinished();
+    REQUIRE(unfinished.size() == 1);
+    CHECK(rooms->recover(unfinished) == 1);
+    ex->run();
+    return unfinished;
+  }
+
   client connect(bool hello = true) {
     client c;
     c.h = this;

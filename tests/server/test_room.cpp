@@ -681,14 +681,10 @@ TEST_CASE("room: recovery rebuilds an unfinished match; players resume with thei
     }
     last_view[0] = views[0];
     last_view[1] = views[1];
-    h.rooms->shutdown();  // the "crash": nothing more happens to this room
-    h.ex->run();
+    h.crash();  // the "crash": nothing more happens to this room
   }
   harness h2(test_config(), &store);
-  auto unfinished = store.load_unfinished();
-  REQUIRE(unfinished.size() == 1);
-  CHECK(h2.rooms->recover(unfinished) == 1);
-  h2.ex->run();
+  h2.recover_one();
   REQUIRE(h2.rooms->find(room));
   for (int s = 0; s < 2; ++s) {
     auto c = h2.connect();

@@ -184,15 +184,11 @@ TEST_CASE("co-op draft (R14.5): A and C pick, the AIs get 6 of 8 and 24 each; re
     CHECK(mid.at("ai_cards").size() > 0);
     tok_a = a.token;
     tok_c = c.token;
-    h.rooms->shutdown();  // the "crash", mid-draft
-    h.ex->run();
+    h.crash();  // the "crash", mid-draft
   }
   {
     harness h2(test_config(), &store);
-    auto unfinished = store.load_unfinished();
-    REQUIRE(unfinished.size() == 1);
-    CHECK(h2.rooms->recover(unfinished) == 1);
-    h2.ex->run();
+    h2.recover_one();
     auto lister = h2.connect();
     lister.say({{"type", "list_rooms"}});
     const auto summary = lister.expect("rooms").at("rooms")[0];
@@ -240,14 +236,10 @@ TEST_CASE("co-op draft (R14.5): A and C pick, the AIs get 6 of 8 and 24 each; re
     }
     a.state["view"] = views[0];
     mid = views[0];
-    h2.rooms->shutdown();
-    h2.ex->run();
+    h2.crash();
   }
   harness h3(test_config(), &store);
-  auto unfinished = store.load_unfinished();
-  REQUIRE(unfinished.size() == 1);
-  CHECK(h3.rooms->recover(unfinished) == 1);
-  h3.ex->run();
+  const auto unfinished = h3.recover_one();
   auto a = h3.connect();
   a.say({{"type", "resume"}, {"room", room}, {"token", tok_a}});
   auto ra = a.take();
@@ -316,14 +308,10 @@ TEST_CASE("Champions in a draft (R13.1, RULING E67): named at join, withheld fro
     CHECK(summary.at("seats")[1].at("champion") == "genie");
     const json mid = draft_on({&a, &b}, d->at("draft"), 2);
     CHECK_FALSE(mid.at("finished").get<bool>());
-    h.rooms->shutdown();
-    h.ex->run();
+    h.crash();
   }
   harness h2(test_config(), &store);
-  auto unfinished = store.load_unfinished();
-  REQUIRE(unfinished.size() == 1);
-  CHECK(h2.rooms->recover(unfinished) == 1);
-  h2.ex->run();
+  const auto unfinished = h2.recover_one();
   harness::seated a, b;
   a.c = h2.connect();
   b.c = h2.connect();
@@ -448,14 +436,10 @@ TEST_CASE("a room recovered mid-draft that nobody resumes is abandoned after the
     harness::seated p;
     auto msgs = join_drafted(p, h, room, "solo");
     draft_on({&p, nullptr}, find_type(msgs, "draft")->at("draft"), 2);
-    h.rooms->shutdown();
-    h.ex->run();
+    h.crash();
   }
   harness h2(test_config(), &store);
-  auto unfinished = store.load_unfinished();
-  REQUIRE(unfinished.size() == 1);
-  CHECK(h2.rooms->recover(unfinished) == 1);
-  h2.ex->run();
+  const auto unfinished = h2.recover_one();
   h2.ex->advance(31s);
   auto lister = h2.connect();
   lister.say({{"type", "list_rooms"}});

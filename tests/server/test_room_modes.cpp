@@ -437,14 +437,10 @@ TEST_CASE("recovery rebuilds a four-seat match with Champions; each seat resumes
       for (int k = 0; k < 4; ++k) views[k] = find_type(k == s ? r : f.seats[k].c.take(), "update")->at("view");
     }
     last = views;
-    h.rooms->shutdown();
-    h.ex->run();
+    h.crash();
   }
   harness h2(test_config(), &store);
-  auto unfinished = store.load_unfinished();
-  REQUIRE(unfinished.size() == 1);
-  CHECK(h2.rooms->recover(unfinished) == 1);
-  h2.ex->run();
+  h2.recover_one();
   auto lister = h2.connect();
   auto summary = list_one(lister);
   CHECK(summary.at("mode") == "ffa");

@@ -369,14 +369,10 @@ TEST_CASE("recovery rebuilds a co-op match with custom difficulty: same AI decks
       for (int k : {0, 2}) last[k] = find_type(k == s ? r : seats[k]->c.take(), "update")->at("view");
       REQUIRE(last[0].at("phase") != "game_over");  // 8 actions never end a co-op game
     }
-    h.rooms->shutdown();
-    h.ex->run();
+    h.crash();
   }
   harness h2(test_config(), &store);
-  auto unfinished = store.load_unfinished();
-  REQUIRE(unfinished.size() == 1);
-  CHECK(h2.rooms->recover(unfinished) == 1);
-  h2.ex->run();
+  h2.recover_one();
   auto lister = h2.connect();
   auto summary = list_one(lister);
   CHECK(summary.at("mode") == "coop");
