@@ -504,16 +504,36 @@ void room::on_grace_expired(int seat) {
 // ---------------------------------------------------------------------------
 // The match.
 
-void room::start_match() {
-  status_ = status::starting;
+// The room's options as the engine takes them; the decks are the caller's.
+match_config room::base_match_config(std::uint64_t seed) const {
   match_config cfg;
   cfg.mode = p_.mode;
   cfg.seat_count = static_cast<int>(seats_.size());
   cfg.exhaustion_rule = p_.options.exhaustion;
   cfg.share_team_hands = p_.options.share_team_hands;
-  cfg.seed = p_.seed;
+  cfg.seed = seed;
   cfg.difficulty = p_.options.difficulty;  // R12.8 (solo, coop; 0 elsewhere)
   cfg.ai = p_.options.ai;
+  return cfg;
+}
+
+// Solo, coop: what create() did (the AI's opening turn with ai_first) is
+// kept for the first state (on_match_created). False (the room abandoned)
+// when the engine refuses: the room checked everything before, so a bug.
+bool room::create_engine_match(const match_config& cfg) {
+  opening_events_.clear();
+  if (auto e = match::create(*svc_.cat, cfg, match_, opening_events_); e != rule_error::ok) {
+    spdlog::error("room {}: the engine refused to start the match: {}", p_.id, error_name(e));
+    abandon("the match could not be set up");
+    return false;
+  }
+  uid_cards_ = pr::uid_cards_from_view(match_.view(referee));
+  return true;
+}
+
+void room::start_match() {
+  status_ = status::starting;
+  match_config cfg = base_match_config(p_.seed);
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     if (seats_[i].ai) {
       // RULING E41: the preconstructed decks its human did not pick; kept in
@@ -527,13 +547,7 @@ void room::start_match() {
     cfg.decks[i] = seats_[i].deck;
     cfg.champions[i] = seats_[i].champion;
   }
-  opening_events_.clear();
-  if (auto e = match::create(*svc_.cat, cfg, match_, opening_events_); e != rule_error::ok) {
-    spdlog::error("room {}: the engine refused to start the match: {}", p_.id, error_name(e));
-    abandon("the match could not be set up");
-    return;
-  }
-  uid_cards_ = pr::uid_cards_from_view(match_.view(referee));
+  if (!create_engine_match(cfg)) return;
   match_id_ = p_.id;
   match_id_ += '-';
   match_id_ += random_hex(8);

@@ -168,6 +168,8 @@ class room : public std::enable_shared_from_this<room> {
   void start_match();
   // The match's stored record (seats, decks as joined, options).
   match_record make_record() const;
+  match_config base_match_config(std::uint64_t seed) const;
+  bool create_engine_match(const match_config& cfg);
 
   // The drafting phase (room_draft.cpp): the match row and the draft's first
   // reveals are stored, then every pick is applied, stored, and broadcast

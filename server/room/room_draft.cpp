@@ -168,14 +168,7 @@ void room::on_draft_stored(bool ok, const std::shared_ptr<draft_outgoing>& out) 
 }
 
 void room::start_drafted_match() {
-  match_config cfg;
-  cfg.mode = p_.mode;
-  cfg.seat_count = static_cast<int>(seats_.size());
-  cfg.exhaustion_rule = p_.options.exhaustion;
-  cfg.share_team_hands = p_.options.share_team_hands;
-  cfg.seed = draft_->match_seed();  // RULING E62
-  cfg.difficulty = p_.options.difficulty;  // R12.8 (solo, coop; 0 elsewhere)
-  cfg.ai = p_.options.ai;
+  match_config cfg = base_match_config(draft_->match_seed());  // RULING E62
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     // Solo: the AI's 24 cards are its deck pile; co-op: B and D get their
     // 24 each (R14.4, R14.5, RULING E66).
@@ -183,15 +176,7 @@ void room::start_drafted_match() {
     cfg.decks[i] = seats_[i].deck;
     cfg.champions[i] = seats_[i].champion;
   }
-  // Solo, coop: what create() did (the AI's opening turn with ai_first) goes
-  // out with the first state (on_match_created).
-  opening_events_.clear();
-  if (auto e = match::create(*svc_.cat, cfg, match_, opening_events_); e != rule_error::ok) {
-    spdlog::error("room {}: the engine refused to start the drafted match: {}", p_.id, error_name(e));
-    abandon("the match could not be set up");
-    return;
-  }
-  uid_cards_ = pr::uid_cards_from_view(match_.view(referee));
+  if (!create_engine_match(cfg)) return;
   spdlog::info("room {}: match {}: the draft finished after {} draft records", p_.id, match_id_, draft_seq_);
   // The match row exists since the draft started: the match begins now.
   on_match_created(true);
