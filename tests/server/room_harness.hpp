@@ -15,6 +15,7 @@
 #include "cod/protocol/catalogue_json.hpp"
 #include "harness.hpp"
 #include "persist/memory_store.hpp"
+#include "persist/recovery.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
@@ -175,6 +176,26 @@ inline std::vector<json> act(client& c, const json& action, int id = 1) {
 
 // The seat whose turn it is, from a state/update's view.
 inline int active(const json& msg) { return msg.at("view").at("active_seat").get<int>(); }
+
+// verify() of a stored match, every check in the failure message. Returns
+// the result for further checks.
+inline verify_result check_verifies(const stored_match& sm) {
+  auto v = verify(shipped(), sm);
+  std::string checks;
+  for (const auto& c : v.checks) checks += c.name + (c.ok ? " ok: " : " FAILED: ") + c.detail + "\n";
+  INFO(checks);
+  CHECK(v.ok);
+  return v;
+}
+
+// create_room that must be refused with bad_field_value: "field: message".
+inline std::string refused_create(client& c, const json& options, const std::string& mode,
+                                  const std::string& format) {
+  c.say({{"type", "create_room"}, {"id", 9}, {"mode", mode}, {"format", format}, {"options", options}});
+  const auto e = c.expect("error");
+  CHECK(e.at("code") == "bad_field_value");
+  return e.at("field").get<std::string>() + ": " + e.at("message").get<std::string>();
+}
 
 
 }  // namespace cod::server::test

@@ -648,9 +648,7 @@ TEST_CASE("room: a whole duel with random moves from the views; the stored log v
   REQUIRE(stored);
   CHECK(stored->finished());
   CHECK(static_cast<std::int64_t>(stored->actions.size()) == seq);
-  auto v = verify(shipped(), *stored);
-  for (auto& c : v.checks) INFO(c.name << ": " << c.detail);
-  CHECK(v.ok);
+  check_verifies(*stored);
   CHECK(h.stats.actions_total() == static_cast<std::uint64_t>(seq));
 }
 

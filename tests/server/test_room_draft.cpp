@@ -153,9 +153,7 @@ TEST_CASE("solo draft to the end with random moves: the stored match verifies") 
   REQUIRE(list.size() == 1);
   auto stored = h.store->load_match(list[0].match_id);
   REQUIRE(stored);
-  auto v = verify(shipped(), *stored);
-  for (auto& ch : v.checks) INFO(ch.name << ": " << ch.detail);
-  CHECK(v.ok);
+  check_verifies(*stored);
 }
 
 TEST_CASE("co-op draft (R14.5): A and C pick, the AIs get 6 of 8 and 24 each; recovered mid-draft and mid-match") {
@@ -255,10 +253,7 @@ TEST_CASE("solo and co-op drafts: create_room offers \"draft\", not the other dr
   harness h;
   auto c = h.connect();
   auto refused = [&](const json& options, const std::string& mode, const std::string& format) {
-    c.say({{"type", "create_room"}, {"id", 9}, {"mode", mode}, {"format", format}, {"options", options}});
-    const auto e = c.expect("error");
-    CHECK(e.at("code") == "bad_field_value");
-    return e.at("field").get<std::string>() + ": " + e.at("message").get<std::string>();
+    return refused_create(c, options, mode, format);
   };
   CHECK(refused(json::object(), "solo", "instant_constructed") ==
         "format: a solo room plays preconstructed decks or a draft (R2.1, R12.7, R14.4, R14.5): \"format\" must be "
@@ -344,10 +339,7 @@ TEST_CASE("Champions with drafts: solo custom play only; the pool must hold the 
   harness h;
   auto c = h.connect();
   auto refused = [&](const json& options, const std::string& mode, const std::string& format) {
-    c.say({{"type", "create_room"}, {"id", 9}, {"mode", mode}, {"format", format}, {"options", options}});
-    const auto e = c.expect("error");
-    CHECK(e.at("code") == "bad_field_value");
-    return e.at("field").get<std::string>() + ": " + e.at("message").get<std::string>();
+    return refused_create(c, options, mode, format);
   };
   // R13.1: not in solo quick play.
   CHECK(refused({{"champions", true}}, "solo", "draft").find("R13.1") != std::string::npos);
@@ -451,9 +443,7 @@ TEST_CASE("a room recovered mid-draft that nobody resumes is abandoned after the
   CHECK(sm->result->reason == "abandoned");
   // The record verifies what it holds: the draft replays, and a draft
   // stopped on purpose is no failure.
-  auto v = verify(shipped(), *sm);
-  for (auto& ch : v.checks) INFO(ch.name << ": " << ch.detail);
-  CHECK(v.ok);
+  const auto v = check_verifies(*sm);
   for (auto& ch : v.checks)
     if (ch.name == "draft") CHECK(ch.detail.find("abandoned before it finished") != std::string::npos);
   // The same record claiming a winner, or a stop the server never makes, fails.

@@ -244,9 +244,7 @@ TEST_CASE("coop: the match starts with C; a human's concession makes the AIs' te
   }
   REQUIRE(stored->result);
   CHECK(stored->result->winners == std::vector<int>{1, 3});
-  auto v = verify(shipped(), *stored);
-  for (auto& ch : v.checks) INFO(ch.name << ": " << ch.detail);
-  CHECK(v.ok);
+  check_verifies(*stored);
 
   // A record whose AI deck is not the one RULING E41 gives is refused, as is
   // one whose AI seat is not marked.
@@ -337,9 +335,7 @@ TEST_CASE("solo to the end with random moves: the stored match verifies; its win
   REQUIRE(stored->result);
   CHECK(json(stored->result->winners) == over.at("winners"));
   for (const auto& a : stored->actions) CHECK(a.seat == 0);  // the AI's turns are not in the log
-  auto v = verify(shipped(), *stored);
-  for (auto& ch : v.checks) INFO(ch.name << ": " << ch.detail);
-  CHECK(v.ok);
+  check_verifies(*stored);
 }
 
 TEST_CASE("recovery rebuilds a co-op match with custom difficulty: same AI decks, each human resumes its view") {
