@@ -63,7 +63,7 @@ std::string number(double v) {
 }
 }  // namespace
 
-std::string metrics::prometheus(std::size_t persistence_pending) const {
+std::string metrics::prometheus(std::size_t persistence_pending, std::uint64_t persistence_commits) const {
   std::ostringstream o;
   metric(o, "cod_uptime_seconds", "gauge", "Seconds since the server started.");
   o << "cod_uptime_seconds " << number(uptime_seconds()) << '\n';
@@ -91,6 +91,9 @@ std::string metrics::prometheus(std::size_t persistence_pending) const {
   o << "cod_persistence_errors_total " << persistence_errors_total.load() << '\n';
   metric(o, "cod_persistence_pending", "gauge", "Store writes queued and not yet committed.");
   o << "cod_persistence_pending " << persistence_pending << '\n';
+  metric(o, "cod_persistence_commits_total", "counter",
+         "Store transactions committed (group commit: writes per commit = writes / this).");
+  o << "cod_persistence_commits_total " << persistence_commits << '\n';
   metric(o, "cod_errors_total", "counter", "Error messages sent to clients, by code.");
   for (const auto& [code, n] : errors()) o << "cod_errors_total{code=\"" << code << "\"} " << n << '\n';
   return o.str();

@@ -41,9 +41,9 @@ class metrics {
 
   double uptime_seconds() const;
 
-  // Prometheus text exposition format (version 0.0.4). `pending`: the
-  // store's queued writes.
-  std::string prometheus(std::size_t persistence_pending) const;
+  // Prometheus text exposition format (version 0.0.4). `persistence_pending`:
+  // the store's queued writes; `persistence_commits`: its transactions so far.
+  std::string prometheus(std::size_t persistence_pending, std::uint64_t persistence_commits) const;
 
   static constexpr int window = 10;
 

@@ -190,7 +190,7 @@ bool server::start(std::string& error) {
                         {"persistence_pending", d.store->pending()}};
     return j.dump();
   };
-  d.net_ctx->metrics_text = [&d] { return d.stats.prometheus(d.store->pending()); };
+  d.net_ctx->metrics_text = [&d] { return d.stats.prometheus(d.store->pending(), d.store->commits()); };
   {
     auto files = std::make_shared<static_files>(cfg.web_root);
     files->add_file("/play/catalogue.json", cfg.catalogue);

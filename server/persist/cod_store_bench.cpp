@@ -244,7 +244,7 @@ int main(int argc, char** argv) {
 
   const double warmup = std::min(2.0, opt.duration_sec / 5);
   std::this_thread::sleep_for(std::chrono::duration<double>(warmup));
-  const std::uint64_t batches0 = store->batches();
+  const std::uint64_t batches0 = store->commits();
   const double cpu0 = cpu_seconds();
   const auto t0 = clock_type::now();
   b.counting = true;
@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
   b.counting = false;
   const double secs = std::chrono::duration<double>(clock_type::now() - t0).count();
   const double cpu = cpu_seconds() - cpu0;
-  const std::uint64_t batches = store->batches() - batches0;
+  const std::uint64_t batches = store->commits() - batches0;
   b.stop = true;
   {
     std::unique_lock lk(b.done_mu);

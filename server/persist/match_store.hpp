@@ -188,6 +188,9 @@ class match_store {
   virtual void flush() = 0;
   // Queued-but-not-committed writes, for /metrics (persistence lag).
   virtual std::size_t pending() const = 0;
+  // Transactions committed so far (group commit: usually far fewer than
+  // writes), for /metrics: writes per commit is how well grouping works.
+  virtual std::uint64_t commits() const = 0;
 };
 
 }  // namespace cod::server

@@ -199,6 +199,7 @@ void memory_store::flush() {
 }
 
 std::size_t memory_store::pending() const { return queue_ ? queue_->pending() : 0; }
+std::uint64_t memory_store::commits() const { return queue_ ? queue_->batches() : 0; }
 
 void memory_store::fail_writes(bool on) {
   std::lock_guard lk(mu_);

@@ -41,6 +41,7 @@ class memory_store final : public match_store {
   std::vector<match_summary> list_matches(const match_query& q) override;
   void flush() override;
   std::size_t pending() const override;
+  std::uint64_t commits() const override;
 
   // Fault injection: while set, every write fails (done(false), nothing
   // stored), as a full disk would. For testing how rooms react.

@@ -522,6 +522,6 @@ std::uint64_t sqlite_store::checkpoints() const { return checkpointer_->runs(); 
 
 std::size_t sqlite_store::pending() const { return queue_->pending(); }
 
-std::uint64_t sqlite_store::batches() const { return queue_->batches(); }
+std::uint64_t sqlite_store::commits() const { return queue_->batches(); }
 
 }  // namespace cod::server

@@ -90,9 +90,7 @@ class sqlite_store final : public match_store {
   std::vector<match_summary> list_matches(const match_query& q) override;
   void flush() override;
   std::size_t pending() const override;
-
-  // Transactions committed so far (group commit: usually far fewer than writes).
-  std::uint64_t batches() const;
+  std::uint64_t commits() const override;
   // The schema version the file had when opened (0: new file).
   int schema_version_at_open() const { return version_at_open_; }
 

@@ -258,8 +258,8 @@ TEST_CASE("store: many concurrent appends are all committed, in order, each call
     }
     if (auto* sq = dynamic_cast<sqlite_store*>(&s)) {
       const auto writes = static_cast<std::uint64_t>(threads * per_thread + threads);
-      MESSAGE("sqlite_store: " << writes << " writes in " << sq->batches() << " transactions");
-      CHECK(sq->batches() < writes);  // group commit
+      MESSAGE("sqlite_store: " << writes << " writes in " << sq->commits() << " transactions");
+      CHECK(sq->commits() < writes);  // group commit
     }
   });
 }

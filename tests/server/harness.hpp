@@ -168,6 +168,7 @@ class held_store final : public match_store {
   std::vector<match_summary> list_matches(const match_query& q) override { return inner_.list_matches(q); }
   void flush() override { inner_.flush(); }
   std::size_t pending() const override { return held_.size(); }
+  std::uint64_t commits() const override { return inner_.commits(); }
 
   std::size_t held() const { return held_.size(); }
   void release() {

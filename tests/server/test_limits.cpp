@@ -94,7 +94,7 @@ TEST_CASE("metrics: Prometheus text names every metric") {
   m.error("bad_json");
   m.error("bad_json");
   m.error("not_your_turn");
-  const auto text = m.prometheus(5);
+  const auto text = m.prometheus(5, 7);
   CHECK(text.find("cod_rooms 2\n") != std::string::npos);
   CHECK(text.find("cod_connections 3\n") != std::string::npos);
   CHECK(text.find("cod_actions_total 2\n") != std::string::npos);
@@ -102,6 +102,7 @@ TEST_CASE("metrics: Prometheus text names every metric") {
   CHECK(text.find("cod_errors_total{code=\"bad_json\"} 2\n") != std::string::npos);
   CHECK(text.find("cod_errors_total{code=\"not_your_turn\"} 1\n") != std::string::npos);
   CHECK(text.find("cod_persistence_pending 5\n") != std::string::npos);
+  CHECK(text.find("cod_persistence_commits_total 7\n") != std::string::npos);
   CHECK(text.find("# TYPE cod_actions_total counter") != std::string::npos);
 }
 
