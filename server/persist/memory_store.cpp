@@ -56,6 +56,9 @@ bool memory_store::apply(const detail::write_op& op) {
   std::string why;
   if (fail_) {
     why = "fault injected (fail_writes)";
+  } else if (fail_next_ > 0) {
+    --fail_next_;
+    why = "fault injected (fail_next_writes)";
   } else if (const auto* c = std::get_if<detail::create_op>(&op.what)) {
     std::set<int> seats;
     for (const seat_record& s : c->m.seats)
@@ -204,6 +207,11 @@ std::uint64_t memory_store::commits() const { return queue_ ? queue_->batches() 
 void memory_store::fail_writes(bool on) {
   std::lock_guard lk(mu_);
   fail_ = on;
+}
+
+void memory_store::fail_next_writes(int n) {
+  std::lock_guard lk(mu_);
+  fail_next_ = n;
 }
 
 }  // namespace cod::server

@@ -46,6 +46,9 @@ class memory_store final : public match_store {
   // Fault injection: while set, every write fails (done(false), nothing
   // stored), as a full disk would. For testing how rooms react.
   void fail_writes(bool on);
+  // Fault injection: the next `n` writes fail, later ones succeed (a
+  // transient error, such as a lock held too long).
+  void fail_next_writes(int n);
 
  private:
   void submit(detail::write_op op);
@@ -54,6 +57,7 @@ class memory_store final : public match_store {
   mutable std::mutex mu_;
   std::map<std::string, stored_match> matches_;
   bool fail_ = false;
+  int fail_next_ = 0;
   std::unique_ptr<detail::write_queue> queue_;  // null when inline
 };
 

@@ -247,11 +247,13 @@ verify_result verify(const catalogue& cards, const stored_match& sm) {
         cat("recorded ", rec.engine_version, ", this engine ", cod::engine_version));
 
   v.replay = rebuild(cards, sm);
-  // Stopped by the server without a game end, on purpose: an organiser's
-  // re-pair ("voided") or a draft every player left ("abandoned"). The log
-  // must still replay; only the game need not be over.
+  // Stopped by the server without a game end: an organiser's re-pair
+  // ("voided"), a draft every player left ("abandoned"), or a store or
+  // set-up failure ("aborted", docs/persistence.md). The log must still
+  // replay; only the game need not be over.
   const bool stopped = sm.finished() && sm.result->winners.empty() &&
-                       (sm.result->reason == "voided" || sm.result->reason == "abandoned");
+                       (sm.result->reason == "voided" || sm.result->reason == "abandoned" ||
+                        sm.result->reason == "aborted");
   if (is_drafted_record(rec)) {
     int picks = 0, reveals = 0;
     for (const auto& d : sm.draft) (d.kind == "pick" ? picks : reveals)++;

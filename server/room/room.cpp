@@ -134,6 +134,7 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
   }
   r->match_id_ = rec.match_id;
   r->recovered_ = true;
+  r->match_row_ = true;
   if (rb.drafted) {
     r->draft_ = std::move(rb.draft);
     r->draft_seq_ = static_cast<std::int64_t>(sm.draft.size());
@@ -594,6 +595,7 @@ void room::on_match_created(bool ok) {
     drain();
     return;
   }
+  match_row_ = true;
   status_ = status::playing;
   svc_.stats->matches_started_total++;
   if (expiry_) ex_->cancel(std::exchange(expiry_, 0));
@@ -791,6 +793,25 @@ void room::abandon_draft() {
 
 void room::abandon(const std::string& why) {
   spdlog::error("room {}: match {} abandoned: {}", p_.id, match_id_, why);
+  if (match_row_) {
+    // docs/persistence.md, "A match the server stops": the record says the
+    // server stopped the match (reason "aborted"), so that a restart does not
+    // bring back a match its players were told had ended. When the store is
+    // failing this write fails too; the row then stays "playing" and a
+    // restart resumes the match from its last stored action (nothing
+    // accepted is lost either way).
+    note(why);
+    match_result r;
+    r.reason = "aborted";
+    r.ended_ms = svc_.wall_ms();
+    const std::string id = match_id_;
+    const std::string room_id = p_.id;
+    svc_.store->finish_match(match_id_, r, [id, room_id](bool ok) {
+      if (!ok)
+        spdlog::warn("room {}: match {} stays 'playing' in the store (the abort was not saved): a restart resumes it",
+                     room_id, id);
+    });
+  }
   status_ = status::finished;
   clock_stop(ex_->now_ms());
   for (auto& s : seats_)

@@ -251,6 +251,9 @@ class room : public std::enable_shared_from_this<room> {
   std::int64_t clock_since_ = 0;
   serial_executor::timer_id clock_timer_ = 0;
   bool recovered_ = false;  // rebuilt from the store at start-up
+  // The match row is in the store (its create was acknowledged, or the room
+  // was rebuilt from it): abandon() then records how the match ended.
+  bool match_row_ = false;
   room_hooks hooks_;
   std::optional<spectator_feed> feed_;  // tournament rooms with a spectator delay
 

@@ -155,6 +155,7 @@ void room::on_draft_stored(bool ok, const std::shared_ptr<draft_outgoing>& out) 
     drain();
     return;
   }
+  match_row_ = true;  // written before the draft's first rows, which reference it
   if (auto c = out->actor.lock()) c->send(pr::make_accepted(out->id, draft_seq_));
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (auto c = seats_[i].client.lock()) c->send(draft_message_for(static_cast<seat_t>(i), out->events));

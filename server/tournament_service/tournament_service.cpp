@@ -119,7 +119,8 @@ void tournament_service::load() {
           }
           // No room: the match ended while the tournament did not hear of it.
           const auto sm = d_.store->load_match(game.match_id);
-          if (sm && sm->result && sm->result->reason != "voided") {
+          // Voided (re-paired) or aborted by the server: no result to report.
+          if (sm && sm->result && sm->result->reason != "voided" && sm->result->reason != "aborted") {
             tn::player_id w = tn::no_player;
             if (sm->result->winners.size() == 1) w = sm->result->winners[0] == 0 ? p.a : p.b;
             if (e.t.report_game(game.match_id, w)) changed = true;

@@ -424,7 +424,51 @@ TEST_CASE("room: a store failure abandons the match, never shows unsaved state")
   CHECK(find_type(s, "update") == nullptr);
   CHECK(find_type(s, "error")->at("code") == "internal_error");
   CHECK(h.stats.persistence_errors_total == 1);
+  // Later acts are refused: the match is over for the server.
+  auto later = act(second.c, {{"type", "end_turn"}});
+  CHECK(find_type(later, "error")->at("code") == "internal_error");
   store.fail_writes(false);
+  // The disk is still failing when the room records the abort, so the row
+  // stays "playing": a restart resumes the match from its last stored action
+  // (docs/persistence.md, "A match the server stops").
+  auto list = store.list_matches({});
+  REQUIRE(list.size() == 1);
+  auto stored = store.load_match(list[0].match_id);
+  REQUIRE(stored);
+  CHECK_FALSE(stored->finished());
+  CHECK(stored->actions.empty());
+}
+
+TEST_CASE("room: a transient store failure aborts the match and the record says so") {
+  memory_store store(memory_store::callbacks::run_inline);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = active(a.state) == a.seat ? b : a;
+  act(first.c, {{"type", "end_turn"}});
+  second.c.take();
+  store.fail_next_writes(1);  // the next append only
+  auto r = act(second.c, {{"type", "end_turn"}});
+  CHECK(find_type(r, "update") == nullptr);
+  CHECK(find_type(r, "error")->at("code") == "internal_error");
+  CHECK(find_type(first.c.take(), "error")->at("code") == "internal_error");
+  h.ex->run();
+  auto list = store.list_matches({});
+  REQUIRE(list.size() == 1);
+  auto stored = store.load_match(list[0].match_id);
+  REQUIRE(stored);
+  REQUIRE(stored->finished());
+  CHECK(stored->result->reason == "aborted");
+  CHECK(stored->result->winners.empty());
+  CHECK(stored->actions.size() == 1);  // the failed action is not in the log
+  REQUIRE_FALSE(stored->notes.empty());
+  CHECK(stored->notes.back().text == "an action could not be saved");
+  // A restart leaves it alone, and verify accepts a match the server stopped.
+  CHECK(store.load_unfinished().empty());
+  const auto v = check_verifies(*stored);
+  CHECK(v.ok);
 }
 
 TEST_CASE("room: resume by token, wrong token refused, grace period then concession") {
