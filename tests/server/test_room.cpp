@@ -743,3 +743,25 @@ TEST_CASE("room: recovery rebuilds an unfinished match; players resume with thei
   c.say({{"type", "resume"}, {"room", room}, {"token", std::string(32, '0')}});
   CHECK(c.expect("error").at("code") == "bad_token");
 }
+
+TEST_CASE("room: a waiting room is not stored: after a restart its token finds no room") {
+  // docs/protocol.md, "Reconnecting": only started matches come back.
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string room, token;
+  {
+    harness h(test_config(), &store);
+    auto host = h.connect();
+    room = h.create_room(host);
+    auto a = h.connect();
+    a.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+    token = a.expect("joined").at("token").get<std::string>();
+    h.crash();
+  }
+  CHECK(store.list_matches({}).empty());
+  CHECK(store.load_unfinished().empty());
+  harness h2(test_config(), &store);
+  CHECK(h2.rooms->recover(store.load_unfinished()) == 0);
+  auto c = h2.connect();
+  c.say({{"type", "resume"}, {"room", room}, {"token", token}});
+  CHECK(c.expect("error").at("code") == "room_not_found");
+}
