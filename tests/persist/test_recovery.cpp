@@ -12,9 +12,9 @@
 
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
-#include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
+#include "../shared/catalogue.hpp"
 #include "helpers.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
@@ -22,18 +22,9 @@
 
 using namespace cod::server;
 using namespace cod::server::test;
+using cod::test::shipped;
 
 namespace {
-
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    auto e = cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
-    REQUIRE_MESSAGE(!e, (e ? e->to_string() : std::string()));
-    return c;
-  }();
-  return cat;
-}
 
 // A constructed deck: preconstructed deck 3 written out as ids.
 std::string deck3_as_cards() {

@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../shared/catalogue.hpp"
 #include "cod/protocol/card_json.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
+using cod::test::shipped;
 
 namespace {
 
@@ -23,16 +25,6 @@ json read_json_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return json::parse(text.str());
-}
-
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c);
-    if (e) FAIL("shipped catalogue failed to load: " << e->to_string());
-    return c;
-  }();
-  return cat;
 }
 
 const cod::card_def& def(const cod::catalogue& cat, const char* id) {

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../shared/catalogue.hpp"
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/card_json.hpp"
@@ -20,12 +21,9 @@
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/messages.hpp"
 
-#ifndef COD_CATALOGUE_PATH
-#define COD_CATALOGUE_PATH "config/cards/catalogue.json"
-#endif
-
 using nlohmann::json;
 namespace proto = cod::protocol;
+using cod::test::shipped;
 
 namespace {
 
@@ -455,15 +453,6 @@ TEST_CASE("a real match: views and events for every kind of viewer") {
 }
 
 namespace {
-
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    if (auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c)) FAIL(e->to_string());
-    return c;
-  }();
-  return cat;
-}
 
 cod::card_id shipped_id(const char* id) {
   const auto c = shipped().find(id);

@@ -6,23 +6,15 @@
 #include <algorithm>
 #include <string>
 
-#include "cod/protocol/catalogue_json.hpp"
+#include "../shared/catalogue.hpp"
 #include "cod/protocol/messages.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
 using proto::protocol_errc;
+using cod::test::shipped;
 
 namespace {
-
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    if (auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c)) FAIL(e->to_string());
-    return c;
-  }();
-  return cat;
-}
 
 proto::create_room_msg create(const std::string& text) {
   CAPTURE(text);

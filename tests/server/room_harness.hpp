@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "../shared/catalogue.hpp"
 #include "app/metrics.hpp"
-#include "cod/protocol/catalogue_json.hpp"
 #include "harness.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
@@ -22,15 +22,7 @@
 
 namespace cod::server::test {
 
-inline const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    auto e = cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
-    REQUIRE_FALSE(e.has_value());
-    return c;
-  }();
-  return cat;
-}
+using cod::test::shipped;
 
 inline config test_config() {
   config c;
