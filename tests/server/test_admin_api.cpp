@@ -42,6 +42,27 @@ struct played {
   std::vector<json> views;  // the referee view after the setup (0) and after each action, as played
 };
 
+// An accepted action as a room stores it: its wire form and the digest after it.
+action_record stored_action(const cod::match& m, const cod::action& act, std::int64_t seq, std::int64_t at_ms) {
+  action_record ar;
+  ar.seq = seq;
+  ar.seat = act.seat;
+  ar.action_json = cod::protocol::action_to_json(act).dump();
+  ar.digest = m.digest();
+  ar.at_ms = at_ms;
+  return ar;
+}
+
+// The result of a match that is over, as a room stores it.
+match_result stored_result(const cod::match& m, std::int64_t ended_ms) {
+  match_result r;
+  for (int s = 0; s < m.seat_count(); ++s)
+    if (m.winners() & (1u << s)) r.winners.push_back(s);
+  r.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
+  r.ended_ms = ended_ms;
+  return r;
+}
+
 // A duel between random legal moves (preconstructed decks 1 and 2), stored
 // as a room stores it: the record, each action with its digest, the result.
 // max_actions < 0: to the end.
@@ -77,22 +98,13 @@ played play_and_store(match_store& store, const std::string& id, std::uint64_t s
     const cod::action act = legal[player.below(legal.size())];
     events.clear();
     REQUIRE(m.apply(act, events) == cod::rule_error::ok);
-    action_record ar;
-    ar.seq = n + 1;
-    ar.seat = act.seat;
-    ar.action_json = cod::protocol::action_to_json(act).dump();
-    ar.digest = m.digest();
-    ar.at_ms = created_ms + n;
+    const action_record ar = stored_action(m, act, n + 1, created_ms + n);
     p.sm.actions.push_back(ar);
     p.views.push_back(cod::protocol::view_to_json(m.view(cod::referee), shipped()));
     store.append_action(id, ar, nullptr);
   }
   if (m.over()) {
-    match_result r;
-    for (int s = 0; s < m.seat_count(); ++s)
-      if (m.winners() & (1u << s)) r.winners.push_back(s);
-    r.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
-    r.ended_ms = created_ms + 100000;
+    const match_result r = stored_result(m, created_ms + 100000);
     store.finish_match(id, r, nullptr);
     p.sm.result = r;
   }
@@ -177,20 +189,9 @@ stored_match draft_and_store(match_store& store, const std::string& id, const st
       const cod::action act = moves[r.below(moves.size())];
       ev.clear();
       REQUIRE(m.apply(act, ev) == cod::rule_error::ok);
-      action_record ar;
-      ar.seq = n + 1;
-      ar.seat = act.seat;
-      ar.action_json = cod::protocol::action_to_json(act).dump();
-      ar.digest = m.digest();
-      ar.at_ms = ++at;
-      store.append_action(id, ar, nullptr);
+      store.append_action(id, stored_action(m, act, n + 1, ++at), nullptr);
     }
-    match_result res;
-    for (int s = 0; s < m.seat_count(); ++s)
-      if (m.winners() & (1u << s)) res.winners.push_back(s);
-    res.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
-    res.ended_ms = ++at;
-    store.finish_match(id, res, nullptr);
+    store.finish_match(id, stored_result(m, ++at), nullptr);
   }
   store.flush();
   auto sm = store.load_match(id);
