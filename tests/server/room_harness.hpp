@@ -99,6 +99,23 @@ struct harness {
     return unfinished;
   }
 
+  // After recover_one(): the holder of `token` resumes `room`, and must get
+  // `seat` back with the state after `seq` actions showing `view`. Returns
+  // that state.
+  json resume_recovered(const std::string& room, const std::string& token, int seat, std::int64_t seq,
+                        const json& view) {
+    auto c = connect();
+    c.say({{"type", "resume"}, {"room", room}, {"token", token}});
+    auto msgs = c.take();
+    REQUIRE(find_type(msgs, "joined"));
+    CHECK(find_type(msgs, "joined")->at("seat") == seat);
+    const json* st = find_type(msgs, "state");
+    REQUIRE(st);
+    CHECK(st->at("seq") == seq);
+    CHECK(st->at("view") == view);
+    return *st;
+  }
+
   client connect(bool hello = true) {
     client c;
     c.h = this;
@@ -108,6 +125,14 @@ struct harness {
       c.say({{"type", "hello"}, {"version", 1}, {"client", "test"}});
       c.expect("welcome");
     }
+    return c;
+  }
+
+  // A spectator of `room` (what it was sent on arrival taken).
+  client spectator(const std::string& room) {
+    client c = connect();
+    c.say({{"type", "spectate"}, {"room", room}});
+    CHECK(c.expect("spectating").at("room") == room);
     return c;
   }
 
@@ -164,6 +189,14 @@ inline void client::disconnect() {
 inline std::vector<json> act(client& c, const json& action, int id = 1) {
   c.say({{"type", "act"}, {"id", id}, {"action", action}});
   return c.take();
+}
+
+// The one room list_rooms shows `c`.
+inline json list_one(client& c) {
+  c.say({{"type", "list_rooms"}});
+  auto rooms = c.expect("rooms").at("rooms");
+  REQUIRE(rooms.size() == 1);
+  return rooms[0];
 }
 
 // The seat whose turn it is, from a state/update's view.
