@@ -1,4 +1,4 @@
-// The room tests' harness (test_room.cpp, test_room_modes.cpp): client
+// The room tests' harness (test_room*.cpp, test_tournament_service.cpp): client
 // sessions over recording peers, rooms on a manual executor, memory_store
 // running its callbacks inline.
 #pragma once
@@ -128,7 +128,8 @@ struct harness {
     return c;
   }
 
-  // A spectator of `room` (what it was sent on arrival taken).
+  // A spectator of `room`: everything it was sent on arrival taken, the
+  // "spectating" reply among it checked.
   client spectator(const std::string& room) {
     client c = connect();
     c.say({{"type", "spectate"}, {"room", room}});
