@@ -109,6 +109,7 @@ json event_to_json(const event& raw, seat_t viewer, const catalogue& cat,
       w.num("position", e.to);
       return j;
     case event_type::creature_moved:
+    case event_type::creature_vanished:  // the same fields: where it was, where it went
       w.card("card", e.uid);
       w.num("line", e.line);
       w.num("side", e.side);
@@ -169,13 +170,6 @@ json event_to_json(const event& raw, seat_t viewer, const catalogue& cat,
       w.num("line", e.line);
       w.num("side", e.side);
       w.num("position", e.to);
-      return j;
-    case event_type::creature_vanished:
-      w.card("card", e.uid);
-      w.num("line", e.line);
-      w.num("side", e.side);
-      w.num("from", e.from);
-      w.num("to", e.to);
       return j;
     case event_type::card_chained:
       w.card("chainer", e.uid);

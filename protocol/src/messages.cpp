@@ -151,6 +151,35 @@ perr read_token(const json& v, std::string& out) {
   return std::nullopt;
 }
 
+// An optional field: absent leaves `out` as it is; `prefix` + `key` names it
+// in errors.
+perr read_opt_bool(const json& obj, const std::string& prefix, const char* key, bool& out) {
+  const json* v = find(obj, key);
+  if (!v) return std::nullopt;
+  return read_bool(*v, cat(prefix, key), out);
+}
+
+template <class Int>
+perr read_opt_int(const json& obj, const std::string& prefix, const char* key, std::int64_t lo,
+                  std::int64_t hi, Int& out) {
+  const json* v = find(obj, key);
+  if (!v) return std::nullopt;
+  return read_int(*v, cat(prefix, key), lo, hi, out);
+}
+
+// "champion" (join, tournament_join): absent, or a card id the room resolves.
+perr read_champion(const json& obj, std::optional<std::string>& out) {
+  const json* v = find(obj, "champion");
+  if (!v) return std::nullopt;
+  const std::string* id = nullptr;
+  if (auto e = read_string(*v, "champion", id)) return e;
+  if (id->empty() || id->size() > max_card_id_chars)
+    return err(protocol_errc::bad_field_value, "champion",
+               cat("\"champion\" is a card id: 1 to ", num(max_card_id_chars), " characters"));
+  out = *id;
+  return std::nullopt;
+}
+
 // ---------------------------------------------------------------------------
 // options and deck, shared with persistence through the public wrappers.
 
@@ -164,14 +193,10 @@ perr ai_from(const json& j, const std::string& prefix, ai_settings& out) {
                           "the AI settings"))
     return e;
   ai_settings a;
-  if (const json* v = find(j, "fixed_mana"))
-    if (auto e = read_int(*v, cat(prefix, "fixed_mana"), 6, 10, a.fixed_mana)) return e;
-  if (const json* v = find(j, "double_variable"))
-    if (auto e = read_bool(*v, cat(prefix, "double_variable"), a.double_variable)) return e;
-  if (const json* v = find(j, "ai_first"))
-    if (auto e = read_bool(*v, cat(prefix, "ai_first"), a.ai_first)) return e;
-  if (const json* v = find(j, "resistance"))
-    if (auto e = read_bool(*v, cat(prefix, "resistance"), a.resistance)) return e;
+  if (auto e = read_opt_int(j, prefix, "fixed_mana", 6, 10, a.fixed_mana)) return e;
+  if (auto e = read_opt_bool(j, prefix, "double_variable", a.double_variable)) return e;
+  if (auto e = read_opt_bool(j, prefix, "ai_first", a.ai_first)) return e;
+  if (auto e = read_opt_bool(j, prefix, "resistance", a.resistance)) return e;
   if (const json* v = find(j, "abilities")) {
     const std::string field = cat(prefix, "abilities");
     if (!v->is_array())
@@ -207,8 +232,7 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
                           prefix, "room options"))
     return e;
   room_options o;
-  if (const json* v = find(j, "exhaustion"))
-    if (auto e = read_bool(*v, cat(prefix, "exhaustion"), o.exhaustion)) return e;
+  if (auto e = read_opt_bool(j, prefix, "exhaustion", o.exhaustion)) return e;
   if (const json* v = find(j, "turn_clock"); v && !v->is_null()) {
     const std::string tc = cat(prefix, "turn_clock");
     if (!v->is_object())
@@ -220,21 +244,15 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
     const json* bank = find(*v, "bank_ms");
     if (!bank) return missing(cat(tp, "bank_ms"), "turn_clock");
     if (auto e = read_int(*bank, cat(tp, "bank_ms"), min_bank_ms, max_bank_ms, c.bank_ms)) return e;
-    if (const json* inc = find(*v, "increment_ms"))
-      if (auto e = read_int(*inc, cat(tp, "increment_ms"), 0, max_increment_ms, c.increment_ms))
-        return e;
+    if (auto e = read_opt_int(*v, tp, "increment_ms", 0, max_increment_ms, c.increment_ms)) return e;
     o.clock = c;
   }
   // The seat count alone; check_room_config holds it to the mode's.
-  if (const json* v = find(j, "seats"))
-    if (auto e = read_int(*v, cat(prefix, "seats"), 2, max_seats, o.seats)) return e;
-  if (const json* v = find(j, "champions"))
-    if (auto e = read_bool(*v, cat(prefix, "champions"), o.champions)) return e;
-  if (const json* v = find(j, "share_team_hands"))
-    if (auto e = read_bool(*v, cat(prefix, "share_team_hands"), o.share_team_hands)) return e;
+  if (auto e = read_opt_int(j, prefix, "seats", 2, max_seats, o.seats)) return e;
+  if (auto e = read_opt_bool(j, prefix, "champions", o.champions)) return e;
+  if (auto e = read_opt_bool(j, prefix, "share_team_hands", o.share_team_hands)) return e;
   // R12.8: each value alone here; check_room_config weighs the points.
-  if (const json* v = find(j, "difficulty"))
-    if (auto e = read_int(*v, cat(prefix, "difficulty"), 0, 10, o.difficulty)) return e;
+  if (auto e = read_opt_int(j, prefix, "difficulty", 0, 10, o.difficulty)) return e;
   if (const json* v = find(j, "ai"))
     if (auto e = ai_from(*v, cat(prefix, "ai."), o.ai)) return e;
   if (const json* v = find(j, "packs")) {
@@ -395,15 +413,7 @@ perr parse_join(const json& j, join_msg& m) {
   } else {
     m.no_deck = true;
   }
-  if (const json* champion = find(j, "champion")) {
-    const std::string* id = nullptr;
-    if (auto e = read_string(*champion, "champion", id)) return e;
-    if (id->empty() || id->size() > max_card_id_chars)
-      return err(protocol_errc::bad_field_value, "champion",
-                 cat("\"champion\" is a card id: 1 to ", num(max_card_id_chars), " characters"));
-    m.champion = *id;
-  }
-  return std::nullopt;
+  return read_champion(j, m.champion);
 }
 
 perr parse_resume(const json& j, resume_msg& m) {
@@ -424,15 +434,7 @@ perr parse_tournament_join(const json& j, tournament_join_msg& m) {
   const json* deck = find(j, "deck");
   if (!deck) return missing("deck", what);
   if (auto e = deck_from(*deck, "deck.", m.deck)) return e;
-  if (const json* champion = find(j, "champion")) {
-    const std::string* id = nullptr;
-    if (auto e = read_string(*champion, "champion", id)) return e;
-    if (id->empty() || id->size() > max_card_id_chars)
-      return err(protocol_errc::bad_field_value, "champion",
-                 cat("\"champion\" is a card id: 1 to ", num(max_card_id_chars), " characters"));
-    m.champion = *id;
-  }
-  return std::nullopt;
+  return read_champion(j, m.champion);
 }
 
 perr parse_spectate(const json& j, spectate_msg& m) {

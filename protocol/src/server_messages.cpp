@@ -241,20 +241,25 @@ json make_error(const json& id, draft_error e) {
   return j;
 }
 
-json make_deck_error(const json& id, const deck_result& d) {
-  json j = make_error(id, session_errc::bad_deck,
-                      d.message.empty() ? session_errc_message(session_errc::bad_deck)
-                                        : std::string_view(d.message));
-  j["reason"] = d.reason;
+namespace {
+
+// A refused deck or Champion: the check's reason beside its message (make_error
+// puts the code's own message in for an empty one).
+template <class Result>
+json error_with_reason(const json& id, session_errc code, const Result& r) {
+  json j = make_error(id, code, r.message);
+  j["reason"] = r.reason;
   return j;
 }
 
+}  // namespace
+
+json make_deck_error(const json& id, const deck_result& d) {
+  return error_with_reason(id, session_errc::bad_deck, d);
+}
+
 json make_champion_error(const json& id, const champion_result& c) {
-  json j = make_error(id, session_errc::bad_champion_choice,
-                      c.message.empty() ? session_errc_message(session_errc::bad_champion_choice)
-                                        : std::string_view(c.message));
-  j["reason"] = c.reason;
-  return j;
+  return error_with_reason(id, session_errc::bad_champion_choice, c);
 }
 
 }  // namespace cod::protocol

@@ -43,6 +43,16 @@ void write_cards(json_writer& w, const catalogue& cat, const std::vector<card_re
   w.end_array();
 }
 
+// Referee only (R16.2): one card list per seat, the key left out when empty.
+void write_card_lists(json_writer& w, const catalogue& cat, std::string_view key,
+                      const std::vector<std::vector<card_ref>>& lists) {
+  if (lists.empty()) return;
+  w.key(key);
+  w.begin_array();
+  for (const auto& cards : lists) write_cards(w, cat, cards);
+  w.end_array();
+}
+
 void write_abilities(json_writer& w, ability_set s) {
   w.begin_array();
   for (int i = 0; i < ability_count; ++i)
@@ -148,20 +158,8 @@ void write_view(json_writer& w, const seat_view& v, const catalogue& cat) {
   w.begin_object();
   w.key("active_seat");
   write_seat(w, v.active_seat);
-  // Referee only (R16.2): each AI's deck, top first.
-  if (!v.ai_decks.empty()) {
-    w.key("ai_decks");
-    w.begin_array();
-    for (const auto& deck : v.ai_decks) write_cards(w, cat, deck);
-    w.end_array();
-  }
-  // Referee only: every seat's hand.
-  if (!v.all_hands.empty()) {
-    w.key("all_hands");
-    w.begin_array();
-    for (const auto& hand : v.all_hands) write_cards(w, cat, hand);
-    w.end_array();
-  }
+  write_card_lists(w, cat, "ai_decks", v.ai_decks);  // each AI's deck, top first
+  write_card_lists(w, cat, "all_hands", v.all_hands);  // every seat's hand
   w.field("exhausted", v.exhausted);
   w.field("exhaustion_rule", v.exhaustion_rule);
   w.key("first_seat");

@@ -24,6 +24,25 @@ std::string read_file(const std::filesystem::path& p) {
 
 std::string n_str(int n) { return std::to_string(n); }
 
+// A new database at `path`, migrated by the store, holding match "m1".
+void create_with_match(const std::string& path) {
+  std::string error;
+  auto store = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(store, error);
+  acks a;
+  store->create_match(sample_record("m1"), a.expect(true));
+  store->flush();
+  CHECK(a.wrong() == 0);
+}
+
+// A new database at `path`, migrated by the store (closed again), then `sql`
+// run on it raw.
+void migrate_then_exec(const std::string& path, const std::string& sql) {
+  std::string error;
+  REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error);
+  raw_db(path).exec(sql);
+}
+
 // The documented schema (docs/persistence.md): table -> columns in order.
 const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"schema_migrations", {"version", "name", "sha256", "applied_at"}},
@@ -106,15 +125,7 @@ TEST_CASE("migrations: an empty database gets the documented schema, in WAL mode
 TEST_CASE("migrations: the tournament tables keep their keys and checks") {
   temp_dir dir;
   const std::string path = dir.file("tournaments.db");
-  std::string error;
-  {
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
-    acks a;
-    store->create_match(sample_record("m1"), a.expect(true));
-    store->flush();
-    CHECK(a.wrong() == 0);
-  }
+  create_with_match(path);
   raw_db db(path);
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, seed, created_ms) "
@@ -155,15 +166,8 @@ TEST_CASE("migrations: the tournament tables keep their keys and checks") {
 TEST_CASE("migrations: reopening applies nothing and keeps the data") {
   temp_dir dir;
   const std::string path = dir.file("again.db");
+  create_with_match(path);
   std::string error;
-  {
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
-    acks a;
-    store->create_match(sample_record("m1"), a.expect(true));
-    store->flush();
-    CHECK(a.wrong() == 0);
-  }
   std::string applied_at;
   {
     raw_db db(path);
@@ -180,14 +184,9 @@ TEST_CASE("migrations: reopening applies nothing and keeps the data") {
 TEST_CASE("migrations: a database with a newer schema is refused, clearly") {
   temp_dir dir;
   const std::string path = dir.file("newer.db");
+  migrate_then_exec(path, "INSERT INTO schema_migrations VALUES (" + n_str(known_schema_version() + 1) +
+                              ", '9999_future.sql', 'x', 0)");
   std::string error;
-  REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error);
-  {
-    raw_db db(path);
-    db.exec("INSERT INTO schema_migrations VALUES (" + n_str(known_schema_version() + 1) +
-            ", '9999_future.sql', 'x', 0)");
-  }
-  error.clear();
   CHECK(sqlite_store::open({.path = path}, error) == nullptr);
   CHECK(error.find("newer") != std::string::npos);
   CHECK(error.find(path) != std::string::npos);
@@ -202,12 +201,9 @@ TEST_CASE("migrations: a database with a newer schema is refused, clearly") {
 TEST_CASE("migrations: a gap in the recorded versions is refused") {
   temp_dir dir;
   const std::string path = dir.file("gap.db");
+  migrate_then_exec(path, "INSERT INTO schema_migrations VALUES (" + n_str(known_schema_version() + 2) +
+                              ", 'x.sql', 'x', 0)");
   std::string error;
-  REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error);
-  {
-    raw_db db(path);
-    db.exec("INSERT INTO schema_migrations VALUES (" + n_str(known_schema_version() + 2) + ", 'x.sql', 'x', 0)");
-  }
   CHECK(sqlite_store::open({.path = path}, error) == nullptr);
   CHECK(error.find("not contiguous") != std::string::npos);
 }
@@ -215,12 +211,8 @@ TEST_CASE("migrations: a gap in the recorded versions is refused") {
 TEST_CASE("migrations: a renamed migration is refused") {
   temp_dir dir;
   const std::string path = dir.file("renamed.db");
+  migrate_then_exec(path, "UPDATE schema_migrations SET name = '0001_other.sql' WHERE version = 1");
   std::string error;
-  REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error);
-  {
-    raw_db db(path);
-    db.exec("UPDATE schema_migrations SET name = '0001_other.sql' WHERE version = 1");
-  }
   CHECK(sqlite_store::open({.path = path}, error) == nullptr);
   CHECK(error.find("0001_other.sql") != std::string::npos);
 }

@@ -12,9 +12,9 @@
 
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
-#include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
+#include "../shared/catalogue.hpp"
 #include "helpers.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
@@ -22,18 +22,9 @@
 
 using namespace cod::server;
 using namespace cod::server::test;
+using cod::test::shipped;
 
 namespace {
-
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    auto e = cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
-    REQUIRE_MESSAGE(!e, (e ? e->to_string() : std::string()));
-    return c;
-  }();
-  return cat;
-}
 
 // A constructed deck: preconstructed deck 3 written out as ids.
 std::string deck3_as_cards() {
@@ -161,10 +152,26 @@ played play_and_store(match_store& store, const match_record& record, int max_ac
   return p;
 }
 
+// config_from_record refuses `bad`, saying `expect` somewhere in its reason.
+void config_refused(const match_record& bad, const std::string& expect) {
+  cod::match_config c;
+  std::string why;
+  CHECK_FALSE(config_from_record(shipped(), bad, c, why));
+  CHECK_MESSAGE(why.find(expect) != std::string::npos, why);
+}
+
 const verify_check* find_check(const verify_result& v, const std::string& name) {
   for (const auto& c : v.checks)
     if (c.name == name) return &c;
   return nullptr;
+}
+
+// The check `name`, which must be there and have failed.
+const verify_check& failed_check(const verify_result& v, const std::string& name) {
+  const verify_check* c = find_check(v, name);
+  REQUIRE(c);
+  CHECK(!c->ok);
+  return *c;
 }
 
 std::string run(const std::string& cmd, int& exit_code, const temp_dir& dir) {
@@ -196,12 +203,6 @@ TEST_CASE("recovery: config_from_record reads decks and options as the server do
   CHECK(cfg.seed == 77);
   CHECK(cfg.first_seat == cod::no_seat);  // the coin toss, from the seed
 
-  auto fails = [&](match_record bad, const std::string& expect) {
-    cod::match_config c;
-    std::string why;
-    CHECK_FALSE(config_from_record(shipped(), bad, c, why));
-    CHECK_MESSAGE(why.find(expect) != std::string::npos, why);
-  };
   match_record bad = m;
   bad.options_json = "";
   cod::match_config c;
@@ -209,40 +210,40 @@ TEST_CASE("recovery: config_from_record reads decks and options as the server do
   CHECK(!c.exhaustion_rule);
   bad = m;
   bad.seats[0].deck_json = R"({"preconstructed": 5})";
-  fails(bad, "deck.preconstructed");
+  config_refused(bad, "deck.preconstructed");
   bad = m;
   bad.seats[1].deck_json = R"({"cards": ["no_such_card"]})";
-  fails(bad, "seat 1: deck {\"cards\": [\"no_such_card\"]}: unknown_card");
+  config_refused(bad, "seat 1: deck {\"cards\": [\"no_such_card\"]}: unknown_card");
   bad = m;
   bad.format = "preconstructed";
-  fails(bad, "wrong_format");
+  config_refused(bad, "wrong_format");
   bad = m;
   bad.seats[0].deck_json = "not json";
-  fails(bad, "not JSON");
+  config_refused(bad, "not JSON");
   bad = m;
   bad.options_json = R"({"exhaustion": 1})";
-  fails(bad, "options.exhaustion");
+  config_refused(bad, "options.exhaustion");
   bad = m;
   bad.options_json = R"({"seats": 4})";
-  fails(bad, "seats");
+  config_refused(bad, "seats");
   bad = m;
   bad.seats.pop_back();
-  fails(bad, "a duel has 2");
+  config_refused(bad, "a duel has 2");
   bad = m;
   bad.seats[1].seat = 0;
-  fails(bad, "duplicate seat");
+  config_refused(bad, "duplicate seat");
   bad = m;
   bad.mode = "ffa";
-  fails(bad, "options.seats");
+  config_refused(bad, "options.seats");
   bad = m;
   bad.mode = "solo";  // R2.1: no constructed decks against the AI
-  fails(bad, "a solo room plays preconstructed decks");
+  config_refused(bad, "a solo room plays preconstructed decks");
   bad = m;
   bad.mode = "draft";
-  fails(bad, "unsupported mode");
+  config_refused(bad, "unsupported mode");
   bad = m;
   bad.seats[0].champion = "troll";
-  fails(bad, "champions_off");
+  config_refused(bad, "champions_off");
 }
 
 TEST_CASE("recovery: config_from_record reads four-seat modes, teams and Champions") {
@@ -259,24 +260,18 @@ TEST_CASE("recovery: config_from_record reads four-seat modes, teams and Champio
       CHECK(cfg.decks[s] == shipped().preconstructed_deck(s + 1));
       CHECK(cfg.champions[s] == *shipped().find(m.seats[s].champion));
     }
-    auto fails = [&](match_record bad, const std::string& expect) {
-      cod::match_config c;
-      std::string why;
-      CHECK_FALSE(config_from_record(shipped(), bad, c, why));
-      CHECK_MESSAGE(why.find(expect) != std::string::npos, why);
-    };
     match_record bad = m;
     bad.seats.pop_back();
-    fails(bad, "3 seats recorded");
+    config_refused(bad, "3 seats recorded");
     bad = m;
     bad.seats[2].champion.clear();
-    fails(bad, "seat 2: champion '': champion_required");
+    config_refused(bad, "seat 2: champion '': champion_required");
     bad = m;
     bad.seats[1].champion = shipped().def(shipped().preconstructed_deck(2)[0]).id;
-    fails(bad, "in_deck");
+    config_refused(bad, "in_deck");
     bad = m;
     bad.seats[3].champion = "no_such_card";
-    fails(bad, "unknown_card");
+    config_refused(bad, "unknown_card");
   }
   // share_team_hands outside 2v2 is refused, as create_room refuses it.
   match_record bad = four_seat_record("m5", "ffa", 1, false);
@@ -403,6 +398,13 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
   CHECK(q.sm.result->reason == "concession");
   auto reader = sqlite_reader::open(path, error);
   REQUIRE_MESSAGE(reader, error);
+  // Runs `sql` on the file, then verifies match `id` again: it must fail.
+  auto verify_tampered = [&](const std::string& sql, const char* id) {
+    raw_db(path).exec(sql);
+    verify_result v = verify(shipped(), *reader->load_match(id));
+    CHECK(!v.ok);
+    return v;
+  };
 
   SUBCASE("intact") {
     for (const char* id : {"full", "conceded"}) {
@@ -416,14 +418,11 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
     }
   }
   SUBCASE("a stored digest changed") {
-    raw_db(path).exec("UPDATE match_actions SET digest = '0123456789abcdef' WHERE match_id = 'full' AND seq = 7");
-    const verify_result v = verify(shipped(), *reader->load_match("full"));
-    CHECK(!v.ok);
-    const auto* c = find_check(v, "replay");
-    REQUIRE(c);
-    CHECK(!c->ok);
-    CHECK(c->detail.find("action seq 7 ") != std::string::npos);
-    CHECK(c->detail.find("digest mismatch: stored 0123456789abcdef") != std::string::npos);
+    const verify_result v = verify_tampered(
+        "UPDATE match_actions SET digest = '0123456789abcdef' WHERE match_id = 'full' AND seq = 7", "full");
+    const verify_check& c = failed_check(v, "replay");
+    CHECK(c.detail.find("action seq 7 ") != std::string::npos);
+    CHECK(c.detail.find("digest mismatch: stored 0123456789abcdef") != std::string::npos);
     CHECK(v.replay.seq == 6);  // the last good action
     CHECK(find_check(v, "seed commitment")->ok);
   }
@@ -432,9 +431,8 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
     auto sm = *reader->load_match("full");
     const std::int64_t seq = 3;
     const int seat = sm.actions[seq - 1].seat;
-    raw_db(path).exec("UPDATE match_actions SET action_json = '{\"type\":\"concede\"}' WHERE match_id = 'full' AND seq = 3");
-    const verify_result v = verify(shipped(), *reader->load_match("full"));
-    CHECK(!v.ok);
+    const verify_result v = verify_tampered(
+        "UPDATE match_actions SET action_json = '{\"type\":\"concede\"}' WHERE match_id = 'full' AND seq = 3", "full");
     const auto* c = find_check(v, "replay");
     REQUIRE(c);
     std::string prefix = "action seq 3 (seat ";
@@ -443,33 +441,24 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
     CHECK(c->detail.find("digest mismatch") != std::string::npos);
   }
   SUBCASE("an action removed") {
-    raw_db(path).exec("DELETE FROM match_actions WHERE match_id = 'full' AND seq = 5");
-    const verify_result v = verify(shipped(), *reader->load_match("full"));
-    CHECK(!v.ok);
+    const verify_result v = verify_tampered("DELETE FROM match_actions WHERE match_id = 'full' AND seq = 5", "full");
     CHECK(find_check(v, "replay")->detail.find("expected seq 5") != std::string::npos);
   }
   SUBCASE("the seed commitment does not match") {
-    raw_db(path).exec("UPDATE matches SET seed_hash = '" + seed_commitment(43) + "' WHERE match_id = 'full'");
-    const verify_result v = verify(shipped(), *reader->load_match("full"));
-    CHECK(!v.ok);
+    const verify_result v =
+        verify_tampered("UPDATE matches SET seed_hash = '" + seed_commitment(43) + "' WHERE match_id = 'full'", "full");
     CHECK(!find_check(v, "seed commitment")->ok);
     CHECK(find_check(v, "replay")->ok);
   }
   SUBCASE("the seed changed (and its hash with it)") {
-    raw_db(path).exec("UPDATE matches SET seed = '43', seed_hash = '" + seed_commitment(43) + "' WHERE match_id = 'full'");
-    const verify_result v = verify(shipped(), *reader->load_match("full"));
-    CHECK(!v.ok);
+    const verify_result v = verify_tampered(
+        "UPDATE matches SET seed = '43', seed_hash = '" + seed_commitment(43) + "' WHERE match_id = 'full'", "full");
     CHECK(find_check(v, "seed commitment")->ok);
     CHECK(!find_check(v, "replay")->ok);
   }
   SUBCASE("the stored result is not the engine's") {
-    raw_db(path).exec("UPDATE matches SET winners = '[0,1]' WHERE match_id = 'conceded'");
-    const verify_result v = verify(shipped(), *reader->load_match("conceded"));
-    CHECK(!v.ok);
-    const auto* c = find_check(v, "result");
-    REQUIRE(c);
-    CHECK(!c->ok);
-    CHECK(c->detail.find("stored winners [0,1]") != std::string::npos);
+    const verify_result v = verify_tampered("UPDATE matches SET winners = '[0,1]' WHERE match_id = 'conceded'", "conceded");
+    CHECK(failed_check(v, "result").detail.find("stored winners [0,1]") != std::string::npos);
   }
   SUBCASE("another engine version") {
     auto sm = *reader->load_match("full");

@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../shared/catalogue.hpp"
 #include "cod/protocol/card_json.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
+using cod::test::shipped;
 
 namespace {
 
@@ -23,16 +25,6 @@ json read_json_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return json::parse(text.str());
-}
-
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c);
-    if (e) FAIL("shipped catalogue failed to load: " << e->to_string());
-    return c;
-  }();
-  return cat;
 }
 
 const cod::card_def& def(const cod::catalogue& cat, const char* id) {
@@ -61,6 +53,14 @@ void check_rejected(const json& card, const std::string& who, const std::string&
   CHECK(e->card == who);
   CHECK(e->field == field);
   CHECK_FALSE(e->message.empty());
+}
+
+// good_card() with one field set to `value` is rejected, naming that field.
+void check_field_rejected(const std::string& field, const json& value) {
+  CAPTURE(value.dump());
+  json c = good_card();
+  c[field] = value;
+  check_rejected(c, "test_card", field);
 }
 
 }  // namespace
@@ -162,24 +162,12 @@ TEST_CASE("a valid custom card loads, with defaults for the optional fields") {
 }
 
 TEST_CASE("bad cards are rejected, naming the card and the field") {
-  SUBCASE("negative mana") {
-    json c = good_card();
-    c["mana"] = -1;
-    check_rejected(c, "test_card", "mana");
-  }
-  SUBCASE("mana beyond what an int8 holds") {
-    json c = good_card();
-    c["mana"] = 1000;
-    check_rejected(c, "test_card", "mana");
-  }
+  SUBCASE("negative mana") { check_field_rejected("mana", -1); }
+  SUBCASE("mana beyond what an int8 holds") { check_field_rejected("mana", 1000); }
   SUBCASE("mana of the wrong JSON type") {
-    json c = good_card();
-    c["mana"] = "4";
-    check_rejected(c, "test_card", "mana");
-    c["mana"] = 4.5;
-    check_rejected(c, "test_card", "mana");
-    c["mana"] = true;
-    check_rejected(c, "test_card", "mana");
+    check_field_rejected("mana", "4");
+    check_field_rejected("mana", 4.5);
+    check_field_rejected("mana", true);
   }
   SUBCASE("hp on an incantation") {
     json c = good_card();
@@ -189,11 +177,8 @@ TEST_CASE("bad cards are rejected, naming the card and the field") {
     check_rejected(c, "test_card", "hp");
   }
   SUBCASE("a creature without health") {
-    json c = good_card();
-    c["hp"] = nullptr;
-    check_rejected(c, "test_card", "hp");
-    c["hp"] = 0;
-    check_rejected(c, "test_card", "hp");
+    check_field_rejected("hp", nullptr);
+    check_field_rejected("hp", 0);
   }
   SUBCASE("unknown ability") {
     json c = good_card();
@@ -210,11 +195,7 @@ TEST_CASE("bad cards are rejected, naming the card and the field") {
     c["abilities"][0]["aura"] = "yes";
     check_rejected(c, "test_card", "abilities[0].aura");
   }
-  SUBCASE("unknown type") {
-    json c = good_card();
-    c["type"] = "spell";
-    check_rejected(c, "test_card", "type");
-  }
+  SUBCASE("unknown type") { check_field_rejected("type", "spell"); }
   SUBCASE("missing fields") {
     for (const char* field : {"name", "type", "mana", "av", "hp", "abilities"}) {
       CAPTURE(field);
@@ -223,21 +204,9 @@ TEST_CASE("bad cards are rejected, naming the card and the field") {
       check_rejected(c, "test_card", field);
     }
   }
-  SUBCASE("unknown field") {
-    json c = good_card();
-    c["abilites"] = json::array();
-    check_rejected(c, "test_card", "abilites");
-  }
-  SUBCASE("X attack value without Vulnerability (catalogue::validate)") {
-    json c = good_card();
-    c["av"] = nullptr;
-    check_rejected(c, "test_card", "av");
-  }
-  SUBCASE("a deck number out of range (catalogue::validate)") {
-    json c = good_card();
-    c["deck"] = 5;
-    check_rejected(c, "test_card", "deck");
-  }
+  SUBCASE("unknown field") { check_field_rejected("abilites", json::array()); }
+  SUBCASE("X attack value without Vulnerability (catalogue::validate)") { check_field_rejected("av", nullptr); }
+  SUBCASE("a deck number out of range (catalogue::validate)") { check_field_rejected("deck", 5); }
   SUBCASE("missing id: named by its index") {
     json c = good_card();
     c.erase("id");

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../shared/catalogue.hpp"
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/card_json.hpp"
@@ -20,12 +21,9 @@
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/messages.hpp"
 
-#ifndef COD_CATALOGUE_PATH
-#define COD_CATALOGUE_PATH "config/cards/catalogue.json"
-#endif
-
 using nlohmann::json;
 namespace proto = cod::protocol;
+using cod::test::shipped;
 
 namespace {
 
@@ -456,15 +454,6 @@ TEST_CASE("a real match: views and events for every kind of viewer") {
 
 namespace {
 
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    if (auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c)) FAIL(e->to_string());
-    return c;
-  }();
-  return cat;
-}
-
 cod::card_id shipped_id(const char* id) {
   const auto c = shipped().find(id);
   REQUIRE_MESSAGE(c.has_value(), id);
@@ -479,6 +468,21 @@ std::vector<cod::event> play(cod::match& m, cod::seat_t seat, const std::string&
   std::vector<cod::event> events;
   REQUIRE(m.apply(a.value, events) == cod::rule_error::ok);
   return events;
+}
+
+// A duel at turn 3 (round 2), seat 0 to act with 10 mana after two turns,
+// seat 1 after one; the test deals the cards.
+cod::position_setup third_turn() {
+  cod::position_setup p;
+  p.first_seat = 0;
+  p.active_seat = 0;
+  p.turn = 3;
+  p.round = 2;
+  p.seats.resize(2);
+  p.seats[0].mana = 10;
+  p.seats[0].turns_taken = 2;
+  p.seats[1].turns_taken = 1;
+  return p;
 }
 
 const json* find_creature(const json& view, int uid) {
@@ -498,21 +502,13 @@ TEST_CASE("R7 abilities on the wire: a Symbiote's host, Chain, Counterorder, Van
     cs.card = shipped_id(id);
     return cs;
   };
-  cod::position_setup p;
-  p.first_seat = 0;
-  p.active_seat = 0;
-  p.turn = 3;
-  p.round = 2;
-  p.seats.resize(2);
+  cod::position_setup p = third_turn();
   // uids: seat 0's hand 0..5, its upper line 6; seat 1's hand 7..10, its
   // upper line 11, 12.
   p.seats[0].hand = {shipped_id("cunning_spirit"), shipped_id("moving_slime"), shipped_id("emissary"),
                      shipped_id("boom"), shipped_id("baron"), shipped_id("zombie")};
-  p.seats[0].mana = 10;
-  p.seats[0].turns_taken = 2;
   p.seats[0].lines[0] = {creature("brute")};
   p.seats[1].hand = {shipped_id("troll"), shipped_id("revenant"), shipped_id("combustion"), shipped_id("ogre")};
-  p.seats[1].turns_taken = 1;
   p.seats[1].lines[0] = {creature("growler"), creature("baron")};
   cod::match m;
   REQUIRE(cod::match::from_position(cat, p, m) == cod::rule_error::ok);
@@ -592,20 +588,12 @@ TEST_CASE("R7 abilities on the wire: a Symbiote's host, Chain, Counterorder, Van
 
 TEST_CASE("R13 Champions on the wire: public in every view, played, readied, exhausted (shipped cards)") {
   const auto& cat = shipped();
-  cod::position_setup p;
-  p.first_seat = 0;
-  p.active_seat = 0;
-  p.turn = 3;
-  p.round = 2;
-  p.seats.resize(2);
+  cod::position_setup p = third_turn();
   // uids: seat 0's hand 0..2, seat 1's hand 3..4, then the Champions: seat
   // 0's BRUTE (4 mana, ready) 5, seat 1's OGRE (4 mana, exhausted) 6.
   p.seats[0].hand = {shipped_id("annihilation"), shipped_id("baron"), shipped_id("zombie")};
-  p.seats[0].mana = 10;
-  p.seats[0].turns_taken = 2;
   p.seats[0].champion = shipped_id("brute");
   p.seats[1].hand = {shipped_id("troll"), shipped_id("revenant")};
-  p.seats[1].turns_taken = 1;
   p.seats[1].champion = shipped_id("ogre");
   p.seats[1].champion_exhausted = true;
   cod::match m;

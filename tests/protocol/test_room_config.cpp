@@ -5,24 +5,17 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
-#include "cod/protocol/catalogue_json.hpp"
+#include "../shared/catalogue.hpp"
 #include "cod/protocol/messages.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
 using proto::protocol_errc;
+using cod::test::shipped;
 
 namespace {
-
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    if (auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c)) FAIL(e->to_string());
-    return c;
-  }();
-  return cat;
-}
 
 proto::create_room_msg create(const std::string& text) {
   CAPTURE(text);
@@ -30,6 +23,14 @@ proto::create_room_msg create(const std::string& text) {
   if (!r.ok()) FAIL(r.error->field << ": " << r.error->message);
   REQUIRE(std::holds_alternative<proto::create_room_msg>(*r.message));
   return std::get<proto::create_room_msg>(*r.message);
+}
+
+// A create_room frame for `mode` with preconstructed decks and these options
+// (a JSON object's text), in the key order the literal frames use.
+std::string preconstructed_room(std::string_view mode, std::string_view options) {
+  std::string text = R"({"type":"create_room","mode":")";
+  text.append(mode).append(R"(","format":"preconstructed","options":)").append(options).append("}");
+  return text;
 }
 
 void refused(const std::string& text, protocol_errc code, const std::string& field) {
@@ -86,54 +87,42 @@ TEST_CASE("create_room: the offered modes and their seat counts") {
 }
 
 TEST_CASE("create_room: options that do not fit the mode are refused, naming the option") {
-  // Solo and co-op (R2.1, R12.8, R13.1).
   refused(R"({"type":"create_room","mode":"solo","format":"constructed"})", protocol_errc::bad_field_value, "format");
-  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":2}})",
-          protocol_errc::bad_field_value, "options.difficulty");
-  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":-1}})",
-          protocol_errc::bad_field_value, "options.difficulty");
-  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"difficulty":1.5}})",
-          protocol_errc::bad_field_type, "options.difficulty");
-  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"ai":{"ai_first":true}}})",
-          protocol_errc::bad_field_value, "options.ai");
-  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"champions":true}})",
-          protocol_errc::bad_field_value, "options.champions");
-  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":4,"ai":{"fixed_mana":11}}})",
-          protocol_errc::bad_field_value, "options.ai.fixed_mana");
-  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":2,"ai":{"abilities":["sprint","sprint"]}}})",
-          protocol_errc::bad_field_value, "options.ai.abilities[1]");
-  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":1,"ai":{"abilities":["chain"]}}})",
-          protocol_errc::bad_field_value, "options.ai.abilities[0]");
-  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"difficulty":1,"ai":{"abilities":"sprint"}}})",
-          protocol_errc::bad_field_type, "options.ai.abilities");
-  refused(R"({"type":"create_room","mode":"coop","format":"preconstructed","options":{"share_team_hands":true}})",
-          protocol_errc::bad_field_value, "options.share_team_hands");
-  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"difficulty":1}})",
-          protocol_errc::bad_field_value, "options.difficulty");
-  refused(R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"ai":{"resistance":true}}})",
-          protocol_errc::bad_field_value, "options.ai");
   refused(R"({"type":"create_room","mode":"FFA","format":"preconstructed"})", protocol_errc::bad_field_value, "mode");
-  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"seats":2}})",
-          protocol_errc::bad_field_value, "options.seats");
-  refused(R"({"type":"create_room","mode":"2v2","format":"preconstructed","options":{"seats":3}})",
-          protocol_errc::bad_field_value, "options.seats");
-  refused(R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"seats":4}})",
-          protocol_errc::bad_field_value, "options.seats");
-  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"seats":5}})",
-          protocol_errc::bad_field_value, "options.seats");
-  refused(R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"share_team_hands":true}})",
-          protocol_errc::bad_field_value, "options.share_team_hands");
-  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"share_team_hands":true}})",
-          protocol_errc::bad_field_value, "options.share_team_hands");
-  refused(R"({"type":"create_room","mode":"2v2","format":"preconstructed","options":{"share_team_hands":1}})",
-          protocol_errc::bad_field_type, "options.share_team_hands");
-  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"champions":"on"}})",
-          protocol_errc::bad_field_type, "options.champions");
-  refused(R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"champion":true}})",
-          protocol_errc::unknown_field, "options.champion");
+  struct refusal {
+    const char* mode;
+    const char* options;
+    protocol_errc code;
+    const char* field;
+  };
+  const refusal refusals[] = {
+      // Solo and co-op (R2.1, R12.8, R13.1).
+      {"solo", R"({"difficulty":2})", protocol_errc::bad_field_value, "options.difficulty"},
+      {"solo", R"({"difficulty":-1})", protocol_errc::bad_field_value, "options.difficulty"},
+      {"solo", R"({"difficulty":1.5})", protocol_errc::bad_field_type, "options.difficulty"},
+      {"solo", R"({"ai":{"ai_first":true}})", protocol_errc::bad_field_value, "options.ai"},
+      {"coop", R"({"champions":true})", protocol_errc::bad_field_value, "options.champions"},
+      {"coop", R"({"difficulty":4,"ai":{"fixed_mana":11}})", protocol_errc::bad_field_value, "options.ai.fixed_mana"},
+      {"coop", R"({"difficulty":2,"ai":{"abilities":["sprint","sprint"]}})", protocol_errc::bad_field_value, "options.ai.abilities[1]"},
+      {"coop", R"({"difficulty":1,"ai":{"abilities":["chain"]}})", protocol_errc::bad_field_value, "options.ai.abilities[0]"},
+      {"coop", R"({"difficulty":1,"ai":{"abilities":"sprint"}})", protocol_errc::bad_field_type, "options.ai.abilities"},
+      {"coop", R"({"share_team_hands":true})", protocol_errc::bad_field_value, "options.share_team_hands"},
+      {"ffa", R"({"difficulty":1})", protocol_errc::bad_field_value, "options.difficulty"},
+      {"duel", R"({"ai":{"resistance":true}})", protocol_errc::bad_field_value, "options.ai"},
+      // The seat count and team hands against the mode; Champions' type and name.
+      {"ffa", R"({"seats":2})", protocol_errc::bad_field_value, "options.seats"},
+      {"2v2", R"({"seats":3})", protocol_errc::bad_field_value, "options.seats"},
+      {"duel", R"({"seats":4})", protocol_errc::bad_field_value, "options.seats"},
+      {"ffa", R"({"seats":5})", protocol_errc::bad_field_value, "options.seats"},
+      {"duel", R"({"share_team_hands":true})", protocol_errc::bad_field_value, "options.share_team_hands"},
+      {"ffa", R"({"share_team_hands":true})", protocol_errc::bad_field_value, "options.share_team_hands"},
+      {"2v2", R"({"share_team_hands":1})", protocol_errc::bad_field_type, "options.share_team_hands"},
+      {"ffa", R"({"champions":"on"})", protocol_errc::bad_field_type, "options.champions"},
+      {"ffa", R"({"champion":true})", protocol_errc::unknown_field, "options.champion"},
+  };
+  for (const refusal& r : refusals) refused(preconstructed_room(r.mode, r.options), r.code, r.field);
   // share_team_hands false is allowed anywhere (it is the default).
-  CHECK_FALSE(create(R"({"type":"create_room","mode":"duel","format":"preconstructed","options":{"share_team_hands":false}})")
-                  .options.share_team_hands);
+  CHECK_FALSE(create(preconstructed_room("duel", R"({"share_team_hands":false})")).options.share_team_hands);
 }
 
 TEST_CASE("check_room_config and seat_team") {
@@ -250,8 +239,7 @@ TEST_CASE("check_room_config: drafted formats, and none in solo and co-op yet") 
   // The same from create_room frames.
   refused(R"({"type":"create_room","mode":"coop","format":"instant_constructed","options":{"difficulty":1,"ai":{"ai_first":true}}})",
           protocol_errc::bad_field_value, "format");
-  refused(R"({"type":"create_room","mode":"solo","format":"preconstructed","options":{"packs":["initiation"]}})",
-          protocol_errc::bad_field_value, "options.packs");
+  refused(preconstructed_room("solo", R"({"packs":["initiation"]})"), protocol_errc::bad_field_value, "options.packs");
 }
 
 TEST_CASE("join: the champion field") {

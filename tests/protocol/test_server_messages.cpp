@@ -11,23 +11,15 @@
 #include <variant>
 #include <vector>
 
+#include "../shared/catalogue.hpp"
 #include "cod/engine/match.hpp"
-#include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/messages.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
+using cod::test::shipped;
 
 namespace {
-
-const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    if (auto e = proto::load_catalogue_file(COD_CATALOGUE_PATH, c)) FAIL(e->to_string());
-    return c;
-  }();
-  return cat;
-}
 
 const std::string token = "00112233445566778899aabbccddeeff";
 

@@ -1,4 +1,4 @@
-// The room tests' harness (test_room.cpp, test_room_modes.cpp): client
+// The room tests' harness (test_room*.cpp, test_tournament_service.cpp): client
 // sessions over recording peers, rooms on a manual executor, memory_store
 // running its callbacks inline.
 #pragma once
@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "../shared/catalogue.hpp"
 #include "app/metrics.hpp"
-#include "cod/protocol/catalogue_json.hpp"
 #include "harness.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
@@ -22,15 +22,7 @@
 
 namespace cod::server::test {
 
-inline const cod::catalogue& shipped() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    auto e = cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
-    REQUIRE_FALSE(e.has_value());
-    return c;
-  }();
-  return cat;
-}
+using cod::test::shipped;
 
 inline config test_config() {
   config c;
@@ -107,6 +99,23 @@ struct harness {
     return unfinished;
   }
 
+  // After recover_one(): the holder of `token` resumes `room`, and must get
+  // `seat` back with the state after `seq` actions showing `view`. Returns
+  // that state.
+  json resume_recovered(const std::string& room, const std::string& token, int seat, std::int64_t seq,
+                        const json& view) {
+    auto c = connect();
+    c.say({{"type", "resume"}, {"room", room}, {"token", token}});
+    auto msgs = c.take();
+    REQUIRE(find_type(msgs, "joined"));
+    CHECK(find_type(msgs, "joined")->at("seat") == seat);
+    const json* st = find_type(msgs, "state");
+    REQUIRE(st);
+    CHECK(st->at("seq") == seq);
+    CHECK(st->at("view") == view);
+    return *st;
+  }
+
   client connect(bool hello = true) {
     client c;
     c.h = this;
@@ -116,6 +125,15 @@ struct harness {
       c.say({{"type", "hello"}, {"version", 1}, {"client", "test"}});
       c.expect("welcome");
     }
+    return c;
+  }
+
+  // A spectator of `room`: everything it was sent on arrival taken, the
+  // "spectating" reply among it checked.
+  client spectator(const std::string& room) {
+    client c = connect();
+    c.say({{"type", "spectate"}, {"room", room}});
+    CHECK(c.expect("spectating").at("room") == room);
     return c;
   }
 
@@ -172,6 +190,14 @@ inline void client::disconnect() {
 inline std::vector<json> act(client& c, const json& action, int id = 1) {
   c.say({{"type", "act"}, {"id", id}, {"action", action}});
   return c.take();
+}
+
+// The one room list_rooms shows `c`.
+inline json list_one(client& c) {
+  c.say({{"type", "list_rooms"}});
+  auto rooms = c.expect("rooms").at("rooms");
+  REQUIRE(rooms.size() == 1);
+  return rooms[0];
 }
 
 // The seat whose turn it is, from a state/update's view.

@@ -16,11 +16,11 @@
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "../shared/catalogue.hpp"
 #include "admin/admin_api.hpp"
 #include "admin/match_report.hpp"
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
-#include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "persist/draft_log.hpp"
@@ -29,19 +29,10 @@
 #include "persist/sha256.hpp"
 
 using namespace cod::server;
+using cod::test::shipped;
 using nlohmann::json;
 
 namespace {
-
-const cod::catalogue& cards() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    auto e = cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
-    REQUIRE_MESSAGE(!e, (e ? e->to_string() : std::string()));
-    return c;
-  }();
-  return cat;
-}
 
 constexpr const char* token = "test-admin-token-0123456789";
 constexpr const char* auth = "Bearer test-admin-token-0123456789";
@@ -50,6 +41,27 @@ struct played {
   stored_match sm;
   std::vector<json> views;  // the referee view after the setup (0) and after each action, as played
 };
+
+// An accepted action as a room stores it: its wire form and the digest after it.
+action_record stored_action(const cod::match& m, const cod::action& act, std::int64_t seq, std::int64_t at_ms) {
+  action_record ar;
+  ar.seq = seq;
+  ar.seat = act.seat;
+  ar.action_json = cod::protocol::action_to_json(act).dump();
+  ar.digest = m.digest();
+  ar.at_ms = at_ms;
+  return ar;
+}
+
+// The result of a match that is over, as a room stores it.
+match_result stored_result(const cod::match& m, std::int64_t ended_ms) {
+  match_result r;
+  for (int s = 0; s < m.seat_count(); ++s)
+    if (m.winners() & (1u << s)) r.winners.push_back(s);
+  r.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
+  r.ended_ms = ended_ms;
+  return r;
+}
 
 // A duel between random legal moves (preconstructed decks 1 and 2), stored
 // as a room stores it: the record, each action with its digest, the result.
@@ -72,11 +84,11 @@ played play_and_store(match_store& store, const std::string& id, std::uint64_t s
                {1, name1, sha256_hex("t1"), R"({"preconstructed":2})"}};
   cod::match_config cfg;
   std::string error;
-  REQUIRE_MESSAGE(config_from_record(cards(), rec, cfg, error), error);
+  REQUIRE_MESSAGE(config_from_record(shipped(), rec, cfg, error), error);
   cod::match m;
   std::vector<cod::event> events;
-  REQUIRE(cod::match::create(cards(), cfg, m, events) == cod::rule_error::ok);
-  p.views.push_back(cod::protocol::view_to_json(m.view(cod::referee), cards()));
+  REQUIRE(cod::match::create(shipped(), cfg, m, events) == cod::rule_error::ok);
+  p.views.push_back(cod::protocol::view_to_json(m.view(cod::referee), shipped()));
   store.create_match(rec, nullptr);
   cod::rng player(seed * 31 + 7);
   std::vector<cod::action> legal;
@@ -86,22 +98,13 @@ played play_and_store(match_store& store, const std::string& id, std::uint64_t s
     const cod::action act = legal[player.below(legal.size())];
     events.clear();
     REQUIRE(m.apply(act, events) == cod::rule_error::ok);
-    action_record ar;
-    ar.seq = n + 1;
-    ar.seat = act.seat;
-    ar.action_json = cod::protocol::action_to_json(act).dump();
-    ar.digest = m.digest();
-    ar.at_ms = created_ms + n;
+    const action_record ar = stored_action(m, act, n + 1, created_ms + n);
     p.sm.actions.push_back(ar);
-    p.views.push_back(cod::protocol::view_to_json(m.view(cod::referee), cards()));
+    p.views.push_back(cod::protocol::view_to_json(m.view(cod::referee), shipped()));
     store.append_action(id, ar, nullptr);
   }
   if (m.over()) {
-    match_result r;
-    for (int s = 0; s < m.seat_count(); ++s)
-      if (m.winners() & (1u << s)) r.winners.push_back(s);
-    r.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
-    r.ended_ms = created_ms + 100000;
+    const match_result r = stored_result(m, created_ms + 100000);
     store.finish_match(id, r, nullptr);
     p.sm.result = r;
   }
@@ -145,9 +148,9 @@ stored_match draft_and_store(match_store& store, const std::string& id, const st
   REQUIRE_MESSAGE(draft_config_from_record(rec, cfg, error), error);
   cod::draft d;
   std::vector<cod::draft_event> events;
-  REQUIRE(cod::draft::create(cards(), cfg, d, events) == cod::draft_error::ok);
+  REQUIRE(cod::draft::create(shipped(), cfg, d, events) == cod::draft_error::ok);
   std::int64_t next = 1, at = rec.created_ms;
-  store.append_draft(id, draft_rows(cards(), d, nullptr, events, next, at), nullptr);
+  store.append_draft(id, draft_rows(shipped(), d, nullptr, events, next, at), nullptr);
   cod::rng r(seed + 1);
   std::vector<cod::draft_pick> legal;
   for (int picks = 0; !d.finished() && (max_picks < 0 || picks < max_picks); ++picks) {
@@ -168,16 +171,16 @@ stored_match draft_and_store(match_store& store, const std::string& id, const st
     const cod::draft_pick p = legal[r.below(legal.size())];
     events.clear();
     REQUIRE(d.apply(p, events) == cod::draft_error::ok);
-    store.append_draft(id, draft_rows(cards(), d, &p, events, next, ++at), nullptr);
+    store.append_draft(id, draft_rows(shipped(), d, &p, events, next, ++at), nullptr);
   }
   if (d.finished()) {
     cod::match_config mc;
-    REQUIRE_MESSAGE(config_from_record(cards(), rec, mc, error), error);
+    REQUIRE_MESSAGE(config_from_record(shipped(), rec, mc, error), error);
     for (std::size_t s = 0; s < 2; ++s) mc.decks[s] = d.decks()[s];
     mc.seed = d.match_seed();
     cod::match m;
     std::vector<cod::event> setup;
-    REQUIRE(cod::match::create(cards(), mc, m, setup) == cod::rule_error::ok);
+    REQUIRE(cod::match::create(shipped(), mc, m, setup) == cod::rule_error::ok);
     std::vector<cod::action> moves;
     std::vector<cod::event> ev;
     for (int n = 0; !m.over(); ++n) {
@@ -186,20 +189,9 @@ stored_match draft_and_store(match_store& store, const std::string& id, const st
       const cod::action act = moves[r.below(moves.size())];
       ev.clear();
       REQUIRE(m.apply(act, ev) == cod::rule_error::ok);
-      action_record ar;
-      ar.seq = n + 1;
-      ar.seat = act.seat;
-      ar.action_json = cod::protocol::action_to_json(act).dump();
-      ar.digest = m.digest();
-      ar.at_ms = ++at;
-      store.append_action(id, ar, nullptr);
+      store.append_action(id, stored_action(m, act, n + 1, ++at), nullptr);
     }
-    match_result res;
-    for (int s = 0; s < m.seat_count(); ++s)
-      if (m.winners() & (1u << s)) res.winners.push_back(s);
-    res.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
-    res.ended_ms = ++at;
-    store.finish_match(id, res, nullptr);
+    store.finish_match(id, stored_result(m, ++at), nullptr);
   }
   store.flush();
   auto sm = store.load_match(id);
@@ -249,7 +241,7 @@ class log_capture {
 
 struct fixture {
   memory_store store{memory_store::callbacks::run_inline};
-  admin::api api{token, cards(), store};
+  admin::api api{token, shipped(), store};
   played full = play_and_store(store, "m-full", 20261122, 1700000002000, -1, "Ann", "Ben");
   played part = play_and_store(store, "m-part", 7700123456789ull, 1700000001000, 9, "Cid", "ann");
 };
@@ -267,7 +259,7 @@ TEST_CASE("admin api: tokens; refused requests get 401 or 403 and no data; every
   log_capture logs;
 
   SUBCASE("an empty admin_token disables the API") {
-    admin::api off("", cards(), f.store);
+    admin::api off("", shipped(), f.store);
     CHECK(!off.enabled());
     auto r = get(off, "/admin/api/matches", auth);
     CHECK(r.status == 403);
@@ -313,7 +305,7 @@ TEST_CASE("admin api: tokens; refused requests get 401 or 403 and no data; every
   }
   SUBCASE("the organiser token opens /admin/api/tournaments only") {
     const std::string org = "organiser-token-0123456789";
-    admin::api both(token, cards(), f.store, org);
+    admin::api both(token, shipped(), f.store, org);
     // No tournaments on this api: past the token check, the route says so.
     auto r = get(both, "/admin/api/tournaments", "Bearer " + org);
     CHECK(r.status == 404);
@@ -335,7 +327,7 @@ TEST_CASE("admin api: tokens; refused requests get 401 or 403 and no data; every
     CHECK(get(both, "/admin/api/matches", "Bearer " + org + "x").status == 401);
     // An organiser token alone enables the API for organisers only; an empty
     // Bearer never matches the unset admin token.
-    admin::api only_org("", cards(), f.store, org);
+    admin::api only_org("", shipped(), f.store, org);
     CHECK(only_org.enabled());
     CHECK(get(only_org, "/admin/api/tournaments", "Bearer " + org).status == 404);
     CHECK(get(only_org, "/admin/api/matches", "Bearer " + org).status == 403);
@@ -472,7 +464,7 @@ TEST_CASE("admin api: the log of a played match, replayed and told in sentences"
       for (const auto& line : v["lines"])
         for (const auto& side : line["sides"])
           for (const auto& c : side["creatures"])
-            if (c["uid"] == uid) return cards().def(*cards().find(c["card_id"].get<std::string>())).name;
+            if (c["uid"] == uid) return shipped().def(*shipped().find(c["card_id"].get<std::string>())).name;
     return std::string("?");
   };
   int plays = 0, destroyed = 0;
@@ -644,7 +636,7 @@ TEST_CASE("admin api: the record and the export; the seed stays secret while a m
 
 TEST_CASE("admin api: the draft record of drafted matches (R14), replayed; secret lists withheld mid-draft") {
   memory_store store{memory_store::callbacks::run_inline};
-  admin::api api{token, cards(), store};
+  admin::api api{token, shipped(), store};
   const stored_match full = draft_and_store(store, "d-full", "draft", 4242, -1);
   const stored_match ic = draft_and_store(store, "i-full", "instant_constructed", 5151, -1);
   const stored_match mid = draft_and_store(store, "i-mid", "instant_constructed", 6161, 1);

@@ -80,9 +80,7 @@ TEST_CASE("room: joining, tokens, match start, and views that never show the oth
   harness h;
   auto host = h.connect();
   const auto room = h.create_room(host);
-  auto spec = h.connect();
-  spec.say({{"type", "spectate"}, {"room", room}});
-  CHECK(spec.expect("spectating").at("room") == room);
+  auto spec = h.spectator(room);
 
   auto [a, b] = h.start_duel(room);
   CHECK(a.seat == 0);
@@ -181,9 +179,7 @@ TEST_CASE("room: actions out of turn are rejected with the engine's code and cha
   harness h;
   auto host = h.connect();
   const auto room = h.create_room(host);
-  auto spec = h.connect();
-  spec.say({{"type", "spectate"}, {"room", room}});
-  spec.take();
+  auto spec = h.spectator(room);
   auto [a, b] = h.start_duel(room);
   spec.take();
   auto& first = active(a.state) == a.seat ? a : b;
@@ -613,9 +609,7 @@ TEST_CASE("room: a whole duel with random moves from the views; the stored log v
   harness h;
   auto host = h.connect();
   const auto room = h.create_room(host, {{"exhaustion", true}});
-  auto spec = h.connect();
-  spec.say({{"type", "spectate"}, {"room", room}});
-  spec.take();
+  auto spec = h.spectator(room);
   auto [a, b] = h.start_duel(room);
   spec.take();
   std::mt19937 rng(12345);
@@ -728,17 +722,7 @@ TEST_CASE("room: recovery rebuilds an unfinished match; players resume with thei
   harness h2(test_config(), &store);
   h2.recover_one();
   REQUIRE(h2.rooms->find(room));
-  for (int s = 0; s < 2; ++s) {
-    auto c = h2.connect();
-    c.say({{"type", "resume"}, {"room", room}, {"token", tokens[s]}});
-    auto msgs = c.take();
-    REQUIRE(find_type(msgs, "joined"));
-    const json* st = find_type(msgs, "state");
-    REQUIRE(st);
-    CHECK(st->at("seq") == seq);
-    CHECK(st->at("view") == last_view[s]);
-    REQUIRE(st->contains("clock"));
-  }
+  for (int s = 0; s < 2; ++s) REQUIRE(h2.resume_recovered(room, tokens[s], s, seq, last_view[s]).contains("clock"));
   auto c = h2.connect();
   c.say({{"type", "resume"}, {"room", room}, {"token", std::string(32, '0')}});
   CHECK(c.expect("error").at("code") == "bad_token");

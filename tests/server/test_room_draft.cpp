@@ -373,9 +373,7 @@ TEST_CASE("a drafting room whose seats are all away past the grace period is aba
   auto mb = join_drafted(b, h, room, "bob");
   REQUIRE(find_type(mb, "draft"));
   a.c.take();
-  auto spec = h.connect();
-  spec.say({{"type", "spectate"}, {"room", room}});
-  spec.take();
+  auto spec = h.spectator(room);
   // One seat away past its grace: the draft waits (the other is there).
   a.c.disconnect();
   h.ex->advance(31s);

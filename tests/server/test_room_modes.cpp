@@ -76,13 +76,6 @@ four fill(harness& h, const std::string& room, const std::vector<std::string>& c
   return f;
 }
 
-json list_one(client& c) {
-  c.say({{"type", "list_rooms"}});
-  auto rooms = c.expect("rooms").at("rooms");
-  REQUIRE(rooms.size() == 1);
-  return rooms[0];
-}
-
 // Every uid anywhere in a JSON value (hand cards, board, ...).
 void uids_in(const json& j, std::set<int>& out) {
   if (j.is_object()) {
@@ -106,9 +99,7 @@ TEST_CASE("four seats: ffa rooms list their mode and free seats; the match start
   CHECK(summary.at("options").at("seats") == 4);
   REQUIRE(summary.at("seats").size() == 4);
 
-  auto spec = h.connect();
-  spec.say({{"type", "spectate"}, {"room", room}});
-  spec.expect("spectating");
+  auto spec = h.spectator(room);
 
   // Three seats taken: still waiting, seat 3 free; act is refused.
   std::vector<client> early;
@@ -150,9 +141,7 @@ TEST_CASE("four seats: every recipient gets only its own hand; 2v2 teammates sha
     harness h;
     auto host = h.connect();
     const auto room = h.create_room(host, {{"share_team_hands", share}}, "preconstructed", "2v2");
-    auto spec = h.connect();
-    spec.say({{"type", "spectate"}, {"room", room}});
-    spec.take();
+    auto spec = h.spectator(room);
     auto f = fill(h, room);
     std::vector<std::vector<int>> hands(4);
     for (int s = 0; s < 4; ++s) hands[s] = hand_uids(f.seats[s].state.at("view"));
@@ -444,15 +433,6 @@ TEST_CASE("recovery rebuilds a four-seat match with Champions; each seat resumes
   CHECK(summary.at("mode") == "ffa");
   CHECK(summary.at("seats").size() == 4);
   CHECK_FALSE(summary.at("seats")[2].at("champion").is_null());
-  for (int s = 0; s < 4; ++s) {
-    auto c = h2.connect();
-    c.say({{"type", "resume"}, {"room", room}, {"token", tokens[static_cast<std::size_t>(s)]}});
-    auto msgs = c.take();
-    REQUIRE(find_type(msgs, "joined"));
-    CHECK(find_type(msgs, "joined")->at("seat") == s);
-    const json* st = find_type(msgs, "state");
-    REQUIRE(st);
-    CHECK(st->at("seq") == seq);
-    CHECK(st->at("view") == last[static_cast<std::size_t>(s)]);
-  }
+  for (int s = 0; s < 4; ++s)
+    h2.resume_recovered(room, tokens[static_cast<std::size_t>(s)], s, seq, last[static_cast<std::size_t>(s)]);
 }

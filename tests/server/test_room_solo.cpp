@@ -21,13 +21,6 @@ json join_msg(const std::string& room, const std::string& name, int deck) {
   return {{"type", "join"}, {"room", room}, {"name", name}, {"deck", {{"preconstructed", deck}}}};
 }
 
-json list_one(client& c) {
-  c.say({{"type", "list_rooms"}});
-  auto rooms = c.expect("rooms").at("rooms");
-  REQUIRE(rooms.size() == 1);
-  return rooms[0];
-}
-
 // Events of `seat` among `events`.
 int events_of(const json& events, int seat) {
   int n = 0;
@@ -142,9 +135,7 @@ TEST_CASE("solo custom difficulty with the AI first: the first state carries the
   const auto room = h.create_room(
       host, {{"difficulty", 3}, {"ai", {{"ai_first", true}, {"abilities", {"sprint", "rage"}}}}}, "preconstructed",
       "solo");
-  auto spec = h.connect();
-  spec.say({{"type", "spectate"}, {"room", room}});
-  spec.expect("spectating");
+  auto spec = h.spectator(room);
   auto p = join_solo(h, room);
   // The spectator's first state has the same opening events, redacted for it.
   const auto spec_state = spec.expect("state");
@@ -376,15 +367,6 @@ TEST_CASE("recovery rebuilds a co-op match with custom difficulty: same AI decks
   CHECK(summary.at("seats")[1].at("ai") == true);
   CHECK(summary.at("seats")[3].at("ai") == true);
   CHECK(summary.at("seats")[0].at("connected") == false);
-  for (int s : {0, 2}) {
-    auto c = h2.connect();
-    c.say({{"type", "resume"}, {"room", room}, {"token", tokens[static_cast<std::size_t>(s)]}});
-    auto msgs = c.take();
-    REQUIRE(find_type(msgs, "joined"));
-    CHECK(find_type(msgs, "joined")->at("seat") == s);
-    const json* st = find_type(msgs, "state");
-    REQUIRE(st);
-    CHECK(st->at("seq") == seq);
-    CHECK(st->at("view") == last[static_cast<std::size_t>(s)]);
-  }
+  for (int s : {0, 2})
+    h2.resume_recovered(room, tokens[static_cast<std::size_t>(s)], s, seq, last[static_cast<std::size_t>(s)]);
 }

@@ -216,9 +216,7 @@ spectated_game start_spectated(fixture& f, json settings) {
   const auto& p = st.at("rounds")[0].at("pairings")[0];
   g.room = p.at("rooms")[0].at("room");
   auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
-  g.spec = f.h.connect();
-  g.spec.say({{"type", "spectate"}, {"room", g.room}});
-  g.spec.expect("spectating");
+  g.spec = f.h.spectator(g.room);
   g.ca = f.h.connect();
   g.cb = f.h.connect();
   REQUIRE(tjoin(g.ca, tok(p.at("a"))).at("type") == "joined");
@@ -228,6 +226,25 @@ spectated_game start_spectated(fixture& f, json settings) {
   g.cb.take();
   return g;
 }
+
+namespace {
+
+struct turn_messages {
+  std::vector<json> mine, theirs;
+};
+
+// The player to move, seats[turn_of], ends its turn (act `id`): what it and
+// the other player were sent.
+turn_messages end_turn(client* const (&seats)[2], int turn_of, int id) {
+  client& actor = *seats[turn_of];
+  actor.say({{"type", "act"}, {"id", id}, {"action", {{"type", "end_turn"}}}});
+  turn_messages t;
+  t.mine = actor.take();
+  t.theirs = seats[1 - turn_of]->take();
+  return t;
+}
+
+}  // namespace
 
 TEST_CASE("spectator delay: spectators see each update N actions late, players at once; all at the end") {
   fixture f;
@@ -241,11 +258,7 @@ TEST_CASE("spectator delay: spectators see each update N actions late, players a
   client* seats[2] = {&ca, &cb};
   int turn_of = active(*find_type(start, "state"));
   for (int i = 1; i <= 4; ++i) {
-    auto& actor = *seats[turn_of];
-    auto& other = *seats[1 - turn_of];
-    actor.say({{"type", "act"}, {"id", i}, {"action", {{"type", "end_turn"}}}});
-    auto mine = actor.take();
-    auto theirs = other.take();
+    const auto [mine, theirs] = end_turn(seats, turn_of, i);
     REQUIRE(find_type(mine, "update"));
     CHECK(find_type(mine, "update")->at("seq") == i);
     REQUIRE(find_type(theirs, "update"));
@@ -291,11 +304,7 @@ TEST_CASE("spectator delay with a turn clock: a turn's clock message reaches spe
   client* seats[2] = {&ca, &cb};
   int turn_of = active(*find_type(start, "state"));
   for (int i = 1; i <= 4; ++i) {
-    auto& actor = *seats[turn_of];
-    auto& other = *seats[1 - turn_of];
-    actor.say({{"type", "act"}, {"id", i}, {"action", {{"type", "end_turn"}}}});
-    auto mine = actor.take();
-    other.take();
+    const auto mine = end_turn(seats, turn_of, i).mine;
     // Players: the next turn's clock at once.
     REQUIRE(find_type(mine, "clock"));
     turn_of = active(*find_type(mine, "update"));
