@@ -440,14 +440,15 @@ class conn : public std::enable_shared_from_this<conn> {
       });
       return;
     }
-    const json* a = picker_.pick();
-    if (!a) return;
-    auto parsed = pr::parse_action(*a, cod::no_seat);
+    const cod::bot::move* m = picker_.pick();
+    if (!m) return;
+    const json a = cod::bot::move_to_json(*m);
+    auto parsed = pr::parse_action(a, cod::no_seat);
     if (!parsed.ok()) {
       picker_.refused();
       return maybe_act();
     }
-    pending_action_ = *a;
+    pending_action_ = a;
     send_act(parsed.value);
   }
   void send_act(const cod::action& a) {
