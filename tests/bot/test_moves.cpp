@@ -58,7 +58,7 @@ class legacy_picker {
 
 std::string where(const update_sample& u) {
   return "game " + std::to_string(u.game) + ", position " + std::to_string(u.position) + ", recipient " +
-         std::to_string(static_cast<int>(u.recipient)) + ": " + u.text.substr(0, 2000);
+         std::to_string(static_cast<int>(u.recipient)) + ": " + u.text.substr(0, 800);
 }
 
 }  // namespace
