@@ -136,6 +136,7 @@ struct stats {
   std::atomic<long> accepted_total{0};
   std::atomic<long> acts_sent{0};         // in the window
   std::atomic<long> disconnects{0};
+  std::atomic<long> scan_fallbacks{0};   // own-turn updates bot/view_scan.hpp refused (parsed as JSON)
   std::mutex mutex;
   std::map<std::string, long> errors;     // by code, in the window (rule errors included)
   std::vector<std::uint32_t> latencies_us;
@@ -325,6 +326,7 @@ class conn : public std::enable_shared_from_this<conn> {
           my_turn_ = turn_.my_turn();
           picker_.set_view(turn_, sh_.cat);
         } else {
+          sh_.st.scan_fallbacks++;
           json m = json::parse(text, drop_unused_keys, false);
           if (m.is_discarded()) return bad("update is not JSON");
           set_view(m.at("view"));
@@ -764,6 +766,9 @@ int main(int argc, char** argv) {
       std::printf("\n");
     }
   }
+  // Should stay 0 against this server: a refused update costs a DOM again.
+  if (sh.st.scan_fallbacks > 0)
+    std::printf("own-turn updates parsed as JSON (the scanner refused them): %ld\n", sh.st.scan_fallbacks.load());
   std::printf("disconnects: %ld%s%s\n", sh.st.disconnects.load(), sh.st.first_disconnect.empty() ? "" : " (first: ",
               sh.st.first_disconnect.empty() ? "" : (sh.st.first_disconnect + ")").c_str());
   if (o.server_pid) {
