@@ -5,6 +5,7 @@
 # nothing here links the server core.
 add_library(cod_bot_lib STATIC
   ${CMAKE_CURRENT_LIST_DIR}/bot/moves.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/bot/view_scan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bot/ws_client.cpp
 )
 target_include_directories(cod_bot_lib PUBLIC ${CMAKE_CURRENT_LIST_DIR})

@@ -593,9 +593,9 @@ bool bot::maybe_act() {
     conceding_ = true;
     action = {{"type", "concede"}};
   } else {
-    const json* a = picker_.pick();
+    const cod::bot::move* a = picker_.pick();
     if (!a) return true;  // nothing left to try: wait for the next update
-    action = *a;
+    action = cod::bot::move_to_json(*a);
   }
   if (o_.delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(o_.delay_ms));
   // Through the protocol library: parse_action checks the shape we send.

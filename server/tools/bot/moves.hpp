@@ -6,9 +6,18 @@
 // are left to the server, which answers a rule error and changes nothing.
 // Callers try another candidate then; end_turn is always in the list and is
 // always legal on the seat's own turn, so a game always moves on.
+//
+// Two ways in, one way through: a turn_view holds the few fields of a view
+// the candidates depend on. cod-bot fills it from a parsed view
+// (turn_view_from_json); cod-load, which plays thousands of seats on a core
+// it shares with the server it measures, fills it straight from the update's
+// text (bot/view_scan.hpp) and writes its act frame with append_act_text, so
+// neither side of its turn builds a JSON DOM. candidate_moves is the one
+// place the choice is made, so both give the same list in the same order.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +26,76 @@
 #include "cod/engine/catalogue.hpp"
 
 namespace cod::bot {
+
+// What candidate_moves reads from a view. Filled completely only on the
+// viewer's turn (my_turn()); otherwise only viewer, active_seat and summoning
+// are kept and the rest is empty, whichever way it was filled.
+// Card ids are resolved against the catalogue while filling: nullopt for a
+// card_id that is null, not a string or unknown (the candidates skip those).
+struct turn_view {
+  struct card {
+    int uid = 0;
+    std::optional<card_id> id;
+    bool operator==(const card&) const = default;
+  };
+  struct creature {
+    int uid = 0;
+    int line = 0;         // index in the view's "lines"
+    int side_seat = -1;   // its side's "seat" (-1: null)
+    bool top_null = true;  // no Symbiote on top of it
+    bool symbiote = false;  // "symbiote" among its (effective) abilities
+    std::optional<card_id> id;
+    bool operator==(const creature&) const = default;
+  };
+  int viewer = -1;       // -1: null (a spectator)
+  int active_seat = -1;  // -1: null
+  bool summoning = false;  // phase "summoning"
+  // The viewer's seat (seats[viewer]).
+  int mana = 0;
+  int upper_line = 0;
+  int lower_line = 0;
+  bool has_champion = false;  // "champion" is an object, not null
+  bool champion_ready = false;  // its state is "ready"
+  int champion_uid = 0;
+  std::optional<card_id> champion_id;
+  std::vector<creature> creatures;  // every creature: lines, then sides, in view order
+  std::vector<card> hand;           // in hand order (Lucidity looks at index 0)
+  std::vector<int> playable;
+
+  bool my_turn() const { return viewer >= 0 && summoning && active_seat == viewer; }
+  // Keeps viewer, active_seat, summoning; empties the rest (capacity kept).
+  void clear_board();
+  bool operator==(const turn_view&) const = default;
+};
+
+// A candidate: a play (a creature on a line, a Symbiote on a host, an
+// incantation on a target) or end_turn.
+struct move {
+  enum class kind : std::uint8_t { end_turn, play };
+  kind type = kind::end_turn;
+  int card = -1;    // play: the uid played
+  int line = -1;    // a creature: 0 upper, 1 lower (the seat's lines); -1 for an incantation
+  int host = -1;    // a Symbiote's host uid, or -1
+  int target = -1;  // an incantation's target uid, or -1
+  bool operator==(const move&) const = default;
+};
+
+// Fills `out` from a view (docs/protocol.md). Throws nlohmann's exceptions
+// on a view missing what it reads, as candidate_actions always has.
+void turn_view_from_json(const nlohmann::json& view, const catalogue& cat, turn_view& out);
+
+// The candidates of candidate_actions, in its order, replacing `out`'s
+// contents (its capacity is reused).
+void candidate_moves(const turn_view& v, const catalogue& cat, std::vector<move>& out);
+
+// A move in wire form (what candidate_actions lists).
+nlohmann::json move_to_json(const move& m);
+// Whether parse_action accepts move_to_json(m): its uids are card uids
+// (0 to max_uids - 1). The caller drops a move that is not, as a refused one.
+bool move_on_wire(const move& m);
+// Appends {"type": "act", "id": id, "action": move_to_json(m)} as text, exactly
+// client_message_to_json(act_msg{...}).dump(), with no DOM built.
+void append_act_text(std::string& out, std::int64_t id, const move& m);
 
 // Whether the view's viewer may act now: a player view, its own turn, the
 // match not over.
@@ -33,6 +112,7 @@ bool my_turn(const nlohmann::json& view);
 //     less 1 per creature in play of exactly that mana cost);
 //   - end_turn (always last).
 // Empty when it is not the viewer's turn.
+// (turn_view_from_json, candidate_moves, move_to_json.)
 std::vector<nlohmann::json> candidate_actions(const nlohmann::json& view, const catalogue& cat);
 
 // A small, fast generator (splitmix64) for picking moves: reproducible from
@@ -62,8 +142,9 @@ class move_picker {
 
   // A new position (a state or update came): recompute the candidates.
   void set_view(const nlohmann::json& view, const catalogue& cat);
-  // The next action to try, or null when none is left (not the seat's turn).
-  const nlohmann::json* pick();
+  void set_view(const turn_view& view, const catalogue& cat);
+  // The next move to try, or null when none is left (not the seat's turn).
+  const move* pick();
   // The last pick was refused by a rule error: never try it again in this
   // position.
   void refused();
@@ -71,7 +152,8 @@ class move_picker {
 
  private:
   move_rng rng_;
-  std::vector<nlohmann::json> moves_;
+  turn_view view_;  // set_view(json)'s scratch, reused
+  std::vector<move> moves_;
   std::size_t last_ = 0;
   bool has_last_ = false;
 };
