@@ -19,7 +19,7 @@
 #include "cod/protocol/messages.hpp"
 #include "games.hpp"
 #include "legacy_moves.hpp"
-#include "shipped_catalogue.hpp"
+#include "../shared/catalogue.hpp"
 
 namespace {
 
@@ -64,7 +64,7 @@ std::string where(const update_sample& u) {
 }  // namespace
 
 TEST_CASE("self-play: the scanner and the JSON path agree, and the moves are the old ones") {
-  const catalogue& cat = shipped_catalogue();
+  const catalogue& cat = cod::test::shipped();
   long samples = 0, turns = 0, moves_seen = 0, failures = 0;
   long creature_plays = 0, symbiote_plays = 0, incantation_plays = 0, champion_plays = 0, four_player_turns = 0;
   long picks = 0;

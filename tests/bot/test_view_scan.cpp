@@ -12,7 +12,7 @@
 #include "bot/view_scan.hpp"
 #include "cod/engine/rng.hpp"
 #include "games.hpp"
-#include "shipped_catalogue.hpp"
+#include "../shared/catalogue.hpp"
 
 namespace {
 
@@ -26,7 +26,7 @@ using namespace cod::bot_test;
 const std::vector<std::string>& turn_texts() {
   static const std::vector<std::string> texts = [] {
     std::vector<std::string> out;
-    const catalogue& cat = shipped_catalogue();
+    const catalogue& cat = cod::test::shipped();
     turn_view v;
     for_each_update(cat, 3, 1, 400, [&](const update_sample& u) {
       if (!scan_update_view(u.text, cat, v)) return;
@@ -40,9 +40,9 @@ const std::vector<std::string>& turn_texts() {
 // Both ways of reading `text`: the scanner (false when it refuses) and, when
 // it accepts, the JSON path, which must agree.
 bool scan_agrees(const std::string& text, turn_view& scanned) {
-  if (!scan_update_view(text, shipped_catalogue(), scanned)) return false;
+  if (!scan_update_view(text, cod::test::shipped(), scanned)) return false;
   turn_view parsed;
-  turn_view_from_json(json::parse(text).at("view"), shipped_catalogue(), parsed);
+  turn_view_from_json(json::parse(text).at("view"), cod::test::shipped(), parsed);
   CHECK(scanned == parsed);
   return true;
 }
@@ -63,7 +63,7 @@ TEST_CASE("the sample positions exist") {
 }
 
 TEST_CASE("escaped strings and nesting in what the scanner skips") {
-  const catalogue& cat = shipped_catalogue();
+  const catalogue& cat = cod::test::shipped();
   match m;
   std::vector<event> events;
   REQUIRE(match::create(cat, game_config(cat, 0), m, events) == rule_error::ok);
@@ -95,7 +95,7 @@ TEST_CASE("escaped strings and nesting in what the scanner skips") {
 }
 
 TEST_CASE("unexpected shapes are refused") {
-  const catalogue& cat = shipped_catalogue();
+  const catalogue& cat = cod::test::shipped();
   const std::string& text = turn_texts().front();
   turn_view v;
   REQUIRE(scan_agrees(text, v));
@@ -193,7 +193,7 @@ TEST_CASE("mutated updates: accepted only when the JSON path reads the same") {
   // One printable byte changed at a time in real updates: most mutations
   // break the text (refused), some change a value or a key; whatever the
   // scanner accepts must be JSON that turn_view_from_json reads identically.
-  const catalogue& cat = shipped_catalogue();
+  const catalogue& cat = cod::test::shipped();
   rng r(12345);
   long accepted = 0, refused = 0, disagreements = 0;
   turn_view scanned, parsed;
