@@ -1,4 +1,4 @@
-// Shared by the engine tests: the shipped catalogue, loaded once, and a random
+// Shared by the engine tests: the shipped catalogue (tests/shared), card ids by name, and a random
 // legal-move player.
 #pragma once
 
@@ -6,20 +6,10 @@
 
 #include <vector>
 
+#include "../shared/catalogue.hpp"  // shipped()
 #include "cod/engine/match.hpp"
-#include "cod/protocol/catalogue_json.hpp"
 
 namespace cod::test {
-
-inline const catalogue& shipped() {
-  static const catalogue cat = [] {
-    catalogue c;
-    auto e = protocol::load_catalogue_file(COD_CATALOGUE_PATH, c);
-    REQUIRE_MESSAGE(!e, (e ? e->to_string() : std::string()));
-    return c;
-  }();
-  return cat;
-}
 
 inline card_id id(const char* name) {
   auto c = shipped().find(name);

@@ -1,5 +1,5 @@
 // The shipped catalogue (COD_CATALOGUE_PATH), loaded once per test binary:
-// one fixture for the protocol, persistence, server and bot tests, which include
+// one fixture for the engine, protocol, persistence, server and bot tests, which include
 // it by its relative path ("../shared/catalogue.hpp").
 #pragma once
 
