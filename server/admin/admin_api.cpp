@@ -16,11 +16,7 @@ namespace cod::server::admin {
 using detail::cat;
 using nlohmann::json;
 
-namespace {
-
-constexpr std::string_view api_prefix = "/admin/api/";
-
-response error(int status, std::string code, std::string message, std::string param = {}) {
+response error_response(int status, std::string code, std::string message, std::string param) {
   response r;
   r.status = status;
   json body = {{"error", code}, {"message", message}};
@@ -30,7 +26,11 @@ response error(int status, std::string code, std::string message, std::string pa
   return r;
 }
 
-response bad_param(const param_error& e) { return error(400, e.code, e.message, e.param); }
+namespace {
+
+constexpr std::string_view api_prefix = "/admin/api/";
+
+response bad_param(const param_error& e) { return error_response(400, e.code, e.message, e.param); }
 
 response ok_json(const json& j) {
   response r;
@@ -124,30 +124,31 @@ response api::handle(const request& req) const {
   // Who is asking: "admin", "organiser", or "-" (refused before knowing).
   std::string_view who = "-";
   if (!enabled()) {
-    r = error(403, "admin_disabled",
-              "the admin API is disabled: set admin_token or organiser_token (docs/admin.md)");
+    r = error_response(403, "admin_disabled",
+                       "the admin API is disabled: set admin_token or organiser_token (docs/admin.md)");
   } else if (req.authorization.empty()) {
-    r = error(401, "unauthorized", "missing \"Authorization: Bearer <token>\" header");
+    r = error_response(401, "unauthorized", "missing \"Authorization: Bearer <token>\" header");
   } else if (const std::string t = bearer_token(req.authorization); t.empty()) {
-    r = error(401, "unauthorized", "wrong token");
+    r = error_response(401, "unauthorized", "wrong token");
   } else if (!token_.empty() && same_token(t, token_)) {
     who = "admin";
   } else if (!organiser_token_.empty() && same_token(t, organiser_token_)) {
     who = "organiser";
     if (!is_organiser_target(req.target))
-      r = error(403, "forbidden", "the organiser token opens only /admin/api/tournaments (docs/tournaments.md)");
+      r = error_response(403, "forbidden",
+                         "the organiser token opens only /admin/api/tournaments (docs/tournaments.md)");
   } else {
-    r = error(401, "unauthorized", "wrong token");
+    r = error_response(401, "unauthorized", "wrong token");
   }
   if (who != "-" && r.status == 200) {
     try {
       r = route(req);
     } catch (const persist_error& e) {
       spdlog::error("admin: storage error on {} {}: {}", req.method, req.target, e.what());
-      r = error(500, "storage_error", cat("the database could not be read: ", e.what()));
+      r = error_response(500, "storage_error", cat("the database could not be read: ", e.what()));
     } catch (const std::exception& e) {
       spdlog::error("admin: internal error on {} {}: {}", req.method, req.target, e.what());
-      r = error(500, "internal_error", e.what());
+      r = error_response(500, "internal_error", e.what());
     }
   }
   if (r.status == 401) r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"cod-admin\"");
@@ -169,18 +170,18 @@ response api::route(const request& req) const {
     target = target.substr(0, q);
   }
   if (target.substr(0, api_prefix.size()) != api_prefix)
-    return error(404, "not_found", "no such admin endpoint; the API is under /admin/api/ (docs/admin.md)");
+    return error_response(404, "not_found", "no such admin endpoint; the API is under /admin/api/ (docs/admin.md)");
   std::vector<std::string> seg;
-  if (!split_path(target, seg)) return error(400, "bad_path", "malformed %-escape in the path");
+  if (!split_path(target, seg)) return error_response(400, "bad_path", "malformed %-escape in the path");
   // The organiser API (docs/tournaments.md): its own methods (POST for acts).
   if (!seg.empty() && seg[0] == "tournaments") {
-    if (!tournaments_) return error(404, "not_found", "this server runs no tournaments");
+    if (!tournaments_) return error_response(404, "not_found", "this server runs no tournaments");
     params p;
     if (auto e = parse_query_string(query, p)) return bad_param(*e);
     return tournaments_->handle(req, seg, p);
   }
   if (req.method != "GET" && req.method != "HEAD") {
-    response r = error(405, "method_not_allowed", "the admin API is read-only: GET (or HEAD)");
+    response r = error_response(405, "method_not_allowed", "the admin API is read-only: GET (or HEAD)");
     r.headers.emplace_back("Allow", "GET, HEAD");
     return r;
   }
@@ -194,37 +195,39 @@ response api::route(const request& req) const {
     return ok_json(listing_to_json(store_.list_matches(q), q));
   }
   if (seg.size() < 2 || seg.size() > 4 || seg[0] != "matches" || seg[1].empty())
-    return error(404, "not_found", "no such admin endpoint (docs/admin.md)");
+    return error_response(404, "not_found", "no such admin endpoint (docs/admin.md)");
   const std::string& id = seg[1];
   const std::string what = seg.size() >= 3 ? seg[2] : "";
   const std::string sub = seg.size() == 4 ? seg[3] : "";
   const bool known = (seg.size() == 2) || (seg.size() == 3 && (what == "log" || what == "state" || what == "verify" ||
                                                                what == "export" || what == "draft")) ||
                      (seg.size() == 4 && what == "log" && sub == "raw");
-  if (!known) return error(404, "not_found", "no such admin endpoint (docs/admin.md)");
+  if (!known) return error_response(404, "not_found", "no such admin endpoint (docs/admin.md)");
 
   // Parameters first: a bad request is a 400 whether or not the match exists.
   if (what == "log" && sub.empty()) {
     if (auto e = only(p, {"format"})) return bad_param(*e);
     if (auto f = find_param(p, "format"); f && *f != "json" && *f != "text")
-      return error(400, "bad_parameter", cat("'format' is json or text, not '", *f, "'"), "format");
+      return error_response(400, "bad_parameter", cat("'format' is json or text, not '", *f, "'"), "format");
   } else if (what == "state") {
     if (auto e = only(p, {"step"})) return bad_param(*e);
-    if (!find_param(p, "step")) return error(400, "bad_parameter", "'step' is required (0: after the setup)", "step");
+    if (!find_param(p, "step"))
+      return error_response(400, "bad_parameter", "'step' is required (0: after the setup)", "step");
   } else if (auto e = only(p, {})) {
     return bad_param(*e);
   }
 
   const auto sm = store_.load_match(id);
-  if (!sm) return error(404, "no_such_match", cat("no match '", id, "'"));
+  if (!sm) return error_response(404, "no_such_match", cat("no match '", id, "'"));
 
   if (what.empty()) return ok_json(record_to_json(*sm));
   if (what == "export") return ok_json(export_match(*sm));
   if (what == "draft") {
     // Drafted formats only (draft, instant_constructed): their draft_events.
     if (!has_draft_record(*sm))
-      return error(404, "no_draft_record",
-                   cat("no draft record for match '", id, "': its format '", sm->match.format, "' is not drafted"));
+      return error_response(
+          404, "no_draft_record",
+          cat("no draft record for match '", id, "': its format '", sm->match.format, "' is not drafted"));
     return ok_json(draft_to_json(cards_, *sm));
   }
   if (what == "verify") return ok_json(verify_to_json(*sm, verify(cards_, *sm)));
@@ -248,13 +251,13 @@ response api::route(const request& req) const {
     const char* e = b + step_text.size();
     auto [ptr, ec] = std::from_chars(b, e, step);
     if (step_text.empty() || ec != std::errc{} || ptr != e || step < 0)
-      return error(400, "bad_parameter", cat("'step' is an action number from 0 to ", sm->actions.size(), ", not '",
-                                             step_text, "'"),
-                   "step");
+      return error_response(400, "bad_parameter",
+                            cat("'step' is an action number from 0 to ", sm->actions.size(), ", not '", step_text, "'"),
+                            "step");
   }
   state_result s = state_at(cards_, *sm, step);
-  if (s.bad_step) return error(400, "bad_parameter", s.error, "step");
-  if (!s.ok) return error(422, "replay_failed", s.error);
+  if (s.bad_step) return error_response(400, "bad_parameter", s.error, "step");
+  if (!s.ok) return error_response(422, "replay_failed", s.error);
   return ok_json(s.body);
 }
 

@@ -41,6 +41,11 @@ struct response {
   std::vector<std::pair<std::string, std::string>> headers{};  // extra ones (WWW-Authenticate)
 };
 
+// An error answer: a JSON body {"error": code, "message": message}, with
+// "param" when given, and `code` for the access log. The tournament routes
+// answer their errors the same way.
+response error_response(int status, std::string code, std::string message, std::string param = {});
+
 // True for the targets the admin API answers (everything under /admin/api/;
 // the rest of /admin/ is the browser admin page).
 bool is_admin_target(std::string_view target);

@@ -27,10 +27,13 @@ std::string key_error(std::string_view key, std::string_view what) {
   return s;
 }
 
-config_key int_key(std::string_view name, std::string_view help, int config::*m, long lo, long hi) {
+// An integer key: parsed as P (the bounds' type, wide enough for them), stored
+// as the member's type M.
+template <class P, class M>
+config_key number_key(std::string_view name, std::string_view help, M config::*m, P lo, P hi) {
   return {name, help,
           [=](config& c, std::string_view v) -> std::optional<std::string> {
-            auto n = parse_number<long>(v);
+            auto n = parse_number<P>(v);
             if (!n || *n < lo || *n > hi) {
               std::string what = "expected an integer from ";
               what += std::to_string(lo);
@@ -41,31 +44,19 @@ config_key int_key(std::string_view name, std::string_view help, int config::*m,
               what += "'";
               return key_error(name, what);
             }
-            c.*m = static_cast<int>(*n);
+            c.*m = static_cast<M>(*n);
             return std::nullopt;
           },
           [=](const config& c) { return std::to_string(c.*m); }};
 }
 
+config_key int_key(std::string_view name, std::string_view help, int config::*m, long lo, long hi) {
+  return number_key<long>(name, help, m, lo, hi);
+}
+
 config_key size_key(std::string_view name, std::string_view help, std::size_t config::*m,
                     std::size_t lo, std::size_t hi) {
-  return {name, help,
-          [=](config& c, std::string_view v) -> std::optional<std::string> {
-            auto n = parse_number<std::size_t>(v);
-            if (!n || *n < lo || *n > hi) {
-              std::string what = "expected an integer from ";
-              what += std::to_string(lo);
-              what += " to ";
-              what += std::to_string(hi);
-              what += ", got '";
-              what += v;
-              what += "'";
-              return key_error(name, what);
-            }
-            c.*m = *n;
-            return std::nullopt;
-          },
-          [=](const config& c) { return std::to_string(c.*m); }};
+  return number_key<std::size_t>(name, help, m, lo, hi);
 }
 
 config_key string_key(std::string_view name, std::string_view help, std::string config::*m,

@@ -36,6 +36,17 @@ static_result not_found() {
   return r;
 }
 
+// A directory named without its trailing "/": relative links in its
+// index.html resolve against the URL, so send the browser to "<path>/".
+static_result add_slash(std::string_view path) {
+  static_result r;
+  r.status = 301;
+  r.location = std::string(path) + "/";
+  r.cache_control = "no-cache";
+  r.content_type = "text/plain; charset=utf-8";
+  return r;
+}
+
 // Whether one decoded segment may name a file or directory under the root.
 bool safe_segment(std::string_view seg) {
   if (seg.empty() || seg[0] == '.') return false;  // "", ".", "..", hidden files
@@ -169,14 +180,7 @@ static_result static_files::file_result(const std::string& file, std::string_vie
 static_result static_files::serve(std::string_view path, std::string_view if_none_match) const {
   if (!claims(path)) return not_found();
   if (auto it = files_.find(path); it != files_.end()) return file_result(it->second, if_none_match);
-  if (path == "/play" || path == "/admin") {
-    static_result r;
-    r.status = 301;
-    r.location = std::string(path) + "/";
-    r.cache_control = "no-cache";
-    r.content_type = "text/plain; charset=utf-8";
-    return r;
-  }
+  if (path == "/play" || path == "/admin") return add_slash(path);
   if (real_root_.empty()) return not_found();
 
   auto decoded = percent_decode(path);
@@ -199,14 +203,7 @@ static_result static_files::serve(std::string_view path, std::string_view if_non
   }
   std::error_code ec;
   if (directory) p /= "index.html";
-  else if (fs::is_directory(p, ec)) {
-    static_result r;
-    r.status = 301;
-    r.location = std::string(path) + "/";
-    r.cache_control = "no-cache";
-    r.content_type = "text/plain; charset=utf-8";
-    return r;
-  }
+  else if (fs::is_directory(p, ec)) return add_slash(path);
   // Symlinks may not lead outside the root.
   const auto real = fs::canonical(p, ec);
   if (ec) return not_found();

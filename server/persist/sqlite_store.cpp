@@ -303,8 +303,7 @@ struct sqlite_store::writer {
   std::string apply(const detail::write_op& op) {
     if (const auto* c = std::get_if<detail::create_op>(&op.what)) {
       const match_record& m = c->m;
-      savepoint->run();
-      try {
+      std::string why = in_savepoint(refuse::constraint, [&] {
         insert_match->bind(1, m.match_id).bind(2, m.room_id).bind(3, m.mode).bind(4, m.format);
         insert_match->bind(5, m.options_json);
         insert_match->bind(6, m.rules_version).bind(7, m.engine_version).bind(8, std::to_string(m.seed));
@@ -319,15 +318,9 @@ struct sqlite_store::writer {
           insert_seat->bind(8, s.ai ? 1 : 0);
           insert_seat->run();
         }
-        release->run();
-        known[m.match_id] = match_state_entry{};
-        return {};
-      } catch (const sql::sql_error& e) {
-        if (e.code != SQLITE_CONSTRAINT) throw;
-        rollback_to->run();
-        release->run();
-        return e.what();
-      }
+      });
+      if (why.empty()) known[m.match_id] = match_state_entry{};
+      return why;
     }
     if (const auto* a = std::get_if<detail::append_op>(&op.what)) {
       auto st = state_of(a->match_id);
@@ -351,16 +344,7 @@ struct sqlite_store::writer {
       return state_of(f->match_id) ? "the match is finished already" : "unknown match";
     }
     if (const auto* r = std::get_if<detail::sql_op>(&op.what)) {
-      savepoint->run();
-      try {
-        r->fn(db);
-        release->run();
-        return {};
-      } catch (const std::exception& e) {
-        rollback_to->run();
-        release->run();
-        return e.what();
-      }
+      return in_savepoint(refuse::any_error, [&] { r->fn(db); });
     }
     if (const auto* dr = std::get_if<detail::draft_op>(&op.what)) {
       auto st = state_of(dr->match_id);
@@ -376,26 +360,47 @@ struct sqlite_store::writer {
         if (dr->rows[i].seq != last + 1 + static_cast<std::int64_t>(i))
           return cat("draft seq ", dr->rows[i].seq, " does not follow the last draft seq ", last);
       // All rows or none.
-      savepoint->run();
-      try {
+      return in_savepoint(refuse::constraint, [&] {
         for (const draft_event_record& r : dr->rows) {
           insert_draft->bind(1, dr->match_id).bind(2, r.seq).bind(3, r.seat).bind(4, r.kind);
           insert_draft->bind(5, r.cards_json).bind(6, r.at_ms);
           insert_draft->run();
         }
-        release->run();
-        return {};
-      } catch (const sql::sql_error& e) {
-        if (e.code != SQLITE_CONSTRAINT) throw;
-        rollback_to->run();
-        release->run();
-        return e.what();
-      }
+      });
     }
     const auto& n = std::get<detail::note_op>(op.what);
     return insert_or_refuse(*insert_note, [&](sql::stmt& s) {
       s.bind(1, n.match_id).bind(2, n.n.at_ms).bind(3, n.n.text);
     });
+  }
+
+  // Which failures of a multi-statement write refuse just that write (undone
+  // to its savepoint, the batch goes on); any other fails the whole batch.
+  // Run SQL (sql_op) is the caller's own code: whatever it throws refuses it.
+  enum class refuse { constraint, any_error };
+
+  // Runs `write` inside SAVEPOINT op: all of it or none. Returns "" when
+  // done, else why it was refused.
+  template <class Write>
+  std::string in_savepoint(refuse on, Write&& write) {
+    savepoint->run();
+    try {
+      write();
+      release->run();
+      return {};
+    } catch (const sql::sql_error& e) {
+      if (on == refuse::constraint && e.code != SQLITE_CONSTRAINT) throw;
+      return undo_savepoint(e);
+    } catch (const std::exception& e) {
+      if (on == refuse::constraint) throw;
+      return undo_savepoint(e);
+    }
+  }
+
+  std::string undo_savepoint(const std::exception& e) {
+    rollback_to->run();
+    release->run();
+    return e.what();
   }
 
   // A single-statement write: a constraint failure refuses just this write

@@ -1,5 +1,6 @@
-// Internal: builds messages piece by piece. (g++ 12 reports a false -Wrestrict
-// on "literal" + std::to_string(x); appending avoids that pattern.)
+// Internal: builds messages piece by piece, for the server and the tournament
+// library (cod_strcat). g++ 12 reports a false -Wrestrict on "literal" +
+// std::to_string(x); appending avoids that pattern.
 #pragma once
 
 #include <concepts>

@@ -1,27 +1,16 @@
-// Internal: message building (g++ 12 reports a false -Wrestrict on
-// "literal" + std::to_string(x); appending avoids it) and ASCII case folding.
+// Internal: message building (cat, shared with the server: persist/strcat.hpp)
+// and ASCII case folding.
 #pragma once
 
-#include <concepts>
 #include <string>
 #include <string_view>
 
+#include "persist/strcat.hpp"
+
 namespace cod::tournaments {
 
-inline void append_part(std::string& s, std::string_view v) { s.append(v); }
-inline void append_part(std::string& s, char c) { s.push_back(c); }
-template <std::integral T>
-  requires(!std::same_as<T, char> && !std::same_as<T, bool>)
-void append_part(std::string& s, T v) {
-  s.append(std::to_string(v));
-}
-
-template <class... T>
-std::string cat(const T&... parts) {
-  std::string s;
-  (append_part(s, parts), ...);
-  return s;
-}
+// One message builder for the server and this library (no second copy to drift).
+using server::detail::cat;
 
 inline std::string ascii_lower(std::string_view s) {
   std::string out(s);

@@ -12,20 +12,11 @@
 namespace cod::server {
 
 namespace tn = cod::tournaments;
+using admin::error_response;
 using detail::cat;
 using nlohmann::json;
 
 namespace {
-
-admin::response error(int status, std::string code, std::string message, std::string param = {}) {
-  admin::response r;
-  r.status = status;
-  json body = {{"error", code}, {"message", message}};
-  if (!param.empty()) body["param"] = param;
-  r.body = body.dump();
-  r.code = std::move(code);
-  return r;
-}
 
 admin::response ok_json(const json& j, int status = 200) {
   admin::response r;
@@ -44,11 +35,11 @@ admin::response refused(const tn::status& st) {
     case tn::errc::unknown_player: http = 404; break;
     default: break;
   }
-  return error(http, std::string(tn::errc_name(st.code)), st.detail);
+  return error_response(http, std::string(tn::errc_name(st.code)), st.detail);
 }
 
 admin::response method_not_allowed(const char* allow) {
-  auto r = error(405, "method_not_allowed", cat("this endpoint takes ", allow));
+  auto r = error_response(405, "method_not_allowed", cat("this endpoint takes ", allow));
   r.headers.emplace_back("Allow", allow);
   return r;
 }
@@ -61,7 +52,7 @@ bool parse_body(const std::string& text, json& out, admin::response& err) {
   }
   out = json::parse(text, nullptr, false);
   if (out.is_discarded() || !out.is_object()) {
-    err = error(400, "bad_json", "the body must be a JSON object");
+    err = error_response(400, "bad_json", "the body must be a JSON object");
     return false;
   }
   return true;
@@ -73,7 +64,7 @@ bool only_keys(const json& j, std::initializer_list<const char*> allowed, admin:
     bool known = false;
     for (const char* a : allowed) known = known || k == a;
     if (!known) {
-      err = error(400, "unknown_field", cat("unknown field '", k, "'"), k);
+      err = error_response(400, "unknown_field", cat("unknown field '", k, "'"), k);
       return false;
     }
   }
@@ -95,7 +86,7 @@ bool get_field(const json& j, const char* key, T& out, admin::response& err) {
     out = it->get<T>();
     return true;
   } catch (const std::exception&) {
-    err = error(400, "bad_field_type", cat("'", key, "' has the wrong type"), key);
+    err = error_response(400, "bad_field_type", cat("'", key, "' has the wrong type"), key);
     return false;
   }
 }
@@ -112,13 +103,13 @@ std::string actor_of(const json& body, const admin::request& req) {
 bool player_of(const json& body, const tn::tournament& t, tn::player_id& out, admin::response& err) {
   auto it = body.find("player");
   if (it == body.end()) {
-    err = error(400, "missing_field", "'player' (an id or a name) is required", "player");
+    err = error_response(400, "missing_field", "'player' (an id or a name) is required", "player");
     return false;
   }
   if (it->is_number_integer()) {
     const auto v = it->get<long long>();
     if (v < 0 || v >= static_cast<long long>(t.players().size())) {
-      err = error(404, "unknown_player", cat("no player ", v), "player");
+      err = error_response(404, "unknown_player", cat("no player ", v), "player");
       return false;
     }
     out = static_cast<tn::player_id>(v);
@@ -129,10 +120,10 @@ bool player_of(const json& body, const tn::tournament& t, tn::player_id& out, ad
       out = *p;
       return true;
     }
-    err = error(404, "unknown_player", cat("no player named '", it->get<std::string>(), "'"), "player");
+    err = error_response(404, "unknown_player", cat("no player named '", it->get<std::string>(), "'"), "player");
     return false;
   }
-  err = error(400, "bad_field_type", "'player' is an id or a name", "player");
+  err = error_response(400, "bad_field_type", "'player' is an id or a name", "player");
   return false;
 }
 
@@ -151,17 +142,18 @@ admin::response create(tournament_service& svc, const json& body, const std::str
       !get_field(body, "auto_advance", x.auto_advance, err))
     return err;
   if (c.format != "preconstructed" && c.format != "constructed")
-    return error(400, "invalid_config", "'format' is preconstructed or constructed", "format");
+    return error_response(400, "invalid_config", "'format' is preconstructed or constructed", "format");
   std::vector<std::string> names;
   auto players = body.find("players");
   if (players == body.end() || !players->is_array())
-    return error(400, "invalid_players", "'players' is an array of names", "players");
+    return error_response(400, "invalid_players", "'players' is an array of names", "players");
   for (const auto& p : *players) {
-    if (!p.is_string()) return error(400, "invalid_players", "'players' is an array of names", "players");
+    if (!p.is_string()) return error_response(400, "invalid_players", "'players' is an array of names", "players");
     names.push_back(p.get<std::string>());
   }
   if (auto tc = body.find("turn_clock"); tc != body.end() && !tc->is_null()) {
-    if (!tc->is_object()) return error(400, "bad_field_type", "'turn_clock' is {bank_ms, increment_ms} or null", "turn_clock");
+    if (!tc->is_object())
+      return error_response(400, "bad_field_type", "'turn_clock' is {bank_ms, increment_ms} or null", "turn_clock");
     tn::clock_settings cs;
     if (!only_keys(*tc, {"bank_ms", "increment_ms"}, err) || !get_field(*tc, "bank_ms", cs.bank_ms, err) ||
         !get_field(*tc, "increment_ms", cs.increment_ms, err))
@@ -174,7 +166,7 @@ admin::response create(tournament_service& svc, const json& body, const std::str
     std::uint64_t v = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
-      return error(400, "bad_field_value", "'seed' is an unsigned 64-bit integer (a decimal string)", "seed");
+      return error_response(400, "bad_field_value", "'seed' is an unsigned 64-bit integer (a decimal string)", "seed");
     c.seed = v;
   } else {
     c.seed = 0;  // drawn by the service
@@ -197,7 +189,8 @@ admin::response organiser_api::handle(const admin::request& req, const std::vect
                                       const std::vector<std::pair<std::string, std::string>>& query) {
   const bool get = req.method == "GET" || req.method == "HEAD";
   const bool post = req.method == "POST";
-  if (!query.empty()) return error(400, "unknown_parameter", "the organiser API takes no query parameters", query[0].first);
+  if (!query.empty())
+    return error_response(400, "unknown_parameter", "the organiser API takes no query parameters", query[0].first);
   json body = json::object();
   if (post) {
     admin::response err;
@@ -219,12 +212,12 @@ admin::response organiser_api::handle(const admin::request& req, const std::vect
   }
   const std::string& id = seg[1];
   const auto snap = svc_.get(id);
-  if (!snap) return error(404, "no_such_tournament", cat("no tournament '", id, "'"));
+  if (!snap) return error_response(404, "no_such_tournament", cat("no tournament '", id, "'"));
   if (seg.size() == 2) {
     if (!get) return method_not_allowed("GET");
     return ok_json(tournament_to_json(*snap));
   }
-  if (seg.size() != 3) return error(404, "not_found", "no such organiser endpoint (docs/tournaments.md)");
+  if (seg.size() != 3) return error_response(404, "not_found", "no such organiser endpoint (docs/tournaments.md)");
   const std::string& what = seg[2];
 
   if (what == "standings" || what == "log" || what == "export") {
@@ -243,7 +236,7 @@ admin::response organiser_api::handle(const admin::request& req, const std::vect
   }
 
   if (what != "rounds" && what != "drop" && what != "game_loss" && what != "repair")
-    return error(404, "not_found", "no such organiser endpoint (docs/tournaments.md)");
+    return error_response(404, "not_found", "no such organiser endpoint (docs/tournaments.md)");
   if (!post) return method_not_allowed("POST");
   admin::response err;
   std::string reason;
@@ -262,7 +255,7 @@ admin::response organiser_api::handle(const admin::request& req, const std::vect
     st = what == "drop" ? svc_.drop(id, actor, p, reason) : svc_.game_loss(id, actor, p, reason);
   }
   admin::response r;
-  if (!st) r = error(404, "no_such_tournament", cat("no tournament '", id, "'"));
+  if (!st) r = error_response(404, "no_such_tournament", cat("no tournament '", id, "'"));
   else if (!*st) r = refused(*st);
   else r = ok_json(tournament_to_json(*svc_.get(id)));
   spdlog::info("organiser: {} ({}) {} on tournament {} -> {} {}", actor, req.remote, what, id, r.status, r.code);

@@ -206,13 +206,22 @@ void tournament_service::open_rooms(const std::string& id, entry& e) {
   }
 }
 
-void tournament_service::on_started(const std::string& id, const std::string& room_id, const std::string& match_id) {
-  std::lock_guard lock(mu_);
+std::optional<tournament_service::hooked_room> tournament_service::find_hooked(const std::string& id,
+                                                                               const std::string& room_id) {
   auto it = entries_.find(id);
-  if (it == entries_.end()) return;
+  if (it == entries_.end()) return std::nullopt;
   entry& e = it->second;
   auto tr = std::find_if(e.rooms.begin(), e.rooms.end(), [&](const tournament_room& r) { return r.room_id == room_id; });
-  if (tr == e.rooms.end()) return;
+  if (tr == e.rooms.end()) return std::nullopt;
+  return hooked_room{e, tr};
+}
+
+void tournament_service::on_started(const std::string& id, const std::string& room_id, const std::string& match_id) {
+  std::lock_guard lock(mu_);
+  const auto found = find_hooked(id, room_id);
+  if (!found) return;
+  entry& e = found->e;
+  const auto tr = found->room;
   const auto slots = e.t.games_to_start();
   const bool current = std::any_of(slots.begin(), slots.end(), [&](const tn::game_slot& s) {
     return s.round == tr->round && s.table == tr->table && s.game_number == tr->game;
@@ -233,11 +242,10 @@ void tournament_service::on_started(const std::string& id, const std::string& ro
 void tournament_service::on_finished(const std::string& id, const std::string& room_id, const std::string& match_id,
                                      const std::vector<int>& winners) {
   std::lock_guard lock(mu_);
-  auto it = entries_.find(id);
-  if (it == entries_.end()) return;
-  entry& e = it->second;
-  auto tr = std::find_if(e.rooms.begin(), e.rooms.end(), [&](const tournament_room& r) { return r.room_id == room_id; });
-  if (tr == e.rooms.end()) return;
+  const auto found = find_hooked(id, room_id);
+  if (!found) return;
+  entry& e = found->e;
+  const auto tr = found->room;
   tn::player_id w = tn::no_player;
   if (winners.size() == 1) w = winners[0] == 0 ? tr->a : tr->b;
   e.rooms.erase(tr);

@@ -107,6 +107,13 @@ class tournament_service {
   void hook(const std::string& id, const std::string& room_id);
   void retire_room(const tournament_room& r, const std::string& why);
   void concede_in(const entry& e, const std::string& match_id, tournaments::player_id p, const std::string& why);
+  // The tournament and room a room hook reports on; nullopt for a report no
+  // longer expected (the room was retired meanwhile, or an unknown tournament).
+  struct hooked_room {
+    entry& e;
+    std::vector<tournament_room>::iterator room;
+  };
+  std::optional<hooked_room> find_hooked(const std::string& id, const std::string& room_id);
 
   void on_started(const std::string& id, const std::string& room_id, const std::string& match_id);
   void on_finished(const std::string& id, const std::string& room_id, const std::string& match_id,
