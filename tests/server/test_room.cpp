@@ -403,14 +403,33 @@ TEST_CASE("room: a full backlog answers server_busy") {
   CHECK(err->at("id") == 2);
 }
 
+namespace {
+// A started duel on a store the test can make fail (callbacks inline).
+struct duel_on_memory_store {
+  memory_store store{memory_store::callbacks::run_inline};
+  harness h{test_config(), &store};
+  client host = h.connect();
+  std::pair<harness::seated, harness::seated> seats = h.start_duel(h.create_room(host));
+  harness::seated& first = active(seats.first.state) == seats.first.seat ? seats.first : seats.second;
+  harness::seated& second = &first == &seats.first ? seats.second : seats.first;
+
+  // The one match the store holds.
+  stored_match only_match() {
+    auto list = store.list_matches({});
+    REQUIRE(list.size() == 1);
+    auto stored = store.load_match(list[0].match_id);
+    REQUIRE(stored);
+    return *stored;
+  }
+};
+}  // namespace
+
 TEST_CASE("room: a store failure abandons the match, never shows unsaved state") {
-  memory_store store(memory_store::callbacks::run_inline);
-  harness h(test_config(), &store);
-  auto host = h.connect();
-  const auto room = h.create_room(host);
-  auto [a, b] = h.start_duel(room);
-  auto& first = active(a.state) == a.seat ? a : b;
-  auto& second = active(a.state) == a.seat ? b : a;
+  duel_on_memory_store d;
+  auto& store = d.store;
+  auto& h = d.h;
+  auto& first = d.first;
+  auto& second = d.second;
   store.fail_writes(true);
   auto r = act(first.c, {{"type", "end_turn"}});
   CHECK(find_type(r, "accepted") == nullptr);
@@ -427,22 +446,17 @@ TEST_CASE("room: a store failure abandons the match, never shows unsaved state")
   // The disk is still failing when the room records the abort, so the row
   // stays "playing": a restart resumes the match from its last stored action
   // (docs/persistence.md, "A match the server stops").
-  auto list = store.list_matches({});
-  REQUIRE(list.size() == 1);
-  auto stored = store.load_match(list[0].match_id);
-  REQUIRE(stored);
-  CHECK_FALSE(stored->finished());
-  CHECK(stored->actions.empty());
+  const auto stored = d.only_match();
+  CHECK_FALSE(stored.finished());
+  CHECK(stored.actions.empty());
 }
 
 TEST_CASE("room: a transient store failure aborts the match and the record says so") {
-  memory_store store(memory_store::callbacks::run_inline);
-  harness h(test_config(), &store);
-  auto host = h.connect();
-  const auto room = h.create_room(host);
-  auto [a, b] = h.start_duel(room);
-  auto& first = active(a.state) == a.seat ? a : b;
-  auto& second = active(a.state) == a.seat ? b : a;
+  duel_on_memory_store d;
+  auto& store = d.store;
+  auto& h = d.h;
+  auto& first = d.first;
+  auto& second = d.second;
   act(first.c, {{"type", "end_turn"}});
   second.c.take();
   store.fail_next_writes(1);  // the next append only
@@ -451,19 +465,16 @@ TEST_CASE("room: a transient store failure aborts the match and the record says 
   CHECK(find_type(r, "error")->at("code") == "internal_error");
   CHECK(find_type(first.c.take(), "error")->at("code") == "internal_error");
   h.ex->run();
-  auto list = store.list_matches({});
-  REQUIRE(list.size() == 1);
-  auto stored = store.load_match(list[0].match_id);
-  REQUIRE(stored);
-  REQUIRE(stored->finished());
-  CHECK(stored->result->reason == "aborted");
-  CHECK(stored->result->winners.empty());
-  CHECK(stored->actions.size() == 1);  // the failed action is not in the log
-  REQUIRE_FALSE(stored->notes.empty());
-  CHECK(stored->notes.back().text == "an action could not be saved");
+  const auto stored = d.only_match();
+  REQUIRE(stored.finished());
+  CHECK(stored.result->reason == "aborted");
+  CHECK(stored.result->winners.empty());
+  CHECK(stored.actions.size() == 1);  // the failed action is not in the log
+  REQUIRE_FALSE(stored.notes.empty());
+  CHECK(stored.notes.back().text == "an action could not be saved");
   // A restart leaves it alone, and verify accepts a match the server stopped.
   CHECK(store.load_unfinished().empty());
-  const auto v = check_verifies(*stored);
+  const auto v = check_verifies(stored);
   CHECK(v.ok);
 }
 
