@@ -112,7 +112,7 @@ TEST_CASE("self-play: the scanner and the JSON path agree, and the moves are the
       if (m.type == move::kind::end_turn) continue;
       if (m.target >= 0) ++incantation_plays;
       else if (m.host >= 0) ++symbiote_plays;
-      else if (parsed.has_champion && m.card == parsed.champion_uid) ++champion_plays;
+      else if (parsed.me.has_champion && m.card == parsed.me.champion_uid) ++champion_plays;
       else ++creature_plays;
     }
 

@@ -30,7 +30,7 @@ const std::vector<std::string>& turn_texts() {
     turn_view v;
     for_each_update(cat, 3, 1, 400, [&](const update_sample& u) {
       if (!scan_update_view(u.text, cat, v)) return;
-      if (v.my_turn() && v.creatures.size() >= 3 && v.has_champion && v.champion_ready) out.push_back(u.text);
+      if (v.my_turn() && v.creatures.size() >= 3 && v.me.has_champion && v.me.champion_ready) out.push_back(u.text);
     });
     return out;
   }();
@@ -100,7 +100,7 @@ TEST_CASE("unexpected shapes are refused") {
   turn_view v;
   REQUIRE(scan_agrees(text, v));
   const std::string viewer = "\"viewer\":" + std::to_string(v.viewer);
-  const std::string mana = "\"mana\":" + std::to_string(v.mana);
+  const std::string mana = "\"mana\":" + std::to_string(v.me.mana);
   const std::string view_text = json::parse(text).at("view").dump();
   // The first seat object of "seats" (no strings hold braces there).
   const auto seat_at = text.find("\"seats\":[", text.find("\"view\":{")) + 9;
@@ -129,7 +129,7 @@ TEST_CASE("unexpected shapes are refused") {
       {"a negative seat", replaced(text, viewer, "\"viewer\":-1")},
       {"a fraction", replaced(text, mana, mana + ".0")},
       {"an exponent", replaced(text, mana, mana + "e0")},
-      {"a leading zero", replaced(text, mana, "\"mana\":0" + std::to_string(v.mana))},
+      {"a leading zero", replaced(text, mana, "\"mana\":0" + std::to_string(v.me.mana))},
       {"an integer beyond int", replaced(text, mana, mana + "0000000000")},
       {"a non-string ability", replaced(text, "\"abilities\":[", "\"abilities\":[1,")},
       {"a Champion that is a number", replaced(text, "\"champion\":{", "\"champion\":5,\"x\":{")},

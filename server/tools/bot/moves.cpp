@@ -30,10 +30,7 @@ bool my_turn(const json& view) {
 }
 
 void turn_view::clear_board() {
-  mana = upper_line = lower_line = 0;
-  has_champion = champion_ready = false;
-  champion_uid = 0;
-  champion_id.reset();
+  me = {};
   creatures.clear();
   hand.clear();
   playable.clear();
@@ -59,15 +56,15 @@ void turn_view_from_json(const json& view, const catalogue& cat, turn_view& out)
   if (!out.my_turn()) return;
 
   const json& seat = view.at("seats").at(static_cast<std::size_t>(out.viewer));
-  out.mana = seat.at("mana").get<int>();
-  out.upper_line = seat.at("upper_line").get<int>();
-  out.lower_line = seat.at("lower_line").get<int>();
+  out.me.mana = seat.at("mana").get<int>();
+  out.me.upper_line = seat.at("upper_line").get<int>();
+  out.me.lower_line = seat.at("lower_line").get<int>();
   const json& champion = seat.at("champion");
   if (champion.is_object()) {
-    out.has_champion = true;
-    out.champion_ready = champion.value("state", "") == "ready";
-    out.champion_uid = champion.at("uid").get<int>();
-    out.champion_id = card_of(champion.at("card_id"), cat);
+    out.me.has_champion = true;
+    out.me.champion_ready = champion.value("state", "") == "ready";
+    out.me.champion_uid = champion.at("uid").get<int>();
+    out.me.champion_id = card_of(champion.at("card_id"), cat);
   }
   const json& lines = view.at("lines");
   for (std::size_t l = 0; l < lines.size(); ++l)
@@ -85,7 +82,7 @@ void turn_view_from_json(const json& view, const catalogue& cat, turn_view& out)
 void candidate_moves(const turn_view& v, const catalogue& cat, std::vector<move>& out) {
   out.clear();
   if (!v.my_turn()) return;
-  const int line_of[2] = {v.upper_line, v.lower_line};
+  const int line_of[2] = {v.me.upper_line, v.me.lower_line};
   const auto playable = [&](int uid) { return std::find(v.playable.begin(), v.playable.end(), uid) != v.playable.end(); };
 
   // The board: every creature is an incantation target; the seat's own, per
@@ -102,7 +99,7 @@ void candidate_moves(const turn_view& v, const catalogue& cat, std::vector<move>
     const card_stats& st = cat.stats(*card.id);
     int cost = st.mana;
     if (i == 0 && has(st.abilities, ability::lucidity)) cost = std::max(0, cost - 2);
-    if (cost > v.mana && !has(st.abilities, ability::price_of_blood)) continue;
+    if (cost > v.me.mana && !has(st.abilities, ability::price_of_blood)) continue;
     if (st.type == card_type::creature) {
       for (int k = 0; k < 2; ++k) {
         if (own_count[k] < side_capacity) out.push_back({move::kind::play, card.uid, k, -1, -1});
@@ -117,14 +114,14 @@ void candidate_moves(const turn_view& v, const catalogue& cat, std::vector<move>
   }
   // R13.2: the Champion, beside the play area while ready; always among the
   // playable cards, at its cost less 1 per creature in play of that cost.
-  if (v.has_champion && v.champion_ready && v.champion_id && playable(v.champion_uid)) {
-    const int printed = cat.stats(*v.champion_id).mana;
+  if (v.me.has_champion && v.me.champion_ready && v.me.champion_id && playable(v.me.champion_uid)) {
+    const int printed = cat.stats(*v.me.champion_id).mana;
     int cost = printed;
     for (const turn_view::creature& c : v.creatures)
       if (c.id && cat.stats(*c.id).mana == printed) --cost;
-    if (std::max(cost, 0) <= v.mana || has(cat.stats(*v.champion_id).abilities, ability::price_of_blood))
+    if (std::max(cost, 0) <= v.me.mana || has(cat.stats(*v.me.champion_id).abilities, ability::price_of_blood))
       for (int k = 0; k < 2; ++k)
-        if (own_count[k] < side_capacity) out.push_back({move::kind::play, v.champion_uid, k, -1, -1});
+        if (own_count[k] < side_capacity) out.push_back({move::kind::play, v.me.champion_uid, k, -1, -1});
   }
   out.push_back({});  // end_turn
 }

@@ -50,14 +50,18 @@ struct turn_view {
   int viewer = -1;       // -1: null (a spectator)
   int active_seat = -1;  // -1: null
   bool summoning = false;  // phase "summoning"
-  // The viewer's seat (seats[viewer]).
-  int mana = 0;
-  int upper_line = 0;
-  int lower_line = 0;
-  bool has_champion = false;  // "champion" is an object, not null
-  bool champion_ready = false;  // its state is "ready"
-  int champion_uid = 0;
-  std::optional<card_id> champion_id;
+  // What a move needs of one seat of "seats".
+  struct seat {
+    int mana = 0;
+    int upper_line = 0;
+    int lower_line = 0;
+    bool has_champion = false;    // "champion" is an object, not null
+    bool champion_ready = false;  // its state is "ready"
+    int champion_uid = 0;
+    std::optional<card_id> champion_id;
+    bool operator==(const seat&) const = default;
+  };
+  seat me;  // the viewer's (seats[viewer])
   std::vector<creature> creatures;  // every creature: lines, then sides, in view order
   std::vector<card> hand;           // in hand order (Lucidity looks at index 0)
   std::vector<int> playable;

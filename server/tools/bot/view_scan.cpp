@@ -8,15 +8,7 @@ namespace {
 
 // One seat of "seats": kept for every seat, as "viewer" comes after "seats"
 // (keys are in ascending order).
-struct seat_fields {
-  int mana = 0;
-  int upper_line = 0;
-  int lower_line = 0;
-  bool has_champion = false;
-  bool champion_ready = false;
-  int champion_uid = 0;
-  std::optional<card_id> champion_id;
-};
+using seat_fields = turn_view::seat;
 
 // Each scan_* reads one value at the cursor; false when it is not the shape
 // expected (the caller gives up).
@@ -222,14 +214,7 @@ bool scan_view(json_cursor& c, const catalogue& cat, turn_view& out) {
     return true;
   }
   if (out.viewer >= seat_count) return false;
-  const seat_fields& mine = seats[out.viewer];
-  out.mana = mine.mana;
-  out.upper_line = mine.upper_line;
-  out.lower_line = mine.lower_line;
-  out.has_champion = mine.has_champion;
-  out.champion_ready = mine.champion_ready;
-  out.champion_uid = mine.champion_uid;
-  out.champion_id = mine.champion_id;
+  out.me = seats[out.viewer];
   return true;
 }
 
