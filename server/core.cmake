@@ -9,10 +9,11 @@ add_library(cod_server_core STATIC
   app/logging.cpp
   app/metrics.cpp
   app/server.cpp
+  net/connection_limits.cpp
   net/http_session.cpp
   net/listener.cpp
   net/net_context.cpp
-  net/rate_limiter.cpp
+  common/rate_limiter.cpp
   net/send_queue.cpp
   net/static_files.cpp
   net/strand_executor.cpp

@@ -367,6 +367,52 @@ perr parse_hello(const json& j, hello_msg& m) {
   return std::nullopt;
 }
 
+// A room id given as a filter or a cursor: the shape of read_room's.
+perr read_room_id(const json& obj, const char* key, std::optional<std::string>& out) {
+  const json* v = find(obj, key);
+  if (!v) return std::nullopt;
+  const std::string* s = nullptr;
+  if (auto e = read_string(*v, key, s)) return e;
+  bool ok = !s->empty() && s->size() <= max_room_chars;
+  for (char c : *s) ok = ok && is_room_char(c);
+  if (!ok)
+    return err(protocol_errc::bad_field_value, key,
+               cat(in_quotes(key), " must be a room id: 1 to ", num(max_room_chars), " letters, digits, '_' or '-'"));
+  out = *s;
+  return std::nullopt;
+}
+
+perr parse_list_rooms(const json& j, list_rooms_msg& m) {
+  const std::string what = what_of("list_rooms");
+  if (auto e = check_keys(j, {"type", "id", "room", "status", "mode", "format", "limit", "after"}, "", what))
+    return e;
+  if (auto e = read_room_id(j, "room", m.room)) return e;
+  if (auto e = read_room_id(j, "after", m.after)) return e;
+  const std::string* s = nullptr;
+  if (const json* v = find(j, "status")) {
+    if (auto e = read_string(*v, "status", s)) return e;
+    m.status = room_status_from_name(*s);
+    if (!m.status)
+      return err(protocol_errc::bad_field_value, "status",
+                 "\"status\" must be \"waiting\", \"drafting\", \"playing\" or \"finished\"");
+  }
+  if (const json* v = find(j, "mode")) {
+    if (auto e = read_string(*v, "mode", s)) return e;
+    const room_mode_info* offered = find_offered_mode(*s);
+    if (!offered)
+      return err(protocol_errc::bad_field_value, "mode", cat("\"mode\" must be ", offered_mode_names()));
+    m.mode = offered->mode;
+  }
+  if (const json* v = find(j, "format")) {
+    if (auto e = read_string(*v, "format", s)) return e;
+    m.format = deck_format_from_name(*s);
+    if (!m.format)
+      return err(protocol_errc::bad_field_value, "format",
+                 "\"format\" must be \"preconstructed\", \"constructed\", \"instant_constructed\" or \"draft\"");
+  }
+  return read_opt_int(j, "", "limit", 1, max_room_page, m.limit);
+}
+
 perr parse_create_room(const json& j, create_room_msg& m) {
   const std::string what = what_of("create_room");
   if (auto e = check_keys(j, {"type", "id", "mode", "format", "options"}, "", what)) return e;
@@ -552,10 +598,7 @@ client_parse_result parse_object(const json& j) {
   const auto& t = type->get_ref<const std::string&>();
 
   if (t == "hello") return parse_as<hello_msg>(j, id, parse_hello);
-  if (t == "list_rooms")
-    return parse_as<list_rooms_msg>(j, id, [](const json& o, list_rooms_msg& m) {
-      return no_fields(o, m, "list_rooms");
-    });
+  if (t == "list_rooms") return parse_as<list_rooms_msg>(j, id, parse_list_rooms);
   if (t == "create_room") return parse_as<create_room_msg>(j, id, parse_create_room);
   if (t == "join") return parse_as<join_msg>(j, id, parse_join);
   if (t == "resume") return parse_as<resume_msg>(j, id, parse_resume);
@@ -723,6 +766,13 @@ json client_message_to_json(const client_message& msg) {
           j["version"] = m.version;
           if (m.client) j["client"] = *m.client;
           if (m.acks != ack_style::separate) j["acks"] = ack_style_name(m.acks);
+        } else if constexpr (std::is_same_v<T, list_rooms_msg>) {
+          if (m.room) j["room"] = *m.room;
+          if (m.status) j["status"] = room_status_name(*m.status);
+          if (m.mode) j["mode"] = game_mode_name(*m.mode);
+          if (m.format) j["format"] = deck_format_name(*m.format);
+          if (m.limit != default_room_page) j["limit"] = m.limit;
+          if (m.after) j["after"] = *m.after;
         } else if constexpr (std::is_same_v<T, create_room_msg>) {
           j["mode"] = game_mode_name(m.mode);
           j["format"] = deck_format_name(m.format);

@@ -36,6 +36,12 @@ std::string_view room_status_name(room_status s) {
   return "?";
 }
 
+std::optional<room_status> room_status_from_name(std::string_view name) {
+  for (room_status s : {room_status::waiting, room_status::playing, room_status::finished, room_status::drafting})
+    if (room_status_name(s) == name) return s;
+  return std::nullopt;
+}
+
 deck_result resolve_deck(const deck_choice& d, deck_format format, const catalogue& cat) {
   deck_result r;
   auto refuse = [&r](rule_error e, std::string message) {
@@ -99,11 +105,14 @@ json room_summary_to_json(const room_summary& r) {
           {"spectators", r.spectators}};
 }
 
-json make_rooms(const json& id, std::span<const room_summary> rooms) {
+json make_rooms(const json& id, std::span<const room_summary> rooms, std::size_t total,
+                std::optional<std::string_view> next) {
   json j = reply("rooms", id);
   json list = json::array();
   for (const room_summary& r : rooms) list.push_back(room_summary_to_json(r));
   j["rooms"] = std::move(list);
+  j["total"] = total;
+  j["next"] = next ? json(*next) : json(nullptr);
   return j;
 }
 

@@ -36,6 +36,8 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"tournament_waiting", "no game of yours is open yet: ask again in a moment"},
     {"tournament_over", "the tournament has no further game for you (finished, or you were dropped)"},
     {"not_drafting", "the room is not drafting: picks are made after every seat is taken, before the match"},
+    {"too_many_rooms", "rooms created from your address are still waiting for players: join one, or wait until "
+                       "they start or close"},
 }};
 
 }  // namespace

@@ -89,6 +89,14 @@ std::vector<config_key> make_keys() {
   k.push_back(int_key("threads", "I/O threads", &config::threads, 1, 256));
   k.push_back(int_key("max_connections", "WebSocket connections at once; more get error server_busy and close 1013",
                       &config::max_connections, 1, big));
+  k.push_back(int_key("max_http_connections",
+                      "TCP connections not upgraded to WebSocket (HTTP requests, upgrades in progress); more are "
+                      "closed at once",
+                      &config::max_http_connections, 1, big));
+  k.push_back(int_key("max_connections_per_address",
+                      "TCP connections at once from one IP address; more are closed at once (0: no limit; behind a "
+                      "proxy every client has the proxy's address: set 0 and limit at the proxy)",
+                      &config::max_connections_per_address, 0, big));
   k.push_back(string_key("db", "SQLite database file (its directory is created); \":memory:\" stores nothing",
                          &config::db));
   k.push_back(string_key("catalogue", "card catalogue JSON (empty: the shipped catalogue)", &config::catalogue));
@@ -108,6 +116,16 @@ std::vector<config_key> make_keys() {
                       &config::flood_factor, 1, big));
   k.push_back(size_key("max_queued_messages", "outgoing messages queued per connection; overflow closes (1008)",
                        &config::max_queued_messages, 1, std::size_t{1} << 20));
+  k.push_back(size_key("max_queued_bytes",
+                       "outgoing bytes queued per connection; overflow closes (1008); a single larger message "
+                       "is still sent alone",
+                       &config::max_queued_bytes, 1024, std::size_t{1} << 32));
+  k.push_back(int_key("hello_timeout_sec", "a WebSocket connection that has not sent hello by then is closed (1008)",
+                      &config::hello_timeout_sec, 1, 3600));
+  k.push_back(int_key("list_rooms_per_sec", "list_rooms requests per second per connection (0: no limit)",
+                      &config::list_rooms_per_sec, 0, big));
+  k.push_back(int_key("list_rooms_burst", "list_rooms requests accepted at once after a quiet spell",
+                      &config::list_rooms_burst, 1, big));
   k.push_back(int_key("handshake_timeout_sec", "WebSocket opening and closing handshake timeout",
                       &config::handshake_timeout_sec, 1, 3600));
   k.push_back(int_key("idle_timeout_sec", "a WebSocket peer silent for half of this is pinged, for all of it dropped",
@@ -115,7 +133,15 @@ std::vector<config_key> make_keys() {
   k.push_back(int_key("http_timeout_sec", "time to read one HTTP request", &config::http_timeout_sec, 1, 3600));
   k.push_back(int_key("close_timeout_ms", "a close handshake longer than this drops the TCP connection",
                       &config::close_timeout_ms, 1, 600000));
-  k.push_back(int_key("max_rooms", "rooms at once; create_room beyond gets server_busy", &config::max_rooms, 1, big));
+  k.push_back(int_key("max_rooms", "rooms not finished at once; create_room beyond gets server_busy",
+                      &config::max_rooms, 1, big));
+  k.push_back(int_key("max_waiting_rooms_per_address",
+                      "rooms still waiting for players created from one IP address; more get too_many_rooms "
+                      "(0: no limit)",
+                      &config::max_waiting_rooms_per_address, 0, big));
+  k.push_back(int_key("unjoined_room_ttl_sec",
+                      "a waiting room that nobody joined closes this long after its creator's connection ends",
+                      &config::unjoined_room_ttl_sec, 1, 86400));
   k.push_back(int_key("grace_period_sec", "a disconnected seat is kept this long, then concedes",
                       &config::grace_period_sec, 0, 86400 * 7));
   k.push_back(int_key("finished_room_ttl_sec", "a finished room stays listed this long",

@@ -25,6 +25,8 @@ struct config {
   int port = 8080;                        // 0: any free port (tests)
   int threads = 2;                        // io threads
   int max_connections = 1000;             // WebSocket connections; more get server_busy, close 1013
+  int max_http_connections = 256;         // TCP connections not (yet) upgraded to WebSocket; more are closed at once
+  int max_connections_per_address = 32;   // TCP connections from one IP address (0: no limit; behind a proxy: 0)
   // Storage and data.
   std::string db = "./data/cod.db";       // SQLite file (its directory is created); ":memory:" keeps nothing
   std::string catalogue;                  // "" = the shipped catalogue
@@ -36,12 +38,18 @@ struct config {
   int rate_limit_burst = 40;              // token bucket size
   int flood_factor = 10;                  // > factor x rate messages in one second: close 1008
   std::size_t max_queued_messages = 256;  // outgoing queue cap: overflow closes 1008 "slow consumer"
+  std::size_t max_queued_bytes = 1 << 20; // the same cap in bytes (one message larger than this still goes alone)
+  int hello_timeout_sec = 10;             // a connection that has not said hello by then: hello_required, close 1008
+  int list_rooms_per_sec = 2;             // list_rooms per second per connection (its own budget; 0: no limit)
+  int list_rooms_burst = 10;              // list_rooms accepted at once after a quiet spell
   int handshake_timeout_sec = 30;         // WebSocket handshake and close handshake
   int idle_timeout_sec = 60;              // silent peers: pinged at half, dropped at this
   int http_timeout_sec = 30;              // one HTTP request
   int close_timeout_ms = 5000;            // a close that takes longer drops the TCP connection
   // Rooms.
-  int max_rooms = 1000;                   // create_room beyond this: server_busy
+  int max_rooms = 1000;                   // rooms not finished; create_room beyond this: server_busy
+  int max_waiting_rooms_per_address = 4;  // rooms waiting for players created from one IP address (0: no limit)
+  int unjoined_room_ttl_sec = 30;         // a waiting room nobody joined whose creator has gone closes after this
   int grace_period_sec = 60;              // a disconnected seat is kept this long, then concedes
   int finished_room_ttl_sec = 300;        // a finished room stays listed this long
   int waiting_room_ttl_sec = 1800;        // a room whose match never starts is dropped after this

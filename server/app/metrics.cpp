@@ -87,6 +87,11 @@ std::string metrics::prometheus(std::size_t persistence_pending, std::uint64_t p
   o << "cod_matches_finished_total " << matches_finished_total.load() << '\n';
   metric(o, "cod_slow_consumers_total", "counter", "Connections closed because their outgoing queue overflowed.");
   o << "cod_slow_consumers_total " << slow_consumers_total.load() << '\n';
+  metric(o, "cod_connections_refused_total", "counter",
+         "TCP connections closed at accept: a per-address or HTTP connection limit, or no descriptor left.");
+  o << "cod_connections_refused_total " << connections_refused_total.load() << '\n';
+  metric(o, "cod_hello_timeouts_total", "counter", "WebSocket connections closed for not sending hello in time.");
+  o << "cod_hello_timeouts_total " << hello_timeouts_total.load() << '\n';
   metric(o, "cod_persistence_errors_total", "counter", "Store writes that failed.");
   o << "cod_persistence_errors_total " << persistence_errors_total.load() << '\n';
   metric(o, "cod_persistence_pending", "gauge", "Store writes queued and not yet committed.");

@@ -26,6 +26,11 @@ class metrics {
   std::atomic<std::uint64_t> matches_started_total{0};
   std::atomic<std::uint64_t> matches_finished_total{0};
   std::atomic<std::uint64_t> slow_consumers_total{0};
+  // Closed at accept (max_connections_per_address, max_http_connections, out
+  // of descriptors), before a byte was read.
+  std::atomic<std::uint64_t> connections_refused_total{0};
+  // WebSocket connections closed for not saying hello within hello_timeout_sec.
+  std::atomic<std::uint64_t> hello_timeouts_total{0};
   std::atomic<std::uint64_t> persistence_errors_total{0};
 
   // An accepted (and persisted) action.

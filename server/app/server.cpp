@@ -1,5 +1,8 @@
 #include "app/server.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -22,6 +25,7 @@
 #include "cod/engine/catalogue.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/messages.hpp"
+#include "net/connection_limits.hpp"
 #include "net/listener.hpp"
 #include "net/net_context.hpp"
 #include "net/static_files.hpp"
@@ -38,6 +42,48 @@
 namespace cod::server {
 
 namespace net = boost::asio;
+
+namespace {
+
+// Descriptors kept apart from connections: the store (database, WAL, shared
+// memory, lock), log files, epoll and eventfds, the listener and its reserve.
+constexpr long descriptors_for_the_rest = 64;
+
+// Raises the soft descriptor limit to the hard one (a default soft limit of
+// 1024 is below max_connections' default) and returns it; -1 when unknown.
+long raise_descriptor_limit() {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0) return -1;
+  if (rl.rlim_cur != rl.rlim_max) {
+    rlimit raised = rl;
+    raised.rlim_cur = rl.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) rl = raised;
+  }
+  return rl.rlim_cur == RLIM_INFINITY ? -1 : static_cast<long>(rl.rlim_cur);
+}
+
+// The connection limits as configured, lowered to what the descriptor limit
+// allows: out of descriptors, a server cannot even accept the connection it
+// would refuse (issue 15: 200 slowloris connections under ulimit -n 128
+// locked every client out).
+std::unique_ptr<connection_limits> make_connection_limits(const config& cfg) {
+  long http = cfg.max_http_connections, ws = cfg.max_connections;
+  const long limit = raise_descriptor_limit();
+  if (limit > 0) {
+    const long budget = std::max(limit - descriptors_for_the_rest, 16L);
+    if (http + ws > budget) {
+      http = std::min(http, std::max(8L, budget / 4));
+      ws = std::min(ws, budget - http);
+      spdlog::warn("descriptor limit {} is below max_connections {} + max_http_connections {} + {}: using {} and {} "
+                   "(raise ulimit -n to serve more)",
+                   limit, cfg.max_connections, cfg.max_http_connections, descriptors_for_the_rest, ws, http);
+    }
+  }
+  return std::make_unique<connection_limits>(cfg.max_connections_per_address, static_cast<int>(http),
+                                             static_cast<int>(ws));
+}
+
+}  // namespace
 
 struct server::impl {
   // Declared so that what the io_context's pending handlers still use
@@ -175,6 +221,7 @@ bool server::start(std::string& error) {
 
   d.net_ctx = std::make_shared<net_context>();
   d.net_ctx->cfg = cfg;
+  d.net_ctx->limits = make_connection_limits(cfg);
   d.net_ctx->stats = &d.stats;
   d.net_ctx->lobby = &d.lobby;
   d.lobby.rooms = d.rooms;

@@ -1,4 +1,4 @@
-#include "net/rate_limiter.hpp"
+#include "common/rate_limiter.hpp"
 
 #include <algorithm>
 

@@ -41,8 +41,9 @@ void serve_static(const static_files* files, const Request& req, std::string_vie
 }
 }  // namespace
 
-http_session::http_session(net::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx)
-    : stream_(std::move(socket)), ctx_(std::move(ctx)) {}
+http_session::http_session(net::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx,
+                           std::unique_ptr<admission> admitted)
+    : stream_(std::move(socket)), ctx_(std::move(ctx)), admitted_(std::move(admitted)) {}
 
 void http_session::fail(beast::error_code ec, const char* what) {
   if (ec == net::error::operation_aborted || ec == beast::error::timeout || ec == net::error::connection_reset)
@@ -67,6 +68,18 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   if (ec == http::error::end_of_stream) return do_close();
   if (ec) return fail(ec, "read");
 
+  // RFC 9112 6.1: a request whose Transfer-Encoding is not chunked (last)
+  // has a body of unknown length; Beast would read it as no body, leaving
+  // the rest of the bytes to be taken as the next request (smuggling).
+  if (const auto te = parser_->get().find(http::field::transfer_encoding); te != parser_->get().end() &&
+                                                                           !parser_->chunked()) {
+    response res{http::status::bad_request, parser_->get().version()};
+    res.set(http::field::content_type, "text/plain");
+    res.body() = "unsupported Transfer-Encoding: only chunked is accepted\n";
+    res.keep_alive(false);
+    return do_write(std::move(res));
+  }
+
   if (websocket::is_upgrade(parser_->get())) {
     const auto target = parser_->get().target();
     if (target != "/ws" && target.substr(0, 4) != "/ws?") {
@@ -78,13 +91,16 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     }
     // Over max_connections the upgrade is still accepted, so the client reads
     // a server_busy error (then close 1013) rather than a bare HTTP status.
-    const bool busy = ctx_->shutting_down ||
-                      ctx_->connections.size() >= static_cast<std::size_t>(ctx_->cfg.max_connections);
+    // The place is taken now, before the handshake: simultaneous handshakes
+    // cannot overshoot the limit.
+    const bool busy = ctx_->shutting_down || !admitted_->upgrade();
     if (busy && !ctx_->shutting_down)
-      spdlog::warn("http: WebSocket connection refused: {} connections open", ctx_->connections.size());
+      spdlog::warn("http: WebSocket connection refused: {} of max_connections {} open",
+                   ctx_->limits->websocket_connections(), ctx_->cfg.max_connections);
     // The timeout belongs to the WebSocket stream from now on.
     stream_.expires_never();
-    std::make_shared<websocket_session>(stream_.release_socket(), ctx_)->run(parser_->release(), busy);
+    std::make_shared<websocket_session>(stream_.release_socket(), ctx_, std::move(admitted_))
+        ->run(parser_->release(), busy);
     return;
   }
   const auto target = parser_->get().target();

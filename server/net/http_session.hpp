@@ -10,13 +10,17 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "net/connection_limits.hpp"
 #include "net/net_context.hpp"
 
 namespace cod::server {
 
 class http_session : public std::enable_shared_from_this<http_session> {
  public:
-  http_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx);
+  // `admitted`: the connection's places (net/connection_limits.hpp), kept
+  // for its life and handed to the WebSocket session on an upgrade.
+  http_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx,
+               std::unique_ptr<admission> admitted);
   void run();
 
  private:
@@ -37,6 +41,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   std::shared_ptr<net_context> ctx_;
   std::shared_ptr<response> res_;  // alive until its write ends
+  std::unique_ptr<admission> admitted_;
 };
 
 }  // namespace cod::server

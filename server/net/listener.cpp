@@ -1,10 +1,16 @@
 #include "net/listener.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <spdlog/spdlog.h>
 
+#include "app/metrics.hpp"
 #include "net/http_session.hpp"
 
 namespace cod::server {
@@ -13,9 +19,18 @@ namespace beast = boost::beast;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
+namespace {
+// One line about refused connections at most this often: a flood of them
+// must not become a flood of log lines.
+constexpr auto refusal_log_interval = std::chrono::seconds(10);
+
+int open_reserve_fd() { return ::open("/dev/null", O_RDONLY | O_CLOEXEC); }
+}  // namespace
+
 listener::listener(net::io_context& ioc, const tcp::endpoint& endpoint, std::shared_ptr<net_context> ctx,
                    beast::error_code& ec)
     : ioc_(ioc), strand_(net::make_strand(ioc)), acceptor_(strand_), retry_(strand_), ctx_(std::move(ctx)) {
+  reserve_fd_ = open_reserve_fd();
   acceptor_.open(endpoint.protocol(), ec);
   if (ec) return;
   acceptor_.set_option(net::socket_base::reuse_address(true), ec);
@@ -25,6 +40,10 @@ listener::listener(net::io_context& ioc, const tcp::endpoint& endpoint, std::sha
   acceptor_.listen(net::socket_base::max_listen_connections, ec);
   if (ec) return;
   endpoint_ = acceptor_.local_endpoint(ec);
+}
+
+listener::~listener() {
+  if (reserve_fd_ >= 0) ::close(reserve_fd_);
 }
 
 void listener::run() {
@@ -46,22 +65,75 @@ void listener::do_accept() {
                          beast::bind_front_handler(&listener::on_accept, shared_from_this()));
 }
 
+void listener::shed_one() {
+  if (reserve_fd_ >= 0) {
+    ::close(reserve_fd_);
+    reserve_fd_ = -1;
+  }
+  beast::error_code ec;
+  tcp::socket doomed(ioc_);
+  acceptor_.non_blocking(true, ec);
+  acceptor_.accept(doomed, ec);
+  acceptor_.non_blocking(false, ec);
+  doomed.close(ec);
+  reserve_fd_ = open_reserve_fd();
+  ctx_->stats->connections_refused_total++;
+}
+
+void listener::refused(connection_limits::refusal why, const std::string& address) {
+  ctx_->stats->connections_refused_total++;
+  ++unlogged_refusals_;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_refusal_log_ < refusal_log_interval) return;
+  last_refusal_log_ = now;
+  spdlog::warn("accept: {} connection(s) refused since the last report; latest from {}: {}", unlogged_refusals_,
+               address,
+               why == connection_limits::refusal::per_address
+                   ? "max_connections_per_address reached"
+                   : "max_http_connections reached (connections that have not become WebSocket sessions)");
+  unlogged_refusals_ = 0;
+}
+
 void listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (ec) {
     if (ec == net::error::operation_aborted) return;  // stopped
-    // Out of file descriptors and the like: try again shortly, without spinning.
-    spdlog::warn("accept: {}", ec.message());
-    retry_.expires_after(std::chrono::milliseconds(100));
+    if (ec.value() == EMFILE || ec.value() == ENFILE) {
+      // Out of descriptors: drop the connection at the head of the backlog
+      // rather than leave it (and every one behind it) hanging.
+      shed_one();
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last_refusal_log_ >= refusal_log_interval) {
+        last_refusal_log_ = now;
+        spdlog::warn("accept: {}: a connection was closed unserved; raise the descriptor limit (ulimit -n) or "
+                     "lower max_connections / max_http_connections",
+                     ec.message());
+      }
+    } else {
+      spdlog::warn("accept: {}", ec.message());
+    }
+    // Try again shortly, without spinning.
+    retry_.expires_after(std::chrono::milliseconds(reserve_fd_ >= 0 ? 1 : 100));
     retry_.async_wait([self = shared_from_this()](beast::error_code e) {
       if (!e) self->do_accept();
     });
     return;
   }
+  beast::error_code addr_ec;
+  const auto remote = socket.remote_endpoint(addr_ec);
+  const std::string address = addr_ec ? std::string("?") : remote.address().to_string();
+  connection_limits::refusal why{};
+  auto admitted = ctx_->limits->admit(address, why);
+  if (!admitted) {
+    refused(why, address);
+    beast::error_code ignored;
+    socket.close(ignored);
+    return do_accept();
+  }
   // Replies are small and come in pairs (accepted, then update): without
   // TCP_NODELAY the second waits for the client's delayed ACK (~40 ms).
   beast::error_code nodelay_ec;
   socket.set_option(tcp::no_delay(true), nodelay_ec);
-  if (!ctx_->shutting_down) std::make_shared<http_session>(std::move(socket), ctx_)->run();
+  if (!ctx_->shutting_down) std::make_shared<http_session>(std::move(socket), ctx_, std::move(admitted))->run();
   do_accept();
 }
 

@@ -1,7 +1,15 @@
 // Accepts TCP connections on one address and port (HTTP and WebSocket) and
-// starts an http_session for each, on its own strand.
+// starts an http_session for each, on its own strand, once connection_limits
+// admits it (refused ones are closed at once, before a byte is read).
+//
+// Out of file descriptors (EMFILE, ENFILE), accepting stops for no one: a
+// descriptor kept in reserve is given up to accept the waiting connection
+// and close it, then taken again, so the backlog drains and the listener
+// comes back as soon as descriptors are free.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 
 #include <boost/asio/io_context.hpp>
@@ -19,6 +27,7 @@ class listener : public std::enable_shared_from_this<listener> {
   // Opens, binds and listens; on failure `ec` is set and run() must not be called.
   listener(boost::asio::io_context& ioc, const boost::asio::ip::tcp::endpoint& endpoint,
            std::shared_ptr<net_context> ctx, boost::beast::error_code& ec);
+  ~listener();
 
   void run();
   // Stops accepting (thread-safe).
@@ -29,6 +38,10 @@ class listener : public std::enable_shared_from_this<listener> {
  private:
   void do_accept();
   void on_accept(boost::beast::error_code ec, boost::asio::ip::tcp::socket socket);
+  // EMFILE/ENFILE: sheds the oldest waiting connection with the reserve descriptor.
+  void shed_one();
+  // A refused connection: counted, and logged at most every few seconds.
+  void refused(connection_limits::refusal why, const std::string& address);
 
   boost::asio::io_context& ioc_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
@@ -36,6 +49,10 @@ class listener : public std::enable_shared_from_this<listener> {
   boost::asio::ip::tcp::endpoint endpoint_;
   boost::asio::steady_timer retry_;  // after an accept error (out of descriptors, ...)
   std::shared_ptr<net_context> ctx_;
+  int reserve_fd_ = -1;
+  // Refusals since the last log line about them.
+  std::uint64_t unlogged_refusals_ = 0;
+  std::chrono::steady_clock::time_point last_refusal_log_{};
 };
 
 }  // namespace cod::server

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "app/config.hpp"
+#include "net/connection_limits.hpp"
 #include "net/static_files.hpp"
 #include "room/client_session.hpp"
 #include "room/peer.hpp"
@@ -50,6 +51,8 @@ struct net_context {
   std::function<void(std::function<void()>)> run_admin;
   std::shared_ptr<const static_files> files;  // GET /play/..., /admin/... (null: 404)
   connection_list connections;
+  // Who may connect (set with cfg, before the listener runs).
+  std::unique_ptr<connection_limits> limits;
   std::atomic<bool> shutting_down{false};
   std::atomic<std::uint64_t> next_connection_id{1};
 };

@@ -24,13 +24,16 @@ constexpr std::size_t read_chunk = 16 * 1024;
 constexpr std::uint16_t close_code_try_again_later = 1013;
 }  // namespace
 
-websocket_session::websocket_session(net::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx)
+websocket_session::websocket_session(net::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx,
+                                     std::unique_ptr<admission> admitted)
     : ws_(std::move(socket)),
       ctx_(std::move(ctx)),
       id_(ctx_->next_connection_id++),
-      queue_(ctx_->cfg.max_queued_messages),
+      queue_(ctx_->cfg.max_queued_messages, ctx_->cfg.max_queued_bytes),
       limiter_(ctx_->cfg.rate_limit_per_sec, ctx_->cfg.rate_limit_burst, ctx_->cfg.flood_factor),
-      close_timer_(ws_.get_executor()) {
+      close_timer_(ws_.get_executor()),
+      hello_timer_(ws_.get_executor()),
+      admitted_(std::move(admitted)) {
   beast::error_code ec;
   auto ep = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
   if (!ec) {
@@ -61,7 +64,8 @@ void websocket_session::run(http::request<http::string_body> req, bool refuse) {
 }
 
 void websocket_session::on_run() {
-  client_ = std::make_shared<client_session>(*ctx_->lobby, weak_from_this(), id_);
+  client_ = std::make_shared<client_session>(*ctx_->lobby, weak_from_this(), id_,
+                                             admitted_ ? admitted_->address() : std::string());
   auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
   timeouts.handshake_timeout = std::chrono::seconds(ctx_->cfg.handshake_timeout_sec);
   timeouts.idle_timeout = std::chrono::seconds(ctx_->cfg.idle_timeout_sec);
@@ -97,7 +101,16 @@ void websocket_session::on_accept(beast::error_code ec) {
     refuse(protocol::session_errc::shutting_down, {});
     return do_close(protocol::close_code::going_away, "server shutting down", false);
   }
+  hello_timer_.expires_after(std::chrono::seconds(ctx_->cfg.hello_timeout_sec));
+  hello_timer_.async_wait(beast::bind_front_handler(&websocket_session::on_hello_timeout, shared_from_this()));
   do_read();
+}
+
+void websocket_session::on_hello_timeout(beast::error_code ec) {
+  if (ec == net::error::operation_aborted || closing_ || finished_ || client_->said_hello()) return;
+  ctx_->stats->hello_timeouts_total++;
+  spdlog::info("connection {} ({}): no hello within {} s, closed", id_, remote_, ctx_->cfg.hello_timeout_sec);
+  client_->on_hello_timeout();
 }
 
 void websocket_session::do_read() {
@@ -235,6 +248,7 @@ void websocket_session::finish() {
   finished_ = true;
   closing_ = true;
   close_timer_.cancel();
+  hello_timer_.cancel();
   if (open_) ctx_->connections.remove(id_);
   if (client_) client_->on_closed();
   spdlog::debug("connection {}: closed", id_);

@@ -8,7 +8,9 @@
 // connection's client_session. Writes: a capped queue of shared messages; a
 // client that does not read until the queue overflows is closed (1008,
 // "slow consumer"). Every close is bounded by close_timeout_ms, after which
-// the TCP connection is dropped.
+// the TCP connection is dropped. A connection that has not said hello within
+// hello_timeout_sec is closed (1008): without it, connections that only
+// answer pings would hold their places for ever.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +24,7 @@
 #include <boost/beast/websocket.hpp>
 
 #include "net/net_context.hpp"
-#include "net/rate_limiter.hpp"
+#include "common/rate_limiter.hpp"
 #include "net/send_queue.hpp"
 #include "room/client_session.hpp"
 #include "room/peer.hpp"
@@ -31,7 +33,9 @@ namespace cod::server {
 
 class websocket_session : public peer, public std::enable_shared_from_this<websocket_session> {
  public:
-  websocket_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx);
+  // `admitted`: the connection's places (net/connection_limits.hpp).
+  websocket_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx,
+                    std::unique_ptr<admission> admitted);
   ~websocket_session() override;
 
   // Takes the upgrade request the HTTP session read, and accepts it. With
@@ -56,6 +60,7 @@ class websocket_session : public peer, public std::enable_shared_from_this<webso
   void start_close();
   void on_close(boost::beast::error_code ec);
   void on_close_timeout(boost::beast::error_code ec);
+  void on_hello_timeout(boost::beast::error_code ec);
   void fail(boost::beast::error_code ec, const char* what);
   void finish();
 
@@ -69,6 +74,8 @@ class websocket_session : public peer, public std::enable_shared_from_this<webso
   rate_limiter limiter_;
   std::shared_ptr<client_session> client_;
   boost::asio::steady_timer close_timer_;
+  boost::asio::steady_timer hello_timer_;  // hello_timeout_sec after the handshake
+  std::unique_ptr<admission> admitted_;
   bool open_ = false;      // handshake done
   bool writing_ = false;   // an async_write is pending
   bool closing_ = false;   // a close was asked for; nothing more is queued

@@ -1,5 +1,7 @@
 #include "room/client_session.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <variant>
 
@@ -16,8 +18,15 @@ namespace cod::server {
 namespace pr = cod::protocol;
 using nlohmann::json;
 
-client_session::client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id)
-    : svc_(svc), peer_(std::move(p)), conn_id_(conn_id), session_(random_hex(16)) {}
+client_session::client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id,
+                               std::string address)
+    : svc_(svc),
+      peer_(std::move(p)),
+      conn_id_(conn_id),
+      address_(std::move(address)),
+      session_(random_hex(16)),
+      // Never a flood verdict here: the connection's own limiter judges floods.
+      list_budget_(svc.cfg.list_rooms_per_sec, svc.cfg.list_rooms_burst, std::numeric_limits<int>::max()) {}
 
 void client_session::send(const json& j) {
   if (auto it = j.find("type"); it != j.end() && *it == "error") {
@@ -73,6 +82,15 @@ void client_session::on_closed() {
     r = std::move(room_);
   }
   if (r) r->disconnected(shared_from_this());
+  for (const auto& w : created_)
+    if (auto made = w.lock()) made->creator_left();
+  created_.clear();
+}
+
+void client_session::on_hello_timeout() {
+  send_error(json(), pr::session_errc::hello_required,
+             "no hello within " + std::to_string(svc_.cfg.hello_timeout_sec) + " s of connecting");
+  close(pr::close_code::policy_violation, "no hello");
 }
 
 void client_session::on_text(std::string_view text) {
@@ -110,13 +128,26 @@ void client_session::on_text(std::string_view text) {
         } else if constexpr (std::is_same_v<T, pr::ping_msg>) {
           send(pr::make_pong(m.id));
         } else if constexpr (std::is_same_v<T, pr::list_rooms_msg>) {
-          const auto rooms = svc_.rooms->list();
-          send(pr::make_rooms(m.id, rooms));
+          if (list_budget_.on_message() != rate_limiter::verdict::allow)
+            return send_error(m.id, pr::session_errc::rate_limited,
+                              "list_rooms at most " + std::to_string(svc_.cfg.list_rooms_per_sec) +
+                                  " a second: this one was dropped");
+          const auto page = svc_.rooms->list(m);
+          send(pr::make_rooms(m.id, page.rooms, page.total, page.next));
         } else if constexpr (std::is_same_v<T, pr::create_room_msg>) {
           // R14.8: a drafted room's packs must hold enough cards for its format.
           if (auto e = svc_.rooms->check_pool(m.mode, m.format, m.options)) return send(pr::make_error(m.id, *e));
-          auto r = svc_.rooms->create(m.mode, m.format, m.options);
+          room_registry::refusal why{};
+          auto r = svc_.rooms->create(m.mode, m.format, m.options, {}, address_, &why);
+          if (why == room_registry::refusal::address_busy) {
+            spdlog::info("connection {} ({}): create_room refused: max_waiting_rooms_per_address ({}) reached",
+                         conn_id_, address_, svc_.cfg.max_waiting_rooms_per_address);
+            return send_error(m.id, pr::session_errc::too_many_rooms);
+          }
           if (!r) return send_error(m.id, pr::session_errc::server_busy, "too many rooms are open");
+          created_.erase(std::remove_if(created_.begin(), created_.end(), [](const auto& w) { return w.expired(); }),
+                         created_.end());
+          created_.push_back(r);
           if (m.options.clock)
             spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, champions {}, turn clock {}+{} ms)",
                          r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),

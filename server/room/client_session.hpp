@@ -15,11 +15,13 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "app/config.hpp"
 #include "cod/protocol/session_error.hpp"
+#include "common/rate_limiter.hpp"
 #include "room/peer.hpp"
 
 namespace cod::server {
@@ -50,7 +52,8 @@ struct lobby_services {
 
 class client_session : public std::enable_shared_from_this<client_session> {
  public:
-  client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id);
+  // `address`: the client's IP address ("" when unknown, as in tests).
+  client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id, std::string address = {});
 
   // A complete text message (at most max_frame_bytes).
   void on_text(std::string_view text);
@@ -60,8 +63,12 @@ class client_session : public std::enable_shared_from_this<client_session> {
   void on_rate_limited();
   // A binary frame: the protocol is JSON text only (docs/protocol.md): error bad_json.
   void on_binary();
-  // The connection is gone: rooms mark the seat disconnected.
+  // The connection is gone: rooms mark the seat disconnected; waiting rooms
+  // it created that nobody joined close soon.
   void on_closed();
+  // hello_timeout_sec passed without a hello: error hello_required, close 1008.
+  void on_hello_timeout();
+  bool said_hello() const { return hello_; }
 
   // Thread-safe. Error messages are counted in metrics by code.
   void send(const nlohmann::json& j);
@@ -87,8 +94,12 @@ class client_session : public std::enable_shared_from_this<client_session> {
   lobby_services& svc_;
   std::weak_ptr<peer> peer_;
   std::uint64_t conn_id_;
+  std::string address_;
   std::string session_;
-  bool hello_ = false;
+  // list_rooms has a budget of its own: each costs more than any other request.
+  rate_limiter list_budget_;
+  std::vector<std::weak_ptr<room>> created_;
+  std::atomic<bool> hello_{false};
   bool acks_in_update_ = false;
   mutable std::mutex mutex_;
   std::shared_ptr<room> room_;

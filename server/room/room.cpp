@@ -329,6 +329,11 @@ void room::do_join(const std::shared_ptr<client_session>& c, const pr::join_msg&
   spdlog::info("room {}: seat {} joined by '{}' (connection {})", p_.id, seat, s.name, c->id());
   send_seat_status(seat);
   publish_summary();
+  if (unjoined_expiry_) {
+    // Someone came: the room waits the usual time again.
+    unjoined_expiry_ = false;
+    expire_after(svc_.cfg.waiting_room_ttl_sec);
+  }
   if (seats_taken() == n) {
     if (pr::is_drafted(p_.format)) start_draft();
     else start_match();
@@ -1066,8 +1071,21 @@ void room::publish_summary() {
     r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].ai || seats_[i].conn != 0, seats_[i].name,
                        reveal ? seats_[i].champion_id : std::string(), seats_[i].ai});
   r.spectators = static_cast<int>(spectators_.size());
-  std::lock_guard lock(summary_mutex_);
-  summary_ = std::move(r);
+  {
+    std::lock_guard lock(summary_mutex_);
+    summary_ = std::move(r);
+  }
+  if (auto reg = registry_.lock()) reg->summary_changed();
+}
+
+void room::creator_left() {
+  run(nullptr, {}, [self = shared_from_this()] {
+    if (self->status_ != status::waiting || self->stopping_) return;
+    for (const auto& s : self->seats_)
+      if (s.taken && !s.ai) return;
+    self->expire_after(self->svc_.cfg.unjoined_room_ttl_sec);
+    self->unjoined_expiry_ = true;
+  });
 }
 
 pr::room_summary room::summary() const {
@@ -1084,6 +1102,7 @@ void room::expire_after(int seconds) {
     if (auto self = weak.lock()) {
       self->run(nullptr, {}, [self, expected] {
         self->expiry_ = 0;
+        self->unjoined_expiry_ = false;
         if (self->stopping_ || self->status_ != expected) return;
         self->close_room(expected == status::waiting ? "the match never started" : "finished");
       });

@@ -74,6 +74,9 @@ class room : public std::enable_shared_from_this<room> {
     // A tournament room: seat i is reserved for the token whose SHA-256 hex
     // is reserved[i] (tournament_join); plain join is refused. Empty: open.
     std::vector<std::string> reserved{};
+    // The IP address of the connection that created it ("" for tournament
+    // and recovered rooms): the registry limits waiting rooms per address.
+    std::string creator_address{};
   };
 
   room(room_services& svc, std::shared_ptr<serial_executor> ex, params p);
@@ -92,6 +95,7 @@ class room : public std::enable_shared_from_this<room> {
 
   const std::string& id() const { return p_.id; }
   const std::string& seed_hash() const { return seed_hash_; }
+  const std::string& creator_address() const { return p_.creator_address; }
   // Thread-safe snapshot for list_rooms.
   protocol::room_summary summary() const;
 
@@ -105,6 +109,9 @@ class room : public std::enable_shared_from_this<room> {
   void leave(std::shared_ptr<client_session> c, protocol::leave_msg m);
   // The connection closed.
   void disconnected(std::shared_ptr<client_session> c);
+  // The connection that created the room closed: if nobody has joined, the
+  // room closes after unjoined_room_ttl_sec (unless someone joins first).
+  void creator_left();
 
   // ---- tournament rooms (any thread; each posts to the executor)
   void set_hooks(room_hooks h);
@@ -245,6 +252,7 @@ class room : public std::enable_shared_from_this<room> {
   // ai_first), sent with the first state, then cleared.
   std::vector<event> opening_events_;
   serial_executor::timer_id expiry_ = 0;
+  bool unjoined_expiry_ = false;  // expiry_ is creator_left's, not the waiting room's
   // Turn clock (when options.clock is set).
   seat_t clock_seat_ = no_seat;
   int clock_turn_ = 0;

@@ -14,11 +14,32 @@ room_registry::room_registry(room_services& services, executor_factory make_exec
 
 std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_format format,
                                             const protocol::room_options& options,
-                                            std::vector<std::string> reserved) {
+                                            std::vector<std::string> reserved, std::string creator_address,
+                                            refusal* why) {
+  refusal ignored;
+  if (!why) why = &ignored;
+  *why = refusal::full;
+  // Capacity counts rooms not finished: a finished room stays a while for
+  // its players but holds no place. Finished rooms are bounded too (as many
+  // again) so that quick finished matches cannot pile up in memory.
+  std::size_t unfinished = 0, waiting_here = 0;
+  const auto snap = snapshot();
+  for (const listed& l : *snap) {
+    unfinished += l.summary.status != protocol::room_status::finished;
+    waiting_here += !creator_address.empty() && l.summary.status == protocol::room_status::waiting &&
+                    l.creator_address == creator_address;
+  }
+  const auto max_rooms = static_cast<std::size_t>(svc_.cfg.max_rooms);
+  if (unfinished >= max_rooms) return nullptr;
+  if (svc_.cfg.max_waiting_rooms_per_address > 0 &&
+      waiting_here >= static_cast<std::size_t>(svc_.cfg.max_waiting_rooms_per_address)) {
+    *why = refusal::address_busy;
+    return nullptr;
+  }
   std::shared_ptr<room> r;
   {
     std::lock_guard lock(mutex_);
-    if (stopping_ || rooms_.size() >= static_cast<std::size_t>(svc_.cfg.max_rooms)) return nullptr;
+    if (stopping_ || rooms_.size() >= 2 * max_rooms) return nullptr;
     std::string id = random_room_id();
     while (rooms_.count(id)) id = random_room_id();
     room::params p;
@@ -28,10 +49,13 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     p.options = options;
     p.seed = random_u64();
     p.reserved = std::move(reserved);
+    p.creator_address = std::move(creator_address);
     r = std::make_shared<room>(svc_, make_executor_(), std::move(p));
     rooms_.emplace(id, r);
     svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
   }
+  summary_changed();
+  *why = refusal::none;
   r->start(weak_from_this());
   return r;
 }
@@ -73,17 +97,49 @@ std::shared_ptr<room> room_registry::find(std::string_view id) const {
   return it == rooms_.end() ? nullptr : it->second;
 }
 
-std::vector<protocol::room_summary> room_registry::list() const {
+std::shared_ptr<const room_registry::snapshot_t> room_registry::snapshot() const {
+  std::lock_guard snap_lock(snapshot_mutex_);
+  // Read before the walk: a change during it makes the next call rebuild.
+  const auto generation = generation_.load(std::memory_order_relaxed);
+  if (snapshot_ && snapshot_generation_ == generation) return snapshot_;
   std::vector<std::shared_ptr<room>> rooms;
   {
     std::lock_guard lock(mutex_);
     rooms.reserve(rooms_.size());
     for (const auto& [id, r] : rooms_) rooms.push_back(r);
   }
+  auto fresh = std::make_shared<snapshot_t>();
+  fresh->reserve(rooms.size());
+  for (const auto& r : rooms) fresh->push_back({r->summary(), r->creator_address()});
+  std::sort(fresh->begin(), fresh->end(), [](const listed& a, const listed& b) { return a.summary.room < b.summary.room; });
+  snapshot_ = std::move(fresh);
+  snapshot_generation_ = generation;
+  return snapshot_;
+}
+
+std::vector<protocol::room_summary> room_registry::list() const {
+  const auto snap = snapshot();
   std::vector<protocol::room_summary> out;
-  out.reserve(rooms.size());
-  for (const auto& r : rooms) out.push_back(r->summary());
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.room < b.room; });
+  out.reserve(snap->size());
+  for (const listed& l : *snap) out.push_back(l.summary);
+  return out;
+}
+
+room_registry::page room_registry::list(const protocol::list_rooms_msg& q) const {
+  const auto snap = snapshot();
+  const auto matches = [&q](const protocol::room_summary& s) {
+    return (!q.room || s.room == *q.room) && (!q.status || s.status == *q.status) && (!q.mode || s.mode == *q.mode) &&
+           (!q.format || s.format == *q.format);
+  };
+  page out;
+  const auto limit = static_cast<std::size_t>(std::clamp(q.limit, 1, protocol::max_room_page));
+  for (const listed& l : *snap) {
+    if (!matches(l.summary)) continue;
+    ++out.total;
+    if (q.after && l.summary.room <= *q.after) continue;
+    if (out.rooms.size() < limit) out.rooms.push_back(l.summary);
+    else if (!out.next) out.next = out.rooms.back().room;
+  }
   return out;
 }
 
@@ -93,9 +149,12 @@ std::size_t room_registry::size() const {
 }
 
 void room_registry::remove(const std::string& id) {
-  std::lock_guard lock(mutex_);
-  rooms_.erase(id);
-  svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
+  {
+    std::lock_guard lock(mutex_);
+    rooms_.erase(id);
+    svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
+  }
+  summary_changed();
 }
 
 std::size_t room_registry::recover(const std::vector<stored_match>& matches) {
@@ -122,6 +181,7 @@ std::size_t room_registry::recover(const std::vector<stored_match>& matches) {
       rooms_.emplace(r->id(), r);
       svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
     }
+    summary_changed();
     r->start(weak_from_this());
     spdlog::info("recovery: room {} rebuilt from match {} ({} actions); seats may resume with their tokens",
                  r->id(), sm.match.match_id, sm.actions.size());

@@ -154,7 +154,9 @@ class Server:
     def __init__(self, exe, work, db, name="server", port=0, extra=()):
         self.exe, self.work, self.db, self.name = exe, work, db, name
         self.port = port
-        self.extra = list(extra)
+        # Every bot of a test connects from 127.0.0.1: the per-address limits
+        # are off (as behind a proxy), unless a test sets them (later flags win).
+        self.extra = ["--max-connections-per-address", "0", "--max-waiting-rooms-per-address", "0"] + list(extra)
         self.proc = None
         self.log_path = None
         self.starts = 0

@@ -77,6 +77,18 @@ void client_samples() {
   emit_client(proto::hello_msg{3, 1, "cod-load/0.1", proto::ack_style::in_update});
   emit_client(proto::list_rooms_msg{2});
   emit_client(proto::list_rooms_msg{nullptr});
+  {
+    proto::list_rooms_msg page{"page-2"};
+    page.status = proto::room_status::waiting;
+    page.mode = cod::game_mode::duel;
+    page.format = proto::deck_format::preconstructed;
+    page.limit = 20;
+    page.after = "b0Qx";
+    emit_client(page);
+    proto::list_rooms_msg one{"mine"};
+    one.room = "r7k2";
+    emit_client(one);
+  }
   emit_client(proto::create_room_msg{3, cod::game_mode::duel, proto::deck_format::preconstructed, {}});
   emit_client(proto::create_room_msg{"c", cod::game_mode::duel, proto::deck_format::constructed,
                                      proto::room_options{true, proto::turn_clock{300000, 5000}, 2}});
@@ -149,6 +161,11 @@ void client_samples() {
       R"({"type":"hello","version":1,"acks":true})",
       R"({"type":"hello","version":1,"client":"a\u0001"})",
       R"({"type":"list_rooms","filter":"x"})",
+      R"({"type":"list_rooms","limit":0})",
+      R"({"type":"list_rooms","limit":101})",
+      R"({"type":"list_rooms","status":"open"})",
+      R"({"type":"list_rooms","after":"../x"})",
+      R"({"type":"list_rooms","mode":"melee"})",
       R"({"type":"create_room","format":"preconstructed"})",
       R"({"type":"create_room","mode":"melee","format":"preconstructed"})",
       R"({"type":"create_room","mode":"duel","format":"sealed"})",
@@ -312,8 +329,9 @@ void fixed_server_samples(const cod::catalogue& cat) {
                            {{0, true, true, "Ada", ""}, {1, true, true, "AI", "", true},
                             {2, false, false, "", ""}, {3, true, true, "AI", "", true}}, 0};
   const std::vector<proto::room_summary> rooms = {waiting, playing, finished, ffa, team, solo, coop};
-  emit("server/rooms", proto::make_rooms("l", rooms));
-  emit("server/rooms", proto::make_rooms(nullptr, {}));
+  emit("server/rooms", proto::make_rooms("l", rooms, rooms.size(), std::nullopt));
+  emit("server/rooms", proto::make_rooms("page-1", rooms, 140, "b0Qx"));
+  emit("server/rooms", proto::make_rooms(nullptr, {}, 0, std::nullopt));
 
   const std::string hash(64, 'a');
   emit("server/room_created", proto::make_room_created(3, "r7k2", hash));

@@ -95,6 +95,23 @@ TEST_CASE("every client message round trips through its wire form") {
 }
 
 TEST_CASE("fields as the server reads them") {
+  SUBCASE("list_rooms: one page, filters") {
+    const auto plain = parse_as<proto::list_rooms_msg>(R"({"type":"list_rooms"})");
+    CHECK(plain.limit == proto::default_room_page);
+    CHECK_FALSE(plain.status);
+    const auto m = parse_as<proto::list_rooms_msg>(
+        R"({"type":"list_rooms","status":"waiting","mode":"2v2","format":"draft","limit":100,"after":"b0Qx"})");
+    CHECK(m.status == proto::room_status::waiting);
+    CHECK(m.mode == cod::game_mode::two_vs_two);
+    CHECK(m.format == proto::deck_format::draft);
+    CHECK(m.limit == 100);
+    CHECK(m.after == "b0Qx");
+    CHECK(parse_as<proto::list_rooms_msg>(R"({"type":"list_rooms","room":"r7k2"})").room == "r7k2");
+    check_error(R"({"type":"list_rooms","limit":101})", protocol_errc::bad_field_value, "limit");
+    check_error(R"({"type":"list_rooms","limit":"5"})", protocol_errc::bad_field_type, "limit");
+    check_error(R"({"type":"list_rooms","status":"open"})", protocol_errc::bad_field_value, "status");
+    check_error(R"({"type":"list_rooms","after":""})", protocol_errc::bad_field_value, "after");
+  }
   SUBCASE("hello") {
     const auto m = parse_as<proto::hello_msg>(R"({"type":"hello","version":1,"client":"web/2"})");
     CHECK(m.version == 1);
@@ -198,7 +215,7 @@ TEST_CASE("malformed frames") {
 
 TEST_CASE("unknown fields") {
   check_error(R"({"type":"ping","x":1})", protocol_errc::unknown_field, "x");
-  check_error(R"({"type":"list_rooms","room":"r"})", protocol_errc::unknown_field, "room");
+  check_error(R"({"type":"list_rooms","seat":0})", protocol_errc::unknown_field, "seat");
   check_error(R"({"type":"leave","room":"r"})", protocol_errc::unknown_field, "room");
   check_error(R"({"type":"hello","version":1,"Version":1})", protocol_errc::unknown_field, "Version");
   check_error(R"({"type":"create_room","mode":"duel","format":"constructed","options":{"clock":1}})",

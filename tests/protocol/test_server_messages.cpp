@@ -64,8 +64,10 @@ TEST_CASE("rooms") {
                         proto::room_status::playing,
                         {{0, true, true, "Ada", ""}, {1, false, false, "", ""}}, 2};
   const std::vector<proto::room_summary> rooms = {r};
-  const json j = proto::make_rooms(9, rooms);
+  const json j = proto::make_rooms(9, rooms, 7, "r1");
   CHECK(j.at("id") == 9);
+  CHECK(j.at("total") == 7);
+  CHECK(j.at("next") == "r1");
   CHECK(j.at("rooms").size() == 1);
   CHECK(j.at("rooms")[0] ==
         json{{"room", "r1"},
@@ -82,7 +84,8 @@ TEST_CASE("rooms") {
               {{{"seat", 0}, {"taken", true}, {"connected", true}, {"name", "Ada"}, {"champion", nullptr}},
                {{"seat", 1}, {"taken", false}, {"connected", false}, {"name", nullptr}, {"champion", nullptr}}}},
              {"spectators", 2}});
-  CHECK(proto::make_rooms(nullptr, {}) == json{{"type", "rooms"}, {"rooms", json::array()}});
+  CHECK(proto::make_rooms(nullptr, {}, 0, std::nullopt) ==
+        json{{"type", "rooms"}, {"rooms", json::array()}, {"total", 0}, {"next", nullptr}});
 }
 
 TEST_CASE("errors of every kind") {

@@ -23,172 +23,20 @@
 #include "app/metrics.hpp"
 #include "app/server.hpp"
 #include "cod/protocol/catalogue_json.hpp"
+#include "../shared/catalogue.hpp"
 #include "harness.hpp"
+#include "live_harness.hpp"
 #include "persist/sha256.hpp"
 
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
-namespace net = boost::asio;
-using tcp = net::ip::tcp;
-using nlohmann::json;
-using namespace std::chrono_literals;
 using cod::server::test::moves_from_view;
+using namespace cod::server::test::live;
+using cod::server::test::base_config;
+using cod::server::test::http_get;
+using cod::server::test::live_server;
+using cod::server::test::temp_dir;
+using cod::server::test::ws_client;
 
 namespace {
-
-const cod::catalogue& catalogue() {
-  static const cod::catalogue cat = [] {
-    cod::catalogue c;
-    REQUIRE_FALSE(cod::protocol::load_catalogue_file(COD_CATALOGUE_PATH, c).has_value());
-    return c;
-  }();
-  return cat;
-}
-
-std::filesystem::path temp_dir(const std::string& name) {
-  std::random_device rd;
-  auto dir = std::filesystem::temp_directory_path() / (name + "-" + std::to_string(rd()));
-  std::filesystem::remove_all(dir);
-  return dir;  // the server creates it (the db's directory)
-}
-
-cod::server::config base_config(const std::filesystem::path& dir) {
-  cod::server::config cfg;
-  cfg.port = 0;
-  cfg.threads = 2;
-  cfg.catalogue = COD_CATALOGUE_PATH;
-  cfg.db = (dir / "db" / "cod.db").string();
-  cfg.shutdown_timeout_ms = 2000;
-  return cfg;
-}
-
-struct live_server {
-  cod::server::server srv;
-  explicit live_server(const cod::server::config& cfg) : srv(cfg) {
-    spdlog::set_level(spdlog::level::warn);
-    std::string error;
-    REQUIRE_MESSAGE(srv.start(error), error);
-    srv.run();
-  }
-  ~live_server() {
-    srv.stop();
-    srv.wait();
-  }
-  std::uint16_t port() const { return srv.port(); }
-};
-
-class ws_client {
- public:
-  explicit ws_client(std::uint16_t port, int rcvbuf = 0) {
-    auto& sock = beast::get_lowest_layer(ws_).socket();
-    if (rcvbuf) {
-      sock.open(tcp::v4());
-      sock.set_option(net::socket_base::receive_buffer_size(rcvbuf));
-    }
-    beast::get_lowest_layer(ws_).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-    std::string host = "127.0.0.1:";
-    host += std::to_string(port);
-    ws_.handshake(host, "/ws");
-  }
-
-  bool send(const json& j) { return send_raw(j.dump()); }
-  bool send_raw(const std::string& text, bool binary = false) {
-    beast::error_code ec;
-    ws_.binary(binary);
-    ws_.write(net::buffer(text), ec);
-    return !ec;
-  }
-
-  // The next message, or nullopt when the connection ends or `timeout` passes.
-  std::optional<json> read(std::chrono::milliseconds timeout = 10s) {
-    if (ended) return std::nullopt;
-    buffer_.clear();
-    bool done = false;
-    beast::error_code ec;
-    ws_.async_read(buffer_, [&](beast::error_code e, std::size_t) {
-      ec = e;
-      done = true;
-    });
-    ioc_.restart();
-    ioc_.run_for(timeout);
-    if (!done) {
-      beast::get_lowest_layer(ws_).cancel();
-      ioc_.restart();
-      ioc_.run();
-      timed_out = true;
-      ended = true;
-      return std::nullopt;
-    }
-    if (ec) {
-      ended = true;
-      error = ec;
-      if (ec == websocket::error::closed) close = ws_.reason();
-      return std::nullopt;
-    }
-    ++received;
-    return json::parse(beast::buffers_to_string(buffer_.data()));
-  }
-
-  // Reads until a message of `type`; everything read is appended to `log`.
-  json expect(const std::string& type, std::chrono::milliseconds timeout = 10s) {
-    for (;;) {
-      auto m = read(timeout);
-      INFO("waiting for " << type << "; connection ended: " << error.message());
-      REQUIRE(m.has_value());
-      log.push_back(*m);
-      if (m->at("type") == type) return *m;
-    }
-  }
-
-  // Reads until the connection ends; returns what came before.
-  std::vector<json> drain(std::chrono::milliseconds timeout = 10s) {
-    std::vector<json> out;
-    while (auto m = read(timeout)) out.push_back(*m);
-    return out;
-  }
-
-  void hello() {
-    send({{"type", "hello"}, {"version", 1}, {"client", "e2e"}});
-    expect("welcome");
-  }
-
-  std::vector<json> log;
-  bool ended = false;
-  bool timed_out = false;
-  int received = 0;
-  beast::error_code error;
-  std::optional<websocket::close_reason> close;
-
- private:
-  net::io_context ioc_;
-  websocket::stream<beast::tcp_stream> ws_{ioc_};
-  beast::flat_buffer buffer_;
-};
-
-struct http_reply {
-  unsigned status = 0;
-  std::string body;
-  std::string content_type;
-  std::string cache_control;
-  std::string location;
-};
-
-http_reply http_get(std::uint16_t port, const std::string& target) {
-  net::io_context ioc;
-  beast::tcp_stream stream(ioc);
-  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  http::request<http::empty_body> req{http::verb::get, target, 11};
-  req.set(http::field::host, "127.0.0.1");
-  http::write(stream, req);
-  beast::flat_buffer b;
-  http::response<http::string_body> res;
-  http::read(stream, b, res);
-  beast::error_code ec;
-  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-  return {res.result_int(), res.body(), std::string(res[http::field::content_type]),
-          std::string(res[http::field::cache_control]), std::string(res[http::field::location])};
-}
 
 // Two players (and maybe a spectator) following one match: their views, the
 // seqs each saw, and a generator for moves.
@@ -264,7 +112,7 @@ TEST_CASE("e2e: a duel to the end over WebSockets; every client sees the same se
   int rejected = 0;
   for (int tries = 0; !d.over && d.seq < 1500 && tries < 20000; ++tries) {
     const int seat = d.views[0].at("active_seat").get<int>();
-    auto moves = moves_from_view(d.views[seat], catalogue());
+    auto moves = moves_from_view(d.views[seat], cod::test::shipped());
     REQUIRE(!moves.empty());
     const auto& mv = moves[d.rng() % moves.size()];
     d.seats[seat]->send({{"type", "act"}, {"id", tries}, {"action", mv}});
@@ -437,6 +285,8 @@ TEST_CASE("e2e: a client that never reads is dropped as a slow consumer; memory 
   const auto dir = temp_dir("cod-e2e-slow");
   auto cfg = base_config(dir);
   cfg.rate_limit_per_sec = 0;
+  cfg.list_rooms_per_sec = 0;
+  cfg.max_waiting_rooms_per_address = 0;
   cfg.max_queued_messages = 8;
   cfg.close_timeout_ms = 300;
   cfg.db = ":memory:";
@@ -450,9 +300,9 @@ TEST_CASE("e2e: a client that never reads is dropped as a slow consumer; memory 
   }
   ws_client lazy(s.port(), 4096);
   lazy.hello();
-  // Each reply lists 300 rooms (~50 KB); the client reads none of them.
+  // Each reply lists a page of 100 rooms (~17 KB); the client reads none of them.
   for (int i = 0; i < 400; ++i)
-    if (!lazy.send({{"type", "list_rooms"}})) break;
+    if (!lazy.send({{"type", "list_rooms"}, {"limit", 100}})) break;
   for (int i = 0; i < 200 && s.srv.stats().slow_consumers_total == 0; ++i) std::this_thread::sleep_for(20ms);
   CHECK(s.srv.stats().slow_consumers_total == 1);
   lazy.drain(5s);  // what the kernel buffered, then the end
@@ -489,7 +339,7 @@ TEST_CASE("e2e: a restarted server recovers the match from SQLite; players resum
     d.views[1] = b.expect("state").at("view");
     for (int tries = 0; d.seq < 8 && !d.over && tries < 500; ++tries) {
       const int seat = d.views[0].at("active_seat").get<int>();
-      auto moves = moves_from_view(d.views[seat], catalogue());
+      auto moves = moves_from_view(d.views[seat], cod::test::shipped());
       d.seats[seat]->send({{"type", "act"}, {"action", cod::server::test::prefer_play(moves, d.rng)}});
       auto reply = d.seats[seat]->read();
       REQUIRE(reply.has_value());
@@ -551,7 +401,7 @@ TEST_CASE("e2e: the browser clients are served at /play/ and /admin/, the catalo
   CHECK(r.content_type == "application/json");
   auto cat = nlohmann::json::parse(r.body, nullptr, false);
   REQUIRE(cat.is_object());
-  CHECK(cat["cards"].size() == catalogue().size());
+  CHECK(cat["cards"].size() == cod::test::shipped().size());
 
   // Traversal over the wire: raw and encoded; the source tree is right above.
   for (const char* target : {"/play/../../CMakeLists.txt", "/play/%2e%2e/%2e%2e/CMakeLists.txt",

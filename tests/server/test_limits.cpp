@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/metrics.hpp"
-#include "net/rate_limiter.hpp"
+#include "common/rate_limiter.hpp"
 #include "net/send_queue.hpp"
 
 using namespace cod::server;
@@ -66,7 +66,7 @@ TEST_CASE("rate limiter: 0 disables it") {
 }
 
 TEST_CASE("send queue: capped; overflow refused; messages shared") {
-  send_queue q(3);
+  send_queue q(3, 1 << 20);
   auto m = std::make_shared<const std::string>("x");
   CHECK(q.push(m));
   CHECK(q.push(m));
@@ -80,9 +80,34 @@ TEST_CASE("send queue: capped; overflow refused; messages shared") {
   CHECK(q.size() == 1);
   CHECK(q.front() == "x");
   CHECK_FALSE(q.push(nullptr));
-  send_queue one(0);  // at least one slot
+  send_queue one(0, 1 << 20);  // at least one slot
   CHECK(one.push(m));
   CHECK_FALSE(one.push(m));
+}
+
+TEST_CASE("send queue: capped in bytes; one large message alone still goes") {
+  // A few large replies must not hold megabytes per connection (issue 15:
+  // 256 lobby lists of 387 KB were 97 MiB a connection).
+  send_queue q(256, 1000);
+  const auto big = std::make_shared<const std::string>(std::string(600, 'b'));
+  const auto small = std::make_shared<const std::string>(std::string(100, 's'));
+  CHECK(q.push(big));
+  CHECK(q.push(small));
+  CHECK(q.push(small));
+  CHECK(q.push(small));
+  CHECK(q.bytes() == 900);
+  CHECK_FALSE(q.push(big));  // 1500 > 1000
+  CHECK(q.push(small));      // exactly 1000
+  CHECK_FALSE(q.push(std::make_shared<const std::string>("x")));
+  q.pop();
+  CHECK(q.bytes() == 400);
+  q.drop_pending();
+  CHECK(q.bytes() == 100);
+  q.clear();
+  CHECK(q.bytes() == 0);
+  const auto huge = std::make_shared<const std::string>(std::string(5000, 'h'));
+  CHECK(q.push(huge));  // alone: sent, however large (a full state of a big match)
+  CHECK_FALSE(q.push(small));
 }
 
 TEST_CASE("metrics: Prometheus text names every metric") {

@@ -234,8 +234,24 @@ struct hello_msg {
   bool operator==(const hello_msg&) const = default;
 };
 
+// drafting: every seat is taken and the decks are being drafted (R14).
+enum class room_status : std::uint8_t { waiting, playing, finished, drafting };
+// "waiting" | "playing" | "finished" | "drafting"
+std::string_view room_status_name(room_status s);
+std::optional<room_status> room_status_from_name(std::string_view name);
+
+// The lobby, one page at a time: a server with many rooms never answers with
+// all of them (docs/protocol.md#list_rooms). Every filter is optional.
+inline constexpr int default_room_page = 50;
+inline constexpr int max_room_page = 100;
 struct list_rooms_msg {
   nlohmann::json id;
+  std::optional<std::string> room{};       // just that room (or none)
+  std::optional<room_status> status{};     // rooms in that status
+  std::optional<game_mode> mode{};
+  std::optional<deck_format> format{};
+  int limit = default_room_page;           // 1..max_room_page rooms per reply
+  std::optional<std::string> after{};      // the previous reply's "next": rooms after that id
   bool operator==(const list_rooms_msg&) const = default;
 };
 
@@ -367,11 +383,6 @@ nlohmann::json make_welcome(const nlohmann::json& id, std::string_view session,
                             std::size_t max_frame_bytes, int rate_limit_per_sec,
                             std::string_view server = server_software);
 
-// drafting: every seat is taken and the decks are being drafted (R14).
-enum class room_status : std::uint8_t { waiting, playing, finished, drafting };
-// "waiting" | "playing" | "finished" | "drafting"
-std::string_view room_status_name(room_status s);
-
 struct seat_summary {
   int seat = 0;
   bool taken = false;  // an AI seat is always taken (and connected): never free to join
@@ -394,8 +405,11 @@ struct room_summary {
 };
 nlohmann::json room_summary_to_json(const room_summary& r);
 
-// {"type": "rooms", "rooms": [room_summary...]}
-nlohmann::json make_rooms(const nlohmann::json& id, std::span<const room_summary> rooms);
+// {"type": "rooms", "rooms": [room_summary...], "total", "next"}: one page of
+// the rooms a list_rooms asked for; `total` counts every room that matched,
+// `next` is the id to pass as "after" for the next page (null on the last).
+nlohmann::json make_rooms(const nlohmann::json& id, std::span<const room_summary> rooms, std::size_t total,
+                          std::optional<std::string_view> next);
 // {"type": "room_created", "room", "seed_hash"}
 nlohmann::json make_room_created(const nlohmann::json& id, std::string_view room,
                                  std::string_view seed_hash);

@@ -121,7 +121,8 @@ function renderWaiting(summary) {
 async function refreshRooms() {
   if (!app.conn || app.conn.closed) return;
   try {
-    const r = await app.conn.request("list_rooms");
+    // One page: the server lists at most 100 rooms a reply (r.total counts them all).
+    const r = await app.conn.request("list_rooms", { limit: 100 });
     if (app.lobby && !app.room) app.lobby.setRooms(r.rooms);
     return r.rooms;
   } catch (e) {
@@ -134,7 +135,7 @@ async function refreshRoomInfo() {
   if (!app.room || !app.conn || app.conn.closed) return;
   let r;
   try {
-    r = await app.conn.request("list_rooms");
+    r = await app.conn.request("list_rooms", { room: app.room.id });
   } catch {
     return;
   }

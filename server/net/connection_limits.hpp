@@ -1,0 +1,74 @@
+// Admission of TCP connections, decided before a byte is read: at most
+// `per_address` connections from one IP address (HTTP and WebSocket alike),
+// at most `max_http` connections that are not WebSocket sessions (requests
+// being read, upgrades in progress) and at most `max_websocket` WebSocket
+// sessions, counted when the upgrade is asked for, not when it completes, so
+// simultaneous handshakes cannot overshoot it.
+//
+// A connection holds its places through an `admission` for its whole life;
+// destroying it gives them back. Thread-safe: one mutex, held for a counter
+// update only.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace cod::server {
+
+class connection_limits;
+
+class admission {
+ public:
+  admission(const admission&) = delete;
+  admission& operator=(const admission&) = delete;
+  ~admission();
+
+  // The HTTP connection becomes a WebSocket session: its HTTP place is given
+  // back and a WebSocket place taken. False (and nothing changes) when every
+  // WebSocket place is taken.
+  bool upgrade();
+  const std::string& address() const { return address_; }
+
+ private:
+  friend class connection_limits;
+  admission(connection_limits& limits, std::string address) : limits_(limits), address_(std::move(address)) {}
+  connection_limits& limits_;
+  std::string address_;
+  bool websocket_ = false;
+};
+
+class connection_limits {
+ public:
+  enum class refusal { none, per_address, http_full };
+
+  // 0 for `per_address`: no limit per address.
+  connection_limits(int per_address, int max_http, int max_websocket)
+      : per_address_(per_address), max_http_(max_http), max_websocket_(max_websocket) {}
+
+  // A new TCP connection from `address`: its admission, or null with the
+  // reason in `why`.
+  std::unique_ptr<admission> admit(const std::string& address, refusal& why);
+
+  std::size_t http_connections() const;
+  std::size_t websocket_connections() const;
+  std::size_t connections_from(const std::string& address) const;
+  int max_websocket() const { return max_websocket_; }
+
+ private:
+  friend class admission;
+  void release(const admission& a);
+  bool upgrade();
+
+  const int per_address_;
+  const int max_http_;
+  const int max_websocket_;
+  mutable std::mutex mutex_;
+  std::size_t http_ = 0;
+  std::size_t websocket_ = 0;
+  std::unordered_map<std::string, int> by_address_;
+};
+
+}  // namespace cod::server
