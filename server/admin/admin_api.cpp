@@ -1,6 +1,7 @@
 #include "admin/admin_api.hpp"
 
 #include <charconv>
+#include <string>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -107,8 +108,13 @@ bool is_admin_target(std::string_view target) {
   return target == "/admin/api" || target.substr(0, 11) == "/admin/api/" || target.substr(0, 11) == "/admin/api?";
 }
 
-api::api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token)
-    : token_(std::move(token)), organiser_token_(std::move(organiser_token)), cards_(cards), store_(store) {}
+api::api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token,
+         guard_limits limits)
+    : token_(std::move(token)),
+      organiser_token_(std::move(organiser_token)),
+      cards_(cards),
+      store_(store),
+      guard_(limits) {}
 
 namespace {
 // The organiser API's targets: /admin/api/tournaments and below.
@@ -119,13 +125,21 @@ bool is_organiser_target(std::string_view target) {
 }
 }  // namespace
 
-response api::handle(const request& req) const {
+response api::handle(const request& req, clock::time_point now) const {
+  guard_.tick(now);  // a summary of refusals from an interval that is over comes first
+  const std::string address = address_of(req.remote);
   response r;
   // Who is asking: "admin", "organiser", or "-" (refused before knowing).
   std::string_view who = "-";
   if (!enabled()) {
     r = error_response(403, "admin_disabled",
                        "the admin API is disabled: set admin_token or organiser_token (docs/admin.md)");
+  } else if (const int wait = guard_.retry_after(address, now); wait > 0) {
+    // Before the token check: a guesser learns nothing more until the window ends.
+    r = error_response(429, "too_many_requests",
+                       cat("too many failed authentications from ", address, "; retry in ", wait, " s"));
+    r.headers.emplace_back("Retry-After", std::to_string(wait));
+    guard_.throttled();
   } else if (req.authorization.empty()) {
     r = error_response(401, "unauthorized", "missing \"Authorization: Bearer <token>\" header");
   } else if (const std::string t = bearer_token(req.authorization); t.empty()) {
@@ -140,6 +154,9 @@ response api::handle(const request& req) const {
   } else {
     r = error_response(401, "unauthorized", "wrong token");
   }
+  const bool auth_failed = r.status == 401;  // only the token check answers 401 (before routing)
+  if (auth_failed) guard_.failed(address, now);
+  else if (who != "-") guard_.succeeded(address);
   if (who != "-" && r.status == 200) {
     try {
       r = route(req);
@@ -155,8 +172,12 @@ response api::handle(const request& req) const {
   // The access log: who, what, outcome. The token is never logged.
   // "admin: 10.1.2.3:4567 as organiser: POST /admin/api/tournaments -> 201 ok"
   const std::string as = who == "-" ? std::string() : cat(" as ", who, ":");
-  if (r.status == 401 || r.status == 403)
-    spdlog::warn("admin: {}{} {} {} refused: {} {}", req.remote, as, req.method, req.target, r.status, r.code);
+  // Refusals through the guard: a flood of them is summarised, not logged
+  // line by line.
+  if (r.status == 401 || r.status == 403 || r.status == 429)
+    guard_.refused(address,
+                   cat("admin: ", req.remote, as, " ", req.method, " ", req.target, " refused: ", r.status, " ", r.code),
+                   now);
   else
     spdlog::info("admin: {}{} {} {} -> {} {}", req.remote, as, req.method, req.target, r.status, r.code);
   return r;

@@ -9,17 +9,22 @@
 // other players' match logs. An empty token disables its role; with both
 // empty the API answers 403 admin_disabled. Every request, accepted or
 // refused, is logged through spdlog with the role (who), the peer address,
-// method, target and outcome (never the token).
+// method, target and outcome (never the token); refused ones at most a few
+// per interval, the rest summarised (refusal_guard.hpp). An address that
+// failed authentication too often gets 429 too_many_requests, its token
+// unchecked, until its window ends.
 //
 // handle() blocks (SQLite reads, replays through the engine): call it off the
 // io threads. Thread-safe.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "admin/refusal_guard.hpp"
 #include "cod/engine/catalogue.hpp"
 #include "persist/match_store.hpp"
 
@@ -62,13 +67,21 @@ class tournament_routes {
 
 class api {
  public:
+  using clock = refusal_guard::clock;
   // `cards` and `store` must outlive the api. `organiser_token`: see above.
-  api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token = {});
+  api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token = {},
+      guard_limits limits = {});
 
   bool enabled() const { return !token_.empty() || !organiser_token_.empty(); }
   // Before serving; must outlive the api. Without it, /admin/api/tournaments is 404.
   void set_tournaments(tournament_routes* t) { tournaments_ = t; }
-  response handle(const request& req) const;
+  response handle(const request& req) const { return handle(req, clock::now()); }
+  // `now`: the brute-force guard's and the refusal log's time (tests).
+  response handle(const request& req, clock::time_point now) const;
+
+  // For /metrics: refused requests (401, 403, 429) and the 429s among them.
+  std::uint64_t refused_total() const { return guard_.refused_total(); }
+  std::uint64_t throttled_total() const { return guard_.throttled_total(); }
 
  private:
   response route(const request& req) const;
@@ -78,6 +91,8 @@ class api {
   const catalogue& cards_;
   match_store& store_;
   tournament_routes* tournaments_ = nullptr;
+  // Its own mutex: handle() stays const and thread-safe.
+  mutable refusal_guard guard_;
 };
 
 }  // namespace cod::server::admin

@@ -713,3 +713,140 @@ TEST_CASE("admin api: the draft record of drafted matches (R14), replayed; secre
   CHECK(bad["error"].get<std::string>().find("unknown card \"no-such-card\"") != std::string::npos);
   CHECK(body(get(api, "/admin/api/matches/d-bad/verify"))["ok"] == false);
 }
+
+// ---------------------------------------------------------------------------
+// Under abuse (issue 15): the brute-force guard and the refusal log, on
+// explicit times (no clock, no sleeps).
+
+namespace {
+
+using admin_clock = admin::api::clock;
+const admin_clock::time_point t0 = admin_clock::time_point{} + std::chrono::hours(1000);
+
+admin::response get_at(const admin::api& api, admin_clock::time_point now, const std::string& remote,
+                       const std::string& authorization, const std::string& target = "/admin/api/matches") {
+  admin::request r;
+  r.method = "GET";
+  r.target = target;
+  r.authorization = authorization;
+  r.remote = remote;
+  return api.handle(r, now);
+}
+
+std::string header(const admin::response& r, const std::string& name) {
+  for (const auto& [n, v] : r.headers)
+    if (n == name) return v;
+  return {};
+}
+
+std::size_t count_containing(const std::vector<std::string>& lines, const std::string& part) {
+  return static_cast<std::size_t>(
+      std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; }));
+}
+
+}  // namespace
+
+TEST_CASE("admin api: after 20 failed authentications an address gets 429 with Retry-After until its window ends") {
+  memory_store store{memory_store::callbacks::run_inline};
+  admin::api api{token, shipped(), store};
+  log_capture logs;
+  // A new port each try: the count is per address.
+  for (int i = 0; i < 20; ++i) {
+    INFO(i);
+    auto r = get_at(api, t0 + std::chrono::milliseconds(i), "10.0.0.9:" + std::to_string(40000 + i), "Bearer guess");
+    CHECK(r.status == 401);
+  }
+  // Locked: even the right token is not checked, and the answer says when to retry.
+  auto r = get_at(api, t0 + std::chrono::seconds(1), "10.0.0.9:50000", auth);
+  CHECK(r.status == 429);
+  CHECK(body(r)["error"] == "too_many_requests");
+  CHECK(r.body.find("m-") == std::string::npos);
+  CHECK(header(r, "Retry-After") == "59");
+  r = get_at(api, t0 + std::chrono::milliseconds(30500), "10.0.0.9:50001", "Bearer guess");
+  CHECK(r.status == 429);
+  CHECK(header(r, "Retry-After") == "30");  // rounded up
+  // Another address is not affected; IPv6 peers are keyed by address too.
+  CHECK(get_at(api, t0 + std::chrono::seconds(2), "10.0.0.10:50000", auth).status == 200);
+  // The window ends 60 s after the first failure: the right token works again
+  // (the 429s did not extend it), and its success forgets the failures.
+  CHECK(get_at(api, t0 + std::chrono::seconds(60), "10.0.0.9:50002", auth).status == 200);
+  for (int i = 0; i < 19; ++i)
+    CHECK(get_at(api, t0 + std::chrono::seconds(61), "10.0.0.9:50003", "Bearer guess").status == 401);
+  CHECK(get_at(api, t0 + std::chrono::seconds(61), "10.0.0.9:50004", auth).status == 200);
+  // A missing header counts as a failure too.
+  for (int i = 0; i < 20; ++i) CHECK(get_at(api, t0 + std::chrono::seconds(62), "[::1]:" + std::to_string(i), "").status == 401);
+  CHECK(get_at(api, t0 + std::chrono::seconds(62), "[::1]:999", auth).status == 429);
+  CHECK(api.throttled_total() == 3);
+  CHECK(api.refused_total() == 20 + 2 + 19 + 20 + 1);
+  // The first 429 fell in the 10 s interval of the 20 failures (10 lines, then
+  // counted); the one at 30.5 s opened a new interval, logged in full.
+  const auto lines = logs.lines();
+  CHECK(has_line(lines, "warning admin: 10.0.0.9:50001 GET /admin/api/matches refused: 429 too_many_requests"));
+  CHECK(has_line(lines,
+                 "warning admin: 11 more refused requests in 1 s from 1 address (not logged one by one); last: "
+                 "10.0.0.9:50000 GET /admin/api/matches refused: 429 too_many_requests"));
+}
+
+TEST_CASE("admin api: a flood of refusals logs 10 lines per 10 s and one summary, never lost") {
+  memory_store store{memory_store::callbacks::run_inline};
+  log_capture logs;
+  admin::guard_limits no_lockout;
+  no_lockout.max_failures = 1000000;  // the log alone here
+  {
+    admin::api api{token, shipped(), store, {}, no_lockout};
+    // 1000 refusals in 5 s from three addresses.
+    for (int i = 0; i < 1000; ++i)
+      get_at(api, t0 + std::chrono::milliseconds(5 * i), "10.0.0." + std::to_string(1 + i % 3) + ":4000",
+             i % 2 ? "Bearer wrong" : "");
+    auto lines = logs.lines();
+    CHECK(count_containing(lines, "refused: 401") == 10);
+    CHECK(count_containing(lines, "more refused") == 0);  // the interval is not over yet
+    CHECK(lines.back() == "warning admin: 10.0.0.1:4000 GET /admin/api/matches refused: 401 unauthorized");
+    // The next request after the interval (an accepted one) brings the summary first.
+    CHECK(get_at(api, t0 + std::chrono::seconds(11), "10.0.0.7:1", auth).status == 200);
+    lines = logs.lines();
+    REQUIRE(lines.size() >= 2);
+    CHECK(lines[lines.size() - 2] ==
+          "warning admin: 990 more refused requests in 5 s from 3 addresses (not logged one by one); last: "
+          "10.0.0.1:4000 GET /admin/api/matches refused: 401 unauthorized");
+    CHECK(lines.back() == "info admin: 10.0.0.7:1 as admin: GET /admin/api/matches -> 200 ok");
+    CHECK(count_containing(lines, "more refused") == 1);
+    // A new interval: the first refusals are logged in full again.
+    get_at(api, t0 + std::chrono::seconds(12), "10.0.0.2:5", "Bearer wrong", "/admin/api/matches/x");
+    CHECK(logs.lines().back() == "warning admin: 10.0.0.2:5 GET /admin/api/matches/x refused: 401 unauthorized");
+    for (int i = 0; i < 10; ++i) get_at(api, t0 + std::chrono::seconds(13), "10.0.0.2:5", "Bearer wrong");
+    CHECK(count_containing(logs.lines(), "more refused") == 1);
+    CHECK(api.refused_total() == 1011);
+  }
+  // No request came after: the api's end (server shutdown) logs what is pending.
+  const auto lines = logs.lines();
+  CHECK(count_containing(lines, "more refused") == 2);
+  CHECK(lines.back() ==
+        "warning admin: 1 more refused request in 1 s from 1 address (not logged one by one); last: "
+        "10.0.0.2:5 GET /admin/api/matches refused: 401 unauthorized");
+  for (const auto& l : lines) CHECK(l.find(token) == std::string::npos);
+}
+
+TEST_CASE("admin refusal guard: addresses from peers; memory bounded, the oldest window forgotten first") {
+  CHECK(admin::address_of("10.1.2.3:4567") == "10.1.2.3");
+  CHECK(admin::address_of("::1:50312") == "::1");
+  CHECK(admin::address_of("[2001:db8::7]:443") == "2001:db8::7");
+  CHECK(admin::address_of("?") == "?");
+
+  admin::guard_limits l;
+  l.max_failures = 2;
+  l.max_addresses = 8;
+  admin::refusal_guard g(l);
+  for (int i = 0; i < 100; ++i) {
+    const std::string a = "10.9.0." + std::to_string(i);
+    g.failed(a, t0 + std::chrono::milliseconds(i));
+    g.failed(a, t0 + std::chrono::milliseconds(i));
+    CHECK(g.tracked_addresses() <= 8);
+  }
+  CHECK(g.tracked_addresses() == 8);
+  CHECK(g.retry_after("10.9.0.99", t0 + std::chrono::seconds(1)) == 60);  // the newest is still locked
+  CHECK(g.retry_after("10.9.0.0", t0 + std::chrono::seconds(1)) == 0);    // the oldest was forgotten
+  // Expired windows go first, and on their own when asked about.
+  CHECK(g.retry_after("10.9.0.99", t0 + std::chrono::seconds(61)) == 0);
+  CHECK(g.tracked_addresses() == 7);
+}
