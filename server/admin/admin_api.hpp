@@ -19,6 +19,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,6 +52,15 @@ struct response {
 // answer their errors the same way.
 response error_response(int status, std::string code, std::string message, std::string param = {});
 
+// Audit (docs/admin.md, "Audit"): `role` ("admin", "organiser") read match
+// `match_id`, which is still being played, through `route` ("state",
+// "export", ...; each shows the players' hidden information: decks, hands,
+// picks). Logs one "audit:" warning (who, peer, which match, what, when)
+// and adds a row to the table admin_audit (migration 0006) through the
+// store's writer; memory_store keeps no row.
+void audit_live_read(match_store& store, std::string_view role, const request& req, const std::string& match_id,
+                     std::string_view route, std::int64_t at_ms);
+
 // True for the targets the admin API answers (everything under /admin/api/;
 // the rest of /admin/ is the browser admin page).
 bool is_admin_target(std::string_view target);
@@ -61,7 +71,8 @@ bool is_admin_target(std::string_view target);
 class tournament_routes {
  public:
   virtual ~tournament_routes() = default;
-  virtual response handle(const request& req, const std::vector<std::string>& seg,
+  // `role`: whose token opened it, "admin" or "organiser" (logs, audit).
+  virtual response handle(const request& req, std::string_view role, const std::vector<std::string>& seg,
                           const std::vector<std::pair<std::string, std::string>>& query) = 0;
 };
 
@@ -84,7 +95,10 @@ class api {
   std::uint64_t throttled_total() const { return guard_.throttled_total(); }
 
  private:
-  response route(const request& req) const;
+  response route(const request& req, std::string_view who) const;
+  // A stored match's documents (the routes under /matches/{id}).
+  response read_match(const stored_match& sm, const std::string& what, const std::string& sub,
+                      const std::vector<std::pair<std::string, std::string>>& p) const;
 
   std::string token_;
   std::string organiser_token_;

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <random>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +29,8 @@
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
 #include "persist/sha256.hpp"
+#include "persist/sqlite_store.hpp"
+#include "persist/sqlite_util.hpp"
 
 using namespace cod::server;
 using cod::test::shipped;
@@ -849,4 +853,85 @@ TEST_CASE("admin refusal guard: addresses from peers; memory bounded, the oldest
   // Expired windows go first, and on their own when asked about.
   CHECK(g.retry_after("10.9.0.99", t0 + std::chrono::seconds(61)) == 0);
   CHECK(g.tracked_addresses() == 7);
+}
+
+// ---------------------------------------------------------------------------
+// Audit (docs/admin.md, "Audit"): reading a match that is still being played.
+
+TEST_CASE("admin api: every read of a live match's documents is audited: who, from where, which match, what, when") {
+  fixture f;
+  log_capture logs;
+  const auto audit_lines = [&] {
+    std::vector<std::string> out;
+    for (const auto& l : logs.lines())
+      if (l.find("audit:") != std::string::npos) out.push_back(l);
+    return out;
+  };
+  // The hidden state of m-part (9 actions, not over): every hand.
+  auto r = get(f.api, "/admin/api/matches/m-part/state?step=9");
+  REQUIRE(r.status == 200);
+  auto lines = audit_lines();
+  REQUIRE(lines.size() == 1);
+  const std::string want =
+      "warning audit: admin at 10.1.2.3:4567 read match m-part while it is played (state): "
+      "GET /admin/api/matches/m-part/state?step=9 (at_ms ";
+  CHECK(lines[0].substr(0, want.size()) == want);
+  // When: the wall clock's milliseconds, after 2020.
+  CHECK(std::stoll(lines[0].substr(want.size())) > 1577836800000);
+  // Each of its documents, by route.
+  for (const std::string route : {"", "/log", "/log/raw", "/export", "/verify"}) {
+    INFO(route);
+    CHECK(get(f.api, "/admin/api/matches/m-part" + route).status == 200);
+  }
+  lines = audit_lines();
+  REQUIRE(lines.size() == 6);
+  CHECK(lines[1].find("(record): GET /admin/api/matches/m-part (at_ms") != std::string::npos);
+  CHECK(lines[2].find("(log): GET /admin/api/matches/m-part/log (at_ms") != std::string::npos);
+  CHECK(lines[3].find("(log/raw): ") != std::string::npos);
+  CHECK(lines[4].find("(export): ") != std::string::npos);
+  CHECK(lines[5].find("(verify): ") != std::string::npos);
+  // Not audited: a finished match, a refused request, an unknown match.
+  CHECK(get(f.api, "/admin/api/matches/m-full/state?step=3").status == 200);
+  CHECK(get(f.api, "/admin/api/matches/m-part/state?step=99").status == 400);
+  CHECK(get(f.api, "/admin/api/matches/m-part/state?step=1", "Bearer wrong").status == 401);
+  CHECK(get(f.api, "/admin/api/matches/nope/state?step=1").status == 404);
+  CHECK(audit_lines().size() == 6);
+}
+
+TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
+  std::random_device rd;
+  const auto dir = std::filesystem::temp_directory_path() / ("cod-admin-audit-" + std::to_string(rd()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "cod.db").string();
+  {
+    std::string error;
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    play_and_store(*store, "live-1", 4242, 1700000003000, 6);
+    play_and_store(*store, "done-1", 4243, 1700000004000, -1);
+    admin::api api{token, shipped(), *store};
+    log_capture logs;
+    admin::request req;
+    req.method = "GET";
+    req.target = "/admin/api/matches/live-1/state?step=6";
+    req.authorization = auth;
+    req.remote = "192.0.2.8:6000";
+    REQUIRE(api.handle(req).status == 200);
+    req.target = "/admin/api/matches/done-1/state?step=1";  // finished: no row
+    REQUIRE(api.handle(req).status == 200);
+    store->flush();
+  }
+  {
+    sql::db db(path, sql::db::mode::read_only);
+    sql::stmt q(db, "SELECT at_ms, role, remote, match_id, route, target FROM admin_audit ORDER BY audit_id");
+    REQUIRE(q.step());
+    CHECK(q.int64(0) > 1577836800000);
+    CHECK(q.text(1) == "admin");
+    CHECK(q.text(2) == "192.0.2.8:6000");
+    CHECK(q.text(3) == "live-1");
+    CHECK(q.text(4) == "state");
+    CHECK(q.text(5) == "GET /admin/api/matches/live-1/state?step=6");
+    CHECK_FALSE(q.step());
+  }
+  std::filesystem::remove_all(dir);
 }
