@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cod/protocol/messages.hpp"
+#include "cod/protocol/names.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "json_util.hpp"
 
@@ -95,13 +96,6 @@ perr read_string(const json& v, const std::string& field, const std::string*& ou
   return std::nullopt;
 }
 
-// Code points in valid UTF-8 (the parser has checked it).
-std::size_t utf8_length(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
 bool is_room_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '-';
@@ -122,18 +116,14 @@ perr read_room(const json& obj, std::string_view what, std::string& out) {
   return std::nullopt;
 }
 
+// names.hpp: the one check for display names; the message says which rule.
 perr read_name(const json& v, std::string& out) {
   const std::string* s = nullptr;
   if (auto e = read_string(v, "name", s)) return e;
-  bool visible = false, control = false;
-  for (unsigned char c : *s) {
-    control = control || c < 0x20 || c == 0x7F;
-    visible = visible || c > 0x20;
-  }
-  if (!visible || control || utf8_length(*s) > max_name_chars)
+  if (auto why = name_problem(*s, max_name_chars))
     return err(protocol_errc::bad_field_value, "name",
-               cat("\"name\" must be 1 to ", num(max_name_chars),
-                   " characters, not all spaces, without control characters"));
+               cat("\"name\" ", *why, " (a name is 1 to ", num(max_name_chars),
+                   " characters, something visible, no control or bidirectional control characters)"));
   out = *s;
   return std::nullopt;
 }

@@ -1,6 +1,7 @@
 #include "admin/admin_api.hpp"
 
 #include <charconv>
+#include <string>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -9,6 +10,7 @@
 #include "admin/match_report.hpp"
 #include "persist/recovery.hpp"
 #include "persist/sha256.hpp"
+#include "persist/sqlite_util.hpp"
 #include "persist/strcat.hpp"
 
 namespace cod::server::admin {
@@ -102,13 +104,43 @@ const std::string* find_param(const params& p, std::string_view name) {
 
 }  // namespace
 
+void audit_live_read(match_store& store, std::string_view role, const request& req, const std::string& match_id,
+                     std::string_view route, std::int64_t at_ms) {
+  // A warning: never filtered at the default level, and easy to grep ("audit:").
+  spdlog::warn("audit: {} at {} read match {} while it is played ({}): {} {} (at_ms {})", role, req.remote, match_id,
+               route, req.method, req.target, at_ms);
+  store.run_sql(
+      cat("admin_audit(", match_id, ")"),
+      [role = std::string(role), remote = req.remote, match_id, route = std::string(route),
+       target = cat(req.method, " ", req.target), at_ms](sql::db& db) {
+        sql::stmt(db,
+                  "INSERT INTO admin_audit (at_ms, role, remote, match_id, route, target) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            .bind(1, at_ms)
+            .bind(2, role)
+            .bind(3, remote)
+            .bind(4, match_id)
+            .bind(5, route)
+            .bind(6, target)
+            .run();
+      },
+      [match_id](bool ok) {
+        if (!ok) spdlog::error("audit: the audit row for match {} could not be stored (the line above stands)", match_id);
+      });
+}
+
 // Only the API: the rest of /admin/ is the browser admin page (static files).
 bool is_admin_target(std::string_view target) {
   return target == "/admin/api" || target.substr(0, 11) == "/admin/api/" || target.substr(0, 11) == "/admin/api?";
 }
 
-api::api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token)
-    : token_(std::move(token)), organiser_token_(std::move(organiser_token)), cards_(cards), store_(store) {}
+api::api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token,
+         guard_limits limits)
+    : token_(std::move(token)),
+      organiser_token_(std::move(organiser_token)),
+      cards_(cards),
+      store_(store),
+      guard_(limits) {}
 
 namespace {
 // The organiser API's targets: /admin/api/tournaments and below.
@@ -119,13 +151,21 @@ bool is_organiser_target(std::string_view target) {
 }
 }  // namespace
 
-response api::handle(const request& req) const {
+response api::handle(const request& req, clock::time_point now) const {
+  guard_.tick(now);  // a summary of refusals from an interval that is over comes first
+  const std::string address = address_of(req.remote);
   response r;
   // Who is asking: "admin", "organiser", or "-" (refused before knowing).
   std::string_view who = "-";
   if (!enabled()) {
     r = error_response(403, "admin_disabled",
                        "the admin API is disabled: set admin_token or organiser_token (docs/admin.md)");
+  } else if (const int wait = guard_.retry_after(address, now); wait > 0) {
+    // Before the token check: a guesser learns nothing more until the window ends.
+    r = error_response(429, "too_many_requests",
+                       cat("too many failed authentications from ", address, "; retry in ", wait, " s"));
+    r.headers.emplace_back("Retry-After", std::to_string(wait));
+    guard_.throttled();
   } else if (req.authorization.empty()) {
     r = error_response(401, "unauthorized", "missing \"Authorization: Bearer <token>\" header");
   } else if (const std::string t = bearer_token(req.authorization); t.empty()) {
@@ -140,9 +180,12 @@ response api::handle(const request& req) const {
   } else {
     r = error_response(401, "unauthorized", "wrong token");
   }
+  const bool auth_failed = r.status == 401;  // only the token check answers 401 (before routing)
+  if (auth_failed) guard_.failed(address, now);
+  else if (who != "-") guard_.succeeded(address);
   if (who != "-" && r.status == 200) {
     try {
-      r = route(req);
+      r = route(req, who);
     } catch (const persist_error& e) {
       spdlog::error("admin: storage error on {} {}: {}", req.method, req.target, e.what());
       r = error_response(500, "storage_error", cat("the database could not be read: ", e.what()));
@@ -155,14 +198,18 @@ response api::handle(const request& req) const {
   // The access log: who, what, outcome. The token is never logged.
   // "admin: 10.1.2.3:4567 as organiser: POST /admin/api/tournaments -> 201 ok"
   const std::string as = who == "-" ? std::string() : cat(" as ", who, ":");
-  if (r.status == 401 || r.status == 403)
-    spdlog::warn("admin: {}{} {} {} refused: {} {}", req.remote, as, req.method, req.target, r.status, r.code);
+  // Refusals through the guard: a flood of them is summarised, not logged
+  // line by line.
+  if (r.status == 401 || r.status == 403 || r.status == 429)
+    guard_.refused(address,
+                   cat("admin: ", req.remote, as, " ", req.method, " ", req.target, " refused: ", r.status, " ", r.code),
+                   now);
   else
     spdlog::info("admin: {}{} {} {} -> {} {}", req.remote, as, req.method, req.target, r.status, r.code);
   return r;
 }
 
-response api::route(const request& req) const {
+response api::route(const request& req, std::string_view who) const {
   std::string_view target = req.target;
   std::string_view query;
   if (auto q = target.find('?'); q != std::string_view::npos) {
@@ -178,7 +225,7 @@ response api::route(const request& req) const {
     if (!tournaments_) return error_response(404, "not_found", "this server runs no tournaments");
     params p;
     if (auto e = parse_query_string(query, p)) return bad_param(*e);
-    return tournaments_->handle(req, seg, p);
+    return tournaments_->handle(req, who, seg, p);
   }
   if (req.method != "GET" && req.method != "HEAD") {
     response r = error_response(405, "method_not_allowed", "the admin API is read-only: GET (or HEAD)");
@@ -219,29 +266,40 @@ response api::route(const request& req) const {
 
   const auto sm = store_.load_match(id);
   if (!sm) return error_response(404, "no_such_match", cat("no match '", id, "'"));
+  response r = read_match(*sm, what, sub, p);
+  // Every document of a match being played shows something its players do
+  // not see (decks, hands, picks, the replay): who read it is audited.
+  if (!sm->finished() && r.status == 200)
+    audit_live_read(store_, who, req, id, what.empty() ? std::string("record") : sub.empty() ? what : cat(what, "/", sub),
+                    sql::now_ms());
+  return r;
+}
 
-  if (what.empty()) return ok_json(record_to_json(*sm));
-  if (what == "export") return ok_json(export_match(*sm));
+response api::read_match(const stored_match& sm, const std::string& what, const std::string& sub,
+                         const params& p) const {
+  const std::string& id = sm.match.match_id;
+  if (what.empty()) return ok_json(record_to_json(sm));
+  if (what == "export") return ok_json(export_match(sm));
   if (what == "draft") {
     // Drafted formats only (draft, instant_constructed): their draft_events.
-    if (!has_draft_record(*sm))
+    if (!has_draft_record(sm))
       return error_response(
           404, "no_draft_record",
-          cat("no draft record for match '", id, "': its format '", sm->match.format, "' is not drafted"));
-    return ok_json(draft_to_json(cards_, *sm));
+          cat("no draft record for match '", id, "': its format '", sm.match.format, "' is not drafted"));
+    return ok_json(draft_to_json(cards_, sm));
   }
-  if (what == "verify") return ok_json(verify_to_json(*sm, verify(cards_, *sm)));
-  if (what == "log" && sub == "raw") return ok_json(raw_log_to_json(*sm));
+  if (what == "verify") return ok_json(verify_to_json(sm, verify(cards_, sm)));
+  if (what == "log" && sub == "raw") return ok_json(raw_log_to_json(sm));
   if (what == "log") {
-    const match_log log = render_log(cards_, *sm);
+    const match_log log = render_log(cards_, sm);
     const std::string* f = find_param(p, "format");
     if (f && *f == "text") {
       response r;
       r.content_type = "text/plain; charset=utf-8";
-      r.body = log_to_text(*sm, log);
+      r.body = log_to_text(sm, log);
       return r;
     }
-    return ok_json(log_to_json(*sm, log));
+    return ok_json(log_to_json(sm, log));
   }
   // state
   const std::string& step_text = *find_param(p, "step");
@@ -252,10 +310,10 @@ response api::route(const request& req) const {
     auto [ptr, ec] = std::from_chars(b, e, step);
     if (step_text.empty() || ec != std::errc{} || ptr != e || step < 0)
       return error_response(400, "bad_parameter",
-                            cat("'step' is an action number from 0 to ", sm->actions.size(), ", not '", step_text, "'"),
+                            cat("'step' is an action number from 0 to ", sm.actions.size(), ", not '", step_text, "'"),
                             "step");
   }
-  state_result s = state_at(cards_, *sm, step);
+  state_result s = state_at(cards_, sm, step);
   if (s.bad_step) return error_response(400, "bad_parameter", s.error, "step");
   if (!s.ok) return error_response(422, "replay_failed", s.error);
   return ok_json(s.body);

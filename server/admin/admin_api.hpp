@@ -9,17 +9,23 @@
 // other players' match logs. An empty token disables its role; with both
 // empty the API answers 403 admin_disabled. Every request, accepted or
 // refused, is logged through spdlog with the role (who), the peer address,
-// method, target and outcome (never the token).
+// method, target and outcome (never the token); refused ones at most a few
+// per interval, the rest summarised (refusal_guard.hpp). An address that
+// failed authentication too often gets 429 too_many_requests, its token
+// unchecked, until its window ends.
 //
 // handle() blocks (SQLite reads, replays through the engine): call it off the
 // io threads. Thread-safe.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "admin/refusal_guard.hpp"
 #include "cod/engine/catalogue.hpp"
 #include "persist/match_store.hpp"
 
@@ -46,6 +52,15 @@ struct response {
 // answer their errors the same way.
 response error_response(int status, std::string code, std::string message, std::string param = {});
 
+// Audit (docs/admin.md, "Audit"): `role` ("admin", "organiser") read match
+// `match_id`, which is still being played, through `route` ("state",
+// "export", ...; each shows the players' hidden information: decks, hands,
+// picks). Logs one "audit:" warning (who, peer, which match, what, when)
+// and adds a row to the table admin_audit (migration 0006) through the
+// store's writer; memory_store keeps no row.
+void audit_live_read(match_store& store, std::string_view role, const request& req, const std::string& match_id,
+                     std::string_view route, std::int64_t at_ms);
+
 // True for the targets the admin API answers (everything under /admin/api/;
 // the rest of /admin/ is the browser admin page).
 bool is_admin_target(std::string_view target);
@@ -56,28 +71,42 @@ bool is_admin_target(std::string_view target);
 class tournament_routes {
  public:
   virtual ~tournament_routes() = default;
-  virtual response handle(const request& req, const std::vector<std::string>& seg,
+  // `role`: whose token opened it, "admin" or "organiser" (logs, audit).
+  virtual response handle(const request& req, std::string_view role, const std::vector<std::string>& seg,
                           const std::vector<std::pair<std::string, std::string>>& query) = 0;
 };
 
 class api {
  public:
+  using clock = refusal_guard::clock;
   // `cards` and `store` must outlive the api. `organiser_token`: see above.
-  api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token = {});
+  api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token = {},
+      guard_limits limits = {});
 
   bool enabled() const { return !token_.empty() || !organiser_token_.empty(); }
   // Before serving; must outlive the api. Without it, /admin/api/tournaments is 404.
   void set_tournaments(tournament_routes* t) { tournaments_ = t; }
-  response handle(const request& req) const;
+  response handle(const request& req) const { return handle(req, clock::now()); }
+  // `now`: the brute-force guard's and the refusal log's time (tests).
+  response handle(const request& req, clock::time_point now) const;
+
+  // For /metrics: refused requests (401, 403, 429) and the 429s among them.
+  std::uint64_t refused_total() const { return guard_.refused_total(); }
+  std::uint64_t throttled_total() const { return guard_.throttled_total(); }
 
  private:
-  response route(const request& req) const;
+  response route(const request& req, std::string_view who) const;
+  // A stored match's documents (the routes under /matches/{id}).
+  response read_match(const stored_match& sm, const std::string& what, const std::string& sub,
+                      const std::vector<std::pair<std::string, std::string>>& p) const;
 
   std::string token_;
   std::string organiser_token_;
   const catalogue& cards_;
   match_store& store_;
   tournament_routes* tournaments_ = nullptr;
+  // Its own mutex: handle() stays const and thread-safe.
+  mutable refusal_guard guard_;
 };
 
 }  // namespace cod::server::admin

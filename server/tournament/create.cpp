@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "cod/engine/rng.hpp"
+#include "cod/protocol/names.hpp"
 #include "tournament/text.hpp"
 #include "tournament/tournament.hpp"
 
@@ -10,22 +11,13 @@ namespace cod::tournaments {
 
 namespace {
 
-std::size_t utf8_chars(std::string_view s) {
-  std::size_t n = 0;
-  for (char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  return n;
-}
-
-bool has_control(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
-}
-
 status bad_config(std::string why) { return {errc::invalid_config, std::move(why)}; }
 
 status check_config(const config& c, int n) {
-  if (c.name.empty() || utf8_chars(c.name) > max_tournament_name_chars || has_control(c.name))
-    return bad_config(cat("name: 1 to ", max_tournament_name_chars, " characters, no control characters"));
+  // The same check as players' names (cod/protocol/names.hpp).
+  if (auto why = protocol::name_problem(c.name, max_tournament_name_chars))
+    return bad_config(cat("name: the tournament's name ", *why, " (1 to ", max_tournament_name_chars,
+                          " characters, something visible, no control or bidirectional control characters)"));
   if (c.mode != "duel") return bad_config("mode: tournaments are played in \"duel\" only");
   if (c.format.empty() || c.format.size() > 32 ||
       !std::all_of(c.format.begin(), c.format.end(), [](char ch) { return (ch >= 'a' && ch <= 'z') || ch == '_'; }))
@@ -52,10 +44,14 @@ status check_names(const std::vector<std::string>& names) {
   if (n < 2 || n > max_players) return {errc::invalid_players, cat("players: 2 to ", max_players)};
   for (std::size_t i = 0; i < names.size(); ++i) {
     const std::string& s = names[i];
-    if (s.empty() || utf8_chars(s) > max_player_name_chars || has_control(s) || s.front() == ' ' || s.back() == ' ')
+    // The join's check (cod/protocol/names.hpp), plus no space at either end.
+    std::optional<std::string> why = protocol::name_problem(s, max_player_name_chars);
+    if (!why && (s.front() == ' ' || s.back() == ' ')) why = "starts or ends with a space";
+    if (why)
       return {errc::invalid_players,
-              cat("player ", i + 1, ": a name of 1 to ", max_player_name_chars,
-                  " characters, no control characters, no leading or trailing space")};
+              cat("player ", i + 1, ": the name ", *why, " (1 to ", max_player_name_chars,
+                  " characters, something visible, no control or bidirectional control characters, no leading or "
+                  "trailing space)")};
     for (std::size_t j = 0; j < i; ++j)
       if (ascii_lower(names[j]) == ascii_lower(s))
         return {errc::invalid_players, cat("player ", i + 1, ": the name \"", s, "\" is taken (names ignore case)")};

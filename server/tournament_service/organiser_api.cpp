@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "admin/match_report.hpp"
+#include "persist/sqlite_util.hpp"
 #include "persist/strcat.hpp"
 #include "tournament_service/tournament_json.hpp"
 
@@ -185,7 +186,8 @@ admin::response create(tournament_service& svc, const json& body, const std::str
 
 }  // namespace
 
-admin::response organiser_api::handle(const admin::request& req, const std::vector<std::string>& seg,
+admin::response organiser_api::handle(const admin::request& req, std::string_view role,
+                                      const std::vector<std::string>& seg,
                                       const std::vector<std::pair<std::string, std::string>>& query) {
   const bool get = req.method == "GET" || req.method == "HEAD";
   const bool post = req.method == "POST";
@@ -224,14 +226,20 @@ admin::response organiser_api::handle(const admin::request& req, const std::vect
     if (!get) return method_not_allowed("GET");
     if (what == "standings") return ok_json({{"tournament", id}, {"standings", standings_to_json(snap->t)}});
     if (what == "log") return ok_json({{"tournament", id}, {"log", tournament_log_to_json(snap->t)}});
-    // export: the tournament and every match its games were played in.
+    // export: the tournament and every match its games were played in; a
+    // match still being played shows its decks: audited (docs/admin.md).
     json matches = json::array();
+    std::vector<std::string> live;
     for (const auto& r : snap->t.rounds())
       for (const auto& p : r.pairings)
         for (const auto& g : p.games) {
           if (g.match_id.empty()) continue;
-          if (auto sm = store_.load_match(g.match_id)) matches.push_back(admin::export_match(*sm));
+          if (auto sm = store_.load_match(g.match_id)) {
+            matches.push_back(admin::export_match(*sm));
+            if (!sm->finished()) live.push_back(g.match_id);
+          }
         }
+    for (const auto& m : live) admin::audit_live_read(store_, role, req, m, "tournament export", sql::now_ms());
     return ok_json({{"format", "cod-tournament-export/1"}, {"tournament", tournament_to_json(*snap)}, {"matches", matches}});
   }
 

@@ -15,7 +15,7 @@ class organiser_api final : public admin::tournament_routes {
  public:
   // Both must outlive this.
   organiser_api(tournament_service& svc, match_store& store) : svc_(svc), store_(store) {}
-  admin::response handle(const admin::request& req, const std::vector<std::string>& seg,
+  admin::response handle(const admin::request& req, std::string_view role, const std::vector<std::string>& seg,
                          const std::vector<std::pair<std::string, std::string>>& query) override;
 
  private:

@@ -5,9 +5,11 @@ type, unknown and ill-typed fields, messages before hello, a join of a full
 room, a resume with a wrong token (the only way to try to act for another
 seat: the seat of an `act` is the connection's), an act without a seat, an
 act naming a seat, an act as a spectator; another sends a frame over
-max_frame_bytes; another an unsupported version; another floods. Each gets
+max_frame_bytes; another bad escapes and then text that is not UTF-8;
+another an unsupported version; another floods. Each gets
 the documented error (docs/protocol.md, "Errors") and, where documented, the
-close code (1009, 1002, 1008); the well-behaved connections keep working, the
+close code (1009, 1002, 1008; 1007 and no error for a text frame that is not
+UTF-8); the well-behaved connections keep working, the
 bots finish their match, and the stored log verifies.
 
   test_hostile.py --server S --bot B [--admin A]
@@ -173,6 +175,23 @@ def test(args, work):
     expect_close(ws, 1009)
     ws.close()
     e2e.log("oversized frame: frame_too_large, close 1009")
+
+    # 4b. Text that is not UTF-8 is a WebSocket protocol error (RFC 6455
+    #     8.1): close 1007 and no error frame (docs/protocol.md, "Transport").
+    #     Bad escapes inside valid UTF-8 are JSON errors: bad_json.
+    ws = WS(port)
+    check(ws.request({"type": "hello", "id": 1, "version": 1})["type"] == "welcome", "welcome")
+    expect_error(ws, '{"type": "ping", "id": "\\x41"}', "bad_json", raw=True)
+    expect_error(ws, '{"type": "ping", "id": "\\ud800"}', "bad_json", raw=True)
+    ws.send_frame(0x1, b'{"type": "ping", "id": "\xff\xfe"}')
+    try:
+        while True:
+            kind, data = ws.recv(10)
+            raise e2e.TestFailure("invalid UTF-8: a frame before the close (expected none): %r" % data)
+    except WSClosed as c:
+        check(c.code == 1007, "invalid UTF-8: closed with %s %r, not 1007" % (c.code, c.reason))
+    ws.close()
+    e2e.log("invalid UTF-8 in a text frame: close 1007, no error frame; bad escapes: bad_json")
 
     # 5. An unsupported version: unsupported_version, then close 1002.
     ws = WS(port)

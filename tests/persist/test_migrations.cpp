@@ -64,9 +64,11 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"tournament_log", {"tournament_id", "seq", "at_ms", "actor", "act", "round", "player", "note"}},
     // 0005_tournament_server_options.sql
     {"tournament_server_options", {"tournament_id", "spectator_delay", "auto_advance"}},
+    // 0006_admin_audit.sql
+    {"admin_audit", {"audit_id", "at_ms", "role", "remote", "match_id", "route", "target"}},
 };
 const std::vector<std::string> documented_indexes = {
-    "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",
+    "admin_audit_match",   "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",
     "matches_status",      "tournament_games_match", "tournament_players_name", "tournaments_created"};
 
 }  // namespace

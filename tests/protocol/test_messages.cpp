@@ -5,11 +5,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/messages.hpp"
+#include "cod/protocol/names.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
@@ -524,4 +526,63 @@ TEST_CASE("options and decks as persistence stores them") {
   const auto e = proto::deck_from_json(json{{"preconstructed", 9}}, out);
   REQUIRE(e);
   CHECK(e->field == "deck.preconstructed");
+}
+
+// Display names (cod/protocol/names.hpp, issue 15): bidirectional controls,
+// C1 controls and names with nothing visible are refused on the name field,
+// and the message says which character class and which character.
+TEST_CASE("join names: bidi and C1 controls and invisible-only names are refused, saying why") {
+  const auto refused = [](const std::string& name_json, const std::string& says) {
+    const std::string text = R"({"id":3,"type":"join","room":"r","name":")" + name_json +
+                             R"(","deck":{"preconstructed":1}})";
+    check_error(text, protocol_errc::bad_field_value, "name", 3);
+    const auto r = parse(text);
+    REQUIRE(r.error);
+    CAPTURE(r.error->message);
+    CHECK(r.error->message.find(says) != std::string::npos);
+  };
+  // Bidirectional controls: overrides, embeddings, isolates, marks.
+  refused(R"(Ann\u202Egnp.exe)", "\"name\" contains a bidirectional control character (U+202E)");
+  refused(R"(\u202Aa)", "bidirectional control character (U+202A)");
+  refused(R"(a\u2066b\u2069)", "bidirectional control character (U+2066)");
+  refused(R"(a\u2069)", "bidirectional control character (U+2069)");
+  refused(R"(a\u200E)", "bidirectional control character (U+200E)");
+  refused(R"(\u200Fa)", "bidirectional control character (U+200F)");
+  refused(R"(a\u061C)", "bidirectional control character (U+061C)");
+  // C1 controls (U+0080..U+009F); C0 and DEL as before.
+  refused(R"(a\u0085b)", "contains a C1 control character (U+0085)");
+  refused(R"(\u0080)", "C1 control character (U+0080)");
+  refused(R"(a\u009Fb)", "C1 control character (U+009F)");
+  refused(R"(a\u0007b)", "contains a control character (U+0007)");
+  refused(R"(a\u007Fb)", "contains a control character (U+007F)");
+  // Nothing visible: zero-width characters, spaces of any kind, combining marks.
+  for (const std::string invisible : {R"(\u200B)", R"(\u200B\u200C\u200D)", R"(\u2060)", R"(\uFEFF)",
+                                      R"( \u00A0\u3000)", R"(\u0301\u0301)", R"(\u200D\uFE0F)", R"(\u3164)"}) {
+    INFO(invisible);
+    refused(invisible, "has no visible character");
+  }
+  refused("", "is empty");
+  refused("123456789012345678901234567890123", "is longer than 32 characters");
+  // Still accepted: zero-width joiners and combining marks inside a visible
+  // name (emoji sequences, scripts that need them), non-Latin letters.
+  for (const std::string ok : {R"(e\u0301)", R"(\uD83D\uDC68\u200D\uD83D\uDC69)", R"(\u0645\u200C\u06CC)",
+                               R"(Zo\u00EB)", R"(\u4E2D\u6587)", R"(a b)"}) {
+    INFO(ok);
+    const auto r = parse(R"({"type":"join","room":"r","name":")" + ok + R"(","deck":{"preconstructed":1}})");
+    CHECK(r.ok());
+  }
+}
+
+TEST_CASE("name_problem: ill-formed UTF-8 is refused (for callers whose text no JSON parser checked)") {
+  CHECK(proto::name_problem("Ann", 32) == std::nullopt);
+  CHECK(proto::name_problem("\xC3", 32) == std::optional<std::string>("is not valid UTF-8"));          // truncated
+  CHECK(proto::name_problem("\xC0\xAF", 32) == std::optional<std::string>("is not valid UTF-8"));      // overlong
+  CHECK(proto::name_problem("\xED\xA0\x80", 32) == std::optional<std::string>("is not valid UTF-8"));  // surrogate
+  CHECK(proto::name_problem("\xF4\x90\x80\x80", 32) == std::optional<std::string>("is not valid UTF-8"));
+  CHECK(proto::name_problem("\xFF", 32) == std::optional<std::string>("is not valid UTF-8"));
+  // Tags and variation selectors outside the BMP draw nothing either.
+  CHECK(proto::name_problem("\xF3\xA0\x80\x81\xF3\xA0\x84\x80", 32) ==
+        std::optional<std::string>("has no visible character (only spaces, zero-width or combining characters)"));
+  CHECK(proto::name_problem("\xC3\xA9\xC3\xA9", 2) == std::nullopt);  // code points, not bytes
+  CHECK(proto::name_problem("\xC3\xA9\xC3\xA9\xC3\xA9", 2) == std::optional<std::string>("is longer than 2 characters"));
 }

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <random>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +29,8 @@
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
 #include "persist/sha256.hpp"
+#include "persist/sqlite_store.hpp"
+#include "persist/sqlite_util.hpp"
 
 using namespace cod::server;
 using cod::test::shipped;
@@ -712,4 +716,222 @@ TEST_CASE("admin api: the draft record of drafted matches (R14), replayed; secre
   INFO(bad.dump());
   CHECK(bad["error"].get<std::string>().find("unknown card \"no-such-card\"") != std::string::npos);
   CHECK(body(get(api, "/admin/api/matches/d-bad/verify"))["ok"] == false);
+}
+
+// ---------------------------------------------------------------------------
+// Under abuse (issue 15): the brute-force guard and the refusal log, on
+// explicit times (no clock, no sleeps).
+
+namespace {
+
+using admin_clock = admin::api::clock;
+const admin_clock::time_point t0 = admin_clock::time_point{} + std::chrono::hours(1000);
+
+admin::response get_at(const admin::api& api, admin_clock::time_point now, const std::string& remote,
+                       const std::string& authorization, const std::string& target = "/admin/api/matches") {
+  admin::request r;
+  r.method = "GET";
+  r.target = target;
+  r.authorization = authorization;
+  r.remote = remote;
+  return api.handle(r, now);
+}
+
+std::string header(const admin::response& r, const std::string& name) {
+  for (const auto& [n, v] : r.headers)
+    if (n == name) return v;
+  return {};
+}
+
+std::size_t count_containing(const std::vector<std::string>& lines, const std::string& part) {
+  return static_cast<std::size_t>(
+      std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; }));
+}
+
+}  // namespace
+
+TEST_CASE("admin api: after 20 failed authentications an address gets 429 with Retry-After until its window ends") {
+  memory_store store{memory_store::callbacks::run_inline};
+  admin::api api{token, shipped(), store};
+  log_capture logs;
+  // A new port each try: the count is per address.
+  for (int i = 0; i < 20; ++i) {
+    INFO(i);
+    auto r = get_at(api, t0 + std::chrono::milliseconds(i), "10.0.0.9:" + std::to_string(40000 + i), "Bearer guess");
+    CHECK(r.status == 401);
+  }
+  // Locked: even the right token is not checked, and the answer says when to retry.
+  auto r = get_at(api, t0 + std::chrono::seconds(1), "10.0.0.9:50000", auth);
+  CHECK(r.status == 429);
+  CHECK(body(r)["error"] == "too_many_requests");
+  CHECK(r.body.find("m-") == std::string::npos);
+  CHECK(header(r, "Retry-After") == "59");
+  r = get_at(api, t0 + std::chrono::milliseconds(30500), "10.0.0.9:50001", "Bearer guess");
+  CHECK(r.status == 429);
+  CHECK(header(r, "Retry-After") == "30");  // rounded up
+  // Another address is not affected; IPv6 peers are keyed by address too.
+  CHECK(get_at(api, t0 + std::chrono::seconds(2), "10.0.0.10:50000", auth).status == 200);
+  // The window ends 60 s after the first failure: the right token works again
+  // (the 429s did not extend it), and its success forgets the failures.
+  CHECK(get_at(api, t0 + std::chrono::seconds(60), "10.0.0.9:50002", auth).status == 200);
+  for (int i = 0; i < 19; ++i)
+    CHECK(get_at(api, t0 + std::chrono::seconds(61), "10.0.0.9:50003", "Bearer guess").status == 401);
+  CHECK(get_at(api, t0 + std::chrono::seconds(61), "10.0.0.9:50004", auth).status == 200);
+  // A missing header counts as a failure too.
+  for (int i = 0; i < 20; ++i) CHECK(get_at(api, t0 + std::chrono::seconds(62), "[::1]:" + std::to_string(i), "").status == 401);
+  CHECK(get_at(api, t0 + std::chrono::seconds(62), "[::1]:999", auth).status == 429);
+  CHECK(api.throttled_total() == 3);
+  CHECK(api.refused_total() == 20 + 2 + 19 + 20 + 1);
+  // The first 429 fell in the 10 s interval of the 20 failures (10 lines, then
+  // counted); the one at 30.5 s opened a new interval, logged in full.
+  const auto lines = logs.lines();
+  CHECK(has_line(lines, "warning admin: 10.0.0.9:50001 GET /admin/api/matches refused: 429 too_many_requests"));
+  CHECK(has_line(lines,
+                 "warning admin: 11 more refused requests in 1 s from 1 address (not logged one by one); last: "
+                 "10.0.0.9:50000 GET /admin/api/matches refused: 429 too_many_requests"));
+}
+
+TEST_CASE("admin api: a flood of refusals logs 10 lines per 10 s and one summary, never lost") {
+  memory_store store{memory_store::callbacks::run_inline};
+  log_capture logs;
+  admin::guard_limits no_lockout;
+  no_lockout.max_failures = 1000000;  // the log alone here
+  {
+    admin::api api{token, shipped(), store, {}, no_lockout};
+    // 1000 refusals in 5 s from three addresses.
+    for (int i = 0; i < 1000; ++i)
+      get_at(api, t0 + std::chrono::milliseconds(5 * i), "10.0.0." + std::to_string(1 + i % 3) + ":4000",
+             i % 2 ? "Bearer wrong" : "");
+    auto lines = logs.lines();
+    CHECK(count_containing(lines, "refused: 401") == 10);
+    CHECK(count_containing(lines, "more refused") == 0);  // the interval is not over yet
+    CHECK(lines.back() == "warning admin: 10.0.0.1:4000 GET /admin/api/matches refused: 401 unauthorized");
+    // The next request after the interval (an accepted one) brings the summary first.
+    CHECK(get_at(api, t0 + std::chrono::seconds(11), "10.0.0.7:1", auth).status == 200);
+    lines = logs.lines();
+    REQUIRE(lines.size() >= 2);
+    CHECK(lines[lines.size() - 2] ==
+          "warning admin: 990 more refused requests in 5 s from 3 addresses (not logged one by one); last: "
+          "10.0.0.1:4000 GET /admin/api/matches refused: 401 unauthorized");
+    CHECK(lines.back() == "info admin: 10.0.0.7:1 as admin: GET /admin/api/matches -> 200 ok");
+    CHECK(count_containing(lines, "more refused") == 1);
+    // A new interval: the first refusals are logged in full again.
+    get_at(api, t0 + std::chrono::seconds(12), "10.0.0.2:5", "Bearer wrong", "/admin/api/matches/x");
+    CHECK(logs.lines().back() == "warning admin: 10.0.0.2:5 GET /admin/api/matches/x refused: 401 unauthorized");
+    for (int i = 0; i < 10; ++i) get_at(api, t0 + std::chrono::seconds(13), "10.0.0.2:5", "Bearer wrong");
+    CHECK(count_containing(logs.lines(), "more refused") == 1);
+    CHECK(api.refused_total() == 1011);
+  }
+  // No request came after: the api's end (server shutdown) logs what is pending.
+  const auto lines = logs.lines();
+  CHECK(count_containing(lines, "more refused") == 2);
+  CHECK(lines.back() ==
+        "warning admin: 1 more refused request in 1 s from 1 address (not logged one by one); last: "
+        "10.0.0.2:5 GET /admin/api/matches refused: 401 unauthorized");
+  for (const auto& l : lines) CHECK(l.find(token) == std::string::npos);
+}
+
+TEST_CASE("admin refusal guard: addresses from peers; memory bounded, the oldest window forgotten first") {
+  CHECK(admin::address_of("10.1.2.3:4567") == "10.1.2.3");
+  CHECK(admin::address_of("::1:50312") == "::1");
+  CHECK(admin::address_of("[2001:db8::7]:443") == "2001:db8::7");
+  CHECK(admin::address_of("?") == "?");
+
+  admin::guard_limits l;
+  l.max_failures = 2;
+  l.max_addresses = 8;
+  admin::refusal_guard g(l);
+  for (int i = 0; i < 100; ++i) {
+    const std::string a = "10.9.0." + std::to_string(i);
+    g.failed(a, t0 + std::chrono::milliseconds(i));
+    g.failed(a, t0 + std::chrono::milliseconds(i));
+    CHECK(g.tracked_addresses() <= 8);
+  }
+  CHECK(g.tracked_addresses() == 8);
+  CHECK(g.retry_after("10.9.0.99", t0 + std::chrono::seconds(1)) == 60);  // the newest is still locked
+  CHECK(g.retry_after("10.9.0.0", t0 + std::chrono::seconds(1)) == 0);    // the oldest was forgotten
+  // Expired windows go first, and on their own when asked about.
+  CHECK(g.retry_after("10.9.0.99", t0 + std::chrono::seconds(61)) == 0);
+  CHECK(g.tracked_addresses() == 7);
+}
+
+// ---------------------------------------------------------------------------
+// Audit (docs/admin.md, "Audit"): reading a match that is still being played.
+
+TEST_CASE("admin api: every read of a live match's documents is audited: who, from where, which match, what, when") {
+  fixture f;
+  log_capture logs;
+  const auto audit_lines = [&] {
+    std::vector<std::string> out;
+    for (const auto& l : logs.lines())
+      if (l.find("audit:") != std::string::npos) out.push_back(l);
+    return out;
+  };
+  // The hidden state of m-part (9 actions, not over): every hand.
+  auto r = get(f.api, "/admin/api/matches/m-part/state?step=9");
+  REQUIRE(r.status == 200);
+  auto lines = audit_lines();
+  REQUIRE(lines.size() == 1);
+  const std::string want =
+      "warning audit: admin at 10.1.2.3:4567 read match m-part while it is played (state): "
+      "GET /admin/api/matches/m-part/state?step=9 (at_ms ";
+  CHECK(lines[0].substr(0, want.size()) == want);
+  // When: the wall clock's milliseconds, after 2020.
+  CHECK(std::stoll(lines[0].substr(want.size())) > 1577836800000);
+  // Each of its documents, by route.
+  for (const std::string route : {"", "/log", "/log/raw", "/export", "/verify"}) {
+    INFO(route);
+    CHECK(get(f.api, "/admin/api/matches/m-part" + route).status == 200);
+  }
+  lines = audit_lines();
+  REQUIRE(lines.size() == 6);
+  CHECK(lines[1].find("(record): GET /admin/api/matches/m-part (at_ms") != std::string::npos);
+  CHECK(lines[2].find("(log): GET /admin/api/matches/m-part/log (at_ms") != std::string::npos);
+  CHECK(lines[3].find("(log/raw): ") != std::string::npos);
+  CHECK(lines[4].find("(export): ") != std::string::npos);
+  CHECK(lines[5].find("(verify): ") != std::string::npos);
+  // Not audited: a finished match, a refused request, an unknown match.
+  CHECK(get(f.api, "/admin/api/matches/m-full/state?step=3").status == 200);
+  CHECK(get(f.api, "/admin/api/matches/m-part/state?step=99").status == 400);
+  CHECK(get(f.api, "/admin/api/matches/m-part/state?step=1", "Bearer wrong").status == 401);
+  CHECK(get(f.api, "/admin/api/matches/nope/state?step=1").status == 404);
+  CHECK(audit_lines().size() == 6);
+}
+
+TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
+  std::random_device rd;
+  const auto dir = std::filesystem::temp_directory_path() / ("cod-admin-audit-" + std::to_string(rd()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "cod.db").string();
+  {
+    std::string error;
+    auto store = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(store, error);
+    play_and_store(*store, "live-1", 4242, 1700000003000, 6);
+    play_and_store(*store, "done-1", 4243, 1700000004000, -1);
+    admin::api api{token, shipped(), *store};
+    log_capture logs;
+    admin::request req;
+    req.method = "GET";
+    req.target = "/admin/api/matches/live-1/state?step=6";
+    req.authorization = auth;
+    req.remote = "192.0.2.8:6000";
+    REQUIRE(api.handle(req).status == 200);
+    req.target = "/admin/api/matches/done-1/state?step=1";  // finished: no row
+    REQUIRE(api.handle(req).status == 200);
+    store->flush();
+  }
+  {
+    sql::db db(path, sql::db::mode::read_only);
+    sql::stmt q(db, "SELECT at_ms, role, remote, match_id, route, target FROM admin_audit ORDER BY audit_id");
+    REQUIRE(q.step());
+    CHECK(q.int64(0) > 1577836800000);
+    CHECK(q.text(1) == "admin");
+    CHECK(q.text(2) == "192.0.2.8:6000");
+    CHECK(q.text(3) == "live-1");
+    CHECK(q.text(4) == "state");
+    CHECK(q.text(5) == "GET /admin/api/matches/live-1/state?step=6");
+    CHECK_FALSE(q.step());
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -143,3 +143,34 @@ TEST_CASE("warnings: too few rounds, a very large cut") {
   CHECK(tournament::warnings(make_config(4, 1, 8), 9).size() == 1);  // the cut only
   CHECK(tournament::warnings(make_config(4, 1, 8), 16).empty());
 }
+
+TEST_CASE("create: player and tournament names get the join's check (bidi, C1, invisible-only), saying why") {
+  const config c = make_config(1);
+  const struct {
+    std::string name;
+    const char* says;
+  } bad[] = {
+      {"Ann\xE2\x80\xAEgnp", "player 2: the name contains a bidirectional control character (U+202E)"},
+      {"a\xE2\x81\xA6" "b", "player 2: the name contains a bidirectional control character (U+2066)"},
+      {"a\xD8\x9C", "player 2: the name contains a bidirectional control character (U+061C)"},
+      {"a\xC2\x85" "b", "player 2: the name contains a C1 control character (U+0085)"},
+      {"\xE2\x80\x8B\xE2\x80\x8D", "player 2: the name has no visible character"},
+      {"\xEF\xBB\xBF", "player 2: the name has no visible character"},
+      {"\xCC\x81\xCC\x81", "player 2: the name has no visible character"},
+      {"\xC3", "player 2: the name is not valid UTF-8"},
+      {" Bob", "player 2: the name starts or ends with a space"},
+  };
+  for (const auto& b : bad) {
+    CAPTURE(b.name);
+    tournament t;
+    std::vector<std::string> tokens;
+    const status s = tournament::create(c, {"Ann", b.name}, seeded_random(1), t, tokens);
+    CHECK(s.code == errc::invalid_players);
+    CHECK(s.detail.find(b.says) == 0);
+  }
+  config named = make_config(1);
+  named.name = "Cup\xE2\x80\xAE";
+  const status s = try_create(named, 2);
+  CHECK(s.code == errc::invalid_config);
+  CHECK(s.detail.find("name: the tournament's name contains a bidirectional control character (U+202E)") == 0);
+}
