@@ -237,7 +237,20 @@ bool server::start(std::string& error) {
                         {"persistence_pending", d.store->pending()}};
     return j.dump();
   };
-  d.net_ctx->metrics_text = [&d] { return d.stats.prometheus(d.store->pending(), d.store->commits()); };
+  d.net_ctx->metrics_text = [&d] {
+    std::string text = d.stats.prometheus(d.store->pending(), d.store->commits());
+    // The admin API's refusals (docs/admin.md, "Refused requests").
+    if (d.admin_api) {
+      text += "# HELP cod_admin_refused_total Admin API requests refused (401, 403, 429).\n"
+              "# TYPE cod_admin_refused_total counter\ncod_admin_refused_total ";
+      text += std::to_string(d.admin_api->refused_total());
+      text += "\n# HELP cod_admin_throttled_total Admin API requests refused with 429 after too many failed "
+              "authentications.\n# TYPE cod_admin_throttled_total counter\ncod_admin_throttled_total ";
+      text += std::to_string(d.admin_api->throttled_total());
+      text += '\n';
+    }
+    return text;
+  };
   {
     auto files = std::make_shared<static_files>(cfg.web_root);
     files->add_file("/play/catalogue.json", cfg.catalogue);

@@ -162,6 +162,10 @@ TEST_CASE("e2e: a duel to the end over WebSockets; every client sees the same se
   actions_line += std::to_string(d.seq);
   actions_line += "\n";
   CHECK(metrics.body.find(actions_line) != std::string::npos);
+  // The limits on abuse are visible (none was hit here).
+  CHECK(metrics.body.find("cod_connections_refused_total 0\n") != std::string::npos);
+  CHECK(metrics.body.find("cod_hello_timeouts_total 0\n") != std::string::npos);
+  CHECK(metrics.body.find("cod_admin_refused_total 0\n") != std::string::npos);
   for (const char* name : {"cod_rooms 1\n", "cod_connections 3\n", "cod_actions_per_second ",
                            "cod_persistence_pending ", "cod_matches_finished_total 1\n"})
     CHECK(metrics.body.find(name) != std::string::npos);
