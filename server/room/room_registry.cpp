@@ -117,14 +117,6 @@ std::shared_ptr<const room_registry::snapshot_t> room_registry::snapshot() const
   return snapshot_;
 }
 
-std::vector<protocol::room_summary> room_registry::list() const {
-  const auto snap = snapshot();
-  std::vector<protocol::room_summary> out;
-  out.reserve(snap->size());
-  for (const listed& l : *snap) out.push_back(l.summary);
-  return out;
-}
-
 room_registry::page room_registry::list(const protocol::list_rooms_msg& q) const {
   const auto snap = snapshot();
   const auto matches = [&q](const protocol::room_summary& s) {

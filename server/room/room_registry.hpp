@@ -41,8 +41,6 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   std::optional<protocol::protocol_error> check_pool(game_mode mode, protocol::deck_format format,
                                                      const protocol::room_options& options) const;
   std::shared_ptr<room> find(std::string_view id) const;
-  // Every room, in id order.
-  std::vector<protocol::room_summary> list() const;
   // One page of the rooms a list_rooms asks for.
   struct page {
     std::vector<protocol::room_summary> rooms;
