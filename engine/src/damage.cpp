@@ -133,11 +133,19 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     else if (hurt) hurt->add(cr.uid);
   }
 
-  // Step 8 (assault) / after step 9 (summoning): R7 Chain, R17.12.
+  // Step 8 (assault) / after step 9 (summoning): R7 Chain, R17.12. R17.23:
+  // several Chain creatures hit at once return their cards in R4.2 order
+  // (each owner's upper line then lower, furthest first, R17.19), not in the
+  // order the hits were dealt.
   const bool chains = has(s.present, ability::chain);
-  for (int i = 0; chains && i < n_damaged; ++i) {
-    const place p = find_creature(s, damaged[i]);
-    if (p.valid()) release_chained(c, c.at(p));
+  if (chains && n_damaged > 0) {
+    place holders[3];
+    int n_holders = 0;
+    for (int i = 0; i < n_damaged; ++i)
+      if (const place p = find_creature(s, damaged[i]); p.valid()) holders[n_holders++] = p;
+    sort_small(holders, n_holders,
+               [&](const place& a, const place& b) { return return_order(s, a) < return_order(s, b); });
+    for (int i = 0; i < n_holders; ++i) release_chained(c, c.at(holders[i]));
   }
 
   // Steps 10-12: destroyed creatures leave play, R4.2 order.

@@ -61,7 +61,7 @@ struct room_hooks {
 };
 
 // The docs/rules.md revision stored with each match (match_record::rules_version).
-inline constexpr const char* rules_version = "rules.md/engine-1";
+inline constexpr const char* rules_version = "rules.md/engine-2";
 
 class room : public std::enable_shared_from_this<room> {
  public:

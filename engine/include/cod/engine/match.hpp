@@ -26,7 +26,7 @@
 namespace cod {
 
 // Bump when a rule change would alter the outcome of a recorded action log.
-inline constexpr int engine_version = 1;
+inline constexpr int engine_version = 2;
 
 class match {
  public:
