@@ -22,8 +22,8 @@ int ai_play(ctx& c, seat_t seat, card_uid u, int which, bool free, bool countero
   const seat_lines where = s.seats[seat].lines[which];
   *flight = u;
   // R12.9 Counterorder: compare with the discard pile's top card; the higher
-  // cost goes into play, the other to the discard pile; equal (RULING of
-  // R12.9), or no discard pile: the revealed card is played normally.
+  // cost goes into play, the other to the discard pile; equal (R17.20: no
+  // effect), or no discard pile: the revealed card is played normally.
   if (counterorder_applies && has(st.abilities, ability::counterorder) && pile.discard_count > 0) {
     c.triggered(u, seat, ability::counterorder);
     const card_uid top = pile.discard[pile.discard_count - 1];

@@ -151,15 +151,15 @@ void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_u
   vanish_and_instinct(c, hurt, false);  // step 17 (R7: Instinct answers attacks only, E22)
 }
 
-// R5.2 for an incantation; RULING E1: out of the hand while it resolves, its
-// own departure checked once it is back.
+// R5.2 for an incantation; R17.21, R17.22 (RULING E1): out of the hand while
+// it resolves, its own departure checked once it is back.
 void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid target, int paid) {
   game_state& s = c.s;
   const card_stats& st = c.stats(u);
   const ability_set ab = st.abilities;
   const place primary = find_creature(s, target);
   const int line = primary.line;  // R17.11: played on its target's line
-  // Step 3: it leaves the hand (RULING E1: its own departure is checked only
+  // Step 3: it leaves the hand (R17.22, E1: its own departure is checked only
   // once it is back).
   if (index >= 0) take_from_hand(s, seat, index);
   card_uid* const flight = flight_slot(s);
