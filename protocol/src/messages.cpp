@@ -101,18 +101,49 @@ bool is_room_char(char c) {
          c == '-';
 }
 
-perr read_room(const json& obj, std::string_view what, std::string& out) {
-  const json* v = find(obj, "room");
-  if (!v) return missing("room", what);
+// A room id in `key` ("room", or list_rooms' "after").
+perr read_room_id(const json& v, const char* key, std::string& out) {
   const std::string* s = nullptr;
-  if (auto e = read_string(*v, "room", s)) return e;
+  if (auto e = read_string(v, key, s)) return e;
   bool ok = !s->empty() && s->size() <= max_room_chars;
   for (char c : *s) ok = ok && is_room_char(c);
   if (!ok)
-    return err(protocol_errc::bad_field_value, "room",
-               cat("\"room\" must be a room id: 1 to ", num(max_room_chars),
-                   " letters, digits, '_' or '-'"));
+    return err(protocol_errc::bad_field_value, key,
+               cat(in_quotes(key), " must be a room id: 1 to ", num(max_room_chars), " letters, digits, '_' or '-'"));
   out = *s;
+  return std::nullopt;
+}
+
+perr read_room(const json& obj, std::string_view what, std::string& out) {
+  const json* v = find(obj, "room");
+  if (!v) return missing("room", what);
+  return read_room_id(*v, "room", out);
+}
+
+perr read_opt_room_id(const json& obj, const char* key, std::optional<std::string>& out) {
+  const json* v = find(obj, key);
+  if (!v) return std::nullopt;
+  return read_room_id(*v, key, out.emplace());
+}
+
+// "mode" and "format" (create_room, and list_rooms' filters).
+perr read_mode(const json& v, game_mode& out) {
+  const std::string* s = nullptr;
+  if (auto e = read_string(v, "mode", s)) return e;
+  const room_mode_info* offered = find_offered_mode(*s);
+  if (!offered) return err(protocol_errc::bad_field_value, "mode", cat("\"mode\" must be ", offered_mode_names()));
+  out = offered->mode;
+  return std::nullopt;
+}
+
+perr read_format(const json& v, deck_format& out) {
+  const std::string* s = nullptr;
+  if (auto e = read_string(v, "format", s)) return e;
+  auto f = deck_format_from_name(*s);
+  if (!f)
+    return err(protocol_errc::bad_field_value, "format",
+               "\"format\" must be \"preconstructed\", \"constructed\", \"instant_constructed\" or \"draft\"");
+  out = *f;
   return std::nullopt;
 }
 
@@ -357,48 +388,25 @@ perr parse_hello(const json& j, hello_msg& m) {
   return std::nullopt;
 }
 
-// A room id given as a filter or a cursor: the shape of read_room's.
-perr read_room_id(const json& obj, const char* key, std::optional<std::string>& out) {
-  const json* v = find(obj, key);
-  if (!v) return std::nullopt;
-  const std::string* s = nullptr;
-  if (auto e = read_string(*v, key, s)) return e;
-  bool ok = !s->empty() && s->size() <= max_room_chars;
-  for (char c : *s) ok = ok && is_room_char(c);
-  if (!ok)
-    return err(protocol_errc::bad_field_value, key,
-               cat(in_quotes(key), " must be a room id: 1 to ", num(max_room_chars), " letters, digits, '_' or '-'"));
-  out = *s;
-  return std::nullopt;
-}
-
 perr parse_list_rooms(const json& j, list_rooms_msg& m) {
   const std::string what = what_of("list_rooms");
   if (auto e = check_keys(j, {"type", "id", "room", "status", "mode", "format", "limit", "after"}, "", what))
     return e;
-  if (auto e = read_room_id(j, "room", m.room)) return e;
-  if (auto e = read_room_id(j, "after", m.after)) return e;
-  const std::string* s = nullptr;
+  if (auto e = read_opt_room_id(j, "room", m.room)) return e;
+  if (auto e = read_opt_room_id(j, "after", m.after)) return e;
   if (const json* v = find(j, "status")) {
+    const std::string* s = nullptr;
     if (auto e = read_string(*v, "status", s)) return e;
     m.status = room_status_from_name(*s);
     if (!m.status)
       return err(protocol_errc::bad_field_value, "status",
                  "\"status\" must be \"waiting\", \"drafting\", \"playing\" or \"finished\"");
   }
-  if (const json* v = find(j, "mode")) {
-    if (auto e = read_string(*v, "mode", s)) return e;
-    const room_mode_info* offered = find_offered_mode(*s);
-    if (!offered)
-      return err(protocol_errc::bad_field_value, "mode", cat("\"mode\" must be ", offered_mode_names()));
-    m.mode = offered->mode;
+  if (const json* v = find(j, "mode"); v) {
+    if (auto e = read_mode(*v, m.mode.emplace())) return e;
   }
-  if (const json* v = find(j, "format")) {
-    if (auto e = read_string(*v, "format", s)) return e;
-    m.format = deck_format_from_name(*s);
-    if (!m.format)
-      return err(protocol_errc::bad_field_value, "format",
-                 "\"format\" must be \"preconstructed\", \"constructed\", \"instant_constructed\" or \"draft\"");
+  if (const json* v = find(j, "format"); v) {
+    if (auto e = read_format(*v, m.format.emplace())) return e;
   }
   return read_opt_int(j, "", "limit", 1, max_room_page, m.limit);
 }
@@ -408,21 +416,11 @@ perr parse_create_room(const json& j, create_room_msg& m) {
   if (auto e = check_keys(j, {"type", "id", "mode", "format", "options"}, "", what)) return e;
   const json* mode = find(j, "mode");
   if (!mode) return missing("mode", what);
-  const std::string* s = nullptr;
-  if (auto e = read_string(*mode, "mode", s)) return e;
-  const room_mode_info* offered = find_offered_mode(*s);
-  if (!offered)
-    return err(protocol_errc::bad_field_value, "mode", cat("\"mode\" must be ", offered_mode_names()));
-  m.mode = offered->mode;
+  if (auto e = read_mode(*mode, m.mode)) return e;
+  const room_mode_info* offered = find_offered_mode(m.mode);
   const json* format = find(j, "format");
   if (!format) return missing("format", what);
-  if (auto e = read_string(*format, "format", s)) return e;
-  if (auto f = deck_format_from_name(*s)) {
-    m.format = *f;
-  } else {
-    return err(protocol_errc::bad_field_value, "format",
-               "\"format\" must be \"preconstructed\", \"constructed\", \"instant_constructed\" or \"draft\"");
-  }
+  if (auto e = read_format(*format, m.format)) return e;
   m.options.seats = offered->seats;  // implied by the mode unless given
   if (const json* o = find(j, "options")) {
     if (auto e = options_from(*o, "options.", m.options)) return e;
