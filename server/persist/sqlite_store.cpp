@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "persist/checkpointer.hpp"
+#include "persist/db_files.hpp"
 #include "persist/migrations.hpp"
 #include "persist/sqlite_util.hpp"
 #include "persist/strcat.hpp"
@@ -454,6 +455,11 @@ struct sqlite_store::writer {
 std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::string& error) {
   try {
     std::unique_ptr<sqlite_store> s(new sqlite_store());
+    // One server per database, before anything touches it (db_files.hpp).
+    s->lock_ = detail::owner_lock::acquire(o.path, error);
+    if (!s->lock_) return nullptr;
+    if (std::string e = detail::create_private_file(o.path); !e.empty()) throw persist_error(e);
+    detail::warn_if_not_private(o.path);
     s->writer_ = std::make_unique<writer>(o.path);
     sql::db& d = s->writer_->db;
     const auto mode = d.query_text("PRAGMA journal_mode = WAL");

@@ -33,6 +33,7 @@ class db;
 namespace detail {
 class write_queue;
 class checkpointer;
+class owner_lock;
 }
 
 struct sqlite_options {
@@ -68,9 +69,12 @@ class sqlite_reader {
 
 class sqlite_store final : public match_store {
  public:
-  // Opens (creating the file when missing), switches to WAL, applies the
-  // migrations. nullptr and a sentence in `error` on failure: unreadable or
-  // corrupt file, a database that is not ours, a schema newer than ours.
+  // Takes the database's owner lock ("<path>.lock", db_files.hpp), opens
+  // (creating the file 0600 when missing; a warning for files its group or
+  // others can read), switches to WAL, applies the migrations. nullptr and
+  // a sentence in `error` on failure: another process holds the lock,
+  // unreadable or corrupt file, a database that is not ours, a schema newer
+  // than ours.
   static std::unique_ptr<sqlite_store> open(const sqlite_options& o, std::string& error);
   // Commits everything queued, then closes.
   ~sqlite_store() override;
@@ -98,6 +102,8 @@ class sqlite_store final : public match_store {
   struct writer;
   sqlite_store() = default;
 
+  // Held from open to the end (db_files.hpp); declared first, released last.
+  std::unique_ptr<detail::owner_lock> lock_;
   std::unique_ptr<writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
   std::unique_ptr<detail::checkpointer> checkpointer_;  // WAL checkpoints, after the queue stops

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -518,6 +520,20 @@ TEST_CASE("e2e: a restarted server recovers the match from SQLite; players resum
   wrong.back() = wrong.back() == '0' ? '1' : '0';
   bad.send({{"type", "resume"}, {"room", room}, {"token", wrong}});
   CHECK(bad.expect("error").at("code") == "bad_token");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("e2e: a second server on the same database refuses to start, naming the lock file and the first's pid") {
+  const auto dir = temp_dir("cod-e2e-two-servers");
+  const auto cfg = base_config(dir);
+  live_server first(cfg);
+  cod::server::server second(cfg);
+  std::string error;
+  CHECK_FALSE(second.start(error));
+  INFO(error);
+  CHECK(error.find(cfg.db + ".lock") != std::string::npos);
+  CHECK(error.find("(pid " + std::to_string(::getpid()) + ")") != std::string::npos);
+  CHECK(http_get(first.port(), "/healthz").status == 200);
   std::filesystem::remove_all(dir);
 }
 
