@@ -182,15 +182,26 @@ bool server::start(std::string& error) {
   d.lobby.cfg = cfg;
   d.lobby.shutting_down = &d.net_ctx->shutting_down;
   d.net_ctx->healthz = [&d] {
-    nlohmann::json j = {{"status", "ok"},
+    // Degraded (HTTP 503) while the store cannot write: every match would
+    // fail, so a load balancer should stop sending players here.
+    const store_health h = d.store->health();
+    nlohmann::json store = {{"ok", h.ok}, {"write_errors", h.write_errors}};
+    if (h.last_error_ms != 0) {
+      store["last_error"] = h.last_error;
+      store["last_error_ms"] = h.last_error_ms;
+    }
+    nlohmann::json j = {{"status", h.ok ? "ok" : "degraded"},
                         {"server", protocol::server_software},
                         {"uptime_s", static_cast<std::int64_t>(d.stats.uptime_seconds())},
                         {"rooms", d.rooms->size()},
                         {"connections", d.stats.connections.load()},
-                        {"persistence_pending", d.store->pending()}};
-    return j.dump();
+                        {"persistence_pending", d.store->pending()},
+                        {"store", std::move(store)}};
+    return std::pair<bool, std::string>(h.ok, j.dump());
   };
-  d.net_ctx->metrics_text = [&d] { return d.stats.prometheus(d.store->pending(), d.store->commits()); };
+  d.net_ctx->metrics_text = [&d] {
+    return d.stats.prometheus(d.store->pending(), d.store->commits(), d.store->health());
+  };
   {
     auto files = std::make_shared<static_files>(cfg.web_root);
     files->add_file("/play/catalogue.json", cfg.catalogue);

@@ -27,7 +27,7 @@ bool valid_seat(int s) { return s >= 0 && s <= 3; }
 
 }  // namespace
 
-memory_store::memory_store(callbacks mode) {
+memory_store::memory_store(callbacks mode) : health_(std::make_unique<detail::health_tracker>()) {
   if (mode == callbacks::own_thread) {
     queue_ = std::make_unique<detail::write_queue>(
         "memory", 512, [this](std::vector<detail::write_op>& batch, std::vector<char>& ok) {
@@ -53,13 +53,18 @@ void memory_store::submit(detail::write_op op) {
 }
 
 bool memory_store::apply(const detail::write_op& op) {
+  // An injected fault is this store's storage failure (health()); any
+  // other false is a write refused for not fitting its match.
+  if (fail_ || fail_next_ > 0) {
+    const char* why = fail_ ? "fault injected (fail_writes)" : "fault injected (fail_next_writes)";
+    if (!fail_) --fail_next_;
+    health_->failed(1, why);
+    spdlog::warn("persist: {} failed: {}", detail::describe(op), why);
+    return false;
+  }
+  health_->committed();
   std::string why;
-  if (fail_) {
-    why = "fault injected (fail_writes)";
-  } else if (fail_next_ > 0) {
-    --fail_next_;
-    why = "fault injected (fail_next_writes)";
-  } else if (const auto* c = std::get_if<detail::create_op>(&op.what)) {
+  if (const auto* c = std::get_if<detail::create_op>(&op.what)) {
     std::set<int> seats;
     for (const seat_record& s : c->m.seats)
       if (!valid_seat(s.seat) || !seats.insert(s.seat).second) why = cat("bad or duplicate seat ", s.seat);
@@ -203,6 +208,8 @@ void memory_store::flush() {
 
 std::size_t memory_store::pending() const { return queue_ ? queue_->pending() : 0; }
 std::uint64_t memory_store::commits() const { return queue_ ? queue_->batches() : 0; }
+
+store_health memory_store::health() const { return health_->get(); }
 
 void memory_store::fail_writes(bool on) {
   std::lock_guard lk(mu_);

@@ -439,8 +439,10 @@ struct sqlite_store::writer {
       }
       ok.assign(batch.size(), 0);
       known.clear();  // the batch is undone: forget what it taught
+      health.failed(batch.size(), e.what());
       return;
     }
+    health.committed();
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
     spdlog::debug("persist: committed {} writes in {} us", batch.size(), us.count());
   }
@@ -450,7 +452,34 @@ struct sqlite_store::writer {
   std::unique_ptr<sql::stmt> insert_match, insert_seat, match_state, insert_action, finish, insert_note;
   std::unique_ptr<sql::stmt> last_draft_seq, insert_draft;
   std::unordered_map<std::string, match_state_entry> known;  // playing matches
+  detail::health_tracker health;
 };
+
+namespace {
+
+// BEGIN IMMEDIATE and COMMIT alone succeed on a read-only file in WAL mode:
+// only a real write finds out that every match would fail. This one rewrites
+// a row of schema_migrations as it is.
+void check_writable(sql::db& d) {
+  try {
+    d.exec("BEGIN IMMEDIATE");
+    d.exec("UPDATE schema_migrations SET applied_at = applied_at "
+           "WHERE version = (SELECT MAX(version) FROM schema_migrations)");
+    d.exec("COMMIT");
+  } catch (const persist_error& e) {
+    if (d.in_transaction()) {
+      try {
+        d.exec("ROLLBACK");
+      } catch (...) {
+      }
+    }
+    throw persist_error(cat(e.what(), " (the start-up write check: cod-server must store every action, so it does not "
+                            "start on a database it cannot write; check the file's owner and mode, that its "
+                            "directory is writable for the -wal and -shm files, and the free space)"));
+  }
+}
+
+}  // namespace
 
 std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::string& error) {
   try {
@@ -470,6 +499,7 @@ std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::s
     sqlite3_busy_timeout(d.handle(), o.busy_timeout_ms);
     d.exec("PRAGMA journal_size_limit = 67108864");
     s->version_at_open_ = migrate(d);
+    check_writable(d);
     s->writer_->prepare();
     // Checkpoints leave the writer thread (persist/checkpointer.hpp).
     d.exec("PRAGMA wal_autocheckpoint = 0");
@@ -530,6 +560,8 @@ std::vector<match_summary> sqlite_store::list_matches(const match_query& q) { re
 void sqlite_store::flush() { queue_->flush(); }
 
 std::uint64_t sqlite_store::checkpoints() const { return checkpointer_->runs(); }
+
+store_health sqlite_store::health() const { return writer_->health.get(); }
 
 std::size_t sqlite_store::pending() const { return queue_->pending(); }
 

@@ -71,10 +71,10 @@ class sqlite_store final : public match_store {
  public:
   // Takes the database's owner lock ("<path>.lock", db_files.hpp), opens
   // (creating the file 0600 when missing; a warning for files its group or
-  // others can read), switches to WAL, applies the migrations. nullptr and
-  // a sentence in `error` on failure: another process holds the lock,
-  // unreadable or corrupt file, a database that is not ours, a schema newer
-  // than ours.
+  // others can read), switches to WAL, applies the migrations, and writes
+  // once to check it can. nullptr and a sentence in `error` on failure:
+  // another process holds the lock, unreadable or corrupt file, a database
+  // that is not ours, a schema newer than ours, a file it cannot write.
   static std::unique_ptr<sqlite_store> open(const sqlite_options& o, std::string& error);
   // Commits everything queued, then closes.
   ~sqlite_store() override;
@@ -95,6 +95,7 @@ class sqlite_store final : public match_store {
   void flush() override;
   std::size_t pending() const override;
   std::uint64_t commits() const override;
+  store_health health() const override;
   // The schema version the file had when opened (0: new file).
   int schema_version_at_open() const { return version_at_open_; }
 

@@ -169,6 +169,7 @@ class held_store final : public match_store {
   void flush() override { inner_.flush(); }
   std::size_t pending() const override { return held_.size(); }
   std::uint64_t commits() const override { return inner_.commits(); }
+  store_health health() const override { return inner_.health(); }
 
   std::size_t held() const { return held_.size(); }
   void release() {
