@@ -259,6 +259,28 @@ bool server::start(std::string& error) {
   d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store);
   d.admin_api->set_tournaments(d.organiser.get());
 
+  // Matches that ended within finished_room_ttl_sec before the start get a
+  // finished room back, as they had before the stop: a player whose last
+  // action ended the match resumes to its match_over and seed (a crash may
+  // have come before it reached them). After the tournaments: a tournament
+  // takes a room it finds as its game still running, while one it does not
+  // find has its result read from the store.
+  if (cfg.finished_room_ttl_sec > 0) {
+    try {
+      const auto finished =
+          d.store->load_finished_since(d.room_svc.wall_ms() - std::int64_t{cfg.finished_room_ttl_sec} * 1000);
+      if (!finished.empty()) {
+        const auto n = d.rooms->recover(finished);
+        spdlog::info("recovery: {} of {} matches finished in the last {} s hold their result for resumes", n,
+                     finished.size(), cfg.finished_room_ttl_sec);
+      }
+    } catch (const std::exception& e) {
+      error = "recovery: cannot read recently finished matches: ";
+      error += e.what();
+      return false;
+    }
+  }
+
   boost::system::error_code ec;
   const auto address = net::ip::make_address(cfg.address, ec);
   if (ec) {

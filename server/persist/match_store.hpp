@@ -191,6 +191,10 @@ class match_store {
 
   // Blocking; called at start-up before any room runs. Oldest first.
   virtual std::vector<stored_match> load_unfinished() = 0;
+  // Blocking, at start-up: the finished matches whose ended_ms >= `ended_from_ms`,
+  // whole logs, oldest created first (their rooms answer resumes with the
+  // result after a restart, docs/protocol.md "Reconnecting").
+  virtual std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) = 0;
   // Blocking reads of committed data (admin); any thread.
   virtual std::optional<stored_match> load_match(const std::string& match_id) = 0;
   virtual std::vector<match_summary> list_matches(const match_query& q) = 0;

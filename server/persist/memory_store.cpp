@@ -148,6 +148,18 @@ std::vector<stored_match> memory_store::load_unfinished() {
   return out;
 }
 
+std::vector<stored_match> memory_store::load_finished_since(std::int64_t ended_from_ms) {
+  std::lock_guard lk(mu_);
+  std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
+  for (const auto& [id, sm] : matches_)
+    if (sm.finished() && sm.result->ended_ms >= ended_from_ms) found.push_back({{sm.match.created_ms, id}, &sm});
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<stored_match> out;
+  out.reserve(found.size());
+  for (const auto& f : found) out.push_back(*f.second);
+  return out;
+}
+
 std::optional<stored_match> memory_store::load_match(const std::string& match_id) {
   std::lock_guard lk(mu_);
   auto it = matches_.find(match_id);

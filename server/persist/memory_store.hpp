@@ -38,6 +38,7 @@ class memory_store final : public match_store {
                     done_fn done) override;
 
   std::vector<stored_match> load_unfinished() override;
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
   std::vector<match_summary> list_matches(const match_query& q) override;
   void flush() override;

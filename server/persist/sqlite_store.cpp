@@ -163,6 +163,21 @@ void fill_log(sql::db& d, stored_match& sm) {
 
 }  // namespace
 
+std::vector<stored_match> sqlite_reader::load_finished_since(std::int64_t ended_from_ms) {
+  std::lock_guard lk(mu_);
+  return in_read_txn(*db_, [&] {
+    std::vector<stored_match> out;
+    // No index on ended_ms: this walks the finished rows of matches_status
+    // once, at start-up (a created_ms bound would miss long matches).
+    sql::stmt s(*db_, cat("SELECT ", match_columns,
+                          " FROM matches WHERE status = 'finished' AND ended_ms >= ?1 ORDER BY created_ms, match_id"));
+    s.bind(1, ended_from_ms);
+    while (s.step()) out.push_back(read_match_row(s));
+    for (stored_match& sm : out) fill_log(*db_, sm);
+    return out;
+  });
+}
+
 std::vector<stored_match> sqlite_reader::load_unfinished() {
   std::lock_guard lk(mu_);
   return in_read_txn(*db_, [&] {
@@ -550,6 +565,10 @@ void sqlite_store::run_sql(std::string what, std::function<void(sql::db&)> fn, d
 }
 
 std::vector<stored_match> sqlite_store::load_unfinished() { return reader_->load_unfinished(); }
+
+std::vector<stored_match> sqlite_store::load_finished_since(std::int64_t ended_from_ms) {
+  return reader_->load_finished_since(ended_from_ms);
+}
 
 std::optional<stored_match> sqlite_store::load_match(const std::string& match_id) {
   return reader_->load_match(match_id);

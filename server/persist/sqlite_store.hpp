@@ -55,6 +55,7 @@ class sqlite_reader {
 
   // As match_store's; throw persist_error on I/O errors.
   std::vector<stored_match> load_unfinished();
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms);
   std::optional<stored_match> load_match(const std::string& match_id);
   std::vector<match_summary> list_matches(const match_query& q);
   int schema_version() const { return schema_version_; }
@@ -90,6 +91,7 @@ class sqlite_store final : public match_store {
   std::uint64_t checkpoints() const;
 
   std::vector<stored_match> load_unfinished() override;
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
   std::vector<match_summary> list_matches(const match_query& q) override;
   void flush() override;

@@ -532,6 +532,52 @@ void join_two(ws_client& a, ws_client& b, const std::string& room, std::string t
   tokens[1] = b.expect("joined").at("token");
 }
 
+TEST_CASE("e2e: a match that ended before a restart: a resume gets its final state and match_over with the seed") {
+  // docs/protocol.md, "Reconnecting": the result was stored, then the server
+  // went (here a stop; after kill -9 the file is the same), before a player
+  // saw match_over or reloaded to see it.
+  const auto dir = temp_dir("cod-e2e-finished");
+  const auto cfg = base_config(dir);
+  std::string room, tokens[2];
+  json over_before, final_view[2];
+  {
+    live_server s(cfg);
+    ws_client a(s.port()), b(s.port());
+    a.hello();
+    b.hello();
+    a.send({{"type", "create_room"}, {"mode", "duel"}, {"format", "preconstructed"}});
+    room = a.expect("room_created").at("room");
+    join_two(a, b, room, tokens);
+    a.expect("state");
+    b.expect("state");
+    a.send({{"type", "act"}, {"id", 1}, {"action", {{"type", "concede"}}}});
+    a.expect("accepted");
+    final_view[0] = a.expect("update").at("view");
+    final_view[1] = b.expect("update").at("view");
+    over_before = a.expect("match_over");
+    CHECK(b.expect("match_over") == over_before);
+  }
+
+  live_server s(cfg);
+  for (int seat = 0; seat < 2; ++seat) {
+    ws_client c(s.port());
+    c.hello();
+    c.send({{"type", "resume"}, {"id", 5}, {"room", room}, {"token", tokens[seat]}});
+    auto first = c.read();
+    REQUIRE(first.has_value());
+    INFO("the first answer: " << first->dump());
+    REQUIRE(first->at("type") == "joined");
+    CHECK(first->at("seat") == seat);
+    auto st = c.expect("state");
+    CHECK(st.at("seq") == 1);
+    CHECK(st.at("view") == final_view[seat]);
+    auto over = c.expect("match_over");
+    CHECK(over == over_before);
+    CHECK(cod::server::seed_commitment(std::stoull(over.at("seed").get<std::string>())) == st.at("seed_hash"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("e2e: a second server on the same database refuses to start, naming the lock file and the first's pid") {
   const auto dir = temp_dir("cod-e2e-two-servers");
   const auto cfg = base_config(dir);
