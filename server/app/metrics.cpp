@@ -63,7 +63,8 @@ std::string number(double v) {
 }
 }  // namespace
 
-std::string metrics::prometheus(std::size_t persistence_pending, std::uint64_t persistence_commits) const {
+std::string metrics::prometheus(std::size_t persistence_pending, std::uint64_t persistence_commits,
+                                const store_health& store) const {
   std::ostringstream o;
   metric(o, "cod_uptime_seconds", "gauge", "Seconds since the server started.");
   o << "cod_uptime_seconds " << number(uptime_seconds()) << '\n';
@@ -99,6 +100,15 @@ std::string metrics::prometheus(std::size_t persistence_pending, std::uint64_t p
   metric(o, "cod_persistence_commits_total", "counter",
          "Store transactions committed (group commit: writes per commit = writes / this).");
   o << "cod_persistence_commits_total " << persistence_commits << '\n';
+  metric(o, "cod_persistence_write_errors_total", "counter",
+         "Store writes lost to storage failures (disk full, I/O error, read-only file, write lock timeout).");
+  o << "cod_persistence_write_errors_total " << store.write_errors << '\n';
+  metric(o, "cod_persistence_last_write_error_timestamp_seconds", "gauge",
+         "When the last storage failure happened, seconds since the epoch; 0: never.");
+  o << "cod_persistence_last_write_error_timestamp_seconds " << store.last_error_ms / 1000 << '\n';
+  metric(o, "cod_persistence_healthy", "gauge",
+         "0 while the last store commit failed and none has succeeded since (/healthz says degraded), else 1.");
+  o << "cod_persistence_healthy " << (store.ok ? 1 : 0) << '\n';
   metric(o, "cod_errors_total", "counter", "Error messages sent to clients, by code.");
   for (const auto& [code, n] : errors()) o << "cod_errors_total{code=\"" << code << "\"} " << n << '\n';
   return o.str();

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "persist/match_store.hpp"
+
 namespace cod::server {
 
 class metrics {
@@ -47,8 +49,10 @@ class metrics {
   double uptime_seconds() const;
 
   // Prometheus text exposition format (version 0.0.4). `persistence_pending`:
-  // the store's queued writes; `persistence_commits`: its transactions so far.
-  std::string prometheus(std::size_t persistence_pending, std::uint64_t persistence_commits) const;
+  // the store's queued writes; `persistence_commits`: its transactions so
+  // far; `store`: how its writes go (storage failures).
+  std::string prometheus(std::size_t persistence_pending, std::uint64_t persistence_commits,
+                         const store_health& store = {}) const;
 
   static constexpr int window = 10;
 

@@ -229,16 +229,25 @@ bool server::start(std::string& error) {
   d.lobby.cfg = cfg;
   d.lobby.shutting_down = &d.net_ctx->shutting_down;
   d.net_ctx->healthz = [&d] {
-    nlohmann::json j = {{"status", "ok"},
+    // Degraded (HTTP 503) while the store cannot write: every match would
+    // fail, so a load balancer should stop sending players here.
+    const store_health h = d.store->health();
+    nlohmann::json store = {{"ok", h.ok}, {"write_errors", h.write_errors}};
+    if (h.last_error_ms != 0) {
+      store["last_error"] = h.last_error;
+      store["last_error_ms"] = h.last_error_ms;
+    }
+    nlohmann::json j = {{"status", h.ok ? "ok" : "degraded"},
                         {"server", protocol::server_software},
                         {"uptime_s", static_cast<std::int64_t>(d.stats.uptime_seconds())},
                         {"rooms", d.rooms->size()},
                         {"connections", d.stats.connections.load()},
-                        {"persistence_pending", d.store->pending()}};
-    return j.dump();
+                        {"persistence_pending", d.store->pending()},
+                        {"store", std::move(store)}};
+    return std::pair<bool, std::string>(h.ok, j.dump());
   };
   d.net_ctx->metrics_text = [&d] {
-    std::string text = d.stats.prometheus(d.store->pending(), d.store->commits());
+    std::string text = d.stats.prometheus(d.store->pending(), d.store->commits(), d.store->health());
     // The admin API's refusals (docs/admin.md, "Refused requests").
     if (d.admin_api) {
       text += "# HELP cod_admin_refused_total Admin API requests refused (401, 403, 429).\n"
@@ -307,6 +316,28 @@ bool server::start(std::string& error) {
   d.lobby.find_tournament_seat = [t = d.tournaments.get()](std::string_view token) { return t->find_seat(token); };
   d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store);
   d.admin_api->set_tournaments(d.organiser.get());
+
+  // Matches that ended within finished_room_ttl_sec before the start get a
+  // finished room back, as they had before the stop: a player whose last
+  // action ended the match resumes to its match_over and seed (a crash may
+  // have come before it reached them). After the tournaments: a tournament
+  // takes a room it finds as its game still running, while one it does not
+  // find has its result read from the store.
+  if (cfg.finished_room_ttl_sec > 0) {
+    try {
+      const auto finished =
+          d.store->load_finished_since(d.room_svc.wall_ms() - std::int64_t{cfg.finished_room_ttl_sec} * 1000);
+      if (!finished.empty()) {
+        const auto n = d.rooms->recover(finished);
+        spdlog::info("recovery: {} of {} matches finished in the last {} s hold their result for resumes", n,
+                     finished.size(), cfg.finished_room_ttl_sec);
+      }
+    } catch (const std::exception& e) {
+      error = "recovery: cannot read recently finished matches: ";
+      error += e.what();
+      return false;
+    }
+  }
 
   boost::system::error_code ec;
   const auto address = net::ip::make_address(cfg.address, ec);

@@ -166,7 +166,9 @@ http_session::response http_session::handle(const request& req) {
   } else if (target == "/healthz") {
     res.set(http::field::content_type, "application/json");
     res.set(http::field::cache_control, "no-store");
-    res.body() = ctx_->healthz();
+    auto [healthy, body] = ctx_->healthz();
+    if (!healthy) res.result(http::status::service_unavailable);
+    res.body() = std::move(body);
   } else if (target == "/metrics") {
     res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
     res.set(http::field::cache_control, "no-store");

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "app/config.hpp"
 #include "net/connection_limits.hpp"
@@ -43,7 +44,9 @@ struct net_context {
   config cfg;
   metrics* stats = nullptr;
   lobby_services* lobby = nullptr;
-  std::function<std::string()> healthz;       // GET /healthz body (JSON)
+  // GET /healthz: whether the server can do its work (false: HTTP 503), and
+  // the body (JSON).
+  std::function<std::pair<bool, std::string>()> healthz;
   std::function<std::string()> metrics_text;  // GET /metrics body (Prometheus text)
   // /admin/ requests: admin->handle blocks (SQLite, replays), so it runs
   // through run_admin, off the io threads; null: answered 404.

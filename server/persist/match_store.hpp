@@ -143,6 +143,17 @@ struct match_query {
   int offset = 0;
 };
 
+// How the store's writes go, for /healthz and /metrics (docs/admin.md,
+// "Health and metrics"). Storage failures only (disk full, I/O error, a
+// read-only file, another process holding the write lock past the busy
+// timeout): a write refused because it does not fit its match is not one.
+struct store_health {
+  bool ok = true;                 // false: the last commit failed and none has succeeded since
+  std::uint64_t write_errors = 0; // writes lost to storage failures since the start
+  std::string last_error{};       // the last failure's message ("" when none)
+  std::int64_t last_error_ms = 0; // its wall-clock time, ms since the epoch (0 when none)
+};
+
 // Thrown by the blocking reads when the storage fails (I/O error, corrupt
 // file). Writes never throw: they report through their callback.
 struct persist_error : std::runtime_error {
@@ -180,6 +191,10 @@ class match_store {
 
   // Blocking; called at start-up before any room runs. Oldest first.
   virtual std::vector<stored_match> load_unfinished() = 0;
+  // Blocking, at start-up: the finished matches whose ended_ms >= `ended_from_ms`,
+  // whole logs, oldest created first (their rooms answer resumes with the
+  // result after a restart, docs/protocol.md "Reconnecting").
+  virtual std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) = 0;
   // Blocking reads of committed data (admin); any thread.
   virtual std::optional<stored_match> load_match(const std::string& match_id) = 0;
   virtual std::vector<match_summary> list_matches(const match_query& q) = 0;
@@ -191,6 +206,8 @@ class match_store {
   // Transactions committed so far (group commit: usually far fewer than
   // writes), for /metrics: writes per commit is how well grouping works.
   virtual std::uint64_t commits() const = 0;
+  // Thread-safe snapshot, for /healthz and /metrics.
+  virtual store_health health() const = 0;
 };
 
 }  // namespace cod::server

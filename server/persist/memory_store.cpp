@@ -27,7 +27,7 @@ bool valid_seat(int s) { return s >= 0 && s <= 3; }
 
 }  // namespace
 
-memory_store::memory_store(callbacks mode) {
+memory_store::memory_store(callbacks mode) : health_(std::make_unique<detail::health_tracker>()) {
   if (mode == callbacks::own_thread) {
     queue_ = std::make_unique<detail::write_queue>(
         "memory", 512, [this](std::vector<detail::write_op>& batch, std::vector<char>& ok) {
@@ -53,13 +53,18 @@ void memory_store::submit(detail::write_op op) {
 }
 
 bool memory_store::apply(const detail::write_op& op) {
+  // An injected fault is this store's storage failure (health()); any
+  // other false is a write refused for not fitting its match.
+  if (fail_ || fail_next_ > 0) {
+    const char* why = fail_ ? "fault injected (fail_writes)" : "fault injected (fail_next_writes)";
+    if (!fail_) --fail_next_;
+    health_->failed(1, why);
+    spdlog::warn("persist: {} failed: {}", detail::describe(op), why);
+    return false;
+  }
+  health_->committed();
   std::string why;
-  if (fail_) {
-    why = "fault injected (fail_writes)";
-  } else if (fail_next_ > 0) {
-    --fail_next_;
-    why = "fault injected (fail_next_writes)";
-  } else if (const auto* c = std::get_if<detail::create_op>(&op.what)) {
+  if (const auto* c = std::get_if<detail::create_op>(&op.what)) {
     std::set<int> seats;
     for (const seat_record& s : c->m.seats)
       if (!valid_seat(s.seat) || !seats.insert(s.seat).second) why = cat("bad or duplicate seat ", s.seat);
@@ -143,6 +148,18 @@ std::vector<stored_match> memory_store::load_unfinished() {
   return out;
 }
 
+std::vector<stored_match> memory_store::load_finished_since(std::int64_t ended_from_ms) {
+  std::lock_guard lk(mu_);
+  std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
+  for (const auto& [id, sm] : matches_)
+    if (sm.finished() && sm.result->ended_ms >= ended_from_ms) found.push_back({{sm.match.created_ms, id}, &sm});
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<stored_match> out;
+  out.reserve(found.size());
+  for (const auto& f : found) out.push_back(*f.second);
+  return out;
+}
+
 std::optional<stored_match> memory_store::load_match(const std::string& match_id) {
   std::lock_guard lk(mu_);
   auto it = matches_.find(match_id);
@@ -203,6 +220,8 @@ void memory_store::flush() {
 
 std::size_t memory_store::pending() const { return queue_ ? queue_->pending() : 0; }
 std::uint64_t memory_store::commits() const { return queue_ ? queue_->batches() : 0; }
+
+store_health memory_store::health() const { return health_->get(); }
 
 void memory_store::fail_writes(bool on) {
   std::lock_guard lk(mu_);

@@ -18,6 +18,7 @@ namespace cod::server {
 
 namespace detail {
 class write_queue;
+class health_tracker;
 struct write_op;
 }  // namespace detail
 
@@ -37,11 +38,14 @@ class memory_store final : public match_store {
                     done_fn done) override;
 
   std::vector<stored_match> load_unfinished() override;
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
   std::vector<match_summary> list_matches(const match_query& q) override;
   void flush() override;
   std::size_t pending() const override;
   std::uint64_t commits() const override;
+  // Failures are the injected ones below.
+  store_health health() const override;
 
   // Fault injection: while set, every write fails (done(false), nothing
   // stored), as a full disk would. For testing how rooms react.
@@ -59,6 +63,7 @@ class memory_store final : public match_store {
   bool fail_ = false;
   int fail_next_ = 0;
   std::unique_ptr<detail::write_queue> queue_;  // null when inline
+  std::unique_ptr<detail::health_tracker> health_;
 };
 
 }  // namespace cod::server

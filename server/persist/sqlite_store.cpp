@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "persist/checkpointer.hpp"
+#include "persist/db_files.hpp"
 #include "persist/migrations.hpp"
 #include "persist/sqlite_util.hpp"
 #include "persist/strcat.hpp"
@@ -161,6 +162,21 @@ void fill_log(sql::db& d, stored_match& sm) {
 }
 
 }  // namespace
+
+std::vector<stored_match> sqlite_reader::load_finished_since(std::int64_t ended_from_ms) {
+  std::lock_guard lk(mu_);
+  return in_read_txn(*db_, [&] {
+    std::vector<stored_match> out;
+    // No index on ended_ms: this walks the finished rows of matches_status
+    // once, at start-up (a created_ms bound would miss long matches).
+    sql::stmt s(*db_, cat("SELECT ", match_columns,
+                          " FROM matches WHERE status = 'finished' AND ended_ms >= ?1 ORDER BY created_ms, match_id"));
+    s.bind(1, ended_from_ms);
+    while (s.step()) out.push_back(read_match_row(s));
+    for (stored_match& sm : out) fill_log(*db_, sm);
+    return out;
+  });
+}
 
 std::vector<stored_match> sqlite_reader::load_unfinished() {
   std::lock_guard lk(mu_);
@@ -438,8 +454,10 @@ struct sqlite_store::writer {
       }
       ok.assign(batch.size(), 0);
       known.clear();  // the batch is undone: forget what it taught
+      health.failed(batch.size(), e.what());
       return;
     }
+    health.committed();
     const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
     spdlog::debug("persist: committed {} writes in {} us", batch.size(), us.count());
   }
@@ -449,11 +467,43 @@ struct sqlite_store::writer {
   std::unique_ptr<sql::stmt> insert_match, insert_seat, match_state, insert_action, finish, insert_note;
   std::unique_ptr<sql::stmt> last_draft_seq, insert_draft;
   std::unordered_map<std::string, match_state_entry> known;  // playing matches
+  detail::health_tracker health;
 };
+
+namespace {
+
+// BEGIN IMMEDIATE and COMMIT alone succeed on a read-only file in WAL mode:
+// only a real write finds out that every match would fail. This one rewrites
+// a row of schema_migrations as it is.
+void check_writable(sql::db& d) {
+  try {
+    d.exec("BEGIN IMMEDIATE");
+    d.exec("UPDATE schema_migrations SET applied_at = applied_at "
+           "WHERE version = (SELECT MAX(version) FROM schema_migrations)");
+    d.exec("COMMIT");
+  } catch (const persist_error& e) {
+    if (d.in_transaction()) {
+      try {
+        d.exec("ROLLBACK");
+      } catch (...) {
+      }
+    }
+    throw persist_error(cat(e.what(), " (the start-up write check: cod-server must store every action, so it does not "
+                            "start on a database it cannot write; check the file's owner and mode, that its "
+                            "directory is writable for the -wal and -shm files, and the free space)"));
+  }
+}
+
+}  // namespace
 
 std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::string& error) {
   try {
     std::unique_ptr<sqlite_store> s(new sqlite_store());
+    // One server per database, before anything touches it (db_files.hpp).
+    s->lock_ = detail::owner_lock::acquire(o.path, error);
+    if (!s->lock_) return nullptr;
+    if (std::string e = detail::create_private_file(o.path); !e.empty()) throw persist_error(e);
+    detail::warn_if_not_private(o.path);
     s->writer_ = std::make_unique<writer>(o.path);
     sql::db& d = s->writer_->db;
     const auto mode = d.query_text("PRAGMA journal_mode = WAL");
@@ -464,6 +514,7 @@ std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::s
     sqlite3_busy_timeout(d.handle(), o.busy_timeout_ms);
     d.exec("PRAGMA journal_size_limit = 67108864");
     s->version_at_open_ = migrate(d);
+    check_writable(d);
     s->writer_->prepare();
     // Checkpoints leave the writer thread (persist/checkpointer.hpp).
     d.exec("PRAGMA wal_autocheckpoint = 0");
@@ -515,6 +566,10 @@ void sqlite_store::run_sql(std::string what, std::function<void(sql::db&)> fn, d
 
 std::vector<stored_match> sqlite_store::load_unfinished() { return reader_->load_unfinished(); }
 
+std::vector<stored_match> sqlite_store::load_finished_since(std::int64_t ended_from_ms) {
+  return reader_->load_finished_since(ended_from_ms);
+}
+
 std::optional<stored_match> sqlite_store::load_match(const std::string& match_id) {
   return reader_->load_match(match_id);
 }
@@ -524,6 +579,8 @@ std::vector<match_summary> sqlite_store::list_matches(const match_query& q) { re
 void sqlite_store::flush() { queue_->flush(); }
 
 std::uint64_t sqlite_store::checkpoints() const { return checkpointer_->runs(); }
+
+store_health sqlite_store::health() const { return writer_->health.get(); }
 
 std::size_t sqlite_store::pending() const { return queue_->pending(); }
 

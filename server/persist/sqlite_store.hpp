@@ -33,6 +33,7 @@ class db;
 namespace detail {
 class write_queue;
 class checkpointer;
+class owner_lock;
 }
 
 struct sqlite_options {
@@ -54,6 +55,7 @@ class sqlite_reader {
 
   // As match_store's; throw persist_error on I/O errors.
   std::vector<stored_match> load_unfinished();
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms);
   std::optional<stored_match> load_match(const std::string& match_id);
   std::vector<match_summary> list_matches(const match_query& q);
   int schema_version() const { return schema_version_; }
@@ -68,9 +70,12 @@ class sqlite_reader {
 
 class sqlite_store final : public match_store {
  public:
-  // Opens (creating the file when missing), switches to WAL, applies the
-  // migrations. nullptr and a sentence in `error` on failure: unreadable or
-  // corrupt file, a database that is not ours, a schema newer than ours.
+  // Takes the database's owner lock ("<path>.lock", db_files.hpp), opens
+  // (creating the file 0600 when missing; a warning for files its group or
+  // others can read), switches to WAL, applies the migrations, and writes
+  // once to check it can. nullptr and a sentence in `error` on failure:
+  // another process holds the lock, unreadable or corrupt file, a database
+  // that is not ours, a schema newer than ours, a file it cannot write.
   static std::unique_ptr<sqlite_store> open(const sqlite_options& o, std::string& error);
   // Commits everything queued, then closes.
   ~sqlite_store() override;
@@ -86,11 +91,13 @@ class sqlite_store final : public match_store {
   std::uint64_t checkpoints() const;
 
   std::vector<stored_match> load_unfinished() override;
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
   std::vector<match_summary> list_matches(const match_query& q) override;
   void flush() override;
   std::size_t pending() const override;
   std::uint64_t commits() const override;
+  store_health health() const override;
   // The schema version the file had when opened (0: new file).
   int schema_version_at_open() const { return version_at_open_; }
 
@@ -98,6 +105,8 @@ class sqlite_store final : public match_store {
   struct writer;
   sqlite_store() = default;
 
+  // Held from open to the end (db_files.hpp); declared first, released last.
+  std::unique_ptr<detail::owner_lock> lock_;
   std::unique_ptr<writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
   std::unique_ptr<detail::checkpointer> checkpointer_;  // WAL checkpoints, after the queue stops

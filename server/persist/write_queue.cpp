@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <exception>
 
 #include "persist/strcat.hpp"
@@ -23,6 +24,27 @@ std::string describe(const write_op& op) {
     }
   };
   return std::visit(visitor{}, op.what);
+}
+
+void health_tracker::failed(std::size_t writes, std::string why) {
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  std::lock_guard lk(mu_);
+  h_.ok = false;
+  h_.write_errors += writes;
+  h_.last_error = std::move(why);
+  h_.last_error_ms = now;
+}
+
+void health_tracker::committed() {
+  std::lock_guard lk(mu_);
+  h_.ok = true;
+}
+
+store_health health_tracker::get() const {
+  std::lock_guard lk(mu_);
+  return h_;
 }
 
 void run_callback(const match_store::done_fn& done, bool ok, const write_op& op) {

@@ -88,6 +88,20 @@ class write_queue {
   std::thread thread_;  // last: started once the rest is ready
 };
 
+// A store's store_health: the writer reports each batch's outcome.
+class health_tracker {
+ public:
+  // A batch of `writes` that stored nothing because the storage failed.
+  void failed(std::size_t writes, std::string why);
+  // A batch committed (some of its writes may have been refused: no failure).
+  void committed();
+  store_health get() const;
+
+ private:
+  mutable std::mutex mu_;
+  store_health h_;
+};
+
 // Runs a callback, logging what it throws (a callback must not kill the writer).
 void run_callback(const match_store::done_fn& done, bool ok, const write_op& op);
 

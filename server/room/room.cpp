@@ -63,6 +63,15 @@ void room::start(std::weak_ptr<room_registry> registry) {
     if (self->status_ == status::waiting && self->p_.reserved.empty())
       self->expire_after(self->svc_.cfg.waiting_room_ttl_sec);
     if (!self->recovered_) return;
+    if (self->status_ == status::finished) {
+      // A match that had ended before the restart: it stays for resumes as
+      // long as a finished room would have (counted from its stored end).
+      const std::int64_t left_ms =
+          std::int64_t{self->svc_.cfg.finished_room_ttl_sec} * 1000 - (self->svc_.wall_ms() - self->ended_ms_);
+      self->expire_after(static_cast<int>(
+          std::clamp<std::int64_t>((left_ms + 999) / 1000, 1, std::max(1, self->svc_.cfg.finished_room_ttl_sec))));
+      return;
+    }
     // A recovered match: every seat has the grace period to resume; the
     // clock restarts for the seat whose turn it is.
     for (std::size_t i = 0; i < self->seats_.size(); ++i)
@@ -139,6 +148,12 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
     r->draft_ = std::move(rb.draft);
     r->draft_seq_ = static_cast<std::int64_t>(sm.draft.size());
   }
+  if (rb.drafting && sm.finished()) {
+    error = "its draft never finished (reason ";
+    error += sm.result->reason;
+    error += ")";
+    return nullptr;
+  }
   if (rb.drafting) {
     // Stopped mid-draft: the draft goes on from its last stored pick.
     r->status_ = status::drafting;
@@ -188,6 +203,21 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
         b = std::max<std::int64_t>(0, b - (sm.actions.back().at_ms - since));
       }
     }
+  }
+  if (sm.finished()) {
+    // Ended before the restart (docs/protocol.md, "Reconnecting"): a finished
+    // room, as the match left it, that resumes and spectators find with
+    // their final state and match_over (the seed revealed). Only a match the
+    // game ended: one stopped by the server (aborted, voided, abandoned,
+    // recovery_failed) has no match_over to show.
+    if (!r->match_.over()) {
+      error = "it ended without a game over (reason ";
+      error += sm.result->reason;
+      error += ")";
+      return nullptr;
+    }
+    r->status_ = status::finished;
+    r->ended_ms_ = sm.result->ended_ms;
   }
   r->publish_summary();
   return r;

@@ -86,6 +86,9 @@ class room : public std::enable_shared_from_this<room> {
   // with their token hashes, the match replayed from its log, every seat
   // disconnected (each has the grace period to resume). Returns null and sets
   // `error` when the log does not replay.
+  // A finished match (one that ended by the game) gets a finished room: no
+  // grace, no clock, only its final state and match_over for whoever resumes
+  // or spectates, until finished_room_ttl_sec after its stored end.
   static std::shared_ptr<room> recover(room_services& svc, std::shared_ptr<serial_executor> ex,
                                        const stored_match& stored, std::string& error);
 
@@ -259,6 +262,7 @@ class room : public std::enable_shared_from_this<room> {
   std::int64_t clock_since_ = 0;
   serial_executor::timer_id clock_timer_ = 0;
   bool recovered_ = false;  // rebuilt from the store at start-up
+  std::int64_t ended_ms_ = 0;  // recovered finished: the match's stored end (wall clock)
   // The match row is in the store (its create was acknowledged, or the room
   // was rebuilt from it): abandon() then records how the match ended.
   bool match_row_ = false;

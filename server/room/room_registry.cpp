@@ -154,6 +154,12 @@ std::size_t room_registry::recover(const std::vector<stored_match>& matches) {
   for (const auto& sm : matches) {
     std::string error;
     auto r = room::recover(svc_, make_executor_(), sm, error);
+    if (!r && sm.finished()) {
+      // Only its result was to be shown; the match itself is settled.
+      spdlog::info("recovery: finished match {} (room {}) gets no room back: {}", sm.match.match_id,
+                   sm.match.room_id, error);
+      continue;
+    }
     if (!r) {
       spdlog::error("recovery: match {} (room {}) cannot be rebuilt: {}; finished as recovery_failed",
                     sm.match.match_id, sm.match.room_id, error);
@@ -175,8 +181,13 @@ std::size_t room_registry::recover(const std::vector<stored_match>& matches) {
     }
     summary_changed();
     r->start(weak_from_this());
-    spdlog::info("recovery: room {} rebuilt from match {} ({} actions); seats may resume with their tokens",
-                 r->id(), sm.match.match_id, sm.actions.size());
+    if (sm.finished())
+      spdlog::info("recovery: room {} shows the result of match {} (finished, {} actions) to seats resuming with "
+                   "their tokens",
+                   r->id(), sm.match.match_id, sm.actions.size());
+    else
+      spdlog::info("recovery: room {} rebuilt from match {} ({} actions); seats may resume with their tokens",
+                   r->id(), sm.match.match_id, sm.actions.size());
     ++n;
   }
   return n;

@@ -55,7 +55,9 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
 
   // Start-up: rebuilds a room for each unfinished match (its log replayed);
   // a match that does not replay is finished in the store as
-  // "recovery_failed". Returns the number of rooms recovered.
+  // "recovery_failed". A finished match gets a finished room (its result
+  // for resumes; room::recover) when the game ended it, else none.
+  // Returns the number of rooms recovered.
   std::size_t recover(const std::vector<stored_match>& matches);
 
   // Server stopping: no room concedes anyone or expires from now on.

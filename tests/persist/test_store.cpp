@@ -456,3 +456,30 @@ TEST_CASE("store: an empty options_json round-trips as given") {
     CHECK(s.load_match("m")->match == m);
   });
 }
+
+TEST_CASE("store: load_finished_since gives the matches finished since a time, whole, oldest created first") {
+  for_each_store([](match_store& s) {
+    acks a;
+    s.create_match(sample_record("late", 3000), a.expect(true));
+    s.create_match(sample_record("early", 1000), a.expect(true));
+    s.create_match(sample_record("long_ago", 500), a.expect(true));
+    s.create_match(sample_record("playing", 2000), a.expect(true));
+    s.append_action("late", sample_action(1), a.expect(true));
+    s.append_note("late", 3100, "a note");
+    s.finish_match("late", {{1}, "stronghold_alone", 5000}, a.expect(true));
+    s.finish_match("early", {{0}, "concession", 5001}, a.expect(true));
+    s.finish_match("long_ago", {{0}, "concession", 4999}, a.expect(true));
+    s.flush();
+    CHECK(a.wrong() == 0);
+    const auto found = s.load_finished_since(5000);
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].match.match_id == "early");
+    CHECK(found[1].match == sample_record("late", 3000));
+    CHECK(found[1].actions == std::vector<action_record>{sample_action(1)});
+    CHECK(found[1].notes.size() == 1);
+    REQUIRE(found[1].result);
+    CHECK(*found[1].result == match_result{{1}, "stronghold_alone", 5000});
+    CHECK(s.load_finished_since(5002).empty());
+    CHECK(s.load_finished_since(0).size() == 3);
+  });
+}

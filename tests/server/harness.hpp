@@ -164,11 +164,15 @@ class held_store final : public match_store {
     inner_.append_draft(id, rows, wrap(std::move(done)));
   }
   std::vector<stored_match> load_unfinished() override { return inner_.load_unfinished(); }
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override {
+    return inner_.load_finished_since(ended_from_ms);
+  }
   std::optional<stored_match> load_match(const std::string& id) override { return inner_.load_match(id); }
   std::vector<match_summary> list_matches(const match_query& q) override { return inner_.list_matches(q); }
   void flush() override { inner_.flush(); }
   std::size_t pending() const override { return held_.size(); }
   std::uint64_t commits() const override { return inner_.commits(); }
+  store_health health() const override { return inner_.health(); }
 
   std::size_t held() const { return held_.size(); }
   void release() {

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -26,6 +28,7 @@
 #include "../shared/catalogue.hpp"
 #include "harness.hpp"
 #include "live_harness.hpp"
+#include "persist/memory_store.hpp"
 #include "persist/sha256.hpp"
 
 using cod::server::test::moves_from_view;
@@ -372,6 +375,141 @@ TEST_CASE("e2e: a restarted server recovers the match from SQLite; players resum
   wrong.back() = wrong.back() == '0' ? '1' : '0';
   bad.send({{"type", "resume"}, {"room", room}, {"token", wrong}});
   CHECK(bad.expect("error").at("code") == "bad_token");
+  std::filesystem::remove_all(dir);
+}
+
+// Two players join `room` (decks 1 and 2), each reads its first state.
+void join_two(ws_client& a, ws_client& b, const std::string& room, std::string tokens[2]) {
+  a.send({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+  tokens[0] = a.expect("joined").at("token");
+  b.send({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 2}}}});
+  tokens[1] = b.expect("joined").at("token");
+}
+
+TEST_CASE("e2e: a match that ended before a restart: a resume gets its final state and match_over with the seed") {
+  // docs/protocol.md, "Reconnecting": the result was stored, then the server
+  // went (here a stop; after kill -9 the file is the same), before a player
+  // saw match_over or reloaded to see it.
+  const auto dir = temp_dir("cod-e2e-finished");
+  const auto cfg = base_config(dir);
+  std::string room, tokens[2];
+  json over_before, final_view[2];
+  {
+    live_server s(cfg);
+    ws_client a(s.port()), b(s.port());
+    a.hello();
+    b.hello();
+    a.send({{"type", "create_room"}, {"mode", "duel"}, {"format", "preconstructed"}});
+    room = a.expect("room_created").at("room");
+    join_two(a, b, room, tokens);
+    a.expect("state");
+    b.expect("state");
+    a.send({{"type", "act"}, {"id", 1}, {"action", {{"type", "concede"}}}});
+    a.expect("accepted");
+    final_view[0] = a.expect("update").at("view");
+    final_view[1] = b.expect("update").at("view");
+    over_before = a.expect("match_over");
+    CHECK(b.expect("match_over") == over_before);
+  }
+
+  live_server s(cfg);
+  for (int seat = 0; seat < 2; ++seat) {
+    ws_client c(s.port());
+    c.hello();
+    c.send({{"type", "resume"}, {"id", 5}, {"room", room}, {"token", tokens[seat]}});
+    auto first = c.read();
+    REQUIRE(first.has_value());
+    INFO("the first answer: " << first->dump());
+    REQUIRE(first->at("type") == "joined");
+    CHECK(first->at("seat") == seat);
+    auto st = c.expect("state");
+    CHECK(st.at("seq") == 1);
+    CHECK(st.at("view") == final_view[seat]);
+    auto over = c.expect("match_over");
+    CHECK(over == over_before);
+    CHECK(cod::server::seed_commitment(std::stoull(over.at("seed").get<std::string>())) == st.at("seed_hash"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("e2e: a second server on the same database refuses to start, naming the lock file and the first's pid") {
+  const auto dir = temp_dir("cod-e2e-two-servers");
+  const auto cfg = base_config(dir);
+  live_server first(cfg);
+  cod::server::server second(cfg);
+  std::string error;
+  CHECK_FALSE(second.start(error));
+  INFO(error);
+  CHECK(error.find(cfg.db + ".lock") != std::string::npos);
+  CHECK(error.find("(pid " + std::to_string(::getpid()) + ")") != std::string::npos);
+  CHECK(http_get(first.port(), "/healthz").status == 200);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("e2e: while the store cannot write, /healthz says degraded with HTTP 503 and /metrics counts the failures") {
+  const auto dir = temp_dir("cod-e2e-health");
+  auto owned = std::make_unique<cod::server::memory_store>();
+  cod::server::memory_store& store = *owned;
+  cod::server::server srv(base_config(dir), std::move(owned));
+  spdlog::set_level(spdlog::level::warn);
+  std::string error;
+  REQUIRE_MESSAGE(srv.start(error), error);
+  srv.run();
+
+  auto health = http_get(srv.port(), "/healthz");
+  CHECK(health.status == 200);
+  auto hj = json::parse(health.body);
+  CHECK(hj.at("status") == "ok");
+  CHECK(hj.at("store") == json{{"ok", true}, {"write_errors", 0}});
+
+  {  // the clients close before the server stops (no 2 s wait for their close handshakes)
+    ws_client a(srv.port()), b(srv.port());
+    a.hello();
+    b.hello();
+    std::string tokens[2];
+    store.fail_writes(true);  // a full disk, a read-only file...
+    a.send({{"type", "create_room"}, {"mode", "duel"}, {"format", "preconstructed"}});
+    std::string room = a.expect("room_created").at("room");
+    join_two(a, b, room, tokens);
+    CHECK(a.expect("error").at("code") == "internal_error");  // the match could not be saved
+
+    health = http_get(srv.port(), "/healthz");
+    CHECK(health.status == 503);
+    hj = json::parse(health.body);
+    CHECK(hj.at("status") == "degraded");
+    CHECK(hj.at("store").at("ok") == false);
+    CHECK(hj.at("store").at("write_errors") == 1);
+    CHECK(hj.at("store").at("last_error") == "fault injected (fail_writes)");
+    CHECK(hj.at("store").at("last_error_ms").get<std::int64_t>() > 1'700'000'000'000);
+    for (const char* field : {"server", "uptime_s", "rooms", "connections", "persistence_pending"})
+      CHECK(hj.contains(field));
+    auto metrics = http_get(srv.port(), "/metrics");
+    CHECK(metrics.status == 200);
+    CHECK(metrics.body.find("cod_persistence_write_errors_total 1\n") != std::string::npos);
+    CHECK(metrics.body.find("cod_persistence_healthy 0\n") != std::string::npos);
+    CHECK(metrics.body.find("cod_persistence_last_write_error_timestamp_seconds 17") != std::string::npos);
+
+    // Writes succeed again: healthy, the last failure still on record.
+    store.fail_writes(false);
+    ws_client c(srv.port()), d(srv.port());
+    c.hello();
+    d.hello();
+    c.send({{"type", "create_room"}, {"mode", "duel"}, {"format", "preconstructed"}});
+    room = c.expect("room_created").at("room");
+    join_two(c, d, room, tokens);
+    c.expect("state");
+    health = http_get(srv.port(), "/healthz");
+    CHECK(health.status == 200);
+    hj = json::parse(health.body);
+    CHECK(hj.at("status") == "ok");
+    CHECK(hj.at("store").at("ok") == true);
+    CHECK(hj.at("store").at("write_errors") == 1);
+    CHECK(hj.at("store").contains("last_error"));
+    metrics = http_get(srv.port(), "/metrics");
+    CHECK(metrics.body.find("cod_persistence_healthy 1\n") != std::string::npos);
+  }
+  srv.stop();
+  srv.wait();
   std::filesystem::remove_all(dir);
 }
 

@@ -760,3 +760,92 @@ TEST_CASE("room: a waiting room is not stored: after a restart its token finds n
   c.say({{"type", "resume"}, {"room", room}, {"token", token}});
   CHECK(c.expect("error").at("code") == "room_not_found");
 }
+
+TEST_CASE("room: a match that ended before a restart comes back finished, for its result only") {
+  // docs/protocol.md, "Reconnecting": the last action and the result were
+  // stored, then the server went before a player saw match_over.
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string room, tokens[2];
+  json over_before, final_view[2];
+  {
+    harness h(test_config(), &store);
+    auto host = h.connect();
+    room = h.create_room(host);
+    auto [a, b] = h.start_duel(room);
+    tokens[a.seat] = a.token;
+    tokens[b.seat] = b.token;
+    auto r = act(a.c, {{"type", "concede"}});
+    REQUIRE(find_type(r, "match_over"));
+    over_before = *find_type(r, "match_over");
+    final_view[a.seat] = find_type(r, "update")->at("view");
+    final_view[b.seat] = find_type(b.c.take(), "update")->at("view");
+    h.crash();
+  }
+  REQUIRE(store.load_unfinished().empty());
+  const auto finished = store.load_finished_since(0);
+  REQUIRE(finished.size() == 1);
+  const std::int64_t ended = finished[0].result->ended_ms;
+
+  harness h2(test_config(), &store);
+  h2.wall = ended + 30'000 - 1000;  // restarted 30 s after the end (wall_ms adds 1000 per call)
+  CHECK(h2.rooms->recover(finished) == 1);
+  h2.ex->run();
+  for (int s = 0; s < 2; ++s) {
+    auto c = h2.connect();
+    c.say({{"type", "resume"}, {"room", room}, {"token", tokens[s]}});
+    auto msgs = c.take();
+    INFO(json(msgs).dump());
+    REQUIRE(msgs.size() == 3);
+    CHECK(msgs[0].at("type") == "joined");
+    CHECK(msgs[0].at("seat") == s);
+    CHECK(msgs[1].at("type") == "state");
+    CHECK(msgs[1].at("seq") == 1);
+    CHECK(msgs[1].at("view") == final_view[s]);
+    CHECK(msgs[2] == over_before);
+    CHECK(seed_commitment(std::stoull(msgs[2].at("seed").get<std::string>())) == msgs[1].at("seed_hash"));
+    // Nothing more can happen in it.
+    auto r = act(c, {{"type", "end_turn"}});
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].at("type") == "error");
+  }
+  auto bad = h2.connect();
+  bad.say({{"type", "resume"}, {"room", room}, {"token", std::string(32, '0')}});
+  CHECK(bad.expect("error").at("code") == "bad_token");
+  CHECK(list_one(bad).at("status") == "finished");
+  // Stored as it was: not finished twice, no note.
+  CHECK(store.load_match(finished[0].match.match_id)->result == finished[0].result);
+  CHECK(store.load_match(finished[0].match.match_id)->notes.empty());
+  // It closes when the room would have: finished_room_ttl_sec (100 s) after
+  // the stored end, 70 s after the restart; no seat is conceded meanwhile.
+  h2.ex->advance(std::chrono::seconds(69));
+  CHECK(h2.rooms->find(room));
+  h2.ex->advance(std::chrono::seconds(2));
+  CHECK(h2.rooms->find(room) == nullptr);
+}
+
+TEST_CASE("room: a match whose result was not stored is finished at recovery; a resume gets match_over") {
+  // The other crash at the last action: the action was stored, its result not.
+  memory_store played(memory_store::callbacks::run_inline);
+  std::string room, token;
+  {
+    harness h(test_config(), &played);
+    auto host = h.connect();
+    room = h.create_room(host);
+    auto [a, b] = h.start_duel(room);
+    token = b.token;
+    act(a.c, {{"type", "concede"}});
+    h.crash();
+  }
+  auto sm = played.load_finished_since(0).at(0);
+  memory_store store(memory_store::callbacks::run_inline);  // the same, without the finish
+  store.create_match(sm.match, nullptr);
+  for (const auto& a : sm.actions) store.append_action(sm.match.match_id, a, nullptr);
+  harness h2(test_config(), &store);
+  h2.recover_one();
+  CHECK(store.load_match(sm.match.match_id)->result->reason == sm.result->reason);
+  auto c = h2.connect();
+  c.say({{"type", "resume"}, {"room", room}, {"token", token}});
+  auto over = c.expect("match_over");
+  CHECK(over.at("winners") == json::array({1}));
+  CHECK(std::to_string(sm.match.seed) == over.at("seed"));
+}

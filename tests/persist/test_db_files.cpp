@@ -1,0 +1,194 @@
+// The database's files (docs/persistence.md, "One server per database", "File
+// modes", "A database it cannot write"): the owner lock, 0600 files, the
+// start-up write check, and store_health.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "helpers.hpp"
+#include "persist/db_files.hpp"
+#include "persist/memory_store.hpp"
+#include "persist/sqlite_store.hpp"
+
+using namespace cod::server;
+using namespace cod::server::test;
+
+namespace {
+
+unsigned mode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE_MESSAGE(::stat(path.c_str(), &st) == 0, path);
+  return st.st_mode & 07777;
+}
+
+// Sets the process umask for a scope (so a test does not depend on the one
+// it was started with).
+struct umask_scope {
+  explicit umask_scope(mode_t m) : old(::umask(m)) {}
+  ~umask_scope() { ::umask(old); }
+  mode_t old;
+};
+
+}  // namespace
+
+TEST_CASE("sqlite_store: one store per database; the second is refused with the lock file and the holder's pid") {
+  temp_dir dir;
+  const std::string path = dir.file("one.db");
+  std::string error;
+  auto first = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(first, error);
+  acks a;
+  first->create_match(sample_record("m"), a.expect(true));
+  first->flush();
+
+  // Another store (here in this process: flock locks are per open file, so
+  // this is what a second cod-server gets).
+  error.clear();
+  auto second = sqlite_store::open({.path = path}, error);
+  CHECK(second == nullptr);
+  INFO(error);
+  CHECK(error.find(path + ".lock") != std::string::npos);
+  CHECK(error.find("in use by another cod-server") != std::string::npos);
+  CHECK(error.find("(pid " + std::to_string(::getpid()) + ")") != std::string::npos);
+
+  // Readers (cod-admin) do not take the lock, and see what the owner wrote.
+  auto reader = sqlite_reader::open(path, error);
+  REQUIRE_MESSAGE(reader, error);
+  CHECK(reader->load_match("m").has_value());
+
+  // The first writes on, untouched by the refused open.
+  first->append_action("m", sample_action(1), a.expect(true));
+  first->flush();
+  CHECK(a.wrong() == 0);
+
+  // The lock goes with its store.
+  first.reset();
+  auto third = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(third, error);
+  CHECK(third->load_match("m")->actions.size() == 1);
+}
+
+TEST_CASE("sqlite_store: the database, its -wal and -shm and its lock file are created 0600") {
+  const umask_scope u(022);  // the usual umask: files would be 0644
+  temp_dir dir;
+  const std::string path = dir.file("private.db");
+  std::string error;
+  auto s = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(s, error);
+  acks a;
+  s->create_match(sample_record("m"), a.expect(true));
+  s->flush();
+  // While the store runs, all four exist.
+  for (const char* suffix : {"", "-wal", "-shm", ".lock"}) {
+    CAPTURE(suffix);
+    CHECK(mode_of(path + suffix) == 0600);
+  }
+  CHECK(detail::warn_if_not_private(path).empty());
+  CHECK(a.wrong() == 0);
+}
+
+TEST_CASE("sqlite_store: an existing database its group or others can read is named in a warning") {
+  temp_dir dir;
+  const std::string path = dir.file("shared.db");
+  std::string error;
+  { REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error); }
+  std::filesystem::permissions(path, std::filesystem::perms(0644));
+  CHECK(detail::warn_if_not_private(path) == std::vector<std::string>{path});
+  // It still opens (an admin may mean it), and the lock file stays private.
+  auto s = sqlite_store::open({.path = path}, error);
+  REQUIRE_MESSAGE(s, error);
+  CHECK(mode_of(path + ".lock") == 0600);
+}
+
+TEST_CASE("sqlite_store: a database it cannot write is refused at open, not at the first match") {
+  // As an unprivileged user on a read-only file in a writable directory
+  // (SQLite then opens it read-only, and BEGIN IMMEDIATE ... COMMIT without
+  // a write succeeds). Root ignores file modes: the child drops to nobody.
+  temp_dir dir;
+  const std::string path = dir.file("ro.db");
+  std::string error;
+  {
+    auto s = sqlite_store::open({.path = path}, error);
+    REQUIRE_MESSAGE(s, error);
+    s->create_match(sample_record("m"), nullptr);
+  }
+  std::filesystem::permissions(dir.path(), std::filesystem::perms(0777));
+  std::filesystem::permissions(path, std::filesystem::perms(0444));
+  std::filesystem::remove(path + ".lock");  // root's, 0600: the child makes its own
+  std::cout.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) _exit(10);
+    std::string e;
+    auto s = sqlite_store::open({.path = path}, e);
+    if (s) _exit(1);  // started on a database it cannot write
+    std::fprintf(stderr, "refused as expected: %s\n", e.c_str());
+    _exit(e.find("readonly") != std::string::npos && e.find("write check") != std::string::npos ? 0 : 2);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  INFO("child exit 1: the store opened; 2: refused for another reason (its stderr says)");
+  CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("store_health: a failed commit makes the store unhealthy until a commit succeeds") {
+  SUBCASE("sqlite_store, another process holding the write lock") {
+    temp_dir dir;
+    const std::string path = dir.file("health.db");
+    std::string error;
+    auto s = sqlite_store::open({.path = path, .busy_timeout_ms = 50}, error);
+    REQUIRE_MESSAGE(s, error);
+    acks a;
+    s->create_match(sample_record("m"), a.expect(true));
+    s->append_action("m", sample_action(2), a.expect(false));  // refused (a hole): not a storage failure
+    s->flush();
+    CHECK(s->health().ok);
+    CHECK(s->health().write_errors == 0);
+    CHECK(s->health().last_error_ms == 0);
+    {
+      raw_db other(path);
+      other.exec("BEGIN IMMEDIATE");
+      s->append_action("m", sample_action(1), a.expect(false));
+      s->append_action("m", sample_action(2), a.expect(false));
+      s->flush();
+      const store_health h = s->health();
+      CHECK_FALSE(h.ok);
+      CHECK(h.write_errors == 2);
+      CHECK(h.last_error.find("locked") != std::string::npos);
+      CHECK(h.last_error_ms > 0);
+      other.exec("COMMIT");
+    }
+    s->append_action("m", sample_action(1), a.expect(true));
+    s->flush();
+    const store_health h = s->health();
+    CHECK(h.ok);
+    CHECK(h.write_errors == 2);  // a count since the start
+    CHECK(h.last_error_ms > 0);  // the last failure stays on record
+    CHECK(a.wrong() == 0);
+  }
+  SUBCASE("memory_store, injected faults") {
+    memory_store s(memory_store::callbacks::run_inline);
+    acks a;
+    s.create_match(sample_record("m"), a.expect(true));
+    s.append_action("m", sample_action(3), a.expect(false));  // refused
+    CHECK(s.health().ok);
+    s.fail_writes(true);
+    s.append_action("m", sample_action(1), a.expect(false));
+    CHECK_FALSE(s.health().ok);
+    CHECK(s.health().write_errors == 1);
+    CHECK(s.health().last_error == "fault injected (fail_writes)");
+    s.fail_writes(false);
+    s.append_action("m", sample_action(1), a.expect(true));
+    CHECK(s.health().ok);
+    CHECK(a.wrong() == 0);
+  }
+}
