@@ -566,13 +566,18 @@ std::vector<result> run_file(const std::string& path, const catalogue& base) {
   std::ifstream in(path);
   std::stringstream buf;
   buf << in.rdbuf();
-  json doc = json::parse(buf.str(), nullptr, false);
-  if (!in || doc.is_discarded()) return {result{path, "(file)", {}, {"cannot read or parse the file as JSON"}}};
+  if (!in) return {result{path, "(file)", {}, {"cannot read or parse the file as JSON"}}};
+  return run_text(buf.str(), path, base);
+}
+
+std::vector<result> run_text(std::string_view text, const std::string& file, const catalogue& base) {
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded()) return {result{file, "(file)", {}, {"cannot read or parse the file as JSON"}}};
   std::vector<result> out;
   if (doc.is_object() && doc.contains("scenarios")) {
-    for (const json& s : doc["scenarios"]) out.push_back(run_one(s, path, base));
+    for (const json& s : doc["scenarios"]) out.push_back(run_one(s, file, base));
   } else {
-    out.push_back(run_one(doc, path, base));
+    out.push_back(run_one(doc, file, base));
   }
   return out;
 }
