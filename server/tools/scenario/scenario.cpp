@@ -494,11 +494,15 @@ struct runner {
 result run_one(const json& j, const std::string& file, const catalogue& base) {
   result r;
   r.file = file;
-  r.name = j.value("name", std::string("(unnamed)"));
-  if (j.contains("rules"))
-    for (const json& id : j["rules"]) r.rules.push_back(id.get<std::string>());
+  r.name = "(unnamed)";
   int step_no = 0;
   try {
+    // Read inside the try: a scenario that is not an object, or whose name
+    // or rule ids are not strings, is a failed result, not an exception.
+    if (!j.is_object()) fail("a scenario is a JSON object");
+    r.name = j.value("name", r.name);
+    if (j.contains("rules"))
+      for (const json& id : j["rules"]) r.rules.push_back(id.get<std::string>());
     if (r.rules.empty()) fail("a scenario cites the rule ids it checks: \"rules\": [\"R4.5\"]");
     runner run{base, {}, {}, {}};
     if (j.contains("cards")) {
