@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -46,10 +48,26 @@ inline nlohmann::json stored_match_to_json(const server::stored_match& sm) {
           {"notes", notes}, {"result", result}};
 }
 
+// An integer column: a JSON integer. A float is refused here
+// (std::invalid_argument): the store's integer columns never hold one, and
+// nlohmann's conversion of an out-of-range float is undefined.
+template <class T>
+T as_integer(const nlohmann::json& v, const char* what) {
+  if (!v.is_number_integer()) throw std::invalid_argument(std::string(what) + " is not an integer");
+  return v.get<T>();
+}
+
+// The integer at `key`, or `fallback` when absent.
+template <class T>
+T integer(const nlohmann::json& j, const char* key, T fallback) {
+  const auto it = j.find(key);
+  return it == j.end() || it->is_null() ? fallback : as_integer<T>(*it, key);
+}
+
 // The inverse. Missing keys keep the defaults; a value of the wrong type
-// throws nlohmann::json::exception (the fuzz targets skip such inputs: they
-// are not something a store can hold). A digest that is not 16 hex digits
-// reads as 0 (a stored digest that does not match).
+// throws (nlohmann::json::exception, std::invalid_argument): the fuzz targets
+// skip such inputs, they are not something a store can hold. A digest that
+// is not 16 hex digits reads as 0 (a stored digest that does not match).
 inline server::stored_match stored_match_from_json(const nlohmann::json& j) {
   server::stored_match sm;
   server::match_record& m = sm.match;
@@ -59,45 +77,46 @@ inline server::stored_match stored_match_from_json(const nlohmann::json& j) {
   m.format = j.value("format", std::string());
   m.options_json = j.value("options_json", std::string());
   m.rules_version = j.value("rules_version", std::string());
-  m.engine_version = j.value("engine_version", 0);
-  m.seed = j.value("seed", std::uint64_t{0});
+  m.engine_version = integer(j, "engine_version", 0);
+  m.seed = integer(j, "seed", std::uint64_t{0});
   m.seed_hash = j.value("seed_hash", std::string());
-  m.created_ms = j.value("created_ms", std::int64_t{0});
+  m.created_ms = integer(j, "created_ms", std::int64_t{0});
   for (const auto& s : j.value("seats", nlohmann::json::array())) {
     server::seat_record r;
-    r.seat = s.value("seat", 0);
+    r.seat = integer(s, "seat", 0);
     r.name = s.value("name", std::string());
     r.token_hash = s.value("token_hash", std::string());
     r.deck_json = s.value("deck_json", std::string());
-    if (s.contains("team") && !s["team"].is_null()) r.team = s["team"].get<int>();
+    if (s.contains("team") && !s["team"].is_null()) r.team = integer(s, "team", 0);
     r.champion = s.value("champion", std::string());
     r.ai = s.value("ai", false);
     m.seats.push_back(std::move(r));
   }
   for (const auto& a : j.value("actions", nlohmann::json::array())) {
     server::action_record r;
-    r.seq = a.value("seq", std::int64_t{0});
-    r.seat = a.value("seat", 0);
+    r.seq = integer(a, "seq", std::int64_t{0});
+    r.seat = integer(a, "seat", 0);
     r.action_json = a.value("action_json", std::string());
     r.digest = server::sql::parse_digest_hex(a.value("digest", std::string())).value_or(0);
-    r.at_ms = a.value("at_ms", std::int64_t{0});
+    r.at_ms = integer(a, "at_ms", std::int64_t{0});
     sm.actions.push_back(std::move(r));
   }
   for (const auto& d : j.value("draft", nlohmann::json::array())) {
     server::draft_event_record r;
-    r.seq = d.value("seq", std::int64_t{0});
-    r.seat = d.value("seat", 0);
+    r.seq = integer(d, "seq", std::int64_t{0});
+    r.seat = integer(d, "seat", 0);
     r.kind = d.value("kind", std::string());
     r.cards_json = d.value("cards_json", std::string());
-    r.at_ms = d.value("at_ms", std::int64_t{0});
+    r.at_ms = integer(d, "at_ms", std::int64_t{0});
     sm.draft.push_back(std::move(r));
   }
   for (const auto& n : j.value("notes", nlohmann::json::array()))
-    sm.notes.push_back({n.value("at_ms", std::int64_t{0}), n.value("text", std::string())});
+    sm.notes.push_back({integer(n, "at_ms", std::int64_t{0}), n.value("text", std::string())});
   if (j.contains("result") && !j["result"].is_null()) {
     const auto& r = j["result"];
-    sm.result = server::match_result{r.value("winners", std::vector<int>()), r.value("reason", std::string()),
-                                     r.value("ended_ms", std::int64_t{0})};
+    std::vector<int> winners;
+    for (const auto& w : r.value("winners", nlohmann::json::array())) winners.push_back(as_integer<int>(w, "winners"));
+    sm.result = server::match_result{winners, r.value("reason", std::string()), integer(r, "ended_ms", std::int64_t{0})};
   }
   return sm;
 }
