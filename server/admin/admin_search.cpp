@@ -82,8 +82,9 @@ std::optional<param_error> query_from_params(const params& p, match_query& q) {
       if (s == name) return bad(name, cat("'", name, "' is given more than once"));
     seen.push_back(name);
 
-    auto int_in = [&](std::int64_t lo, std::int64_t hi) -> std::optional<std::int64_t> {
-      auto n = parse_int(value);
+    // An init-capture: clang 14 cannot capture a structured binding (the fuzz build).
+    auto int_in = [&v = value](std::int64_t lo, std::int64_t hi) -> std::optional<std::int64_t> {
+      auto n = parse_int(v);
       if (!n || *n < lo || *n > hi) return std::nullopt;
       return n;
     };

@@ -494,11 +494,15 @@ struct runner {
 result run_one(const json& j, const std::string& file, const catalogue& base) {
   result r;
   r.file = file;
-  r.name = j.value("name", std::string("(unnamed)"));
-  if (j.contains("rules"))
-    for (const json& id : j["rules"]) r.rules.push_back(id.get<std::string>());
+  r.name = "(unnamed)";
   int step_no = 0;
   try {
+    // Read inside the try: a scenario that is not an object, or whose name
+    // or rule ids are not strings, is a failed result, not an exception.
+    if (!j.is_object()) fail("a scenario is a JSON object");
+    r.name = j.value("name", r.name);
+    if (j.contains("rules"))
+      for (const json& id : j["rules"]) r.rules.push_back(id.get<std::string>());
     if (r.rules.empty()) fail("a scenario cites the rule ids it checks: \"rules\": [\"R4.5\"]");
     runner run{base, {}, {}, {}};
     if (j.contains("cards")) {
@@ -566,13 +570,18 @@ std::vector<result> run_file(const std::string& path, const catalogue& base) {
   std::ifstream in(path);
   std::stringstream buf;
   buf << in.rdbuf();
-  json doc = json::parse(buf.str(), nullptr, false);
-  if (!in || doc.is_discarded()) return {result{path, "(file)", {}, {"cannot read or parse the file as JSON"}}};
+  if (!in) return {result{path, "(file)", {}, {"cannot read or parse the file as JSON"}}};
+  return run_text(buf.str(), path, base);
+}
+
+std::vector<result> run_text(std::string_view text, const std::string& file, const catalogue& base) {
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded()) return {result{file, "(file)", {}, {"cannot read or parse the file as JSON"}}};
   std::vector<result> out;
   if (doc.is_object() && doc.contains("scenarios")) {
-    for (const json& s : doc["scenarios"]) out.push_back(run_one(s, path, base));
+    for (const json& s : doc["scenarios"]) out.push_back(run_one(s, file, base));
   } else {
-    out.push_back(run_one(doc, path, base));
+    out.push_back(run_one(doc, file, base));
   }
   return out;
 }

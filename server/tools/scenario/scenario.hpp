@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cod/engine/catalogue.hpp"
@@ -22,6 +23,10 @@ struct result {
 // Runs every scenario in `path` against `base` (plus the file's inline cards).
 // Never throws: a malformed file is one failed result that says why.
 std::vector<result> run_file(const std::string& path, const catalogue& base);
+
+// The same on a file's text already read; `file` names it in the results
+// (tests/fuzz feeds scenario documents this way, without files).
+std::vector<result> run_text(std::string_view text, const std::string& file, const catalogue& base);
 
 // Every *.json below `path` (or `path` itself), sorted.
 std::vector<std::string> collect(const std::string& path);

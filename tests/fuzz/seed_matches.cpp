@@ -1,0 +1,38 @@
+// Writes every match of a cod-server database as a seed of the stored-log
+// fuzz target (stored_match_json.hpp): DIR/match-<match_id>.json, one line.
+// scripts/fuzz-seeds records real games (cod-server and cod-bot) and runs it.
+//
+// usage: fuzz_seed_matches DB DIR   (exit 1 if the database cannot be read)
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "persist/sqlite_store.hpp"
+#include "stored_match_json.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s DB DIR\n", argv[0]);
+    return 2;
+  }
+  std::string error;
+  auto reader = cod::server::sqlite_reader::open(argv[1], error);
+  if (!reader) {
+    std::fprintf(stderr, "%s: %s\n", argv[1], error.c_str());
+    return 1;
+  }
+  std::filesystem::create_directories(argv[2]);
+  cod::server::match_query q;
+  q.limit = 1000;
+  int written = 0;
+  for (const auto& summary : reader->list_matches(q)) {
+    const auto sm = reader->load_match(summary.match_id);
+    if (!sm) continue;
+    std::ofstream(std::filesystem::path(argv[2]) / ("match-" + summary.match_id + ".json"))
+        << cod::fuzz::stored_match_to_json(*sm).dump() << '\n';
+    ++written;
+  }
+  std::printf("%d matches written to %s\n", written, argv[2]);
+  return 0;
+}
