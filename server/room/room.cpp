@@ -58,6 +58,7 @@ room::~room() = default;
 void room::start(std::weak_ptr<room_registry> registry) {
   run(nullptr, {}, [self = shared_from_this(), registry = std::move(registry)] {
     self->registry_ = registry;
+    self->publish_summary();  // a recovered finished room becomes evictable
     // A tournament room waits for its players as long as the round lasts
     // (a no-show is the organiser's call: a game loss).
     if (self->status_ == status::waiting && self->p_.reserved.empty())
@@ -1105,7 +1106,20 @@ void room::publish_summary() {
     std::lock_guard lock(summary_mutex_);
     summary_ = std::move(r);
   }
-  if (auto reg = registry_.lock()) reg->summary_changed();
+  if (auto reg = registry_.lock()) {
+    reg->summary_changed();
+    if (status_ == status::finished && !reported_finished_) {
+      reported_finished_ = true;
+      reg->finished(shared_from_this());
+    }
+  }
+}
+
+void room::evict() {
+  run(nullptr, {}, [self = shared_from_this()] {
+    if (self->expiry_) self->ex_->cancel(std::exchange(self->expiry_, 0));
+    self->close_room("evicted: more finished rooms than max_rooms");
+  });
 }
 
 void room::creator_left() {
@@ -1158,7 +1172,7 @@ void room::close_room(const std::string& why) {
   spectators_.clear();
   if (clock_timer_) ex_->cancel(std::exchange(clock_timer_, 0));
   spdlog::info("room {}: closed ({})", p_.id, why);
-  if (auto reg = registry_.lock()) reg->remove(p_.id);
+  if (auto reg = registry_.lock()) reg->remove(p_.id, this);
 }
 
 }  // namespace cod::server

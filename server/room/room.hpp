@@ -129,6 +129,9 @@ class room : public std::enable_shared_from_this<room> {
   void retire(std::string why);
   // The server is stopping: cancel timers, never concede anyone from now on.
   void shutdown();
+  // The registry needs this finished room's place (it is already out of the
+  // registry): its clients are told it closed.
+  void evict();
 
  private:
   struct seat_state {
@@ -255,7 +258,8 @@ class room : public std::enable_shared_from_this<room> {
   // ai_first), sent with the first state, then cleared.
   std::vector<event> opening_events_;
   serial_executor::timer_id expiry_ = 0;
-  bool unjoined_expiry_ = false;  // expiry_ is creator_left's, not the waiting room's
+  bool unjoined_expiry_ = false;
+  bool reported_finished_ = false;  // the registry knows the match ended  // expiry_ is creator_left's, not the waiting room's
   // Turn clock (when options.clock is set).
   seat_t clock_seat_ = no_seat;
   int clock_turn_ = 0;

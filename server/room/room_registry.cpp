@@ -20,8 +20,7 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
   if (!why) why = &ignored;
   *why = refusal::full;
   // Capacity counts rooms not finished: a finished room stays a while for
-  // its players but holds no place. Finished rooms are bounded too (as many
-  // again) so that quick finished matches cannot pile up in memory.
+  // its players but holds no place.
   std::size_t unfinished = 0, waiting_here = 0;
   const auto snap = snapshot();
   for (const listed& l : *snap) {
@@ -37,9 +36,24 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     return nullptr;
   }
   std::shared_ptr<room> r;
+  std::shared_ptr<room> evicted;
   {
     std::lock_guard lock(mutex_);
-    if (stopping_ || rooms_.size() >= 2 * max_rooms) return nullptr;
+    if (stopping_) return nullptr;
+    // Finished rooms are kept up to max_rooms of them (memory stays bounded
+    // however fast matches end): past that, the first seen finished goes.
+    if (rooms_.size() >= 2 * max_rooms) {
+      while (!evicted && !finished_.empty()) {
+        auto candidate = finished_.front().lock();
+        finished_.pop_front();
+        if (!candidate) continue;
+        auto it = rooms_.find(candidate->id());
+        if (it == rooms_.end() || it->second != candidate) continue;  // closed already
+        rooms_.erase(it);
+        evicted = std::move(candidate);
+      }
+      if (!evicted) return nullptr;
+    }
     std::string id = random_room_id();
     while (rooms_.count(id)) id = random_room_id();
     room::params p;
@@ -55,6 +69,7 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
   }
   summary_changed();
+  if (evicted) evicted->evict();
   *why = refusal::none;
   r->start(weak_from_this());
   return r;
@@ -140,10 +155,17 @@ std::size_t room_registry::size() const {
   return rooms_.size();
 }
 
-void room_registry::remove(const std::string& id) {
+void room_registry::finished(const std::shared_ptr<room>& r) {
+  std::lock_guard lock(mutex_);
+  finished_.push_back(r);
+}
+
+void room_registry::remove(const std::string& id, const room* r) {
   {
     std::lock_guard lock(mutex_);
-    rooms_.erase(id);
+    auto it = rooms_.find(id);
+    if (it == rooms_.end() || it->second.get() != r) return;
+    rooms_.erase(it);
     svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
   }
   summary_changed();

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,9 +30,11 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
 
   enum class refusal { none, full, address_busy };
   // A new waiting room with a fresh seed, or null with the reason: `full`
-  // when max_rooms rooms are not finished (or as many finished ones again
-  // are still kept), `address_busy` when `creator_address` already has
-  // max_waiting_rooms_per_address rooms waiting for players.
+  // when max_rooms rooms are not finished, `address_busy` when
+  // `creator_address` already has max_waiting_rooms_per_address rooms
+  // waiting for players. Finished rooms stay a while for their players but
+  // hold no place: past max_rooms of them, the one that finished first is
+  // closed to make room.
   // `reserved`: a tournament room's seats (room::params::reserved).
   std::shared_ptr<room> create(game_mode mode, protocol::deck_format format, const protocol::room_options& options,
                                std::vector<std::string> reserved = {}, std::string creator_address = {},
@@ -51,7 +54,11 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // A room's summary changed (room::publish_summary): the next list rebuilds.
   void summary_changed() { generation_.fetch_add(1, std::memory_order_relaxed); }
   std::size_t size() const;
-  void remove(const std::string& id);
+  // `r`'s match has ended (once per room): it may be evicted from now on.
+  void finished(const std::shared_ptr<room>& r);
+  // `r` leaves the registry (it closed); another room that has taken its id
+  // since is left alone.
+  void remove(const std::string& id, const room* r);
 
   // Start-up: rebuilds a room for each unfinished match (its log replayed);
   // a match that does not replay is finished in the store as
@@ -69,6 +76,8 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<room>> rooms_;
   bool stopping_ = false;
+  // Rooms in the order their matches ended: the next to evict first.
+  std::deque<std::weak_ptr<room>> finished_;
 
   struct listed {
     protocol::room_summary summary;

@@ -360,4 +360,25 @@ TEST_CASE("abuse: finished rooms hold no place among max_rooms") {
   CHECK(made.at("type") == "room_created");
   b.send({{"type", "list_rooms"}, {"status", "finished"}});
   CHECK(b.expect("rooms").at("total") == 1);
+
+  // A second finished room: now max_rooms rooms are finished and the next
+  // create closes the one whose match ended first; its players are told.
+  const std::string second = made.at("room");
+  ws_client c(s.port()), d(s.port());
+  c.hello();
+  d.hello();
+  c.send({{"type", "join"}, {"room", second}, {"name", "cy"}, {"deck", {{"preconstructed", 1}}}});
+  c.expect("joined");
+  d.send({{"type", "join"}, {"room", second}, {"name", "di"}, {"deck", {{"preconstructed", 2}}}});
+  d.expect("joined");
+  c.expect("state");
+  c.send({{"type", "act"}, {"action", {{"type", "concede"}}}});
+  d.expect("match_over");
+  auto third = create_duel(c);
+  CHECK(third.at("type") == "room_created");
+  CHECK(b.expect("left").at("room") == room);  // b still watched the first room's result
+  c.send({{"type", "list_rooms"}, {"status", "finished"}});
+  auto finished = c.expect("rooms");
+  REQUIRE(finished.at("total") == 1);
+  CHECK(finished.at("rooms")[0].at("room") == second);
 }
