@@ -524,6 +524,7 @@ std::vector<match_summary> sqlite_store::list_matches(const match_query& q) { re
 void sqlite_store::flush() { queue_->flush(); }
 
 std::uint64_t sqlite_store::checkpoints() const { return checkpointer_->runs(); }
+std::uint64_t sqlite_store::checkpointed_pages() const { return checkpointer_->pages_copied(); }
 
 std::size_t sqlite_store::pending() const { return queue_->pending(); }
 
