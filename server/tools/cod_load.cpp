@@ -20,6 +20,15 @@
 //
 //   cod-load --port 8080 --rooms 1000 --duration-sec 20 --server-pid 1234
 //
+// For scripts/soak it also survives the server: a lost connection connects
+// again (every 100-400 ms while the server is down), says hello and resumes
+// its seat with the token `joined` gave; a room the server lost (a waiting
+// room is not stored) is created again. --reconnect-every makes storms of
+// such losses on purpose; --ack-file records every acknowledged action for
+// the soak's end check. Without --ack-file the hot path pays one branch for
+// it; with it, a few appends to a per-connection block written 64 lines at
+// a time (no lock or system call per action).
+//
 // It is a benchmark: it prints numbers and exits 0 unless it could not run
 // (no server, no matches started). The server must allow the load:
 // --max-connections >= 2 x rooms, --max-rooms above the rooms in play plus
