@@ -37,6 +37,8 @@ class checkpointer {
 
   // Checkpoints run so far (for tests).
   std::uint64_t runs() const;
+  // WAL pages copied into the database by those checkpoints (for tests).
+  std::uint64_t pages_copied() const;
 
  private:
   static int on_wal_commit(void* self, sqlite3* db, const char* name, int pages);
@@ -51,6 +53,7 @@ class checkpointer {
   bool wanted_ = false;
   bool stop_ = false;
   std::uint64_t runs_ = 0;
+  std::uint64_t pages_copied_ = 0;
   std::thread thread_;  // last: started once the rest is ready
 };
 

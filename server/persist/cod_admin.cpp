@@ -7,6 +7,7 @@
 //   cod-admin --db PATH log MATCH_ID [--json|--raw]  the log in sentences (replayed)
 //   cod-admin --db PATH state MATCH_ID --step N      the referee view after action N
 //   cod-admin --db PATH verify MATCH_ID [--json]     exit 0: every check passed, 1: not
+//   cod-admin --db PATH verify-all                   every match; exit 0: none failed
 //   cod-admin --db PATH export MATCH_ID              one JSON document
 //   cod-admin --db PATH draft MATCH_ID               (drafts are not stored yet)
 //
@@ -49,6 +50,8 @@ void usage(std::FILE* to) {
                "  log MATCH_ID [--json | --raw]   the log replayed and told in sentences; --raw: as stored\n"
                "  state MATCH_ID --step N  the referee view (JSON) after action N (0: after the setup)\n"
                "  verify MATCH_ID [--json] seed commitment, replay with digests, result; exit 0 if all pass\n"
+               "  verify-all               verify every match (one still playing: every check but the\n"
+               "                           result); prints the failures and the counts; exit 0 if none failed\n"
                "  export MATCH_ID          the whole match as one JSON document\n"
                "  draft MATCH_ID           the draft record of a drafted match (JSON, replayed); exit 1 if\n"
                "                           the match was not drafted or its draft log does not replay\n"
@@ -153,6 +156,46 @@ int cmd_verify(const cod::catalogue& cards, const stored_match& sm, bool json) {
   return v.ok ? 0 : 1;
 }
 
+// Every match, oldest pages last (the listing's cursor). A match still being
+// played (or left playing by a kill -9 the server has not recovered from
+// yet) cannot pass "finished" and "game over": it must pass the rest (seed
+// commitment, engine version, the log replaying with every digest).
+int cmd_verify_all(const cod::catalogue& cards, sqlite_reader& reader) {
+  long finished_ok = 0, playing_ok = 0, failed = 0, total = 0;
+  match_query q;
+  q.limit = 500;
+  for (;;) {
+    const auto page = reader.list_matches(q);
+    for (const match_summary& m : page) {
+      ++total;
+      const auto sm = reader.load_match(m.match_id);
+      if (!sm) {
+        ++failed;
+        std::printf("FAIL %s: listed but not loaded\n", m.match_id.c_str());
+        continue;
+      }
+      const verify_result v = verify(cards, *sm);
+      bool ok = true;
+      for (const verify_check& c : v.checks) {
+        if (c.ok || (!sm->finished() && (c.name == "finished" || c.name == "game over"))) continue;
+        ok = false;
+        std::printf("FAIL %s %s: %s\n", m.match_id.c_str(), c.name.c_str(), c.detail.c_str());
+      }
+      if (!ok) ++failed;
+      else if (sm->finished()) ++finished_ok;
+      else ++playing_ok;
+    }
+    if (page.size() < static_cast<std::size_t>(q.limit)) break;
+    q.has_before = true;
+    q.before_created_ms = page.back().created_ms;
+    q.before_match_id = page.back().match_id;
+  }
+  std::printf("verify-all: %ld matches: %ld finished verified, %ld playing verified so far (seed commitment, "
+              "replay with digests), %ld failed\n",
+              total, finished_ok, playing_ok, failed);
+  return failed == 0 ? 0 : 1;
+}
+
 int cmd_log(const cod::catalogue& cards, const stored_match& sm, bool json) {
   const admin::match_log log = admin::render_log(cards, sm);
   if (json) print_json(admin::log_to_json(sm, log));
@@ -209,7 +252,8 @@ int main(int argc, char** argv) {
   }
   const std::vector<std::string> with_id = {"show", "log", "state", "verify", "export", "draft"};
   const bool needs_id = !args.empty() && std::find(with_id.begin(), with_id.end(), args[0]) != with_id.end();
-  if (db_path.empty() || args.empty() || (args[0] != "list" && !needs_id) || args.size() != (needs_id ? 2u : 1u)) {
+  const bool no_id = !args.empty() && (args[0] == "list" || args[0] == "verify-all");
+  if (db_path.empty() || args.empty() || (!no_id && !needs_id) || args.size() != (needs_id ? 2u : 1u)) {
     usage(stderr);
     return 2;
   }
@@ -249,6 +293,11 @@ int main(int argc, char** argv) {
         return 0;
       }
       return cmd_list(found);
+    }
+    if (args[0] == "verify-all") {
+      cod::catalogue cards;
+      if (!load_cards(catalogue_path, cards)) return 1;
+      return cmd_verify_all(cards, *reader);
     }
     const auto sm = reader->load_match(args[1]);
     if (!sm) {

@@ -579,6 +579,7 @@ std::vector<match_summary> sqlite_store::list_matches(const match_query& q) { re
 void sqlite_store::flush() { queue_->flush(); }
 
 std::uint64_t sqlite_store::checkpoints() const { return checkpointer_->runs(); }
+std::uint64_t sqlite_store::checkpointed_pages() const { return checkpointer_->pages_copied(); }
 
 store_health sqlite_store::health() const { return writer_->health.get(); }
 

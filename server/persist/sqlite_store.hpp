@@ -89,6 +89,8 @@ class sqlite_store final : public match_store {
                     done_fn done) override;
   // WAL checkpoints run so far (checkpointer.hpp), for tests and metrics.
   std::uint64_t checkpoints() const;
+  // WAL pages those checkpoints copied into the database file (for tests).
+  std::uint64_t checkpointed_pages() const;
 
   std::vector<stored_match> load_unfinished() override;
   std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;

@@ -20,6 +20,15 @@
 //
 //   cod-load --port 8080 --rooms 1000 --duration-sec 20 --server-pid 1234
 //
+// For scripts/soak it also survives the server: a lost connection connects
+// again (every 100-400 ms while the server is down), says hello and resumes
+// its seat with the token `joined` gave; a room the server lost (a waiting
+// room is not stored) is created again. --reconnect-every makes storms of
+// such losses on purpose; --ack-file records every acknowledged action for
+// the soak's end check. Without --ack-file the hot path pays one branch for
+// it; with it, a few appends to a per-connection block written 64 lines at
+// a time (no lock or system call per action).
+//
 // It is a benchmark: it prints numbers and exits 0 unless it could not run
 // (no server, no matches started). The server must allow the load:
 // --max-connections >= 2 x rooms, --max-rooms above the rooms in play plus
@@ -102,6 +111,10 @@ struct options {
   bool constructed_exhaustion = false;  // --exhaustion: rooms with the exhaustion rule
   int think_ms = 0;  // --think-ms: a bot waits this long before each action (0: at once, saturating)
   pr::ack_style acks = pr::ack_style::separate;  // --acks: hello.acks (docs/protocol.md)
+  std::string ack_file;           // --ack-file: "room seed_hash seq" per accepted action
+  double reconnect_every_sec = 0; // --reconnect-every: a storm of drops + resumes every this many s
+  double reconnect_fraction = 0.1;  // --reconnect-fraction: the share of seated connections dropped
+  int per_address = 0;  // --per-address: connections per source address 127.1.x.y (0: the OS picks 127.0.0.1)
 };
 
 void usage(std::FILE* to) {
@@ -109,7 +122,8 @@ void usage(std::FILE* to) {
       "usage: cod-load [--host H] [--port P] [--rooms N] [--duration-sec S] [--threads T]\n"
       "                [--server-pid PID] [--connect-concurrency K] [--setup-timeout-sec S]\n"
       "                [--seed N] [--exhaustion] [--catalogue PATH] [--think-ms MS]\n"
-      "                [--acks separate|in_update]\n"
+      "                [--acks separate|in_update] [--ack-file PATH]\n"
+      "                [--reconnect-every SEC] [--reconnect-fraction F] [--per-address K]\n"
       "Plays N concurrent duel rooms (2 N WebSocket connections) of random legal moves against\n"
       "cod-server for S seconds once every room has started, and prints accepted actions/s,\n"
       "act->update latency percentiles, errors by code, and the server's RSS and CPU (--server-pid).\n"
@@ -117,7 +131,18 @@ void usage(std::FILE* to) {
       "latency under a given load;\n"
       "--acks in_update asks (hello.acks) for acts acknowledged by the actor's own update\n"
       "instead of a separate `accepted` reply (default: separate).\n"
-      "without it the bots act as soon as they can, which measures throughput at saturation.\n",
+      "without it the bots act as soon as they can, which measures throughput at saturation.\n"
+      "A connection the server drops (or kills: kill -9 and a restart) reconnects and resumes its\n"
+      "seat with its token (docs/protocol.md, Reconnecting); a waiting room lost with the server\n"
+      "is created again.\n"
+      "--ack-file PATH writes one line per accepted action, \"ROOM SEED_HASH SEQ\" (the seed_hash\n"
+      "of the match's state tells apart the matches a room id was used for; matches.seed_hash in\n"
+      "the store), for checking that every acknowledged action was stored (scripts/soak).\n"
+      "--reconnect-every SEC: every SEC seconds of the measured window, a fraction\n"
+      "(--reconnect-fraction, default 0.1) of the connections seated in a match drop at once and\n"
+      "resume (a reconnect storm).\n"
+      "--per-address K: connect from 127.1.x.y, K connections per address (a room's two seats\n"
+      "share one), so that the server's per-address limits can stay on for other clients.\n",
       to);
 }
 
@@ -135,7 +160,13 @@ struct stats {
   std::atomic<long> accepted{0};          // in the window
   std::atomic<long> accepted_total{0};
   std::atomic<long> acts_sent{0};         // in the window
-  std::atomic<long> disconnects{0};
+  std::atomic<long> disconnects{0};       // connections lost (not dropped on purpose)
+  std::atomic<long> drops{0};             // dropped on purpose (--reconnect-every)
+  std::atomic<long> reconnects{0};        // connections open again after a loss or a drop
+  std::atomic<long> reconnect_failures{0};  // connect/handshake attempts that failed (server down)
+  std::atomic<long> resumes{0};           // seats taken back with resume
+  std::atomic<long> resumes_refused{0};   // resume refused (the room is gone): a new room instead
+  std::atomic<long> acks_written{0};      // lines of --ack-file
   std::atomic<long> scan_fallbacks{0};   // own-turn updates bot/view_scan.hpp refused (parsed as JSON)
   std::mutex mutex;
   std::map<std::string, long> errors;     // by code, in the window (rule errors included)
@@ -172,6 +203,14 @@ struct shared {
   cod::catalogue cat;
   stats st;
   tcp::endpoint endpoint;
+  std::mutex ack_mutex;
+  std::FILE* ack_file = nullptr;  // --ack-file, written in blocks by the connections
+
+  void write_acks(const std::string& block, long lines) {
+    std::lock_guard lock(ack_mutex);
+    std::fwrite(block.data(), 1, block.size(), ack_file);
+    st.acks_written += lines;
+  }
 };
 
 // ---------------------------------------------------------------------------
@@ -180,8 +219,8 @@ struct shared {
 class conn : public std::enable_shared_from_this<conn> {
  public:
   conn(net::io_context& ioc, shared& sh, int index, bool creator)
-      : ws_(net::make_strand(ioc)), retry_(ws_.get_executor()), sh_(sh), index_(index), creator_(creator),
-        picker_(sh.opt.seed * 1000003ULL + static_cast<std::uint64_t>(index)) {}
+      : strand_(net::make_strand(ioc)), ws_(std::make_unique<ws_type>(strand_)), retry_(strand_), sh_(sh),
+        index_(index), creator_(creator), picker_(sh.opt.seed * 1000003ULL + static_cast<std::uint64_t>(index)) {}
 
   void set_partner(const std::shared_ptr<conn>& p) { partner_ = p; }
 
@@ -189,52 +228,90 @@ class conn : public std::enable_shared_from_this<conn> {
   // has failed.
   void start(std::function<void()> on_open) {
     on_open_ = std::move(on_open);
-    net::post(ws_.get_executor(), [self = shared_from_this()] { self->do_connect(); });
+    net::post(strand_, [self = shared_from_this()] { self->do_connect(); });
   }
 
   // From the partner (any thread): the room to join once this connection is
   // free.
   void offer_room(std::string room) {
-    net::post(ws_.get_executor(), [self = shared_from_this(), room = std::move(room)]() mutable {
+    net::post(strand_, [self = shared_from_this(), room = std::move(room)]() mutable {
       self->next_room_ = std::move(room);
       self->try_join();
     });
   }
 
   void close_now() {
-    net::post(ws_.get_executor(), [self = shared_from_this()] {
+    net::post(strand_, [self = shared_from_this()] {
       beast::error_code ec;
-      beast::get_lowest_layer(self->ws_).socket().close(ec);
+      self->retry_.cancel();
+      beast::get_lowest_layer(*self->ws_).socket().close(ec);
+    });
+  }
+
+  // A reconnect storm: a connection seated in a match drops its TCP
+  // connection (no close handshake, as a lost network would) and resumes.
+  void drop() {
+    net::post(strand_, [self = shared_from_this()] {
+      if (!self->open_ || self->token_.empty() || !self->match_counted_ || self->sh_.st.stopping) return;
+      self->dropping_ = true;
+      beast::error_code ec;
+      beast::get_lowest_layer(*self->ws_).socket().close(ec);
     });
   }
 
   std::vector<std::uint32_t> take_latencies() { return std::move(lat_); }
 
+  // At the end, once closed: what is left of the --ack-file block; `left`
+  // is decremented when done.
+  void flush_acks_at_end(std::atomic<int>& left) {
+    net::post(strand_, [self = shared_from_this(), &left] {
+      self->flush_acks();
+      left--;
+    });
+  }
+
  private:
   void do_connect() {
-    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
-    beast::get_lowest_layer(ws_).async_connect(
+    if (sh_.opt.per_address > 0) {
+      // 127.1.x.y, K connections each (the pair of a room together): the
+      // server sees many clients, each within its per-address limits.
+      const int k = index_ / sh_.opt.per_address;
+      const net::ip::address_v4 from(net::ip::address_v4::bytes_type{
+          127, 1, static_cast<unsigned char>(k / 250), static_cast<unsigned char>(k % 250 + 1)});
+      beast::error_code ec;
+      auto& sock = beast::get_lowest_layer(*ws_).socket();
+      sock.open(tcp::v4(), ec);
+      if (!ec) sock.bind(tcp::endpoint(from, 0), ec);
+      if (ec) return open_failed("bind", ec);
+    }
+    beast::get_lowest_layer(*ws_).expires_after(std::chrono::seconds(30));
+    beast::get_lowest_layer(*ws_).async_connect(
         sh_.endpoint, [self = shared_from_this()](beast::error_code ec) { self->on_connect(ec); });
   }
   void on_connect(beast::error_code ec) {
     if (ec) return open_failed("connect", ec);
-    beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ec);
-    beast::get_lowest_layer(ws_).expires_never();
+    beast::get_lowest_layer(*ws_).socket().set_option(tcp::no_delay(true), ec);
+    beast::get_lowest_layer(*ws_).expires_never();
     auto t = websocket::stream_base::timeout::suggested(beast::role_type::client);
     t.handshake_timeout = std::chrono::seconds(30);
-    ws_.set_option(t);
-    ws_.text(true);
-    ws_.auto_fragment(false);
+    ws_->set_option(t);
+    ws_->text(true);
+    ws_->auto_fragment(false);
     // Frame masks need not be unpredictable here (RFC 6455 wants them so for
     // browsers behind proxies); the fast generator saves the driver's CPU.
-    ws_.secure_prng(false);
-    ws_.read_message_max(0);
+    ws_->secure_prng(false);
+    ws_->read_message_max(0);
     std::string host = sh_.opt.host;
     host += ':';
     host += std::to_string(sh_.opt.port);
-    ws_.async_handshake(host, "/ws", [self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
+    ws_->async_handshake(host, "/ws", [self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
   }
   void open_failed(const char* what, beast::error_code ec) {
+    if (reconnecting_) {
+      // The server is down (kill -9, restarting) or refusing: try again.
+      sh_.st.reconnect_failures++;
+      return schedule_reconnect();
+    }
     sh_.st.connect_failures++;
     {
       std::lock_guard lock(sh_.st.mutex);
@@ -248,7 +325,8 @@ class conn : public std::enable_shared_from_this<conn> {
   }
   void on_handshake(beast::error_code ec) {
     if (ec) return open_failed("handshake", ec);
-    sh_.st.connected++;
+    if (std::exchange(reconnecting_, false)) sh_.st.reconnects++;
+    else sh_.st.connected++;
     open_ = true;
     if (on_open_) std::exchange(on_open_, nullptr)();
     send(pr::client_message_to_json(
@@ -265,21 +343,23 @@ class conn : public std::enable_shared_from_this<conn> {
   }
   void do_write() {
     writing_ = true;
-    ws_.async_write(net::buffer(outq_.front()),
+    ws_->async_write(net::buffer(outq_.front()),
                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_write(ec); });
   }
   void on_write(beast::error_code ec) {
     writing_ = false;
-    if (ec) return lost("write", ec);
+    if (ec || !open_) return lost("write", ec);
     outq_.pop_front();
     if (!outq_.empty()) do_write();
   }
 
   // -- reading
   void do_read() {
-    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+    reading_ = true;
+    ws_->async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
   }
   void on_read(beast::error_code ec) {
+    reading_ = false;
     if (ec) return lost("read", ec);
     const auto data = buffer_.cdata();
     const std::string_view text(static_cast<const char*>(data.data()), data.size());
@@ -288,9 +368,24 @@ class conn : public std::enable_shared_from_this<conn> {
     if (open_) do_read();
   }
   void lost(const char* what, beast::error_code ec) {
-    if (!open_) return;
-    open_ = false;
-    if (sh_.st.stopping) return;
+    if (open_) {
+      open_ = false;
+      beast::error_code ignored;
+      beast::get_lowest_layer(*ws_).socket().close(ignored);  // ends the other pending operation
+      if (!sh_.st.stopping) {
+        if (std::exchange(dropping_, false)) sh_.st.drops++;
+        else note_lost(what, ec);
+        lost_pending_ = true;
+      }
+    }
+    // The stream is replaced once neither its read nor its write is pending.
+    if (lost_pending_ && !reading_ && !writing_) {
+      lost_pending_ = false;
+      reset_after_loss();
+      schedule_reconnect();
+    }
+  }
+  void note_lost(const char* what, beast::error_code ec) {
     sh_.st.disconnects++;
     std::lock_guard lock(sh_.st.mutex);
     if (sh_.st.first_disconnect.empty()) {
@@ -299,12 +394,41 @@ class conn : public std::enable_shared_from_this<conn> {
       sh_.st.first_disconnect += ec.message();
       if (ec == websocket::error::closed) {
         sh_.st.first_disconnect += " (close code ";
-        sh_.st.first_disconnect += std::to_string(ws_.reason().code);
+        sh_.st.first_disconnect += std::to_string(ws_->reason().code);
         sh_.st.first_disconnect += ' ';
-        sh_.st.first_disconnect += ws_.reason().reason.c_str();
+        sh_.st.first_disconnect += ws_->reason().reason.c_str();
         sh_.st.first_disconnect += ')';
       }
     }
+  }
+
+  // What a new connection does not carry over. The seat (room_, token_)
+  // stays: the welcome resumes it.
+  void reset_after_loss() {
+    retry_.cancel();
+    thinking_ = thought_ = false;
+    welcomed_ = false;
+    my_turn_ = false;
+    pending_id_ = 0;
+    pending_seq_ = 0;
+    outq_.clear();
+    buffer_.clear();
+    if (token_.empty()) {
+      // Not seated yet (a create or join in flight): free again.
+      in_room_ = false;
+      left_ = true;
+    }
+  }
+  void schedule_reconnect() {
+    if (sh_.st.stopping) return;
+    reconnecting_ = true;
+    // 100-400 ms: after a restart 2 N connections come back spread out a little.
+    retry_.expires_after(std::chrono::milliseconds(100 + static_cast<int>(picker_rng_.below(300))));
+    retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      if (ec || self->sh_.st.stopping) return;
+      self->ws_ = std::make_unique<ws_type>(self->strand_);
+      self->do_connect();
+    });
   }
 
   // -- the protocol
@@ -348,20 +472,37 @@ class conn : public std::enable_shared_from_this<conn> {
       maybe_act();
     } else if (type == "welcome") {
       welcomed_ = true;
-      if (creator_) create_room();
-      else try_join();
+      if (!token_.empty()) {
+        pr::resume_msg r;
+        resume_id_ = next_id_++;
+        r.id = resume_id_;
+        r.room = room_;
+        r.token = token_;
+        send(pr::client_message_to_json(r));
+      } else if (creator_) {
+        create_room();
+      } else {
+        try_join();
+      }
     } else if (type == "room_created") {
       join(m.at("room").get<std::string>());
       if (auto p = partner_.lock()) p->offer_room(m.at("room").get<std::string>());
     } else if (type == "joined") {
       seat_ = m.at("seat").get<int>();
+      room_ = m.at("room").get<std::string>();
+      token_ = m.at("token").get<std::string>();
+      if (std::exchange(resume_id_, 0)) sh_.st.resumes++;
     } else if (type == "state") {
       last_seq_ = m.at("seq").get<long>();
-      if (creator_) {
-        sh_.st.matches_started++;
-        if (first_match_) sh_.st.rooms_started++;
+      if (!match_counted_) {  // the match's first state (not a resume's)
+        match_counted_ = true;
+        if (creator_) {
+          sh_.st.matches_started++;
+          if (first_match_) sh_.st.rooms_started++;
+        }
+        first_match_ = false;
       }
-      first_match_ = false;
+      match_key_ = m.value("seed_hash", "");
       pending_id_ = 0;
       set_view(m.at("view"));
       maybe_act();
@@ -375,9 +516,11 @@ class conn : public std::enable_shared_from_this<conn> {
         }
       }
     } else if (type == "match_over") {
-      if (creator_ && sh_.st.measuring) sh_.st.matches_finished++;
+      // After a resume of a finished room, match_over may come twice.
+      if (creator_ && sh_.st.measuring && !std::exchange(over_seen_, true)) sh_.st.matches_finished++;
       pending_id_ = 0;
       in_room_ = false;
+      token_.clear();  // nothing to resume any more
       send(pr::client_message_to_json(pr::leave_msg{json(next_id_++)}));
     } else if (type == "left") {
       // The reply to our leave (or the room closed): free for the next one.
@@ -407,8 +550,11 @@ class conn : public std::enable_shared_from_this<conn> {
   void join(const std::string& room) {
     left_ = false;
     in_room_ = true;
+    match_counted_ = false;
+    over_seen_ = false;
     pr::join_msg j;
-    j.id = next_id_++;
+    join_id_ = next_id_++;
+    j.id = join_id_;
     j.room = room;
     j.name = creator_ ? "load-a" : "load-b";
     j.deck.preconstructed = 1 + static_cast<int>(picker_rng_.below(4));
@@ -437,6 +583,7 @@ class conn : public std::enable_shared_from_this<conn> {
     pending_seq_ = seq;
     sh_.st.accepted_total++;
     if (counting_) sh_.st.accepted++;
+    if (sh_.ack_file) record_ack(seq);
     return true;
   }
 
@@ -484,10 +631,49 @@ class conn : public std::enable_shared_from_this<conn> {
     send(std::move(text));
   }
 
+  // A block per connection, written when it is full: no lock or system call
+  // per action.
+  void record_ack(long seq) {
+    ack_block_ += room_;
+    ack_block_ += ' ';
+    ack_block_ += match_key_;
+    ack_block_ += ' ';
+    ack_block_ += std::to_string(seq);
+    ack_block_ += '\n';
+    if (++ack_lines_ >= 64) flush_acks();
+  }
+  void flush_acks() {
+    if (!ack_block_.empty()) sh_.write_acks(ack_block_, ack_lines_);
+    ack_block_.clear();
+    ack_lines_ = 0;
+  }
+
   void on_error(const json& m) {
     const std::string code = m.value("code", "?");
     if (sh_.st.measuring) sh_.st.error(code);
     const json id = m.value("id", json());
+    if (resume_id_ && id == resume_id_) {
+      // The room is gone (a waiting room does not survive a restart; a
+      // finished one closes): free for a new room, as after `left`.
+      resume_id_ = 0;
+      sh_.st.resumes_refused++;
+      token_.clear();
+      room_.clear();
+      in_room_ = false;
+      left_ = true;
+      if (creator_) create_room();
+      else try_join();
+      return;
+    }
+    if (join_id_ && id == join_id_ && !sh_.st.stopping) {
+      // The room offered is gone (lost with the server): wait for the next offer.
+      join_id_ = 0;
+      in_room_ = false;
+      left_ = true;
+      if (creator_) create_room();
+      else try_join();
+      return;
+    }
     if (pending_id_ && (id == pending_id_ || (id.is_null() && code == "rate_limited"))) {
       if (code == "rate_limited" || code == "server_busy") {
         // The same act again shortly.
@@ -504,7 +690,7 @@ class conn : public std::enable_shared_from_this<conn> {
       maybe_act();
       return;
     }
-    if (code == "server_busy" && creator_ && !in_room_) {
+    if ((code == "server_busy" || code == "too_many_rooms") && creator_ && !in_room_) {
       // No room could be created (too many rooms): try again in a while.
       retry_.expires_after(std::chrono::milliseconds(200));
       retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
@@ -519,8 +705,23 @@ class conn : public std::enable_shared_from_this<conn> {
     if (sh_.st.measuring) sh_.st.error(what);
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  using ws_type = websocket::stream<beast::tcp_stream>;
+  net::strand<net::io_context::executor_type> strand_;
+  std::unique_ptr<ws_type> ws_;  // a new one for each reconnection
   net::steady_timer retry_;
+  bool reading_ = false;
+  bool reconnecting_ = false;   // connecting again after a loss
+  bool lost_pending_ = false;   // lost; reconnect once the pending operations have ended
+  bool dropping_ = false;       // drop(): a storm, not a failure
+  std::string room_;            // the seat to resume: room and token from `joined`
+  std::string token_;
+  std::string match_key_;       // the match's seed_hash (state): with room_, names the stored match
+  bool match_counted_ = false;  // the match's first state has come
+  bool over_seen_ = false;      // its match_over has come
+  std::int64_t resume_id_ = 0;  // our resume in flight
+  std::int64_t join_id_ = 0;    // our last join
+  std::string ack_block_;       // --ack-file lines not yet written
+  long ack_lines_ = 0;
   bool thinking_ = false;  // --think-ms timer running
   bool thought_ = false;   // acting now, the thinking done
   beast::flat_buffer buffer_;
@@ -626,6 +827,14 @@ int main(int argc, char** argv) {
     else if (a == "--seed") ok = cod::bot::parse_long(v, 0, 1L << 62, n) && (o.seed = static_cast<std::uint64_t>(n), true);
     else if (a == "--think-ms") ok = cod::bot::parse_long(v, 0, 600000, n) && (o.think_ms = static_cast<int>(n), true);
     else if (a == "--catalogue") o.catalogue = v;
+    else if (a == "--ack-file") o.ack_file = v;
+    else if (a == "--reconnect-every") ok = cod::bot::parse_long(v, 1, 86400, n) && (o.reconnect_every_sec = static_cast<double>(n), true);
+    else if (a == "--reconnect-fraction") {
+      char* e = nullptr;
+      o.reconnect_fraction = std::strtod(v, &e);
+      ok = e != v && *e == '\0' && o.reconnect_fraction > 0 && o.reconnect_fraction <= 1;
+    }
+    else if (a == "--per-address") ok = cod::bot::parse_long(v, 1, 100000, n) && (o.per_address = static_cast<int>(n), true);
     else if (a == "--acks" && (std::string_view(v) == "separate" || std::string_view(v) == "in_update"))
       o.acks = std::string_view(v) == "in_update" ? pr::ack_style::in_update : pr::ack_style::separate;
     else {
@@ -648,6 +857,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   sh.endpoint = tcp::endpoint(addr, o.port);
+  if (o.per_address > 0 && (2 * static_cast<long>(o.rooms) + o.per_address - 1) / o.per_address > 250L * 250) {
+    std::fprintf(stderr, "cod-load: --per-address %d needs more than 62,500 source addresses\n", o.per_address);
+    return 2;
+  }
+  if (!o.ack_file.empty()) {
+    sh.ack_file = std::fopen(o.ack_file.c_str(), "w");
+    if (!sh.ack_file) {
+      std::fprintf(stderr, "cod-load: cannot write %s: %s\n", o.ack_file.c_str(), std::strerror(errno));
+      return 2;
+    }
+  }
 
   net::io_context ioc(o.threads);
   auto work = net::make_work_guard(ioc);
@@ -708,9 +928,20 @@ int main(int argc, char** argv) {
   const auto t0 = clock_type::now();
   long rss_peak = rss_kb(o.server_pid);
   const auto end = t0 + std::chrono::duration<double>(o.duration_sec);
+  auto next_storm = t0 + std::chrono::duration<double>(o.reconnect_every_sec);
+  cod::bot::move_rng storm_rng(o.seed ^ 0x570a3ULL);
+  long storms = 0;
   while (clock_type::now() < end) {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     rss_peak = std::max(rss_peak, rss_kb(o.server_pid));
+    if (o.reconnect_every_sec > 0 && clock_type::now() >= next_storm) {
+      // Each connection drops with probability F (only one seated in a match does).
+      next_storm += std::chrono::duration<double>(o.reconnect_every_sec);
+      ++storms;
+      const auto f = static_cast<std::uint64_t>(o.reconnect_fraction * 1000000.0);
+      for (auto& c : conns)
+        if (storm_rng.below(1000000) < f) c->drop();
+    }
   }
   sh.st.measuring = false;
   const double window_s = std::chrono::duration<double>(clock_type::now() - t0).count();
@@ -742,6 +973,12 @@ int main(int argc, char** argv) {
   }
   for (auto& c : conns) c->close_now();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (sh.ack_file) {
+    // Closed: no acknowledgement comes after this.
+    std::atomic<int> left{n_conns};
+    for (auto& c : conns) c->flush_acks_at_end(left);
+    while (left > 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   work.reset();
   ioc.stop();
   for (auto& t : threads) t.join();
@@ -771,6 +1008,17 @@ int main(int argc, char** argv) {
     std::printf("own-turn updates parsed as JSON (the scanner refused them): %ld\n", sh.st.scan_fallbacks.load());
   std::printf("disconnects: %ld%s%s\n", sh.st.disconnects.load(), sh.st.first_disconnect.empty() ? "" : " (first: ",
               sh.st.first_disconnect.empty() ? "" : (sh.st.first_disconnect + ")").c_str());
+  if (sh.st.drops > 0 || sh.st.reconnects > 0 || sh.st.resumes > 0 || sh.st.resumes_refused > 0)
+    std::printf("reconnects: %ld storms dropped %ld connections; %ld reconnected (%ld failed attempts); %ld seats "
+                "resumed, %ld resumes refused (room gone: a new room)\n",
+                storms, sh.st.drops.load(), sh.st.reconnects.load(), sh.st.reconnect_failures.load(),
+                sh.st.resumes.load(), sh.st.resumes_refused.load());
+  if (sh.ack_file) {
+    const bool ok = std::fclose(sh.ack_file) == 0;
+    std::printf("acknowledged actions written to %s: %ld (all accepted: %ld)%s\n", o.ack_file.c_str(),
+                sh.st.acks_written.load(), sh.st.accepted_total.load(), ok ? "" : " WRITE FAILED");
+    if (!ok) return 1;
+  }
   if (o.server_pid) {
     std::printf("server RSS: idle %.1f MB, end %.1f MB, peak %.1f MB; per room: %.1f KB (peak / rooms), %.1f KB "
                 "((peak - idle) / rooms)\n",
