@@ -140,7 +140,8 @@ void client_session::on_text(std::string_view text) {
           room_registry::refusal why{};
           auto r = svc_.rooms->create(m.mode, m.format, m.options, {}, address_, &why);
           if (why == room_registry::refusal::address_busy) {
-            spdlog::info("connection {} ({}): create_room refused: max_waiting_rooms_per_address ({}) reached",
+            // Counted in /metrics (errors by code); a line each would let a flood fill the log.
+            spdlog::debug("connection {} ({}): create_room refused: max_waiting_rooms_per_address ({}) reached",
                          conn_id_, address_, svc_.cfg.max_waiting_rooms_per_address);
             return send_error(m.id, pr::session_errc::too_many_rooms);
           }

@@ -326,6 +326,7 @@ TEST_CASE("abuse: waiting rooms per address are capped; an unjoined room closes 
     third.hello();
     third.send({{"type", "join"}, {"room", first}, {"name", "b"}, {"deck", {{"preconstructed", 2}}}});
     third.expect("joined");
+    third.expect("state");  // the match has started: the room is no longer waiting
     CHECK(create_duel(creator).at("type") == "room_created");
   }  // every client leaves: the rooms nobody joined close; the joined one waits on
   ws_client lister(s.port());
