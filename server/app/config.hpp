@@ -26,7 +26,7 @@ struct config {
   int threads = 2;                        // io threads
   int max_connections = 1000;             // WebSocket connections; more get server_busy, close 1013
   int max_http_connections = 256;         // TCP connections not (yet) upgraded to WebSocket; more are closed at once
-  int max_connections_per_address = 32;   // TCP connections from one IP address (0: no limit; behind a proxy: 0)
+  int max_connections_per_address = 64;   // TCP connections from one IP address (0: no limit; behind a proxy: 0)
   // Storage and data.
   std::string db = "./data/cod.db";       // SQLite file (its directory is created); ":memory:" keeps nothing
   std::string catalogue;                  // "" = the shipped catalogue

@@ -20,7 +20,10 @@ export async function startServer(extraArgs = []) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cod-browser-"));
   const db = path.join(dir, "cod.db");
   const args = ["--port", "0", "--address", "127.0.0.1", "--db", db, "--catalogue", env.catalogue,
-    "--web-root", env.webRoot, "--log-level", "info", "--grace-period-sec", "120", ...extraArgs];
+    "--web-root", env.webRoot, "--log-level", "info", "--grace-period-sec", "120",
+    // Every browser context of a test is another player on 127.0.0.1 (each
+    // holds up to 7 connections): no per-address limits, as behind a proxy.
+    "--max-connections-per-address", "0", "--max-waiting-rooms-per-address", "0", ...extraArgs];
   const proc = spawn(env.server, args, { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const port = await new Promise((resolve, reject) => {
