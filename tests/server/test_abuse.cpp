@@ -71,6 +71,18 @@ struct idle_socket {
   }
 };
 
+// Seats `first` and `second` in duel `room` and lets `first` concede: the
+// room is finished, its players still in it.
+void play_to_concession(ws_client& first, ws_client& second, const std::string& room) {
+  first.send({{"type", "join"}, {"room", room}, {"name", "one"}, {"deck", {{"preconstructed", 1}}}});
+  first.expect("joined");
+  second.send({{"type", "join"}, {"room", room}, {"name", "two"}, {"deck", {{"preconstructed", 2}}}});
+  second.expect("joined");
+  first.expect("state");
+  first.send({{"type", "act"}, {"action", {{"type", "concede"}}}});
+  second.expect("match_over");
+}
+
 }  // namespace
 
 TEST_CASE("abuse: list_rooms answers one page from a shared snapshot; paging walks every room once") {
@@ -349,13 +361,7 @@ TEST_CASE("abuse: finished rooms hold no place among max_rooms") {
   b.hello();
   const std::string room = create_duel(a).at("room");
   CHECK(create_duel(a).at("code") == "server_busy");
-  a.send({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
-  a.expect("joined");
-  b.send({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 2}}}});
-  b.expect("joined");
-  a.expect("state");
-  a.send({{"type", "act"}, {"action", {{"type", "concede"}}}});
-  b.expect("match_over");
+  play_to_concession(a, b, room);
   // The finished room stays listed for its players, but a new room fits.
   auto made = create_duel(b);
   CHECK(made.at("type") == "room_created");
@@ -368,13 +374,7 @@ TEST_CASE("abuse: finished rooms hold no place among max_rooms") {
   ws_client c(s.port()), d(s.port());
   c.hello();
   d.hello();
-  c.send({{"type", "join"}, {"room", second}, {"name", "cy"}, {"deck", {{"preconstructed", 1}}}});
-  c.expect("joined");
-  d.send({{"type", "join"}, {"room", second}, {"name", "di"}, {"deck", {{"preconstructed", 2}}}});
-  d.expect("joined");
-  c.expect("state");
-  c.send({{"type", "act"}, {"action", {{"type", "concede"}}}});
-  d.expect("match_over");
+  play_to_concession(c, d, second);
   auto third = create_duel(c);
   CHECK(third.at("type") == "room_created");
   CHECK(b.expect("left").at("room") == room);  // b still watched the first room's result
