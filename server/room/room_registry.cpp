@@ -21,25 +21,21 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
   *why = refusal::full;
   // Capacity counts rooms not finished: a finished room stays a while for
   // its players but holds no place.
-  std::size_t unfinished = 0, waiting_here = 0;
-  const auto snap = snapshot();
-  for (const listed& l : *snap) {
-    unfinished += l.summary.status != protocol::room_status::finished;
-    waiting_here += !creator_address.empty() && l.summary.status == protocol::room_status::waiting &&
-                    l.creator_address == creator_address;
-  }
   const auto max_rooms = static_cast<std::size_t>(svc_.cfg.max_rooms);
-  if (unfinished >= max_rooms) return nullptr;
-  if (svc_.cfg.max_waiting_rooms_per_address > 0 &&
-      waiting_here >= static_cast<std::size_t>(svc_.cfg.max_waiting_rooms_per_address)) {
-    *why = refusal::address_busy;
-    return nullptr;
-  }
   std::shared_ptr<room> r;
   std::shared_ptr<room> evicted;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return nullptr;
+    if (unfinished_ >= max_rooms) return nullptr;
+    if (svc_.cfg.max_waiting_rooms_per_address > 0 && !creator_address.empty()) {
+      auto it = waiting_by_address_.find(creator_address);
+      if (it != waiting_by_address_.end() &&
+          it->second >= static_cast<std::size_t>(svc_.cfg.max_waiting_rooms_per_address)) {
+        *why = refusal::address_busy;
+        return nullptr;
+      }
+    }
     // Finished rooms are kept up to max_rooms of them (memory stays bounded
     // however fast matches end): past that, the first seen finished goes.
     if (rooms_.size() >= 2 * max_rooms) {
@@ -50,6 +46,7 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
         auto it = rooms_.find(candidate->id());
         if (it == rooms_.end() || it->second != candidate) continue;  // closed already
         rooms_.erase(it);
+        count_out(candidate.get());
         evicted = std::move(candidate);
       }
       if (!evicted) return nullptr;
@@ -66,6 +63,7 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     p.creator_address = std::move(creator_address);
     r = std::make_shared<room>(svc_, make_executor_(), std::move(p));
     rooms_.emplace(id, r);
+    count_in(*r, protocol::room_status::waiting);
     svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
   }
   summary_changed();
@@ -158,6 +156,11 @@ std::size_t room_registry::size() const {
 void room_registry::finished(const std::shared_ptr<room>& r) {
   std::lock_guard lock(mutex_);
   finished_.push_back(r);
+  // A room that closed (its time was up) stays here as an expired entry,
+  // and keeps its memory: make_shared put the room in the same block as the
+  // count the weak_ptr holds. Drop them once they outnumber the rooms.
+  if (finished_.size() > 2 * rooms_.size() + 64)
+    std::erase_if(finished_, [](const std::weak_ptr<room>& w) { return w.expired(); });
 }
 
 void room_registry::remove(const std::string& id, const room* r) {
@@ -166,9 +169,39 @@ void room_registry::remove(const std::string& id, const room* r) {
     auto it = rooms_.find(id);
     if (it == rooms_.end() || it->second.get() != r) return;
     rooms_.erase(it);
+    count_out(r);
     svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
   }
   summary_changed();
+}
+
+void room_registry::status_is(const room* r, protocol::room_status status) {
+  std::lock_guard lock(mutex_);
+  auto it = counted_.find(r);
+  if (it == counted_.end() || it->second.status == status) return;
+  count(it->second, -1);
+  it->second.status = status;
+  count(it->second, +1);
+}
+
+void room_registry::count_in(const room& r, protocol::room_status status) {
+  auto [it, added] = counted_.emplace(&r, counted{status, r.creator_address()});
+  if (added) count(it->second, +1);
+}
+
+void room_registry::count_out(const room* r) {
+  auto it = counted_.find(r);
+  if (it == counted_.end()) return;
+  count(it->second, -1);
+  counted_.erase(it);
+}
+
+void room_registry::count(const counted& c, int delta) {
+  if (c.status != protocol::room_status::finished) unfinished_ += static_cast<std::size_t>(delta);
+  if (c.status != protocol::room_status::waiting || c.creator_address.empty()) return;
+  auto& n = waiting_by_address_[c.creator_address];
+  n += static_cast<std::size_t>(delta);
+  if (n == 0) waiting_by_address_.erase(c.creator_address);
 }
 
 std::size_t room_registry::recover(const std::vector<stored_match>& matches) {
@@ -199,6 +232,7 @@ std::size_t room_registry::recover(const std::vector<stored_match>& matches) {
         continue;
       }
       rooms_.emplace(r->id(), r);
+      count_in(*r, r->summary().status);
       svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
     }
     summary_changed();
