@@ -14,6 +14,7 @@ add_library(cod_server_core STATIC
   net/listener.cpp
   net/net_context.cpp
   common/rate_limiter.cpp
+  common/status.cpp
   net/send_queue.cpp
   net/static_files.cpp
   net/strand_executor.cpp
