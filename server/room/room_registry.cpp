@@ -204,7 +204,24 @@ void room_registry::count(const counted& c, int delta) {
   if (n == 0) waiting_by_address_.erase(c.creator_address);
 }
 
-std::size_t room_registry::recover(const std::vector<stored_match>& matches) {
+std::size_t room_registry::recover(std::vector<stored_match> matches) {
+  // Finished matches: as many as a running server keeps (max_rooms finished
+  // rooms; past that the first finished closes), the newest. At 30 matches
+  // ending a second, finished_room_ttl_sec's worth would otherwise multiply
+  // the memory after each restart. Oldest first: the order of eviction.
+  const auto ended = [](const stored_match& m) { return m.finished() ? m.result.value().ended_ms : 0; };
+  std::stable_sort(matches.begin(), matches.end(), [&](const stored_match& a, const stored_match& b) {
+    return a.finished() == b.finished() ? ended(a) < ended(b) : !a.finished();
+  });
+  const auto keep = static_cast<std::size_t>(std::max(svc_.cfg.max_rooms, 0));
+  const auto first_finished = std::find_if(matches.begin(), matches.end(), [](const stored_match& m) {
+    return m.finished();
+  });
+  const auto finished = static_cast<std::size_t>(matches.end() - first_finished);
+  if (finished > keep) {
+    spdlog::info("recovery: {} finished matches to show; the newest {} (max_rooms) are kept", finished, keep);
+    matches.erase(first_finished, matches.end() - static_cast<std::ptrdiff_t>(keep));
+  }
   std::size_t n = 0;
   for (const auto& sm : matches) {
     std::string error;

@@ -67,8 +67,9 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // a match that does not replay is finished in the store as
   // "recovery_failed". A finished match gets a finished room (its result
   // for resumes; room::recover) when the game ended it, else none.
+  // At most max_rooms finished matches get a room (the newest).
   // Returns the number of rooms recovered.
-  std::size_t recover(const std::vector<stored_match>& matches);
+  std::size_t recover(std::vector<stored_match> matches);
 
   // Server stopping: no room concedes anyone or expires from now on.
   void shutdown();

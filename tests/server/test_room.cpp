@@ -823,6 +823,35 @@ TEST_CASE("room: a match that ended before a restart comes back finished, for it
   CHECK(h2.rooms->find(room) == nullptr);
 }
 
+TEST_CASE("room: after a restart at most max_rooms finished matches come back, the newest") {
+  // As many finished rooms as a running server keeps (docs/protocol.md,
+  // Limits): a restart does not bring back every match of the last
+  // finished_room_ttl_sec.
+  memory_store store(memory_store::callbacks::run_inline);
+  std::vector<std::string> rooms;
+  {
+    harness h(test_config(), &store);
+    for (int i = 0; i < 3; ++i) {
+      auto host = h.connect();
+      rooms.push_back(h.create_room(host));
+      auto [a, b] = h.start_duel(rooms.back());
+      REQUIRE(find_type(act(a.c, {{"type", "concede"}}), "match_over"));
+    }
+    h.crash();
+  }
+  const auto finished = store.load_finished_since(0);
+  REQUIRE(finished.size() == 3);
+  auto cfg = test_config();
+  cfg.max_rooms = 2;
+  harness h2(cfg, &store);
+  h2.wall = finished[0].result->ended_ms;
+  CHECK(h2.rooms->recover(finished) == 2);
+  h2.ex->run();
+  CHECK(h2.rooms->find(rooms[0]) == nullptr);  // ended first
+  CHECK(h2.rooms->find(rooms[1]));
+  CHECK(h2.rooms->find(rooms[2]));
+}
+
 TEST_CASE("room: a match whose result was not stored is finished at recovery; a resume gets match_over") {
   // The other crash at the last action: the action was stored, its result not.
   memory_store played(memory_store::callbacks::run_inline);
