@@ -1,6 +1,6 @@
-// Client messages (messages.hpp): round trips of every message, and a clean
-// error with the right code and field for every way a frame can be wrong,
-// hostile input included. The schemas get the same cases through
+// Client messages (client_messages.hpp): round trips of every message, and a
+// clean error with the right code and field for every way a frame can be
+// wrong, hostile input included. The schemas get the same cases through
 // protocol_samples (validate_examples.py).
 #include <doctest/doctest.h>
 
@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "cod/engine/rng.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/names.hpp"
+#include "cod/protocol/room_config.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;

@@ -1,4 +1,4 @@
-// Server messages (messages.hpp): the builders' exact shapes, id echo rules,
+// Server messages (server_messages.hpp): the builders' exact shapes, id echo rules,
 // errors of every kind, decks resolved against the shipped catalogue, and
 // docs/protocol.md's client examples read by the real parser. (The schemas
 // check the same outputs in protocol_doc_examples.)
@@ -13,7 +13,9 @@
 
 #include "../shared/catalogue.hpp"
 #include "cod/engine/match.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/client_messages.hpp"
+#include "cod/protocol/room_config.hpp"
+#include "cod/protocol/server_messages.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
