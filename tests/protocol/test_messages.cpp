@@ -529,7 +529,7 @@ TEST_CASE("options and decks as persistence stores them") {
   CHECK(e->field == "deck.preconstructed");
 }
 
-// Display names (cod/protocol/names.hpp, issue 15): bidirectional controls,
+// Display names (cod/protocol/names.hpp): bidirectional controls,
 // C1 controls and names with nothing visible are refused on the name field,
 // and the message says which character class and which character.
 TEST_CASE("join names: bidi and C1 controls and invisible-only names are refused, saying why") {
