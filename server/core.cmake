@@ -1,4 +1,4 @@
-# The server core (issue 4): net/ (listener, HTTP, WebSocket), room/ (rooms,
+# The server core: net/ (listener, HTTP, WebSocket), room/ (rooms,
 # registry, per-connection protocol state), app/ (config, logging, metrics,
 # the server object) and the cod-server executable.
 #
@@ -24,7 +24,7 @@ add_library(cod_server_core STATIC
   room/room.cpp
   room/room_draft.cpp
   room/room_registry.cpp
-  # Tournaments run by the server (issue 6): the service that opens rooms for
+  # Tournaments run by the server: the service that opens rooms for
   # their games and hears their results, and the organiser API.
   tournament_service/organiser_api.cpp
   tournament_service/tournament_json.cpp

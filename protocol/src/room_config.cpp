@@ -1,11 +1,11 @@
-// The room configurations the server offers (messages.hpp, "Room
-// configurations"): which modes create_room accepts, which options go with
-// which mode, each seat's team, and a join's Champion (R13.1).
+// The room configurations the server offers (room_config.hpp): which modes
+// create_room accepts, which options go with which mode, each seat's team,
+// and a join's deck and Champion (R13.1) checked against the room.
 #include <array>
 #include <string>
 
 #include "cod/engine/match.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/room_config.hpp"
 
 namespace cod::protocol {
 namespace {
@@ -162,6 +162,39 @@ std::optional<int> seat_team(game_mode mode, int seat) {
 int ai_deck_owner(game_mode mode, int ai_seat) {
   // RULING E41: AI B plays the pack of A (seat 0), AI D that of C (seat 2).
   return mode == game_mode::coop && ai_seat == 3 ? 2 : 0;
+}
+
+deck_result resolve_deck(const deck_choice& d, deck_format format, const catalogue& cat) {
+  deck_result r;
+  auto refuse = [&r](rule_error e, std::string message) {
+    r.cards.clear();
+    r.reason = error_name(e);
+    r.message = std::move(message);
+    return r;
+  };
+  if (d.is_preconstructed()) {
+    r.cards = cat.preconstructed_deck(d.preconstructed);
+  } else {
+    if (format == deck_format::preconstructed) {
+      r.reason = "wrong_format";
+      r.message = "this room is preconstructed: join with {\"preconstructed\": 1..4}";
+      return r;
+    }
+    for (const std::string& id : d.cards) {
+      const auto c = cat.find(id);
+      if (!c) {
+        std::string message(error_message(rule_error::unknown_card));
+        message += ": \"";
+        message += id;
+        message += '"';
+        return refuse(rule_error::unknown_card, std::move(message));
+      }
+      r.cards.push_back(*c);
+    }
+  }
+  if (const rule_error e = match::check_deck(cat, r.cards); e != rule_error::ok)
+    return refuse(e, std::string(error_message(e)));
+  return r;
 }
 
 champion_result resolve_champion(const std::optional<std::string>& champion, const room_options& o,

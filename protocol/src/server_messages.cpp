@@ -1,8 +1,7 @@
-// Server messages: builders (messages.hpp), and resolving a join's deck.
+// Server messages: the builders (server_messages.hpp).
 #include <string>
 
-#include "cod/engine/match.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/server_messages.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "json_util.hpp"
 #include "json_writer.hpp"
@@ -25,55 +24,6 @@ json pushed(std::string_view type, std::string_view room) {
 }
 
 }  // namespace
-
-std::string_view room_status_name(room_status s) {
-  switch (s) {
-    case room_status::waiting: return "waiting";
-    case room_status::playing: return "playing";
-    case room_status::finished: return "finished";
-    case room_status::drafting: return "drafting";
-  }
-  return "?";
-}
-
-std::optional<room_status> room_status_from_name(std::string_view name) {
-  for (room_status s : {room_status::waiting, room_status::playing, room_status::finished, room_status::drafting})
-    if (room_status_name(s) == name) return s;
-  return std::nullopt;
-}
-
-deck_result resolve_deck(const deck_choice& d, deck_format format, const catalogue& cat) {
-  deck_result r;
-  auto refuse = [&r](rule_error e, std::string message) {
-    r.cards.clear();
-    r.reason = error_name(e);
-    r.message = std::move(message);
-    return r;
-  };
-  if (d.is_preconstructed()) {
-    r.cards = cat.preconstructed_deck(d.preconstructed);
-  } else {
-    if (format == deck_format::preconstructed) {
-      r.reason = "wrong_format";
-      r.message = "this room is preconstructed: join with {\"preconstructed\": 1..4}";
-      return r;
-    }
-    for (const std::string& id : d.cards) {
-      const auto c = cat.find(id);
-      if (!c) {
-        std::string message(error_message(rule_error::unknown_card));
-        message += ": \"";
-        message += id;
-        message += '"';
-        return refuse(rule_error::unknown_card, std::move(message));
-      }
-      r.cards.push_back(*c);
-    }
-  }
-  if (const rule_error e = match::check_deck(cat, r.cards); e != rule_error::ok)
-    return refuse(e, std::string(error_message(e)));
-  return r;
-}
 
 json make_welcome(const json& id, std::string_view session, std::size_t max_frame_bytes,
                   int rate_limit_per_sec, std::string_view server) {

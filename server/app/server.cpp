@@ -64,8 +64,8 @@ long raise_descriptor_limit() {
 
 // The connection limits as configured, lowered to what the descriptor limit
 // allows: out of descriptors, a server cannot even accept the connection it
-// would refuse (issue 15: 200 slowloris connections under ulimit -n 128
-// locked every client out).
+// would refuse (200 slowloris connections under ulimit -n 128 locked every
+// client out).
 std::unique_ptr<connection_limits> make_connection_limits(const config& cfg) {
   long http = cfg.max_http_connections, ws = cfg.max_connections;
   const long limit = raise_descriptor_limit();

@@ -35,7 +35,7 @@ struct config {
   bool operator==(const config&) const = default;
 };
 
-// Validation limits (the clock's mirror protocol/messages.hpp's room options).
+// Validation limits (the clock's mirror protocol/room_config.hpp's room options).
 inline constexpr std::size_t max_tournament_name_chars = 64;
 inline constexpr std::size_t max_player_name_chars = 32;
 inline constexpr int max_players = 512;

@@ -29,7 +29,7 @@ namespace cod::server {
 
 class room_registry;
 
-// What the server keeps beside the tournament value (migration 0004).
+// What the server keeps beside the tournament value (migration 0005).
 struct tournament_extras {
   int spectator_delay = 0;    // actions; 0: live
   bool auto_advance = false;  // start the next round as soon as one is finished

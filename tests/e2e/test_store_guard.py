@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End to end, the database under abuse (issue 15): a second cod-server on the
+"""End to end, the database under abuse: a second cod-server on the
 same database refuses to start, naming the lock file and the first one's pid,
 while cod-admin still reads it; the database and its lock file are 0600; and
 a kill -9 right after a match ended (its result stored, the player maybe not

@@ -1,4 +1,4 @@
-// Issue 3: every card of the catalogue plays by its printed abilities. Two
+// Every card of the catalogue plays by its printed abilities. Two
 // complementary checks:
 //   1. each card, scripted: played into a position built so that its
 //      when-played abilities trigger, then through both players' assaults;

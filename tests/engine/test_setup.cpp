@@ -98,7 +98,7 @@ TEST_CASE("R1.2 / R14.6 deck checks: size, duplicates, unknown cards") {
   std::vector<card_id> mixed = {id("brute"), id("troll"), id("alpha"), id("ogre"),
                                 id("parasite"), id("gnome"), id("mutant"), id("cyclone")};
   CHECK(match::check_deck(shipped(), mixed) == rule_error::ok);
-  // Since issue 3 every card of the catalogue is playable (R7 complete).
+  // Every card of the catalogue is playable (R7 is implemented in full).
   auto later = mixed;
   later[0] = id("dripping_nightmare");
   CHECK(match::check_deck(shipped(), later) == rule_error::ok);

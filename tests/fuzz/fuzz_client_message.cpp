@@ -1,5 +1,5 @@
 // Fuzz target: the client message decoder, what a WebSocket frame from any
-// client goes through (protocol/messages.hpp). Checks: parse_client_message
+// client goes through (protocol/client_messages.hpp). Checks: parse_client_message
 // never throws, never crashes, and answers every frame; an error reply can be
 // built and serialised for any frame (it echoes the id); an accepted message
 // round-trips (client_message_to_json, then parse_client_json, gives the same

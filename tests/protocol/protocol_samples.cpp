@@ -27,8 +27,10 @@
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/draft_codec.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/room_config.hpp"
+#include "cod/protocol/server_messages.hpp"
 
 #ifndef COD_CATALOGUE_PATH
 #define COD_CATALOGUE_PATH "config/cards/catalogue.json"

@@ -19,7 +19,7 @@
 #include "cod/protocol/card_json.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/json_codec.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/server_messages.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;

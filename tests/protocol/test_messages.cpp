@@ -1,6 +1,6 @@
-// Client messages (messages.hpp): round trips of every message, and a clean
-// error with the right code and field for every way a frame can be wrong,
-// hostile input included. The schemas get the same cases through
+// Client messages (client_messages.hpp): round trips of every message, and a
+// clean error with the right code and field for every way a frame can be
+// wrong, hostile input included. The schemas get the same cases through
 // protocol_samples (validate_examples.py).
 #include <doctest/doctest.h>
 
@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "cod/engine/rng.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/names.hpp"
+#include "cod/protocol/room_config.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
@@ -528,7 +529,7 @@ TEST_CASE("options and decks as persistence stores them") {
   CHECK(e->field == "deck.preconstructed");
 }
 
-// Display names (cod/protocol/names.hpp, issue 15): bidirectional controls,
+// Display names (cod/protocol/names.hpp): bidirectional controls,
 // C1 controls and names with nothing visible are refused on the name field,
 // and the message says which character class and which character.
 TEST_CASE("join names: bidi and C1 controls and invisible-only names are refused, saying why") {

@@ -1,4 +1,4 @@
-// Room configurations (messages.hpp, room_config.cpp): the modes create_room
+// Room configurations (room_config.hpp): the modes create_room
 // accepts, options checked against the mode, teams, and a join's Champion
 // (R13.1) checked against the room and the seat's deck.
 #include <doctest/doctest.h>
@@ -8,7 +8,9 @@
 #include <string_view>
 
 #include "../shared/catalogue.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/client_messages.hpp"
+#include "cod/protocol/room_config.hpp"
+#include "cod/protocol/server_messages.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;

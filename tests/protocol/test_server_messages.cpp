@@ -1,7 +1,7 @@
-// Server messages (messages.hpp): the builders' exact shapes, id echo rules,
-// errors of every kind, decks resolved against the shipped catalogue, and
-// docs/protocol.md's client examples read by the real parser. (The schemas
-// check the same outputs in protocol_doc_examples.)
+// Server messages (server_messages.hpp): the builders' exact shapes, id echo
+// rules, errors of every kind, decks resolved against the shipped catalogue,
+// and the client examples of docs/protocol.md and its transcript read by the
+// real parser. (The schemas check the same outputs in protocol_doc_examples.)
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -13,7 +13,9 @@
 
 #include "../shared/catalogue.hpp"
 #include "cod/engine/match.hpp"
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/client_messages.hpp"
+#include "cod/protocol/room_config.hpp"
+#include "cod/protocol/server_messages.hpp"
 
 using nlohmann::json;
 namespace proto = cod::protocol;
@@ -216,13 +218,15 @@ TEST_CASE("a match's state and updates through the builders") {
   CHECK(theirs.at("view").at("hand").size() == 8);
 }
 
-// docs/protocol.md: every client example is a message the parser accepts
-// (the python test checks every example against its schema).
+// docs/protocol.md and its transcript: every client example is a message the
+// parser accepts (the python test checks every example against its schema).
 TEST_CASE("docs/protocol.md client examples parse") {
-  std::ifstream in(COD_PROTOCOL_DOC);
-  REQUIRE(in.good());
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (const char* path : {COD_PROTOCOL_DOC, COD_PROTOCOL_TRANSCRIPT}) {
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
   int client_examples = 0;
   std::set<std::string> types;
   for (std::size_t i = 0; i + 1 < lines.size(); ++i) {

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """Validates the protocol's examples and samples against protocol/schema/v1.
 
-  validate_examples.py --schemas DIR --doc docs/protocol.md [--samples CMD...]
+  validate_examples.py --schemas DIR --doc docs/protocol.md docs/protocol-transcript.md
+                       [--samples CMD...]
 
 1. Every schema is a valid draft 2020-12 schema.
-2. docs/protocol.md: every ```json block is preceded by an HTML comment
-   naming its schema (<!-- schema: server/update -->) and validates against
-   it. Every client and server message, and every event type, has at least
-   one example. Within one room, every seed_hash equals the SHA-256 of the
-   seed match_over reveals.
+2. The documents (--doc, one or more; the protocol reference and its
+   transcript are read as one): every ```json block is preceded by an HTML
+   comment naming its schema (<!-- schema: server/update -->) and validates
+   against it. Every client and server message, and every event type, has at
+   least one example in one of them. Within one room, every seed_hash equals
+   the SHA-256 of the seed match_over reveals, wherever the two appear.
 3. --samples: runs the command (protocol_samples), which prints one
    {"schema", "message", "valid"?} object per line; each must validate (or,
    with "valid": false, must not). Every message schema and every event type
@@ -171,13 +173,18 @@ def doc_examples(path):
     return out, problems
 
 
-def check_doc(schemas, path):
+def check_docs(schemas, paths):
     problems = []
-    examples, p = doc_examples(path)
-    problems += p
+    examples = []
+    for path in paths:
+        found, p = doc_examples(path)
+        problems += p
+        examples += [(path, line, name, text) for line, name, text in found]
+        print("%s: %d examples" % (path, len(found)))
+    where = " + ".join(paths)
     covered, events = set(), set()
     hashes, seeds = {}, {}
-    for line, name, text in examples:
+    for path, line, name, text in examples:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as e:
@@ -197,16 +204,16 @@ def check_doc(schemas, path):
                 seeds[value["room"]] = value["seed"]
     for name in schemas.messages():
         if name not in covered:
-            problems.append("%s: no example of %s" % (path, name))
+            problems.append("%s: no example of %s" % (where, name))
     for t in EVENT_TYPES:
         if t not in events:
-            problems.append("%s: no example of the %s event" % (path, t))
+            problems.append("%s: no example of the %s event" % (where, t))
     for room, seed in seeds.items():
         want = hashlib.sha256(seed.encode()).hexdigest()
         for h in hashes.get(room, ()):
             if h != want:
-                problems.append("%s: room %s: seed_hash %s is not SHA-256(\"%s\") = %s" % (path, room, h, seed, want))
-    print("%s: %d examples checked" % (path, len(examples)))
+                problems.append("%s: room %s: seed_hash %s is not SHA-256(\"%s\") = %s" % (where, room, h, seed, want))
+    print("%s: %d examples checked" % (where, len(examples)))
     return problems
 
 
@@ -252,7 +259,7 @@ def check_samples(schemas, cmd):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--schemas", required=True)
-    ap.add_argument("--doc")
+    ap.add_argument("--doc", nargs="+", help="the documents, read as one")
     ap.add_argument("--samples", nargs=argparse.REMAINDER, help="command printing samples")
     args = ap.parse_args()
 
@@ -260,7 +267,7 @@ def main():
     print("%s: %d schemas" % (args.schemas, len(schemas.by_name)))
     problems = []
     if args.doc:
-        problems += check_doc(schemas, args.doc)
+        problems += check_docs(schemas, args.doc)
     if args.samples:
         problems += check_samples(schemas, args.samples)
     for p in problems[:200]:

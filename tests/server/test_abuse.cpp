@@ -1,4 +1,4 @@
-// Resource abuse (issue 15): what one client, or one address, can take of the
+// Resource abuse: what one client, or one address, can take of the
 // server is bounded, and the limits answer as docs/protocol.md says. The
 // whole server in-process on loopback; 127.0.0.2 is a second client address.
 #include <doctest/doctest.h>

@@ -719,7 +719,7 @@ TEST_CASE("admin api: the draft record of drafted matches (R14), replayed; secre
 }
 
 // ---------------------------------------------------------------------------
-// Under abuse (issue 15): the brute-force guard and the refusal log, on
+// Under abuse: the brute-force guard and the refusal log, on
 // explicit times (no clock, no sleeps).
 
 namespace {

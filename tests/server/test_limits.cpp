@@ -86,8 +86,8 @@ TEST_CASE("send queue: capped; overflow refused; messages shared") {
 }
 
 TEST_CASE("send queue: capped in bytes; one large message alone still goes") {
-  // A few large replies must not hold megabytes per connection (issue 15:
-  // 256 lobby lists of 387 KB were 97 MiB a connection).
+  // A few large replies must not hold megabytes per connection (256 lobby
+  // lists of 387 KB would be 97 MiB a connection).
   send_queue q(256, 1000);
   const auto big = std::make_shared<const std::string>(std::string(600, 'b'));
   const auto small = std::make_shared<const std::string>(std::string(100, 's'));

@@ -1,4 +1,4 @@
-// Client messages: the strict parser and the wire form (messages.hpp).
+// Client messages: the strict parser and the wire form (client_messages.hpp).
 //
 // Order of checks, so that a client sees the most useful error first: size,
 // nesting, JSON syntax, object shape, "id" (so every later error can echo it),
@@ -8,93 +8,17 @@
 #include <limits>
 #include <string>
 
-#include "cod/protocol/messages.hpp"
+#include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/names.hpp"
 #include "cod/protocol/wire_names.hpp"
+#include "field_reader.hpp"
 #include "json_util.hpp"
+#include "room_json.hpp"
 
 namespace cod::protocol {
 namespace {
 
-using json = nlohmann::json;
-using perr = std::optional<protocol_error>;
-
-// Builds a message from pieces without `"literal" + std::string` (g++ 12's
-// false -Wrestrict).
-template <class... Parts>
-std::string cat(const Parts&... parts) {
-  std::string s;
-  (s.append(parts), ...);
-  return s;
-}
-
-std::string num(std::int64_t v) { return std::to_string(v); }
-
-protocol_error err(protocol_errc code, std::string field, std::string message) {
-  return protocol_error{code, std::move(field), std::move(message)};
-}
-
-std::string in_quotes(std::string_view s) { return cat("\"", s, "\""); }
-
-const json* find(const json& obj, const char* key) {
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
-// Every key of `obj` must be in `allowed`; `what` names the object in messages.
-perr check_keys(const json& obj, std::initializer_list<std::string_view> allowed,
-                const std::string& prefix, std::string_view what) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    bool ok = false;
-    for (std::string_view a : allowed) ok = ok || it.key() == a;
-    if (!ok)
-      return err(protocol_errc::unknown_field, cat(prefix, it.key()),
-                 cat(in_quotes(it.key()), " is not a field of ", what));
-  }
-  return std::nullopt;
-}
-
-perr missing(const std::string& field, std::string_view what) {
-  return err(protocol_errc::missing_field, field, cat(what, " needs ", in_quotes(field)));
-}
-
-// An integer in [lo, hi].
-perr read_int(const json& v, const std::string& field, std::int64_t lo, std::int64_t hi,
-              std::int64_t& out) {
-  if (!v.is_number_integer())
-    return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be an integer"));
-  const bool in_range =
-      v.is_number_unsigned()
-          ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi) && hi >= 0 &&
-                static_cast<std::int64_t>(v.get<std::uint64_t>()) >= lo
-          : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi;
-  if (!in_range)
-    return err(protocol_errc::bad_field_value, field,
-               cat(in_quotes(field), " must be from ", num(lo), " to ", num(hi)));
-  out = v.get<std::int64_t>();
-  return std::nullopt;
-}
-
-perr read_int(const json& v, const std::string& field, std::int64_t lo, std::int64_t hi, int& out) {
-  std::int64_t wide = 0;
-  if (auto e = read_int(v, field, lo, hi, wide)) return e;
-  out = static_cast<int>(wide);
-  return std::nullopt;
-}
-
-perr read_bool(const json& v, const std::string& field, bool& out) {
-  if (!v.is_boolean())
-    return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be true or false"));
-  out = v.get<bool>();
-  return std::nullopt;
-}
-
-perr read_string(const json& v, const std::string& field, const std::string*& out) {
-  if (!v.is_string())
-    return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be a string"));
-  out = &v.get_ref<const std::string&>();
-  return std::nullopt;
-}
+using namespace detail;
 
 bool is_room_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -172,22 +96,6 @@ perr read_token(const json& v, std::string& out) {
   return std::nullopt;
 }
 
-// An optional field: absent leaves `out` as it is; `prefix` + `key` names it
-// in errors.
-perr read_opt_bool(const json& obj, const std::string& prefix, const char* key, bool& out) {
-  const json* v = find(obj, key);
-  if (!v) return std::nullopt;
-  return read_bool(*v, cat(prefix, key), out);
-}
-
-template <class Int>
-perr read_opt_int(const json& obj, const std::string& prefix, const char* key, std::int64_t lo,
-                  std::int64_t hi, Int& out) {
-  const json* v = find(obj, key);
-  if (!v) return std::nullopt;
-  return read_int(*v, cat(prefix, key), lo, hi, out);
-}
-
 // "champion" (join, tournament_join): absent, or a card id the room resolves.
 perr read_champion(const json& obj, std::optional<std::string>& out) {
   const json* v = find(obj, "champion");
@@ -198,153 +106,6 @@ perr read_champion(const json& obj, std::optional<std::string>& out) {
     return err(protocol_errc::bad_field_value, "champion",
                cat("\"champion\" is a card id: 1 to ", num(max_card_id_chars), " characters"));
   out = *id;
-  return std::nullopt;
-}
-
-// ---------------------------------------------------------------------------
-// options and deck, shared with persistence through the public wrappers.
-
-// options.ai (R12.8): {"fixed_mana": 6..10, "double_variable", "ai_first",
-// "resistance": bool, "abilities": [names from ai_grantable, no repeats]}.
-perr ai_from(const json& j, const std::string& prefix, ai_settings& out) {
-  const std::string self = prefix.substr(0, prefix.size() - 1);
-  if (!j.is_object())
-    return err(protocol_errc::bad_field_type, self, cat(in_quotes(self), " must be an object"));
-  if (auto e = check_keys(j, {"fixed_mana", "double_variable", "ai_first", "resistance", "abilities"}, prefix,
-                          "the AI settings"))
-    return e;
-  ai_settings a;
-  if (auto e = read_opt_int(j, prefix, "fixed_mana", 6, 10, a.fixed_mana)) return e;
-  if (auto e = read_opt_bool(j, prefix, "double_variable", a.double_variable)) return e;
-  if (auto e = read_opt_bool(j, prefix, "ai_first", a.ai_first)) return e;
-  if (auto e = read_opt_bool(j, prefix, "resistance", a.resistance)) return e;
-  if (const json* v = find(j, "abilities")) {
-    const std::string field = cat(prefix, "abilities");
-    if (!v->is_array())
-      return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be an array of ability names"));
-    if (v->size() > static_cast<std::size_t>(ability_count))
-      return err(protocol_errc::bad_field_value, field, cat(in_quotes(field), " lists each ability at most once"));
-    std::size_t i = 0;
-    for (const json& name : *v) {
-      const std::string entry = cat(field, "[", num(static_cast<std::int64_t>(i++)), "]");
-      const std::string* text = nullptr;
-      if (auto e = read_string(name, entry, text)) return e;
-      const auto ab = ability_from_name(*text);
-      if (!ab || !has(ai_grantable, *ab))
-        return err(protocol_errc::bad_field_value, entry,
-                   cat(in_quotes(*text), " is not one of the 11 abilities custom difficulty may give (R12.8): "
-                       "sharpening, aquatic, berserk, catalyst, vanish, instinct, perforation, protection, rage, "
-                       "splash, sprint"));
-      if (has(a.granted, *ab))
-        return err(protocol_errc::bad_field_value, entry, cat(in_quotes(*text), " is listed twice"));
-      a.granted |= bit(*ab);
-    }
-  }
-  out = a;
-  return std::nullopt;
-}
-
-perr options_from(const json& j, const std::string& prefix, room_options& out) {
-  const std::string self = prefix.empty() ? std::string("options") : prefix.substr(0, prefix.size() - 1);
-  if (!j.is_object())
-    return err(protocol_errc::bad_field_type, self, cat(in_quotes(self), " must be an object"));
-  if (auto e = check_keys(j, {"exhaustion", "turn_clock", "seats", "champions", "share_team_hands", "difficulty", "ai",
-                             "packs"},
-                          prefix, "room options"))
-    return e;
-  room_options o;
-  if (auto e = read_opt_bool(j, prefix, "exhaustion", o.exhaustion)) return e;
-  if (const json* v = find(j, "turn_clock"); v && !v->is_null()) {
-    const std::string tc = cat(prefix, "turn_clock");
-    if (!v->is_object())
-      return err(protocol_errc::bad_field_type, tc,
-                 cat(in_quotes(tc), " must be an object {bank_ms, increment_ms} or null"));
-    const std::string tp = cat(tc, ".");
-    if (auto e = check_keys(*v, {"bank_ms", "increment_ms"}, tp, "turn_clock")) return e;
-    turn_clock c;
-    const json* bank = find(*v, "bank_ms");
-    if (!bank) return missing(cat(tp, "bank_ms"), "turn_clock");
-    if (auto e = read_int(*bank, cat(tp, "bank_ms"), min_bank_ms, max_bank_ms, c.bank_ms)) return e;
-    if (auto e = read_opt_int(*v, tp, "increment_ms", 0, max_increment_ms, c.increment_ms)) return e;
-    o.clock = c;
-  }
-  // The seat count alone; check_room_config holds it to the mode's.
-  if (auto e = read_opt_int(j, prefix, "seats", 2, max_seats, o.seats)) return e;
-  if (auto e = read_opt_bool(j, prefix, "champions", o.champions)) return e;
-  if (auto e = read_opt_bool(j, prefix, "share_team_hands", o.share_team_hands)) return e;
-  // R12.8: each value alone here; check_room_config weighs the points.
-  if (auto e = read_opt_int(j, prefix, "difficulty", 0, 10, o.difficulty)) return e;
-  if (const json* v = find(j, "ai"))
-    if (auto e = ai_from(*v, cat(prefix, "ai."), o.ai)) return e;
-  if (const json* v = find(j, "packs")) {
-    const std::string field = cat(prefix, "packs");
-    if (!v->is_array())
-      return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be an array of pack names"));
-    if (v->size() > max_packs)
-      return err(protocol_errc::bad_field_value, field,
-                 cat(in_quotes(field), " holds at most ", num(static_cast<std::int64_t>(max_packs)), " packs"));
-    std::size_t i = 0;
-    for (const json& p : *v) {
-      const std::string entry = cat(field, "[", num(static_cast<std::int64_t>(i++)), "]");
-      if (!p.is_string())
-        return err(protocol_errc::bad_field_type, entry, cat("each entry of ", in_quotes(field), " is a string"));
-      const auto& name = p.get_ref<const std::string&>();
-      if (name.empty() || name.size() > max_pack_chars)
-        return err(protocol_errc::bad_field_value, entry,
-                   cat("a pack name is 1 to ", num(static_cast<std::int64_t>(max_pack_chars)), " characters"));
-      // R14.8: never two copies of a card, so never the same pack twice.
-      for (const auto& seen : o.packs)
-        if (seen == name) return err(protocol_errc::bad_field_value, entry, cat("pack ", in_quotes(name), " twice"));
-      o.packs.push_back(name);
-    }
-  }
-  out = o;
-  return std::nullopt;
-}
-
-perr deck_from(const json& j, const std::string& prefix, deck_choice& out) {
-  const std::string self = prefix.substr(0, prefix.size() - 1);
-  if (!j.is_object())
-    return err(protocol_errc::bad_field_type, self,
-               cat(in_quotes(self), " must be an object: {\"preconstructed\": 1..4} or {\"cards\": [ids]}"));
-  if (auto e = check_keys(j, {"preconstructed", "cards"}, prefix, "a deck")) return e;
-  const json* pre = find(j, "preconstructed");
-  const json* cards = find(j, "cards");
-  if (pre && cards)
-    return err(protocol_errc::bad_field_value, self,
-               cat(in_quotes(self), " has \"preconstructed\" or \"cards\", not both"));
-  if (!pre && !cards)
-    return err(protocol_errc::missing_field, cat(prefix, "preconstructed"),
-               cat(in_quotes(self), " needs \"preconstructed\" (1..4) or \"cards\" (8 card ids)"));
-  deck_choice d;
-  if (pre) {
-    if (auto e = read_int(*pre, cat(prefix, "preconstructed"), 1, preconstructed_deck_count,
-                          d.preconstructed))
-      return e;
-    out = std::move(d);
-    return std::nullopt;
-  }
-  const std::string field = cat(prefix, "cards");
-  if (!cards->is_array())
-    return err(protocol_errc::bad_field_type, field,
-               cat(in_quotes(field), " must be an array of card ids (strings)"));
-  if (cards->size() > max_deck_entries)
-    return err(protocol_errc::bad_field_value, field,
-               cat(in_quotes(field), " holds at most ", num(max_deck_entries),
-                   " entries (a legal deck has 8)"));
-  std::size_t i = 0;
-  for (const json& c : *cards) {
-    const std::string entry = cat(field, "[", num(static_cast<std::int64_t>(i++)), "]");
-    if (!c.is_string())
-      return err(protocol_errc::bad_field_type, entry,
-                 cat("each entry of ", in_quotes(field), " must be a card id (a string)"));
-    const auto& id = c.get_ref<const std::string&>();
-    if (id.empty() || id.size() > max_card_id_chars)
-      return err(protocol_errc::bad_field_value, entry,
-                 cat("a card id is 1 to ", num(max_card_id_chars), " characters"));
-    d.cards.push_back(id);
-  }
-  out = std::move(d);
   return std::nullopt;
 }
 
@@ -649,67 +410,6 @@ std::optional<protocol_error> prescan(std::string_view text, int limit) {
 }  // namespace
 
 std::string_view ack_style_name(ack_style a) { return a == ack_style::in_update ? "in_update" : "separate"; }
-
-std::string_view deck_format_name(deck_format f) {
-  switch (f) {
-    case deck_format::preconstructed: return "preconstructed";
-    case deck_format::constructed: return "constructed";
-    case deck_format::instant_constructed: return "instant_constructed";
-    case deck_format::draft: return "draft";
-  }
-  return "?";
-}
-
-std::optional<deck_format> deck_format_from_name(std::string_view name) {
-  for (auto f : {deck_format::preconstructed, deck_format::constructed, deck_format::instant_constructed,
-                 deck_format::draft})
-    if (name == deck_format_name(f)) return f;
-  return std::nullopt;
-}
-
-json room_options_to_json(const room_options& o, game_mode mode) {
-  json j = {{"exhaustion", o.exhaustion},
-            {"seats", o.seats},
-            {"turn_clock", nullptr},
-            {"champions", o.champions},
-            {"share_team_hands", o.share_team_hands}};
-  if (o.clock)
-    j["turn_clock"] = {{"bank_ms", o.clock->bank_ms}, {"increment_ms", o.clock->increment_ms}};
-  if (mode == game_mode::solo || mode == game_mode::coop) {
-    json abilities = json::array();
-    for (int a = 0; a < ability_count; ++a)
-      if (has(o.ai.granted, static_cast<ability>(a))) abilities.push_back(ability_name(static_cast<ability>(a)));
-    j["difficulty"] = o.difficulty;
-    j["ai"] = {{"fixed_mana", o.ai.fixed_mana},
-               {"double_variable", o.ai.double_variable},
-               {"ai_first", o.ai.ai_first},
-               {"resistance", o.ai.resistance},
-               {"abilities", std::move(abilities)}};
-  }
-  if (!o.packs.empty()) j["packs"] = o.packs;
-  return j;
-}
-
-std::optional<protocol_error> room_options_from_json(const json& j, room_options& out) {
-  try {
-    return options_from(j, "options.", out);
-  } catch (const std::exception& e) {
-    return err(protocol_errc::bad_json, "", e.what());
-  }
-}
-
-json deck_to_json(const deck_choice& d) {
-  if (d.is_preconstructed()) return {{"preconstructed", d.preconstructed}};
-  return {{"cards", d.cards}};
-}
-
-std::optional<protocol_error> deck_from_json(const json& j, deck_choice& out) {
-  try {
-    return deck_from(j, "deck.", out);
-  } catch (const std::exception& e) {
-    return err(protocol_errc::bad_json, "", e.what());
-  }
-}
 
 std::string_view message_type(const client_message& m) { return message_types[m.index()]; }
 

@@ -1,0 +1,199 @@
+// What clients send (docs/protocol.md, "Client messages"): every client
+// message as a plain struct, a strict parser for them, and their wire form
+// (for clients and bots). The room settings inside (options, deck) are
+// room_config.hpp's; the action inside `act` is json_codec.hpp's.
+//
+// Every message carries the request's `id`: null (absent), an integer or a
+// string, echoed in the reply.
+//
+// Thread-safety: every function here is pure; call them from any thread.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+// The full header: the message structs hold JSON ids.
+#include <nlohmann/json.hpp>
+
+#include "cod/engine/action.hpp"
+#include "cod/engine/draft.hpp"
+#include "cod/engine/types.hpp"
+#include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/protocol_error.hpp"
+#include "cod/protocol/room_config.hpp"
+
+namespace cod::protocol {
+
+// ---------------------------------------------------------------------------
+// Limits (docs/protocol.md, "Limits"); the room options' and the deck's are
+// in room_config.hpp. Violations are bad_field_value unless noted.
+
+inline constexpr std::size_t default_max_message_bytes = 65536;  // config max_frame_bytes
+inline constexpr int max_message_depth = 6;        // nested objects/arrays; deeper: bad_json
+inline constexpr std::size_t max_id_chars = 64;    // a string request id
+inline constexpr std::size_t max_client_chars = 64;   // hello.client
+inline constexpr std::size_t max_room_chars = 32;     // room ids: [A-Za-z0-9_-]{1,32}
+inline constexpr std::size_t max_name_chars = 32;     // join.name, in characters (code points)
+inline constexpr std::size_t token_chars = 32;        // tokens: 32 lowercase hex digits
+
+// ---------------------------------------------------------------------------
+// The messages.
+
+// How an accepted `act` is acknowledged (hello.acks, docs/protocol.md "hello"):
+// `separate`, the default: an `accepted` reply, then the actor's `update`;
+// `in_update`: no `accepted`; the actor's `update` carries the act's `id`
+// (one frame fewer per action).
+enum class ack_style { separate, in_update };
+std::string_view ack_style_name(ack_style a);
+
+struct hello_msg {
+  nlohmann::json id;
+  int version = protocol_version;     // >= 1; the server answers unsupported_version unless 1
+  std::optional<std::string> client;  // e.g. "cod-bot/0.1": <= 64 bytes, no control characters
+  ack_style acks = ack_style::separate;
+  bool operator==(const hello_msg&) const = default;
+};
+
+// The lobby, one page at a time: a server with many rooms never answers with
+// all of them (docs/protocol.md#list_rooms). Every filter is optional.
+inline constexpr int default_room_page = 50;
+inline constexpr int max_room_page = 100;
+struct list_rooms_msg {
+  nlohmann::json id;
+  std::optional<std::string> room{};       // just that room (or none)
+  std::optional<room_status> status{};     // rooms in that status
+  std::optional<game_mode> mode{};
+  std::optional<deck_format> format{};
+  int limit = default_room_page;           // 1..max_room_page rooms per reply
+  std::optional<std::string> after{};      // the previous reply's "next": rooms after that id
+  bool operator==(const list_rooms_msg&) const = default;
+};
+
+struct create_room_msg {
+  nlohmann::json id;
+  game_mode mode = game_mode::duel;
+  deck_format format = deck_format::preconstructed;
+  room_options options;
+  bool operator==(const create_room_msg&) const = default;
+};
+
+struct join_msg {
+  nlohmann::json id;
+  std::string room;
+  std::string name;         // 1..32 characters, no control characters
+  std::optional<int> seat;  // 0..3; none: the lowest free seat
+  deck_choice deck;
+  // R13.1: the seat's Champion, a catalogue id (1..64 characters); required
+  // in a room with champions, refused in one without (resolve_champion).
+  std::optional<std::string> champion{};
+  // The join came without "deck": required in a drafted room (the deck is
+  // built there), refused elsewhere (the room answers missing_field).
+  bool no_deck{false};
+  bool operator==(const join_msg&) const = default;
+};
+
+struct resume_msg {
+  nlohmann::json id;
+  std::string room;
+  std::string token;  // 32 lowercase hex digits, as `joined` gave it
+  bool operator==(const resume_msg&) const = default;
+};
+
+// A tournament player asks for their seat (docs/tournaments.md, "The
+// player's side"): the server finds the room of their current game and seats
+// them there under their tournament name. The reply is `joined` (its token
+// is the tournament token, good for resume), or an error: bad_token,
+// tournament_waiting (no game for them yet: ask again later), tournament_over.
+struct tournament_join_msg {
+  nlohmann::json id;
+  std::string token;  // the tournament join token: 32 lowercase hex digits
+  deck_choice deck;
+  std::optional<std::string> champion{};  // as join's (tournament rooms have no Champions: refused)
+  bool operator==(const tournament_join_msg&) const = default;
+};
+
+struct spectate_msg {
+  nlohmann::json id;
+  std::string room;
+  bool operator==(const spectate_msg&) const = default;
+};
+
+struct act_msg {
+  nlohmann::json id;
+  // The action as parse_action read it, with seat == no_seat: the wire never
+  // names the seat; the server knows it from the connection. Use for_seat().
+  cod::action action;
+  cod::action for_seat(seat_t s) const {
+    cod::action a = action;
+    a.seat = s;
+    return a;
+  }
+  bool operator==(const act_msg&) const = default;
+};
+
+struct leave_msg {
+  nlohmann::json id;
+  bool operator==(const leave_msg&) const = default;
+};
+
+struct ping_msg {
+  nlohmann::json id;
+  bool operator==(const ping_msg&) const = default;
+};
+
+// A seat's pick in the room's drafting phase (R14): {"type": "draft_pick",
+// "pick": "take" | "ban" | "submit" | "choose_deck", "cards": [ids], "deck":
+// 1..4}. The seat comes from the connection, never the wire; the cards are
+// catalogue ids, resolved by the room (unknown ones: unknown_card).
+struct draft_pick_msg {
+  nlohmann::json id;
+  draft_pick_type pick = draft_pick_type::take;
+  std::vector<std::string> cards{};  // take, ban, submit
+  int deck = 0;                      // choose_deck: 1..4
+  bool operator==(const draft_pick_msg&) const = default;
+};
+
+using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
+                                    resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
+                                    tournament_join_msg, draft_pick_msg>;
+
+// "hello", "join", ...: the message's "type".
+std::string_view message_type(const client_message& m);
+const nlohmann::json& message_id(const client_message& m);
+
+// ---------------------------------------------------------------------------
+// Parsing and the wire form.
+
+struct client_parse_result {
+  std::optional<client_message> message;  // set when ok()
+  std::optional<protocol_error> error;
+  // The request's id: echo it in the error. Null when absent or unreadable
+  // (not JSON, not an object, or "id" itself is the error).
+  nlohmann::json id;
+  // The text was longer than max_bytes (error is bad_json): the server replies
+  // frame_too_large instead, if its WebSocket layer has not already refused
+  // the frame, and closes with close_code::message_too_big.
+  bool oversized = false;
+  bool ok() const { return message.has_value(); }
+};
+
+// Parses one frame. Strict: unknown_type, unknown_field, missing_field,
+// bad_field_type, bad_field_value (protocol_error.hpp), with `field` naming
+// the offending field as a path ("deck.cards", "action.line",
+// "options.turn_clock.bank_ms"); bad_json when the text is not a JSON object,
+// is longer than max_bytes, or nests deeper than max_message_depth.
+// Never throws.
+client_parse_result parse_client_message(std::string_view text,
+                                         std::size_t max_bytes = default_max_message_bytes);
+// The same checks on an already-parsed value (no size or depth limit).
+client_parse_result parse_client_json(const nlohmann::json& j);
+
+// The wire form: parse_client_json(client_message_to_json(m)) gives back m.
+// (For clients and bots; the server only parses these.)
+nlohmann::json client_message_to_json(const client_message& m);
+
+}  // namespace cod::protocol
