@@ -8,10 +8,12 @@
 
 #include "admin/admin_search.hpp"
 #include "admin/match_report.hpp"
+#include "common/constant_time.hpp"
+#include "common/sha256.hpp"
+#include "common/strcat.hpp"
+#include "common/wall_clock.hpp"
 #include "persist/recovery.hpp"
-#include "persist/sha256.hpp"
 #include "persist/sqlite_util.hpp"
-#include "persist/strcat.hpp"
 
 namespace cod::server::admin {
 
@@ -40,14 +42,10 @@ response ok_json(const json& j) {
   return r;
 }
 
-// Both sides hashed first: the comparison then always runs over 32 bytes,
-// whatever the lengths, and touches every byte (no early exit).
+// Both sides hashed first: the comparison then always runs over the same
+// length, whatever the tokens' lengths.
 bool same_token(std::string_view given, std::string_view expected) {
-  const auto a = sha256::hash(given);
-  const auto b = sha256::hash(expected);
-  unsigned diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned>(a[i] ^ b[i]);
-  return diff == 0;
+  return constant_time_equal(sha256_hex(given), sha256_hex(expected));
 }
 
 // "Bearer <token>" (the scheme is case-insensitive, RFC 7235); "" otherwise.
@@ -271,7 +269,7 @@ response api::route(const request& req, std::string_view who) const {
   // not see (decks, hands, picks, the replay): who read it is audited.
   if (!sm->finished() && r.status == 200)
     audit_live_read(store_, who, req, id, what.empty() ? std::string("record") : sub.empty() ? what : cat(what, "/", sub),
-                    sql::now_ms());
+                    now_ms());
   return r;
 }
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "persist/strcat.hpp"
+#include "common/strcat.hpp"
 
 namespace cod::server::admin {
 

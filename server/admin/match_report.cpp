@@ -6,9 +6,9 @@
 
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/narrate.hpp"
+#include "common/strcat.hpp"
+#include "common/text_forms.hpp"
 #include "persist/draft_log.hpp"
-#include "persist/sqlite_util.hpp"
-#include "persist/strcat.hpp"
 
 namespace cod::server::admin {
 
@@ -130,7 +130,7 @@ json raw_log_to_json(const stored_match& sm) {
     actions.push_back({{"seq", a.seq},
                        {"seat", a.seat},
                        {"action", json_or_text(a.action_json)},
-                       {"digest", sql::digest_hex(a.digest)},
+                       {"digest", digest_hex(a.digest)},
                        {"at_ms", a.at_ms}});
   return {{"match_id", sm.match.match_id}, {"actions", actions}};
 }
@@ -213,7 +213,7 @@ match_log render_log(const catalogue& cards, const stored_match& sm) {
           e.seat = a->seat;
           e.at_ms = a->at_ms;
           e.action_json = a->action_json;
-          e.digest = sql::digest_hex(a->digest);
+          e.digest = digest_hex(a->digest);
           e.text = describe_action(*a, cards, uid_cards);
         }
         e.effects = narrate_step(events, cards, uid_cards);
@@ -257,7 +257,7 @@ std::string log_to_text(const stored_match& sm, const match_log& log) {
   }
   if (!log.complete) out += cat("REPLAY STOPPED: ", log.error, '\n');
   if (sm.result)
-    out += cat("Result: winners ", sql::seats_json(sm.result->winners), ", reason ", sm.result->reason, '\n');
+    out += cat("Result: winners ", seats_json(sm.result->winners), ", reason ", sm.result->reason, '\n');
   else
     out += "Result: still playing\n";
   for (const note_record& n : sm.notes) out += cat("Note at ", n.at_ms, " ms: ", n.text, '\n');
@@ -291,7 +291,7 @@ state_result state_at(const catalogue& cards, const stored_match& sm, std::int64
               {"steps", steps},
               {"action", a ? json_or_text(a->action_json) : json(nullptr)},
               {"seat", a ? json(a->seat) : json(nullptr)},
-              {"digest", a ? json(sql::digest_hex(a->digest)) : json(nullptr)},
+              {"digest", a ? json(digest_hex(a->digest)) : json(nullptr)},
               {"view", protocol::view_to_json(r.m.view(referee), cards)}};
   return out;
 }

@@ -8,9 +8,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include "app/config.hpp"
-#include "app/logging.hpp"
 #include "app/server.hpp"
+#include "common/config.hpp"
+#include "common/logging.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE
 #define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"

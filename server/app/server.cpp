@@ -21,10 +21,11 @@
 #include <spdlog/spdlog.h>
 
 #include "admin/admin_api.hpp"
-#include "app/metrics.hpp"
 #include "cod/engine/catalogue.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/messages.hpp"
+#include "common/metrics.hpp"
+#include "common/random.hpp"
 #include "net/connection_limits.hpp"
 #include "net/listener.hpp"
 #include "net/net_context.hpp"
@@ -34,7 +35,6 @@
 #include "persist/sqlite_store.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
-#include "room/random.hpp"
 #include "room/room_registry.hpp"
 #include "tournament_service/organiser_api.hpp"
 #include "tournament_service/tournament_service.hpp"
@@ -247,7 +247,9 @@ bool server::start(std::string& error) {
     return std::pair<bool, std::string>(h.ok, j.dump());
   };
   d.net_ctx->metrics_text = [&d] {
-    std::string text = d.stats.prometheus(d.store->pending(), d.store->commits(), d.store->health());
+    const store_health h = d.store->health();
+    std::string text =
+        d.stats.prometheus(d.store->pending(), d.store->commits(), {h.ok, h.write_errors, h.last_error_ms});
     // The admin API's refusals (docs/admin.md, "Refused requests").
     if (d.admin_api) {
       text += "# HELP cod_admin_refused_total Admin API requests refused (401, 403, 429).\n"

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "app/config.hpp"
+#include "common/config.hpp"
 #include "persist/match_store.hpp"
 
 namespace cod {

@@ -5,7 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "admin/admin_api.hpp"
-#include "app/metrics.hpp"
+#include "common/metrics.hpp"
 #include "net/static_files.hpp"
 #include "net/websocket_session.hpp"
 

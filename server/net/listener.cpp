@@ -10,7 +10,7 @@
 #include <boost/beast/core/bind_handler.hpp>
 #include <spdlog/spdlog.h>
 
-#include "app/metrics.hpp"
+#include "common/metrics.hpp"
 #include "net/http_session.hpp"
 
 namespace cod::server {

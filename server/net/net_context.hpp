@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "app/config.hpp"
+#include "common/config.hpp"
 #include "net/connection_limits.hpp"
 #include "net/static_files.hpp"
 #include "room/client_session.hpp"

@@ -6,8 +6,8 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
-#include "app/metrics.hpp"
 #include "cod/protocol/messages.hpp"
+#include "common/metrics.hpp"
 
 namespace cod::server {
 

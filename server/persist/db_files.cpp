@@ -10,7 +10,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "persist/strcat.hpp"
+#include "common/strcat.hpp"
 
 namespace cod::server::detail {
 

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cod/protocol/messages.hpp"
-#include "persist/strcat.hpp"
+#include "common/strcat.hpp"
 
 namespace cod::server {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "persist/strcat.hpp"
+#include "common/strcat.hpp"
 #include "persist/write_queue.hpp"
 
 namespace cod::server {

@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "persist/sha256.hpp"
+#include "common/sha256.hpp"
+#include "common/strcat.hpp"
+#include "common/wall_clock.hpp"
 #include "persist/sqlite_util.hpp"
-#include "persist/strcat.hpp"
 
 namespace cod::server {
 
@@ -114,7 +115,7 @@ int migrate(sql::db& d) {
         throw persist_error(cat("migration ", m.name, " failed: ", e.what()));
       }
       sql::stmt ins(d, "INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?1, ?2, ?3, ?4)");
-      ins.bind(1, m.version).bind(2, m.name).bind(3, sha256_hex(m.sql)).bind(4, sql::now_ms());
+      ins.bind(1, m.version).bind(2, m.name).bind(3, sha256_hex(m.sql)).bind(4, now_ms());
       ins.run();
     }
     d.exec("COMMIT");

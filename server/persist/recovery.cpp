@@ -8,10 +8,10 @@
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/messages.hpp"
 #include "cod/protocol/wire_names.hpp"
+#include "common/sha256.hpp"
+#include "common/strcat.hpp"
+#include "common/text_forms.hpp"
 #include "persist/draft_log.hpp"
-#include "persist/sha256.hpp"
-#include "persist/sqlite_util.hpp"
-#include "persist/strcat.hpp"
 
 namespace cod::server {
 
@@ -214,8 +214,8 @@ rebuild_result rebuild(const catalogue& cards, const stored_match& sm, const rep
       return r;
     }
     if (const std::uint64_t d = r.m.digest(); d != a.digest) {
-      r.error = cat(where, ": digest mismatch: stored ", sql::digest_hex(a.digest), ", replay gives ",
-                    sql::digest_hex(d));
+      r.error = cat(where, ": digest mismatch: stored ", digest_hex(a.digest), ", replay gives ",
+                    digest_hex(d));
       return r;
     }
     r.seq = a.seq;

@@ -7,11 +7,12 @@
 #include <chrono>
 #include <unordered_map>
 
+#include "common/strcat.hpp"
+#include "common/text_forms.hpp"
 #include "persist/checkpointer.hpp"
 #include "persist/db_files.hpp"
 #include "persist/migrations.hpp"
 #include "persist/sqlite_util.hpp"
-#include "persist/strcat.hpp"
 #include "persist/write_queue.hpp"
 
 namespace cod::server {
@@ -53,7 +54,7 @@ stored_match read_match_row(sql::stmt& s) {
   m.rules_version = s.text(5);
   m.engine_version = static_cast<int>(s.int64(6));
   const std::string seed = s.text(7);
-  if (auto v = sql::parse_decimal_u64(seed)) m.seed = *v;
+  if (auto v = parse_decimal_u64(seed)) m.seed = *v;
   else throw persist_error(cat("match ", m.match_id, ": seed is not a decimal uint64: ", seed));
   m.seed_hash = s.text(8);
   m.created_ms = s.int64(9);
@@ -135,7 +136,7 @@ void fill_log(sql::db& d, stored_match& sm) {
       a.seat = static_cast<int>(s.int64(1));
       a.action_json = s.text(2);
       const std::string digest = s.text(3);
-      if (auto v = sql::parse_digest_hex(digest)) a.digest = *v;
+      if (auto v = parse_digest_hex(digest)) a.digest = *v;
       else throw persist_error(cat("match ", id, " seq ", a.seq, ": digest is not 16 hex digits: ", digest));
       a.at_ms = s.int64(4);
       sm.actions.push_back(std::move(a));
@@ -345,13 +346,13 @@ struct sqlite_store::writer {
       if (a->a.seq != st->last_seq + 1) return cat("seq ", a->a.seq, " does not follow the last seq ", st->last_seq);
       std::string why = insert_or_refuse(*insert_action, [&](sql::stmt& s) {
         s.bind(1, a->match_id).bind(2, a->a.seq).bind(3, a->a.seat).bind(4, a->a.action_json);
-        s.bind(5, sql::digest_hex(a->a.digest)).bind(6, a->a.at_ms);
+        s.bind(5, digest_hex(a->a.digest)).bind(6, a->a.at_ms);
       });
       if (why.empty()) known[a->match_id].last_seq = a->a.seq;
       return why;
     }
     if (const auto* f = std::get_if<detail::finish_op>(&op.what)) {
-      finish->bind(1, f->match_id).bind(2, f->r.ended_ms).bind(3, sql::seats_json(f->r.winners)).bind(4, f->r.reason);
+      finish->bind(1, f->match_id).bind(2, f->r.ended_ms).bind(3, seats_json(f->r.winners)).bind(4, f->r.reason);
       finish->run();
       if (db.changes() == 1) {
         known.erase(f->match_id);  // finished: read again if ever asked

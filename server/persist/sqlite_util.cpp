@@ -2,9 +2,6 @@
 
 #include <sqlite3.h>
 
-#include <charconv>
-#include <chrono>
-
 namespace cod::server::sql {
 
 namespace {
@@ -131,49 +128,6 @@ std::string stmt::text(int col) const {
   const auto* p = sqlite3_column_text(s_, col);
   if (!p) return {};
   return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s_, col)));
-}
-
-std::string digest_hex(std::uint64_t d) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, d >>= 4) out[static_cast<std::size_t>(i)] = digits[d & 15];
-  return out;
-}
-
-std::optional<std::uint64_t> parse_digest_hex(std::string_view s) {
-  if (s.size() != 16) return std::nullopt;
-  std::uint64_t v = 0;
-  for (char c : s) {
-    int x;
-    if (c >= '0' && c <= '9') x = c - '0';
-    else if (c >= 'a' && c <= 'f') x = c - 'a' + 10;
-    else return std::nullopt;
-    v = v << 4 | static_cast<std::uint64_t>(x);
-  }
-  return v;
-}
-
-std::optional<std::uint64_t> parse_decimal_u64(std::string_view s) {
-  std::uint64_t v = 0;
-  if (s.empty() || (s.size() > 1 && s[0] == '0')) return std::nullopt;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-std::int64_t now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
-std::string seats_json(const std::vector<int>& seats) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < seats.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(seats[i]);
-  }
-  s += ']';
-  return s;
 }
 
 }  // namespace cod::server::sql

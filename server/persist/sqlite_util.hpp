@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "persist/match_store.hpp"
-#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -88,15 +87,5 @@ class reset_guard {
  private:
   stmt& s_;
 };
-
-// uint64 <-> text forms used in the schema.
-std::string digest_hex(std::uint64_t d);                         // 16 lowercase hex digits
-std::optional<std::uint64_t> parse_digest_hex(std::string_view s);
-std::optional<std::uint64_t> parse_decimal_u64(std::string_view s);
-
-std::int64_t now_ms();
-
-// Winners as stored and shown: a JSON array of seats, "[0,2]".
-std::string seats_json(const std::vector<int>& seats);
 
 }  // namespace cod::server::sql

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <exception>
 
-#include "persist/strcat.hpp"
+#include "common/strcat.hpp"
 
 namespace cod::server::detail {
 

@@ -7,9 +7,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include "app/metrics.hpp"
 #include "cod/protocol/messages.hpp"
-#include "room/random.hpp"
+#include "common/metrics.hpp"
+#include "common/random.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
 

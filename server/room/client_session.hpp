@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/config.hpp"
 #include "cod/protocol/session_error.hpp"
+#include "common/config.hpp"
 #include "common/rate_limiter.hpp"
 #include "room/peer.hpp"
 

@@ -5,13 +5,14 @@
 
 #include <spdlog/spdlog.h>
 
-#include "app/metrics.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
+#include "common/constant_time.hpp"
+#include "common/metrics.hpp"
+#include "common/random.hpp"
+#include "common/sha256.hpp"
 #include "persist/recovery.hpp"
-#include "persist/sha256.hpp"
 #include "room/client_session.hpp"
-#include "room/random.hpp"
 #include "room/room_registry.hpp"
 
 namespace cod::server {

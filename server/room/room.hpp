@@ -24,10 +24,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/config.hpp"
 #include "cod/engine/draft.hpp"
 #include "cod/engine/match.hpp"
 #include "cod/protocol/messages.hpp"
+#include "common/config.hpp"
 #include "persist/match_store.hpp"
 #include "room/executor.hpp"
 #include "room/peer.hpp"

@@ -24,11 +24,11 @@
 // start_match gives them.
 #include <spdlog/spdlog.h>
 
-#include "app/metrics.hpp"
 #include "cod/protocol/draft_codec.hpp"
+#include "common/metrics.hpp"
+#include "common/random.hpp"
 #include "persist/draft_log.hpp"
 #include "room/client_session.hpp"
-#include "room/random.hpp"
 #include "room/room.hpp"
 
 namespace cod::server {

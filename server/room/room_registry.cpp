@@ -4,8 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "app/metrics.hpp"
-#include "room/random.hpp"
+#include "common/metrics.hpp"
+#include "common/random.hpp"
 
 namespace cod::server {
 

@@ -1,8 +1,8 @@
-# Clients of cod-server (included from server/CMakeLists.txt):
+# Clients of cod-server (included from tools/CMakeLists.txt):
 #   cod-bot   one WebSocket player (or spectator) playing random legal moves
 #   cod-load  the load driver of scripts/bench-server (N duel rooms at once)
 # They speak only the wire protocol (docs/protocol.md) through cod_protocol;
-# nothing here links the server core.
+# of the server they use only the ground floor (common/strcat.hpp).
 add_library(cod_bot_lib STATIC
   ${CMAKE_CURRENT_LIST_DIR}/bot/moves.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bot/view_scan.cpp
@@ -15,7 +15,7 @@ target_compile_options(cod_bot_lib PUBLIC -include utility)
 target_compile_definitions(cod_bot_lib PUBLIC BOOST_ASIO_NO_DEPRECATED)
 
 add_executable(cod-bot ${CMAKE_CURRENT_LIST_DIR}/cod_bot.cpp)
-target_link_libraries(cod-bot PRIVATE cod_bot_lib)
+target_link_libraries(cod-bot PRIVATE cod_bot_lib cod_server_common)
 target_compile_definitions(cod-bot PRIVATE COD_DEFAULT_CATALOGUE="${COD_CATALOGUE}")
 
 add_executable(cod-load ${CMAKE_CURRENT_LIST_DIR}/cod_load.cpp)

@@ -47,6 +47,7 @@
 #include "bot/ws_client.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/messages.hpp"
+#include "common/strcat.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE
 #define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
@@ -58,14 +59,7 @@ namespace pr = cod::protocol;
 using nlohmann::json;
 using clock_type = std::chrono::steady_clock;
 
-// Concatenation by append: g++ 12 warns falsely (-Wrestrict) about
-// "literal" + std::string.
-template <class... A>
-std::string str(const A&... parts) {
-  std::string s;
-  (s.append(std::string_view(parts)), ...);
-  return s;
-}
+using cod::server::detail::cat;
 
 enum exit_code : int { exit_ok = 0, exit_refused = 1, exit_usage = 2, exit_connection = 3, exit_timeout = 4 };
 
@@ -190,7 +184,7 @@ int parse_args(int argc, char** argv, options& o) {
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (!value(v)) {
-      return fail(str(a.substr(0, 2) == "--" ? "missing value for " : "unknown argument ", a));
+      return fail(cat(a.substr(0, 2) == "--" ? "missing value for " : "unknown argument ", a));
     } else if (a == "--url") {
       std::string_view u = v;
       if (u.substr(0, 5) != "ws://") return fail("--url must start with ws://");
@@ -218,10 +212,10 @@ int parse_args(int argc, char** argv, options& o) {
       if (auto f = pr::deck_format_from_name(v)) o.format = *f;
       else return fail("--format must be preconstructed, constructed, instant_constructed or draft");
     } else if (a == "--packs") {
-      if (auto e = cod::bot::parse_card_list(v, o.packs); !e.empty()) return fail(str("--packs: ", e));
+      if (auto e = cod::bot::parse_card_list(v, o.packs); !e.empty()) return fail(cat("--packs: ", e));
     } else if (a == "--mode") {
       const auto* m = pr::find_offered_mode(std::string_view(v));
-      if (!m) return fail(str("--mode must be ", pr::offered_mode_names()));
+      if (!m) return fail(cat("--mode must be ", pr::offered_mode_names()));
       o.mode = m->mode;
     } else if (a == "--difficulty") {
       if (!cod::bot::parse_long(v, 0, 10, n)) return fail("--difficulty must be 0..10");
@@ -236,7 +230,7 @@ int parse_args(int argc, char** argv, options& o) {
         const std::string_view name = rest.substr(0, comma);
         const auto ab = cod::ability_from_name(name);
         if (!ab || !cod::has(cod::ai_grantable, *ab))
-          return fail(str("--ai-abilities: ", name, " is not one of R12.8's 11 abilities"));
+          return fail(cat("--ai-abilities: ", name, " is not one of R12.8's 11 abilities"));
         o.ai.granted |= cod::bit(*ab);
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
       }
@@ -284,7 +278,7 @@ int parse_args(int argc, char** argv, options& o) {
       if (!cod::bot::parse_long(v, 1, 1000000000L, n)) return fail("--max-actions must be positive");
       o.max_actions = n;
     } else {
-      return fail(str("unknown option ", a));
+      return fail(cat("unknown option ", a));
     }
   }
   const int modes = (o.create ? 1 : 0) + (!o.spectate.empty() ? 1 : 0) + (!o.room.empty() ? 1 : 0) +
@@ -438,10 +432,10 @@ int bot::next_game(const char* why) {
   pending_id_ = 0;
   conceding_ = false;
   if (leaving_) {
-    if (!send_request(pr::leave_msg{next_id_++})) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    if (!send_request(pr::leave_msg{next_id_++})) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     return -1;
   }
-  if (!send_tournament_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+  if (!send_tournament_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
   return -1;
 }
 
@@ -620,14 +614,14 @@ int bot::on_error(const json& m, bool& done) {
     // A refused pick changes nothing: another random one (at most a few).
     pending_pick_ = 0;
     if (code == "rate_limited" || code == "server_busy") std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    else if (++refused_picks_ > 50) return fail(exit_refused, str("draft pick refused (", where(), "): ", code, ": ", message));
-    if (!maybe_pick()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    else if (++refused_picks_ > 50) return fail(exit_refused, cat("draft pick refused (", where(), "): ", code, ": ", message));
+    if (!maybe_pick()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
     return -1;
   }
   // A room that drafts its decks: join again without one.
   if (code == "bad_field_value" && m.value("field", "") == "deck" && seat_ < 0 && !no_deck_) {
     no_deck_ = true;
-    if (!send_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    if (!send_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     return -1;
   }
   if (pending_id_ && (id == pending_id_ || (id.is_null() && code == "rate_limited"))) {
@@ -637,7 +631,7 @@ int bot::on_error(const json& m, bool& done) {
       pending_id_ = next_id_++;
       auto parsed = pr::parse_action(pending_action_, cod::no_seat);
       if (!send_request(pr::act_msg{pending_id_, parsed.value}))
-        return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+        return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
       return -1;
     }
     pending_id_ = 0;
@@ -651,15 +645,15 @@ int bot::on_error(const json& m, bool& done) {
       // The view was stale; the next update says what to do.
       return -1;
     } else {
-      return fail(exit_refused, str("act refused (", where(), "): ", code, ": ", message));
+      return fail(exit_refused, cat("act refused (", where(), "): ", code, ": ", message));
     }
-    if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    if (!maybe_act()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
     return -1;
   }
   if (!o_.tournament_token.empty()) {
     if (code == "tournament_waiting") {
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
-      if (!send_tournament_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+      if (!send_tournament_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
       return -1;
     }
     if (code == "tournament_over") {
@@ -679,16 +673,16 @@ int bot::on_error(const json& m, bool& done) {
   if (code == "bad_champion_choice" && m.value("reason", "") == "champion_required" && o_.champion.empty() &&
       seat_ < 0) {
     o_.champion = "auto";
-    if (!send_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    if (!send_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     return -1;
   }
   // An error about setup (join, resume, ...) or pushed (a match abandoned).
   std::string why = code;
-  if (m.contains("reason")) why += str(" (", m.value("reason", ""), ")");
-  if (m.contains("field")) why += str(" field ", m.value("field", ""));
+  if (m.contains("reason")) why += cat(" (", m.value("reason", ""), ")");
+  if (m.contains("field")) why += cat(" field ", m.value("field", ""));
   why += ": ";
   why += message;
-  return fail(exit_refused, str("server error (", where(), "): ", why));
+  return fail(exit_refused, cat("server error (", where(), "): ", why));
 }
 
 // -1 to go on, else the exit status. `done` when the session is over.
@@ -721,25 +715,25 @@ int bot::on_message(const json& m, bool& done) {
       c.options.difficulty = o_.difficulty;
       c.options.ai = o_.ai;
       c.options.packs = o_.packs;
-      if (!send_request(c)) return fail(exit_connection, str("connection lost: ", ws_.error()));
+      if (!send_request(c)) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else if (!o_.spectate.empty()) {
       room_ = o_.spectate;
       if (!send_request(pr::spectate_msg{next_id_++, o_.spectate}))
-        return fail(exit_connection, str("connection lost: ", ws_.error()));
+        return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else if (!o_.tournament_token.empty()) {
-      if (!send_tournament_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+      if (!send_tournament_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else if (!o_.resume_token.empty()) {
       room_ = o_.room;
       if (!send_request(pr::resume_msg{next_id_++, o_.room, o_.resume_token}))
-        return fail(exit_connection, str("connection lost: ", ws_.error()));
+        return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else {
       room_ = o_.room;
-      if (!send_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+      if (!send_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     }
   } else if (type == "room_created") {
     room_ = m.at("room").get<std::string>();
     info("room %s created\n", room_);
-    if (!send_join()) return fail(exit_connection, str("connection lost: ", ws_.error()));
+    if (!send_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
   } else if (type == "joined") {
     room_ = m.at("room").get<std::string>();
     seat_ = m.at("seat").get<int>();
@@ -760,7 +754,7 @@ int bot::on_message(const json& m, bool& done) {
       done = true;
       return exit_ok;
     }
-    if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    if (!maybe_act()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
   } else if (type == "update") {
     const auto seq = m.at("seq").get<std::int64_t>();
     if (seq_ >= 0 && seq != seq_ + 1)
@@ -768,10 +762,10 @@ int bot::on_message(const json& m, bool& done) {
                    static_cast<long long>(seq_), room_.c_str());
     on_view(m.at("view"), seq, false);
     if (pending_id_ && pending_seq_ && seq >= pending_seq_) pending_id_ = 0;
-    if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    if (!maybe_act()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
   } else if (type == "draft") {
     draft_ = m.at("draft");
-    if (!maybe_pick()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    if (!maybe_pick()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
   } else if (type == "accepted" && pending_pick_ && m.value("id", json()) == pending_pick_) {
     // The draft message that follows says what to do next.
     pending_pick_ = 0;
@@ -783,7 +777,7 @@ int bot::on_message(const json& m, bool& done) {
       record_ack(pending_seq_);
       if (seq_ >= pending_seq_) {
         pending_id_ = 0;
-        if (!maybe_act()) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+        if (!maybe_act()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
       }
     }
   } else if (type == "match_over") {
@@ -799,7 +793,7 @@ int bot::on_message(const json& m, bool& done) {
       else if (result_ == "loss") ++t_losses_;
       else ++t_draws_;
       leaving_ = true;
-      return next_game(str("game over (", result_, ")").c_str());
+      return next_game(cat("game over (", result_, ")").c_str());
     }
     done = true;
     return exit_ok;
@@ -811,7 +805,7 @@ int bot::on_message(const json& m, bool& done) {
     return next_game("left the room");
   } else if (type == "left") {
     // Pushed: the room was closed, or another connection resumed our seat.
-    return fail(exit_refused, str("left the room (", where(), "): closed by the server or the seat was taken over"));
+    return fail(exit_refused, cat("left the room (", where(), "): closed by the server or the seat was taken over"));
   }
   // seat_status, clock, pong, rooms: nothing to do.
   return -1;
@@ -821,7 +815,7 @@ int bot::run() {
   using cod::bot::ws_client;
   if (!o_.dump_file.empty()) {
     dump_ = std::fopen(o_.dump_file.c_str(), "w");
-    if (!dump_) return fail(exit_usage, str("cannot write ", o_.dump_file));
+    if (!dump_) return fail(exit_usage, cat("cannot write ", o_.dump_file));
   }
   struct closer {
     std::FILE*& f;
@@ -830,27 +824,27 @@ int bot::run() {
     }
   } close_dump{dump_};
 
-  const std::string url = str("ws://", o_.host, ":", std::to_string(o_.port), o_.target);
+  const std::string url = cat("ws://", o_.host, ":", std::to_string(o_.port), o_.target);
   switch (ws_.connect(o_.host, o_.port, o_.target, deadline_)) {
     case ws_client::status::ok: break;
-    case ws_client::status::timeout: return fail(exit_timeout, str("cannot connect to ", url, ": ", ws_.error()));
-    default: return fail(exit_connection, str("cannot connect to ", url, ": ", ws_.error()));
+    case ws_client::status::timeout: return fail(exit_timeout, cat("cannot connect to ", url, ": ", ws_.error()));
+    default: return fail(exit_connection, cat("cannot connect to ", url, ": ", ws_.error()));
   }
   if (!send_request(pr::hello_msg{next_id_++, pr::protocol_version, std::string("cod-bot/0.1")}))
-    return fail(exit_connection, str("connection lost: ", ws_.error()));
+    return fail(exit_connection, cat("connection lost: ", ws_.error()));
 
   std::string frame;
   for (;;) {
     const auto s = ws_.read(frame, deadline_);
     if (s == ws_client::status::timeout) {
-      return fail(exit_timeout, str("no end of match within ", std::to_string(o_.timeout_sec), " s (", where(), ")"));
+      return fail(exit_timeout, cat("no end of match within ", std::to_string(o_.timeout_sec), " s (", where(), ")"));
     }
     if (s == ws_client::status::closed) {
-      std::string why = str("the server closed the connection (", where(), "): code ", std::to_string(ws_.close_code()));
-      if (!ws_.close_reason().empty()) why += str(" ", ws_.close_reason());
+      std::string why = cat("the server closed the connection (", where(), "): code ", std::to_string(ws_.close_code()));
+      if (!ws_.close_reason().empty()) why += cat(" ", ws_.close_reason());
       return fail(exit_connection, why);
     }
-    if (s == ws_client::status::error) return fail(exit_connection, str("connection lost (", where(), "): ", ws_.error()));
+    if (s == ws_client::status::error) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
     if (dump_) {
       std::fwrite(frame.data(), 1, frame.size(), dump_);
       std::fputc('\n', dump_);
@@ -863,7 +857,7 @@ int bot::run() {
     try {
       rc = on_message(m, done);
     } catch (const json::exception& e) {
-      return fail(exit_refused, str("unexpected message ", frame.substr(0, 200), ": ", e.what()));
+      return fail(exit_refused, cat("unexpected message ", frame.substr(0, 200), ": ", e.what()));
     }
     if (done) {
       ws_.close(std::min(deadline_, clock_type::now() + std::chrono::seconds(2)));

@@ -4,6 +4,7 @@
 
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/names.hpp"
+#include "common/constant_time.hpp"
 #include "tournament/text.hpp"
 #include "tournament/tournament.hpp"
 
@@ -128,7 +129,7 @@ std::optional<player_id> tournament::find_player_by_token(std::string_view token
   std::optional<player_id> found;
   // Every hash is compared, so the time does not say which player matched.
   for (std::size_t i = 0; i < players_.size(); ++i)
-    if (constant_time_equal(players_[i].token_hash, h)) found = static_cast<player_id>(i);
+    if (server::constant_time_equal(players_[i].token_hash, h)) found = static_cast<player_id>(i);
   return found;
 }
 

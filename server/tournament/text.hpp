@@ -1,11 +1,11 @@
-// Internal: message building (cat, shared with the server: persist/strcat.hpp)
+// Internal: message building (cat, shared with the server: common/strcat.hpp)
 // and ASCII case folding.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "persist/strcat.hpp"
+#include "common/strcat.hpp"
 
 namespace cod::tournaments {
 

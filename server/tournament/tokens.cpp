@@ -1,6 +1,6 @@
 #include "tournament/tokens.hpp"
 
-#include "persist/sha256.hpp"
+#include "common/sha256.hpp"
 
 namespace cod::tournaments {
 
@@ -16,12 +16,5 @@ std::string make_token(const random_source& random) {
 }
 
 std::string token_hash(std::string_view token) { return server::sha256_hex(token); }
-
-bool constant_time_equal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
 
 }  // namespace cod::tournaments

@@ -14,7 +14,5 @@ using random_source = std::function<std::uint64_t()>;
 std::string make_token(const random_source& random);
 // SHA-256 hex of the token's text, as match_seats.token_hash.
 std::string token_hash(std::string_view token);
-// Compares in time independent of where the strings differ.
-bool constant_time_equal(std::string_view a, std::string_view b);
 
 }  // namespace cod::tournaments

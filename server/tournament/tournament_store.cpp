@@ -1,5 +1,6 @@
 #include "tournament/tournament_store.hpp"
 
+#include "common/text_forms.hpp"
 #include "persist/sqlite_util.hpp"
 #include "tournament/text.hpp"
 
@@ -140,7 +141,7 @@ std::optional<tournament> load_tournament(sql::db& d, std::string_view id) {
     c.exhaustion = s.int64(5) != 0;
     if (!s.is_null(6)) c.clock = clock_settings{s.int64(6), s.int64(7)};
     c.top_cut = static_cast<int>(s.int64(8));
-    const auto seed = sql::parse_decimal_u64(s.text(9));
+    const auto seed = server::parse_decimal_u64(s.text(9));
     if (!seed) corrupt(id, "the seed is not a decimal uint64");
     c.seed = *seed;
   }

@@ -6,8 +6,8 @@
 #include <spdlog/spdlog.h>
 
 #include "admin/match_report.hpp"
-#include "persist/sqlite_util.hpp"
-#include "persist/strcat.hpp"
+#include "common/strcat.hpp"
+#include "common/wall_clock.hpp"
 #include "tournament_service/tournament_json.hpp"
 
 namespace cod::server {
@@ -239,7 +239,7 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
             if (!sm->finished()) live.push_back(g.match_id);
           }
         }
-    for (const auto& m : live) admin::audit_live_read(store_, role, req, m, "tournament export", sql::now_ms());
+    for (const auto& m : live) admin::audit_live_read(store_, role, req, m, "tournament export", now_ms());
     return ok_json({{"format", "cod-tournament-export/1"}, {"tournament", tournament_to_json(*snap)}, {"matches", matches}});
   }
 

@@ -5,8 +5,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/strcat.hpp"
 #include "persist/sqlite_util.hpp"
-#include "persist/strcat.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
 #include "tournament/tournament_store.hpp"

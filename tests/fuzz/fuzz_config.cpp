@@ -1,4 +1,4 @@
-// Fuzz target: the config loader (server/app/config.hpp), which reads the
+// Fuzz target: the config loader (server/common/config.hpp), which reads the
 // config file, COD_* variables and flags. Input: a JSON document for
 // apply_config_json, or (when it does not start with '{') lines "key=value"
 // for set_config_key. Checks: neither throws or crashes; errors are
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/config.hpp"
+#include "common/config.hpp"
 #include "fuzz_common.hpp"
 
 using cod::server::config;

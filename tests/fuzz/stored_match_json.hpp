@@ -16,8 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/text_forms.hpp"
 #include "persist/match_store.hpp"
-#include "persist/sqlite_util.hpp"
 
 namespace cod::fuzz {
 
@@ -32,7 +32,7 @@ inline nlohmann::json stored_match_to_json(const server::stored_match& sm) {
   json actions = json::array();
   for (const auto& a : sm.actions) {
     actions.push_back({{"seq", a.seq}, {"seat", a.seat}, {"action_json", a.action_json},
-                       {"digest", server::sql::digest_hex(a.digest)}, {"at_ms", a.at_ms}});
+                       {"digest", server::digest_hex(a.digest)}, {"at_ms", a.at_ms}});
   }
   json draft = json::array();
   for (const auto& d : sm.draft)
@@ -97,7 +97,7 @@ inline server::stored_match stored_match_from_json(const nlohmann::json& j) {
     r.seq = integer(a, "seq", std::int64_t{0});
     r.seat = integer(a, "seat", 0);
     r.action_json = a.value("action_json", std::string());
-    r.digest = server::sql::parse_digest_hex(a.value("digest", std::string())).value_or(0);
+    r.digest = server::parse_digest_hex(a.value("digest", std::string())).value_or(0);
     r.at_ms = integer(a, "at_ms", std::int64_t{0});
     sm.actions.push_back(std::move(r));
   }

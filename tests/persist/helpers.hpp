@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "common/sha256.hpp"
 #include "persist/match_store.hpp"
-#include "persist/sha256.hpp"
 
 namespace cod::server::test {
 

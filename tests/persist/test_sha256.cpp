@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "persist/sha256.hpp"
+#include "common/sha256.hpp"
 
 using namespace cod::server;
 

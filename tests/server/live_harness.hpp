@@ -20,8 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include "app/config.hpp"
 #include "app/server.hpp"
+#include "common/config.hpp"
 
 namespace cod::server::test {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "../shared/catalogue.hpp"
-#include "app/metrics.hpp"
+#include "common/metrics.hpp"
 #include "harness.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"

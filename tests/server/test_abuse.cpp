@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "app/metrics.hpp"
+#include "common/metrics.hpp"
 #include "live_harness.hpp"
 
 using namespace cod::server::test;

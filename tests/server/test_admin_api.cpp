@@ -25,10 +25,10 @@
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
+#include "common/sha256.hpp"
 #include "persist/draft_log.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
-#include "persist/sha256.hpp"
 #include "persist/sqlite_store.hpp"
 #include "persist/sqlite_util.hpp"
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/config.hpp"
+#include "common/config.hpp"
 
 using namespace cod::server;
 

@@ -21,15 +21,15 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include "app/config.hpp"
-#include "app/metrics.hpp"
+#include "../shared/catalogue.hpp"
 #include "app/server.hpp"
 #include "cod/protocol/catalogue_json.hpp"
-#include "../shared/catalogue.hpp"
+#include "common/config.hpp"
+#include "common/metrics.hpp"
+#include "common/sha256.hpp"
 #include "harness.hpp"
 #include "live_harness.hpp"
 #include "persist/memory_store.hpp"
-#include "persist/sha256.hpp"
 
 using cod::server::test::moves_from_view;
 using namespace cod::server::test::live;

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "app/metrics.hpp"
+#include "common/metrics.hpp"
 #include "common/rate_limiter.hpp"
 #include "net/send_queue.hpp"
 

@@ -7,15 +7,15 @@
 #include <random>
 #include <set>
 
-#include "app/metrics.hpp"
 #include "cod/protocol/catalogue_json.hpp"
-#include "room_harness.hpp"
+#include "common/metrics.hpp"
+#include "common/sha256.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/recovery.hpp"
-#include "persist/sha256.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
+#include "room_harness.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;

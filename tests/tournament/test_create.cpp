@@ -1,8 +1,8 @@
 // Creating a tournament: validation, join tokens, the seed order.
 #include <set>
 
+#include "common/sha256.hpp"
 #include "helpers.hpp"
-#include "persist/sha256.hpp"
 
 using namespace cod;
 using namespace cod::tournaments;

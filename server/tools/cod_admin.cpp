@@ -27,9 +27,9 @@
 #include "admin/admin_search.hpp"
 #include "admin/match_report.hpp"
 #include "cod/protocol/catalogue_json.hpp"
+#include "common/text_forms.hpp"
 #include "persist/recovery.hpp"
 #include "persist/sqlite_store.hpp"
-#include "persist/sqlite_util.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE
 #define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
@@ -95,7 +95,7 @@ int cmd_list(const std::vector<match_summary>& found) {
                 when(m.created_ms).c_str(), m.room_id.c_str(), m.mode.c_str(), m.format.c_str(), names.c_str(),
                 static_cast<long long>(m.actions));
     if (m.result)
-      std::printf("\twinners=%s\treason=%s", cod::server::sql::seats_json(m.result->winners).c_str(), m.result->reason.c_str());
+      std::printf("\twinners=%s\treason=%s", cod::server::seats_json(m.result->winners).c_str(), m.result->reason.c_str());
     std::printf("\n");
   }
   return 0;
@@ -113,7 +113,7 @@ int cmd_show(const stored_match& sm) {
   std::printf("created      %s\n", when(m.created_ms).c_str());
   if (sm.result)
     std::printf("status       finished %s, winners %s, reason %s\n", when(sm.result->ended_ms).c_str(),
-                cod::server::sql::seats_json(sm.result->winners).c_str(), sm.result->reason.c_str());
+                cod::server::seats_json(sm.result->winners).c_str(), sm.result->reason.c_str());
   else
     std::printf("status       playing\n");
   for (const seat_record& s : m.seats) {

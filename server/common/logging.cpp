@@ -1,4 +1,4 @@
-#include "app/logging.hpp"
+#include "common/logging.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>

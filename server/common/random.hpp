@@ -13,7 +13,5 @@ std::uint64_t random_u64();
 std::string random_hex(std::size_t chars);
 // A short room id: "r" and four base-36 characters, e.g. "r7k2x".
 std::string random_room_id();
-// Compares two strings in time independent of where they differ (token hashes).
-bool constant_time_equal(const std::string& a, const std::string& b);
 
 }  // namespace cod::server

@@ -1,4 +1,4 @@
-#include "room/random.hpp"
+#include "common/random.hpp"
 
 #include <random>
 
@@ -42,14 +42,6 @@ std::string random_room_id() {
     bits /= 36;
   }
   return s;
-}
-
-bool constant_time_equal(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
 }
 
 }  // namespace cod::server

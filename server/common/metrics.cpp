@@ -1,4 +1,4 @@
-#include "app/metrics.hpp"
+#include "common/metrics.hpp"
 
 #include <cstdio>
 #include <sstream>
@@ -64,7 +64,7 @@ std::string number(double v) {
 }  // namespace
 
 std::string metrics::prometheus(std::size_t persistence_pending, std::uint64_t persistence_commits,
-                                const store_health& store) const {
+                                const store_gauges& store) const {
   std::ostringstream o;
   metric(o, "cod_uptime_seconds", "gauge", "Seconds since the server started.");
   o << "cod_uptime_seconds " << number(uptime_seconds()) << '\n';

@@ -11,9 +11,15 @@
 #include <string>
 #include <string_view>
 
-#include "persist/match_store.hpp"
-
 namespace cod::server {
+
+// How the store's writes go, as /metrics shows it (the caller copies it
+// from the store's health: this floor knows nothing of the store).
+struct store_gauges {
+  bool ok = true;                  // false: the last commit failed and none has succeeded since
+  std::uint64_t write_errors = 0;  // writes lost to storage failures since the start
+  std::int64_t last_error_ms = 0;  // the last failure's wall-clock time (0 when none)
+};
 
 class metrics {
  public:
@@ -52,7 +58,7 @@ class metrics {
   // the store's queued writes; `persistence_commits`: its transactions so
   // far; `store`: how its writes go (storage failures).
   std::string prometheus(std::size_t persistence_pending, std::uint64_t persistence_commits,
-                         const store_health& store = {}) const;
+                         const store_gauges& store = {}) const;
 
   static constexpr int window = 10;
 

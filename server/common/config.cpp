@@ -1,4 +1,4 @@
-#include "app/config.hpp"
+#include "common/config.hpp"
 
 #include <cctype>
 #include <charconv>

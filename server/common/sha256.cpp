@@ -1,4 +1,4 @@
-#include "persist/sha256.hpp"
+#include "common/sha256.hpp"
 
 #include <algorithm>
 #include <cstring>

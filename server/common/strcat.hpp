@@ -1,6 +1,6 @@
-// Internal: builds messages piece by piece, for the server and the tournament
-// library (cod_strcat). g++ 12 reports a false -Wrestrict on "literal" +
-// std::to_string(x); appending avoids that pattern.
+// cat(): builds a message piece by piece (text, chars, integers), for every
+// folder of server/ and its tools. g++ 12 reports a false -Wrestrict on
+// "literal" + std::to_string(x); appending avoids that pattern.
 #pragma once
 
 #include <concepts>
