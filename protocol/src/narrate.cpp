@@ -1,5 +1,6 @@
 #include "cod/protocol/narrate.hpp"
 
+#include "cod/engine/match.hpp"
 #include "cod/protocol/wire_names.hpp"
 
 namespace cod::protocol {
@@ -99,8 +100,8 @@ std::string narrate(const event& e, const catalogue& cat, std::span<const card_i
       return capital(seat) + " shuffles its discard pile into a new deck of " + std::to_string(e.amount) + " cards";
     case event_type::game_over: {
       std::string winners;
-      for (int s = 0; s < 8; ++s)
-        if (e.amount & (1 << s)) winners += (winners.empty() ? "" : ", ") + std::to_string(s);
+      for (int s : winner_seats(static_cast<std::uint8_t>(e.amount)))
+        winners += (winners.empty() ? "" : ", ") + std::to_string(s);
       return "Game over: seat " + winners + " wins (" +
              std::string(end_reason_name(static_cast<end_reason>(e.to))) + ")";
     }

@@ -279,9 +279,7 @@ verify_result verify(const catalogue& cards, const stored_match& sm) {
           : stopped ? cat("the match was ", sm.result->reason, " after seq ", v.replay.seq, ", before the game ended")
                     : cat("the engine's game is still running after seq ", v.replay.seq));
     if (m.over() && sm.finished()) {
-      std::vector<int> winners;
-      for (int s = 0; s < m.seat_count(); ++s)
-        if (m.winners() & (1u << s)) winners.push_back(s);
+      const std::vector<int> winners = winner_seats(m.winners());
       std::vector<int> stored = sm.result->winners;
       std::sort(stored.begin(), stored.end());
       const std::string reason(protocol::end_reason_name(m.view(referee).reason));

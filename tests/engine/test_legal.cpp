@@ -71,9 +71,19 @@ TEST_CASE("R16.3 concede is legal for any seat at any time, then the game is ove
   CHECK(m.apply(action::concede_by(idle), ev) == rule_error::ok);
   CHECK(m.over());
   CHECK(m.winners() == (1u << m.active_seat()));
+  CHECK(winner_seats(m.winners()) == std::vector<int>{m.active_seat()});
   CHECK(m.apply(action::end(m.active_seat()), ev) == rule_error::game_over);
   CHECK(m.apply(action::concede_by(m.active_seat()), ev) == rule_error::game_over);
   std::vector<action> legal;
   m.legal_actions(legal);
   CHECK(legal.empty());
+}
+
+TEST_CASE("winner_seats lists the seats of a winners mask, lowest first") {
+  CHECK(winner_seats(0).empty());
+  CHECK(winner_seats(0b0001) == std::vector<int>{0});
+  CHECK(winner_seats(0b0010) == std::vector<int>{1});
+  CHECK(winner_seats(0b0101) == std::vector<int>{0, 2});  // a 2v2 team: seats 0 and 2
+  CHECK(winner_seats(0b1010) == std::vector<int>{1, 3});
+  CHECK(winner_seats(0b1111) == std::vector<int>{0, 1, 2, 3});
 }

@@ -137,8 +137,7 @@ played play_and_store(match_store& store, const match_record& record, int max_ac
   }
   if (m.over()) {
     match_result r;
-    for (int s = 0; s < m.seat_count(); ++s)
-      if (m.winners() & (1u << s)) r.winners.push_back(s);
+    r.winners = cod::winner_seats(m.winners());
     r.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
     r.ended_ms = rec.created_ms + 100000;
     store.finish_match(id, r, a.expect(true));

@@ -60,8 +60,7 @@ action_record stored_action(const cod::match& m, const cod::action& act, std::in
 // The result of a match that is over, as a room stores it.
 match_result stored_result(const cod::match& m, std::int64_t ended_ms) {
   match_result r;
-  for (int s = 0; s < m.seat_count(); ++s)
-    if (m.winners() & (1u << s)) r.winners.push_back(s);
+  r.winners = cod::winner_seats(m.winners());
   r.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
   r.ended_ms = ended_ms;
   return r;

@@ -103,6 +103,15 @@ class match {
   game_state state_{};
 };
 
+// The seats in a winners bit mask (match::winners(), the game_over event's
+// amount: bit s = seat s), lowest first. Empty while nobody has won.
+inline std::vector<int> winner_seats(std::uint8_t winners) {
+  std::vector<int> seats;
+  for (int s = 0; s < max_seats; ++s)
+    if (winners & (1u << s)) seats.push_back(s);
+  return seats;
+}
+
 // R12.7, R14.1: a solo AI's deck: the three preconstructed decks (1..4) other
 // than the human's, 24 cards (co-op: RULING E41, one such deck per AI).
 std::vector<card_id> solo_ai_deck(const catalogue& cat, int human_deck);
