@@ -50,7 +50,9 @@ struct lobby_services {
   const std::atomic<bool>* shutting_down = nullptr;
 };
 
-class client_session : public std::enable_shared_from_this<client_session> {
+// The peer rooms see: sends go through the connection's own peer (the
+// WebSocket session), errors counted in metrics by code.
+class client_session : public peer, public std::enable_shared_from_this<client_session> {
  public:
   // `address`: the client's IP address ("" when unknown, as in tests).
   client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id, std::string address = {});
@@ -71,22 +73,22 @@ class client_session : public std::enable_shared_from_this<client_session> {
   bool said_hello() const { return hello_; }
 
   // Thread-safe. Error messages are counted in metrics by code.
-  void send(const nlohmann::json& j);
-  void send(message_ptr m);
-  void close(std::uint16_t code, std::string reason);
+  void send(const nlohmann::json& j) override;
+  void send(message_ptr m) override;
+  void close(std::uint16_t code, std::string reason) override;
 
-  std::uint64_t id() const { return conn_id_; }
+  std::uint64_t id() const override { return conn_id_; }
   const std::string& session() const { return session_; }
   // hello.acks: whether an accepted act's update carries its id instead of
   // an `accepted` reply. Set once by hello, before any act this connection
   // sends can reach a room (the room reads it after that, on its strand).
-  bool acks_in_update() const { return acks_in_update_; }
+  bool acks_in_update() const override { return acks_in_update_; }
 
   // The room this connection is in (or joining). Thread-safe; rooms call
   // detach() when a join fails or the client leaves.
   std::shared_ptr<room> attached() const;
   void attach(std::shared_ptr<room> r);
-  void detach(const room* r);
+  void detach(const room* r) override;
 
  private:
   void send_error(const nlohmann::json& id, protocol::session_errc code, std::string_view message = {});

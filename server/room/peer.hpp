@@ -1,14 +1,23 @@
-// A connected client as rooms and the lobby see it. Implemented by the
-// WebSocket session; tests implement it to record what each client receives.
+// A connected client as rooms and the lobby see it. The WebSocket session
+// implements the transport (send, close, id); client_session wraps it and
+// adds what a room needs of the clients in it; tests implement it to record
+// what each client receives. Rooms hold peers only.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace cod::server {
 
 using message_ptr = std::shared_ptr<const std::string>;
+
+// One JSON message as sent: its text, shared by every recipient.
+inline message_ptr to_message(const nlohmann::json& j) { return std::make_shared<const std::string>(j.dump()); }
+
+class room;
 
 class peer {
  public:
@@ -21,6 +30,17 @@ class peer {
   virtual void close(std::uint16_t code, std::string reason) = 0;
   // Unique per connection for the process' lifetime (logs, seat lookups).
   virtual std::uint64_t id() const = 0;
+
+  // What a room needs beyond the transport; a bare connection keeps these
+  // defaults (client_session overrides them).
+  // Thread-safe: one JSON message (client_session counts errors by code).
+  virtual void send(const nlohmann::json& j) { send(to_message(j)); }
+  // hello.acks: an accepted act's update carries its id instead of an
+  // `accepted` reply.
+  virtual bool acks_in_update() const { return false; }
+  // Thread-safe: room `r` no longer holds this client (a refused join, a
+  // leave, the room closed), which may then join another room.
+  virtual void detach(const room* /*r*/) {}
 };
 
 }  // namespace cod::server

@@ -4,7 +4,15 @@
 // only by tasks on its serial executor (an Asio strand in the server), so
 // there is no mutex around game state. The public request functions may be
 // called from any thread: they post to that executor. Clients are reached
-// through client_session::send, which posts to the connection's own strand.
+// through their peer (room/peer.hpp), whose send is thread-safe.
+//
+// The room's parts, each in its own file: requests, summaries and the
+// messages every part sends (room.cpp); seats, spectators and the grace
+// period (room_seating.cpp); the action pipeline and "persist then continue"
+// (room_actions.cpp); the turn clock's timer and messages (room_clock.cpp,
+// the banks in turn_clock); start, finish, ending without a result and
+// closing (room_lifecycle.cpp); rebuilding from the store (room_recovery.cpp);
+// tournament rooms (room_tournament.cpp); drafting (room_draft.cpp).
 //
 // Persistence: an accepted action is applied to the match, then appended to
 // the store; `accepted` and the `update`s go out only from the store's done
@@ -32,10 +40,10 @@
 #include "room/executor.hpp"
 #include "room/peer.hpp"
 #include "room/spectator_feed.hpp"
+#include "room/turn_clock.hpp"
 
 namespace cod::server {
 
-class client_session;
 class metrics;
 class room_registry;
 
@@ -103,15 +111,15 @@ class room : public std::enable_shared_from_this<room> {
   protocol::room_summary summary() const;
 
   // Requests from a client (any thread). Replies go to `c`.
-  void join(std::shared_ptr<client_session> c, protocol::join_msg m);
-  void resume(std::shared_ptr<client_session> c, protocol::resume_msg m);
-  void spectate(std::shared_ptr<client_session> c, protocol::spectate_msg m);
-  void act(std::shared_ptr<client_session> c, protocol::act_msg m);
+  void join(std::shared_ptr<peer> c, protocol::join_msg m);
+  void resume(std::shared_ptr<peer> c, protocol::resume_msg m);
+  void spectate(std::shared_ptr<peer> c, protocol::spectate_msg m);
+  void act(std::shared_ptr<peer> c, protocol::act_msg m);
   // A seat's pick while the room drafts (room_draft.cpp).
-  void draft_pick(std::shared_ptr<client_session> c, protocol::draft_pick_msg m);
-  void leave(std::shared_ptr<client_session> c, protocol::leave_msg m);
+  void draft_pick(std::shared_ptr<peer> c, protocol::draft_pick_msg m);
+  void leave(std::shared_ptr<peer> c, protocol::leave_msg m);
   // The connection closed.
-  void disconnected(std::shared_ptr<client_session> c);
+  void disconnected(std::shared_ptr<peer> c);
   // The connection that created the room closed: if nobody has joined, the
   // room closes after unjoined_room_ttl_sec (unless someone joins first).
   void creator_left();
@@ -121,7 +129,7 @@ class room : public std::enable_shared_from_this<room> {
   // tournament_join: `m.seat` is the reserved seat, `token` the player's
   // tournament token (it becomes the seat token). A seat already taken is
   // resumed with it instead.
-  void join_reserved(std::shared_ptr<client_session> c, protocol::join_msg m, std::string token);
+  void join_reserved(std::shared_ptr<peer> c, protocol::join_msg m, std::string token);
   // An organiser act: `seat` concedes the running match (a drop, a game loss).
   void concede_seat(int seat, std::string why);
   // The game this room was for no longer needs it: a waiting room closes; a
@@ -146,13 +154,12 @@ class room : public std::enable_shared_from_this<room> {
     std::vector<card_id> deck;
     card_id champion = no_card;  // R13.1, in a room with champions
     std::string champion_id;     // its catalogue id ("" without)
-    std::weak_ptr<client_session> client;
+    std::weak_ptr<peer> client;
     std::uint64_t conn = 0;  // the client's connection id; 0: nobody connected
     serial_executor::timer_id grace = 0;
-    std::int64_t bank_ms = 0;  // turn clock
   };
   struct watcher {
-    std::weak_ptr<client_session> client;
+    std::weak_ptr<peer> client;
     std::uint64_t conn = 0;
   };
   // drafting (drafted formats, R14): every seat taken, the decks being
@@ -160,57 +167,82 @@ class room : public std::enable_shared_from_this<room> {
   enum class status { waiting, starting, playing, finished, drafting };
 
   using task = std::function<void()>;
+
+  // ---- room.cpp: requests, and what every part sends
   // Runs `t` on the executor, after any pending store write; `c` gets
   // server_busy when the backlog is full.
-  void run(std::shared_ptr<client_session> c, nlohmann::json id, task t);
+  void run(std::shared_ptr<peer> c, nlohmann::json id, task t);
   void drain();
+  message_ptr state_for(seat_t viewer) const;
+  void broadcast(const nlohmann::json& j, std::uint64_t except_conn = 0);
+  // One message to every seat's client and spectator, each.
+  void send_seats(const message_ptr& m);
+  void send_spectators(const message_ptr& m);
+  void note(const std::string& text);
+  void publish_summary();
 
-  void do_join(const std::shared_ptr<client_session>& c, const protocol::join_msg& m,
+  // ---- room_seating.cpp: seats, spectators, the grace period
+  void do_join(const std::shared_ptr<peer>& c, const protocol::join_msg& m,
                const std::string* reserved_token = nullptr);
-  void do_join_reserved(const std::shared_ptr<client_session>& c, const protocol::join_msg& m,
-                        const std::string& token);
-  void do_retire(const std::string& why);
-  // An accepted action's spectator update, through the delay if any.
-  void send_spectators(const message_ptr& update, const message_ptr& state_after);
-  void do_resume(const std::shared_ptr<client_session>& c, const protocol::resume_msg& m);
-  void do_spectate(const std::shared_ptr<client_session>& c, const protocol::spectate_msg& m);
-  void do_act(const std::shared_ptr<client_session>& c, const protocol::act_msg& m);
-  void do_leave(const std::shared_ptr<client_session>& c, const protocol::leave_msg& m);
-  void do_disconnected(const std::shared_ptr<client_session>& c);
-
-  void start_match();
-  // The match's stored record (seats, decks as joined, options).
-  match_record make_record() const;
-  match_config base_match_config(std::uint64_t seed) const;
-  bool create_engine_match(const match_config& cfg);
-
-  // The drafting phase (room_draft.cpp): the match row and the draft's first
-  // reveals are stored, then every pick is applied, stored, and broadcast
-  // like an action; the finished draft deals the match's decks.
-  struct draft_outgoing;
-  void start_draft();
-  void do_draft_pick(const std::shared_ptr<client_session>& c, const protocol::draft_pick_msg& m);
-  void store_draft_rows(std::vector<draft_event_record> rows, const std::shared_ptr<draft_outgoing>& out);
-  void on_draft_stored(bool ok, const std::shared_ptr<draft_outgoing>& out);
-  void start_drafted_match();
-  // The `draft` message for `viewer` (a seat or spectator).
-  message_ptr draft_message_for(seat_t viewer, const nlohmann::json& events) const;
-  void on_match_created(bool ok);
-  // Applies `a` (validated by the engine), persists it, then broadcasts.
-  // `c`/`id`: the actor to answer, if the action came from a client.
-  void submit(const action& a, const std::shared_ptr<client_session>& c, const nlohmann::json& id);
-  struct outgoing;
-  void on_action_stored(bool ok, const std::shared_ptr<outgoing>& out);
-  void finish_match();
-  void on_match_finished(bool ok);
-  void abandon(const std::string& why);
-  void send_result_if_over(client_session& c) const;
-  // Drafting, every human seat away past its grace period: the match row is
-  // finished without a result (reason "abandoned") and the room closes.
-  void abandon_draft();
-
+  // A join refused with `error`: the connection is free again first.
+  void refuse_join(peer& c, const nlohmann::json& error);
+  // The seat `m` asks for, or the first free one; -1 and `refused` set when
+  // there is none to give.
+  int choose_seat(const protocol::join_msg& m, protocol::session_errc& refused) const;
+  // `c` takes `seat` with its checked deck and Champion; `token` is its
+  // secret (a tournament player's own, else a new one).
+  void take_seat(const std::shared_ptr<peer>& c, const protocol::join_msg& m, int seat, std::vector<card_id> deck,
+                 card_id champion, const std::string& token);
+  void do_resume(const std::shared_ptr<peer>& c, const protocol::resume_msg& m);
+  void do_spectate(const std::shared_ptr<peer>& c, const protocol::spectate_msg& m);
+  void do_leave(const std::shared_ptr<peer>& c, const protocol::leave_msg& m);
+  void do_disconnected(const std::shared_ptr<peer>& c);
+  // Removes connection `conn` from the spectators; false if it was none.
+  bool drop_spectator(std::uint64_t conn);
   void seat_left(int seat, bool keep_seat);
   void on_grace_expired(int seat);
+  void cancel_grace_timers();
+  int seat_of(std::uint64_t conn) const;
+  bool is_spectator(std::uint64_t conn) const;
+  int seats_taken() const;
+  // Solo, coop: fills an AI seat (always taken, named ai_seat_name).
+  static void make_ai_seat(seat_state& s);
+  void send_seat_status(int seat);
+
+  // ---- room_actions.cpp: the action pipeline
+  struct outgoing;
+  // What a store write that fails does (persist): it is always counted and
+  // logged ("persistence error: " + what). With `abandon_why` the match then
+  // ends without a result (abandon), the actor first told `reply`, and the
+  // write's continuation never runs; without, the room goes on.
+  struct write_failure {
+    std::string what;
+    const char* abandon_why = nullptr;
+    std::weak_ptr<peer> actor;
+    nlohmann::json id;
+    const char* reply = nullptr;
+  };
+  using store_write = std::function<void(match_store::done_fn)>;
+  // Persist then continue: `write` starts one store write with the callback
+  // it is given; requests wait in the backlog until the store answers, then
+  // `then` runs on the executor (see write_failure) and the backlog drains.
+  void persist(const store_write& write, write_failure failed, task then);
+  void on_stored(bool ok, const write_failure& failed, const task& then);
+  void do_act(const std::shared_ptr<peer>& c, const protocol::act_msg& m);
+  // Applies `a` (validated by the engine), persists it, then broadcasts.
+  // `c`/`id`: the actor to answer, if the action came from a client.
+  void submit(const action& a, const std::shared_ptr<peer>& c, const nlohmann::json& id);
+  // Every seat's update and the spectators' for the action just applied;
+  // `ack_seat` (-1: none) gets the actor's id in its update (hello.acks).
+  void build_updates(outgoing& out, int ack_seat, std::int64_t now) const;
+  void on_action_stored(const std::shared_ptr<outgoing>& out);
+  // A seat concedes for the room (its clock ran out, its grace period ended,
+  // the organiser): `why` goes to the log and the match's notes.
+  void concede_for(int seat, const std::string& why);
+  // An accepted action's spectator update, through the delay if any.
+  void send_spectator_update(const message_ptr& update, const message_ptr& state_after);
+
+  // ---- room_clock.cpp: the turn clock's timer and messages (banks: clock_)
   // The active seat's turn starts (with its increment unless `resumed`):
   // returns the clock message to send.
   std::optional<nlohmann::json> clock_turn_started(std::int64_t now, bool resumed = false);
@@ -219,18 +251,56 @@ class room : public std::enable_shared_from_this<room> {
   void on_clock_expired(int seat, int turn);
   std::optional<protocol::clock_snapshot> clock_snapshot(std::int64_t now) const;
 
-  int seat_of(std::uint64_t conn) const;
-  bool is_spectator(std::uint64_t conn) const;
-  int seats_taken() const;
-  // Solo, coop: fills an AI seat (always taken, named ai_seat_name).
-  static void make_ai_seat(seat_state& s);
-  message_ptr state_for(seat_t viewer) const;
-  void broadcast(const nlohmann::json& j, std::uint64_t except_conn = 0);
-  void send_seat_status(int seat);
-  void note(const std::string& text);
-  void publish_summary();
+  // ---- room_lifecycle.cpp: start, finish, end without a result, close
+  // A recovered room's start: grace periods, the clock, a result not stored.
+  void start_recovered();
+  void start_match();
+  // The match's stored record (seats, decks as joined, options).
+  match_record make_record() const;
+  match_config base_match_config(std::uint64_t seed) const;
+  bool create_engine_match(const match_config& cfg);
+  // The match row is stored (or, drafted, the draft finished): it begins.
+  void on_match_created();
+  void send_first_states(std::int64_t now);
+  void finish_match();
+  void on_match_finished();
+  // Someone arriving after the end gets the match_over the others got.
+  void send_result_if_over(peer& c) const;
+  // The server cannot go on with the match: it ends without a result
+  // (reason "aborted") and everyone is told `why`.
+  void abandon(const std::string& why);
+  // Drafting, every human seat away past its grace period: the match row is
+  // finished without a result (reason "abandoned") and the room closes.
+  void abandon_draft();
+  // The match ends with no result: its row finished with `reason` (once it
+  // exists), `why` in its notes, the room finished, its timers stopped.
+  void end_without_result(const char* reason, const std::string& why);
+  // After end_without_result: everyone is told `why` (an internal_error);
+  // the room stays as a finished room does.
+  void linger_after(const std::string& why);
   void expire_after(int seconds);
   void close_room(const std::string& why);
+
+  // ---- room_recovery.cpp
+  // The record's seats (names, token hashes, decks, Champions) taken.
+  bool seats_from_record(const match_record& rec, std::string& error);
+
+  // ---- room_tournament.cpp
+  void do_join_reserved(const std::shared_ptr<peer>& c, const protocol::join_msg& m,
+                        const std::string& token);
+  void do_retire(const std::string& why);
+
+  // ---- room_draft.cpp: the drafting phase. The match row and the draft's
+  // first reveals are stored, then every pick is applied, stored, and
+  // broadcast like an action; the finished draft deals the match's decks.
+  struct draft_outgoing;
+  void start_draft();
+  void do_draft_pick(const std::shared_ptr<peer>& c, const protocol::draft_pick_msg& m);
+  void store_draft_rows(std::vector<draft_event_record> rows, const std::shared_ptr<draft_outgoing>& out);
+  void on_draft_stored(const std::shared_ptr<draft_outgoing>& out);
+  void start_drafted_match();
+  // The `draft` message for `viewer` (a seat or spectator).
+  message_ptr draft_message_for(seat_t viewer, const nlohmann::json& events) const;
 
   room_services& svc_;
   std::shared_ptr<serial_executor> ex_;
@@ -258,17 +328,16 @@ class room : public std::enable_shared_from_this<room> {
   // ai_first), sent with the first state, then cleared.
   std::vector<event> opening_events_;
   serial_executor::timer_id expiry_ = 0;
-  bool unjoined_expiry_ = false;
-  bool reported_finished_ = false;  // the registry knows the match ended  // expiry_ is creator_left's, not the waiting room's
-  // Turn clock (when options.clock is set).
-  seat_t clock_seat_ = no_seat;
-  int clock_turn_ = 0;
-  std::int64_t clock_since_ = 0;
+  bool unjoined_expiry_ = false;    // expiry_ is creator_left's, not the waiting room's
+  bool reported_finished_ = false;  // the registry knows the match ended
+  // Turn clock (when options.clock is set): the banks, and the timer that
+  // concedes the running seat when its bank runs out.
+  turn_clock clock_;
   serial_executor::timer_id clock_timer_ = 0;
   bool recovered_ = false;  // rebuilt from the store at start-up
   std::int64_t ended_ms_ = 0;  // recovered finished: the match's stored end (wall clock)
   // The match row is in the store (its create was acknowledged, or the room
-  // was rebuilt from it): abandon() then records how the match ended.
+  // was rebuilt from it): ending without a result then records how it ended.
   bool match_row_ = false;
   room_hooks hooks_;
   std::optional<spectator_feed> feed_;  // tournament rooms with a spectator delay

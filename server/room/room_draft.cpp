@@ -25,10 +25,8 @@
 #include <spdlog/spdlog.h>
 
 #include "cod/protocol/draft_codec.hpp"
-#include "common/metrics.hpp"
-#include "common/random.hpp"
 #include "persist/draft_log.hpp"
-#include "room/client_session.hpp"
+#include "room/match_id.hpp"
 #include "room/room.hpp"
 
 namespace cod::server {
@@ -38,12 +36,12 @@ using nlohmann::json;
 
 // One stored step of the draft and who asked for it.
 struct room::draft_outgoing {
-  std::weak_ptr<client_session> actor;
+  std::weak_ptr<peer> actor;
   json id;
   json events;  // the step's events, public (every draft event is)
 };
 
-void room::draft_pick(std::shared_ptr<client_session> c, pr::draft_pick_msg m) {
+void room::draft_pick(std::shared_ptr<peer> c, pr::draft_pick_msg m) {
   auto id = m.id;
   run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_draft_pick(c, m); });
 }
@@ -71,9 +69,7 @@ void room::start_draft() {
   // the record says so like a human's, the draft log holds its cards.
   for (auto& s : seats_)
     if (s.ai) s.deck_json = R"({"draft":true})";
-  match_id_ = p_.id;
-  match_id_ += '-';
-  match_id_ += random_hex(8);
+  match_id_ = make_match_id(p_.id);
   draft_seq_ = 0;
   // One clock reading for the match row and the draft's first rows: the
   // record promises no draft row is older than its match.
@@ -90,7 +86,7 @@ void room::start_draft() {
   store_draft_rows(std::move(rows), out);
 }
 
-void room::do_draft_pick(const std::shared_ptr<client_session>& c, const pr::draft_pick_msg& m) {
+void room::do_draft_pick(const std::shared_ptr<peer>& c, const pr::draft_pick_msg& m) {
   const int seat = seat_of(c->id());
   if (seat < 0) {
     if (is_spectator(c->id())) {
@@ -133,39 +129,24 @@ void room::do_draft_pick(const std::shared_ptr<client_session>& c, const pr::dra
 }
 
 void room::store_draft_rows(std::vector<draft_event_record> rows, const std::shared_ptr<draft_outgoing>& out) {
-  busy_ = true;
   const auto last = rows.empty() ? draft_seq_ : rows.back().seq;
-  svc_.store->append_draft(match_id_, rows, [self = shared_from_this(), out, last](bool ok) {
-    self->ex_->post([self, out, ok, last] {
-      if (ok) self->draft_seq_ = last;
-      self->on_draft_stored(ok, out);
-    });
-  });
+  write_failure failed{"the draft of match " + match_id_ + " was not saved", "the draft could not be saved",
+                       out->actor, out->id, "the pick could not be saved"};
+  persist([&](match_store::done_fn done) { svc_.store->append_draft(match_id_, rows, std::move(done)); },
+          std::move(failed), [this, out, last] {
+            draft_seq_ = last;
+            on_draft_stored(out);
+          });
   publish_summary();
 }
 
-void room::on_draft_stored(bool ok, const std::shared_ptr<draft_outgoing>& out) {
-  busy_ = false;
-  if (!ok) {
-    svc_.stats->persistence_errors_total++;
-    spdlog::error("room {}: persistence error: the draft of match {} was not saved", p_.id, match_id_);
-    if (auto c = out->actor.lock())
-      c->send(pr::make_error(out->id, pr::session_errc::internal_error, "the pick could not be saved"));
-    abandon("the draft could not be saved");
-    drain();
-    return;
-  }
+void room::on_draft_stored(const std::shared_ptr<draft_outgoing>& out) {
   match_row_ = true;  // written before the draft's first rows, which reference it
   if (auto c = out->actor.lock()) c->send(pr::make_accepted(out->id, draft_seq_));
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (auto c = seats_[i].client.lock()) c->send(draft_message_for(static_cast<seat_t>(i), out->events));
-  if (!spectators_.empty()) {
-    auto msg = draft_message_for(spectator, out->events);
-    for (auto& w : spectators_)
-      if (auto c = w.client.lock()) c->send(msg);
-  }
+  if (!spectators_.empty()) send_spectators(draft_message_for(spectator, out->events));
   if (draft_->finished()) start_drafted_match();
-  drain();
 }
 
 void room::start_drafted_match() {
@@ -180,7 +161,7 @@ void room::start_drafted_match() {
   if (!create_engine_match(cfg)) return;
   spdlog::info("room {}: match {}: the draft finished after {} draft records", p_.id, match_id_, draft_seq_);
   // The match row exists since the draft started: the match begins now.
-  on_match_created(true);
+  on_match_created();
 }
 
 message_ptr room::draft_message_for(seat_t viewer, const json& events) const {

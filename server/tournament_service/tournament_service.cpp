@@ -7,6 +7,7 @@
 
 #include "common/strcat.hpp"
 #include "persist/sqlite_util.hpp"
+#include "room/match_id.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
 #include "tournament/tournament_store.hpp"
@@ -109,8 +110,7 @@ void tournament_service::load() {
         for (std::size_t g = 0; g < p.games.size(); ++g) {
           const auto& game = p.games[g];
           if (game.decided || game.match_id.empty()) continue;
-          const auto dash = game.match_id.rfind('-');
-          const std::string room_id = dash == std::string::npos ? game.match_id : game.match_id.substr(0, dash);
+          const std::string room_id = room_of_match(game.match_id);
           if (d_.rooms->find(room_id)) {
             e.rooms.push_back({r->number, p.table, static_cast<int>(g) + 1, p.a, p.b, room_id, game.match_id});
             hook(l.id, room_id);

@@ -1,0 +1,164 @@
+// The action pipeline: an act is applied to the match, its messages built
+// (each recipient's view after exactly this action), the action stored, and
+// only once the store has it are the messages sent ("persist then
+// continue", which the draft's picks and the match's start and end use too).
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "cod/protocol/json_codec.hpp"
+#include "common/metrics.hpp"
+#include "room/room.hpp"
+
+namespace cod::server {
+
+namespace pr = cod::protocol;
+using nlohmann::json;
+
+// The messages of one accepted action, built when it is applied and sent
+// once it is durable.
+struct room::outgoing {
+  std::weak_ptr<peer> actor;
+  json id;
+  std::int64_t seq = 0;
+  std::vector<message_ptr> seat_updates;  // by seat
+  message_ptr spectator_update;           // one string for every spectator
+  message_ptr spectator_state;            // with a spectator delay: the state after it
+  std::optional<json> clock;              // a new turn's clock message
+  bool acked_in_update = false;           // the actor's update carries its id: no `accepted`
+};
+
+// ---------------------------------------------------------------------------
+// Persist then continue.
+
+void room::persist(const store_write& write, write_failure failed, task then) {
+  busy_ = true;
+  // The store calls back once: what it carries moves on to the executor.
+  write([self = shared_from_this(), failed = std::move(failed), then = std::move(then)](bool ok) mutable {
+    self->ex_->post([self, failed = std::move(failed), then = std::move(then), ok] { self->on_stored(ok, failed, then); });
+  });
+}
+
+void room::on_stored(bool ok, const write_failure& failed, const task& then) {
+  busy_ = false;
+  if (!ok) {
+    svc_.stats->persistence_errors_total++;
+    spdlog::error("room {}: persistence error: {}", p_.id, failed.what);
+    if (failed.abandon_why) {
+      if (failed.reply)
+        if (auto c = failed.actor.lock()) c->send(pr::make_error(failed.id, pr::session_errc::internal_error, failed.reply));
+      abandon(failed.abandon_why);
+      drain();
+      return;
+    }
+  }
+  then();
+  drain();
+}
+
+// ---------------------------------------------------------------------------
+// Actions.
+
+void room::do_act(const std::shared_ptr<peer>& c, const pr::act_msg& m) {
+  const int seat = seat_of(c->id());
+  if (seat < 0) {
+    if (is_spectator(c->id())) {
+      c->send(pr::make_error(m.id, pr::session_errc::spectator_cannot_act));
+    } else {
+      c->send(pr::make_error(m.id, pr::session_errc::not_seated));
+      c->detach(this);
+    }
+    return;
+  }
+  if (status_ == status::waiting || status_ == status::starting || status_ == status::drafting) {
+    c->send(pr::make_error(m.id, pr::session_errc::match_not_started));
+    return;
+  }
+  if (status_ == status::finished && !match_.over()) {
+    c->send(pr::make_error(m.id, pr::session_errc::internal_error, "this match was abandoned"));
+    return;
+  }
+  submit(m.for_seat(static_cast<seat_t>(seat)), c, m.id);
+}
+
+void room::concede_for(int seat, const std::string& why) {
+  note(why);
+  submit(action::concede_by(static_cast<seat_t>(seat)), nullptr, {});
+}
+
+void room::submit(const action& a, const std::shared_ptr<peer>& c, const json& id) {
+  events_.clear();
+  if (auto e = match_.apply(a, events_); e != rule_error::ok) {
+    if (c) {
+      c->send(pr::make_error(id, e));
+      spdlog::info("room {}: seat {} action rejected: {}", p_.id, static_cast<int>(a.seat), error_name(e));
+    }
+    return;
+  }
+  const auto now = ex_->now_ms();
+  auto out = std::make_shared<outgoing>();
+  out->actor = c;
+  out->id = id;
+  out->seq = ++seq_;
+  if (p_.options.clock) {
+    if (match_.over()) {
+      clock_stop(now);
+    } else if (!clock_.runs(match_.active_seat(), match_.turn())) {
+      clock_stop(now);
+      out->clock = clock_turn_started(now);
+    }
+  }
+  // hello.acks in_update: the actor's own update is its acknowledgement.
+  build_updates(*out, c && c->acks_in_update() ? seat_of(c->id()) : -1, now);
+
+  action_record rec;
+  rec.seq = out->seq;
+  rec.seat = a.seat;
+  rec.action_json = pr::action_to_json(a).dump();
+  rec.digest = match_.digest();
+  rec.at_ms = svc_.wall_ms();
+  write_failure failed{fmt::format("action {} of match {} was not saved", out->seq, match_id_),
+                       "an action could not be saved", out->actor, out->id, "the action could not be saved"};
+  persist([&](match_store::done_fn done) { svc_.store->append_action(match_id_, rec, std::move(done)); },
+          std::move(failed), [this, out] { on_action_stored(out); });
+}
+
+void room::build_updates(outgoing& out, int ack_seat, std::int64_t now) const {
+  const auto clock = clock_snapshot(now);
+  out.acked_in_update = ack_seat >= 0;
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    const auto viewer = static_cast<seat_t>(i);
+    out.seat_updates.push_back(std::make_shared<const std::string>(
+        pr::update_text(p_.id, out.seq, pr::events_to_json(events_, viewer, *svc_.cat, uid_cards_),
+                        match_.view(viewer), *svc_.cat, clock, static_cast<int>(i) == ack_seat ? &out.id : nullptr)));
+  }
+  if (!spectators_.empty() || feed_) {
+    out.spectator_update = std::make_shared<const std::string>(
+        pr::update_text(p_.id, out.seq, pr::events_to_json(events_, spectator, *svc_.cat, uid_cards_),
+                        match_.view(spectator), *svc_.cat, clock));
+    if (feed_) out.spectator_state = state_for(spectator);
+  }
+}
+
+void room::on_action_stored(const std::shared_ptr<outgoing>& out) {
+  svc_.stats->action();
+  if (!out->acked_in_update)
+    if (auto c = out->actor.lock()) c->send(pr::make_accepted(out->id, out->seq));
+  for (std::size_t i = 0; i < seats_.size(); ++i)
+    if (auto c = seats_[i].client.lock()) c->send(out->seat_updates[i]);
+  // Spectators cannot arrive or go while the write is pending (their requests
+  // wait in the backlog), so these are the ones the update was built for.
+  if (out->spectator_update) send_spectator_update(out->spectator_update, out->spectator_state);
+  if (out->clock) announce_clock(*out->clock);
+  if (match_.over()) finish_match();
+}
+
+void room::send_spectator_update(const message_ptr& update, const message_ptr& state_after) {
+  if (!feed_) return send_spectators(update);
+  for (const auto& m : feed_->push(update, state_after)) send_spectators(m);
+  // The match is over: nothing is left to hide.
+  if (match_.over())
+    for (const auto& m : feed_->flush()) send_spectators(m);
+}
+
+}  // namespace cod::server

@@ -1,0 +1,171 @@
+// Rebuilding a room from a stored match at start-up (docs/persistence.md,
+// "Recovery"): the room's parameters and seats from the record, the match
+// (or the draft) from one replay of its log, the turn clock's banks from
+// that same replay.
+#include <span>
+#include <utility>
+
+#include "cod/protocol/json_codec.hpp"
+#include "common/sha256.hpp"
+#include "persist/recovery.hpp"
+#include "room/room.hpp"
+
+namespace cod::server {
+
+namespace pr = cod::protocol;
+using nlohmann::json;
+
+namespace {
+
+// The room's parameters as the record stores them. False and a sentence in
+// `error` when they cannot be read back.
+bool params_from_record(const match_record& rec, room::params& p, std::string& error) {
+  p.id = rec.room_id;
+  if (auto mode = game_mode_from_name(rec.mode)) {
+    p.mode = *mode;
+  } else {
+    error = "unknown mode ";
+    error += rec.mode;
+    return false;
+  }
+  if (auto f = pr::deck_format_from_name(rec.format)) {
+    p.format = *f;
+  } else {
+    error = "unknown format ";
+    error += rec.format;
+    return false;
+  }
+  const auto options = json::parse(rec.options_json, nullptr, false);
+  if (options.is_discarded()) {
+    error = "options_json is not JSON";
+    return false;
+  }
+  if (auto e = pr::room_options_from_json(options, p.options)) {
+    error = "options_json: ";
+    error += e->message;
+    return false;
+  }
+  p.options.seats = static_cast<int>(rec.seats.size());
+  p.seed = rec.seed;
+  if (seed_commitment(rec.seed) != rec.seed_hash) {
+    error = "the seed does not match its commitment";
+    return false;
+  }
+  return true;
+}
+
+// The turn clock's banks as the log's timestamps leave them, followed along
+// the replay: each turn charged from its start (the match's creation, or
+// the action that began it) to the action that ended it; the turn running
+// at the end up to the last action, so the time the server was down is
+// charged to no one.
+struct clock_replay {
+  pr::turn_clock options;
+  std::int64_t last_ms = 0;  // the match's creation, then the last action replayed
+  turn_clock clock;
+
+  bool step(const action_record* a, const match& m) {
+    if (!a) {
+      clock = turn_clock(static_cast<std::size_t>(m.seat_count()), options.increment_ms);
+      clock.fill(options.bank_ms);
+      clock.start(m.active_seat(), m.turn(), last_ms);
+      return true;
+    }
+    last_ms = a->at_ms;
+    if (m.over()) {
+      clock.stop(last_ms);
+    } else if (!clock.runs(m.active_seat(), m.turn())) {
+      clock.stop(last_ms);
+      clock.start(m.active_seat(), m.turn(), last_ms);
+    }
+    return true;
+  }
+  // The replay is done: nothing runs until the room resumes the turn.
+  turn_clock finish() {
+    clock.stop(last_ms);
+    return std::move(clock);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_executor> ex,
+                                   const stored_match& sm, std::string& error) {
+  const auto& rec = sm.match;
+  params p;
+  if (!params_from_record(rec, p, error)) return nullptr;
+  std::optional<clock_replay> clock;
+  replay_step_fn on_step;
+  if (p.options.clock) {
+    clock.emplace(clock_replay{*p.options.clock, rec.created_ms, {}});
+    on_step = [&clock](const action_record* a, std::span<const event>, const match& m) { return clock->step(a, m); };
+  }
+  auto rb = rebuild(*svc.cat, sm, on_step);
+  if (!rb.ok) {
+    error = rb.error;
+    return nullptr;
+  }
+
+  auto r = std::make_shared<room>(svc, std::move(ex), std::move(p));
+  if (!r->seats_from_record(rec, error)) return nullptr;
+  r->match_id_ = rec.match_id;
+  r->recovered_ = true;
+  r->match_row_ = true;
+  if (rb.drafted) {
+    r->draft_ = std::move(rb.draft);
+    r->draft_seq_ = static_cast<std::int64_t>(sm.draft.size());
+  }
+  if (rb.drafting && sm.finished()) {
+    error = "its draft never finished (reason ";
+    error += sm.result->reason;
+    error += ")";
+    return nullptr;
+  }
+  if (rb.drafting) {
+    // Stopped mid-draft: the draft goes on from its last stored pick.
+    r->status_ = status::drafting;
+    r->publish_summary();
+    return r;
+  }
+  r->match_ = std::move(rb.m);
+  r->seq_ = rb.seq;
+  r->uid_cards_ = pr::uid_cards_from_view(r->match_.view(referee));
+  r->status_ = status::playing;
+  if (clock) r->clock_ = clock->finish();
+  if (sm.finished()) {
+    // Ended before the restart (docs/protocol.md, "Reconnecting"): a finished
+    // room, as the match left it, that resumes and spectators find with
+    // their final state and match_over (the seed revealed). Only a match the
+    // game ended: one stopped by the server (aborted, voided, abandoned,
+    // recovery_failed) has no match_over to show.
+    if (!r->match_.over()) {
+      error = "it ended without a game over (reason ";
+      error += sm.result->reason;
+      error += ")";
+      return nullptr;
+    }
+    r->status_ = status::finished;
+    r->ended_ms_ = sm.result->ended_ms;
+  }
+  r->publish_summary();
+  return r;
+}
+
+bool room::seats_from_record(const match_record& rec, std::string& error) {
+  for (const auto& s : rec.seats) {
+    if (s.seat < 0 || s.seat >= static_cast<int>(seats_.size())) {
+      error = "bad seat number";
+      return false;
+    }
+    auto& seat = seats_[static_cast<std::size_t>(s.seat)];
+    seat.taken = true;
+    seat.name = s.name;
+    seat.token_hash = s.token_hash;
+    seat.deck_json = s.deck_json;
+    seat.champion_id = s.champion;
+    if (auto id = svc_.cat->find(s.champion)) seat.champion = *id;
+  }
+  return true;
+}
+
+}  // namespace cod::server
