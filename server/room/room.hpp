@@ -175,7 +175,7 @@ class room : public std::enable_shared_from_this<room> {
   void drain();
   message_ptr state_for(seat_t viewer) const;
   void broadcast(const nlohmann::json& j, std::uint64_t except_conn = 0);
-  // One message to every seat's client and spectator, each.
+  // One message to every connected seat; to every spectator.
   void send_seats(const message_ptr& m);
   void send_spectators(const message_ptr& m);
   void note(const std::string& text);
