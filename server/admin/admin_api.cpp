@@ -12,8 +12,8 @@
 #include "common/sha256.hpp"
 #include "common/strcat.hpp"
 #include "common/wall_clock.hpp"
-#include "persist/recovery.hpp"
 #include "persist/sqlite_util.hpp"
+#include "replay/recovery.hpp"
 
 namespace cod::server::admin {
 

@@ -27,7 +27,7 @@
 #include "cod/protocol/draft_codec.hpp"
 #include "common/metrics.hpp"
 #include "common/random.hpp"
-#include "persist/draft_log.hpp"
+#include "replay/draft_log.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 

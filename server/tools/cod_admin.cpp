@@ -28,8 +28,8 @@
 #include "admin/match_report.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "common/text_forms.hpp"
-#include "persist/recovery.hpp"
 #include "persist/sqlite_store.hpp"
+#include "replay/recovery.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE
 #define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"

@@ -26,11 +26,11 @@
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "common/sha256.hpp"
-#include "persist/draft_log.hpp"
 #include "persist/memory_store.hpp"
-#include "persist/recovery.hpp"
 #include "persist/sqlite_store.hpp"
 #include "persist/sqlite_util.hpp"
+#include "replay/draft_log.hpp"
+#include "replay/recovery.hpp"
 
 using namespace cod::server;
 using cod::test::shipped;
@@ -128,7 +128,7 @@ void store_copy(match_store& store, stored_match sm, F&& change) {
 
 // A drafted duel (R14) stored as room_draft.cpp stores it: the record when
 // the draft starts (each seat's deck {"draft":true}), the draft log's rows
-// step by step (persist/draft_log.hpp), then the match created from the
+// step by step (replay/draft_log.hpp), then the match created from the
 // drafted decks and seed (RULING E62) and played to its end by random legal
 // moves. max_picks >= 0: stop the draft after that many picks (the server
 // stopped mid-draft).
