@@ -592,8 +592,8 @@ void room::start_match() {
   const match_record rec = make_record();
   busy_ = true;
   publish_summary();
-  svc_.store->create_match(rec, [self = shared_from_this()](bool ok) {
-    self->ex_->post([self, ok] { self->on_match_created(ok); });
+  svc_.store->create_match(rec, [self = shared_from_this()](const server::status& st) {
+    self->ex_->post([self, ok = st.is_ok()] { self->on_match_created(ok); });
   });
 }
 
@@ -728,8 +728,8 @@ void room::submit(const action& a, const std::shared_ptr<client_session>& c, con
   rec.digest = match_.digest();
   rec.at_ms = svc_.wall_ms();
   busy_ = true;
-  svc_.store->append_action(match_id_, rec, [self = shared_from_this(), out](bool ok) {
-    self->ex_->post([self, out, ok] { self->on_action_stored(ok, out); });
+  svc_.store->append_action(match_id_, rec, [self = shared_from_this(), out](const server::status& st) {
+    self->ex_->post([self, out, ok = st.is_ok()] { self->on_action_stored(ok, out); });
   });
 }
 
@@ -765,8 +765,8 @@ void room::finish_match() {
   r.reason = std::string(pr::end_reason_name(v.reason));
   r.ended_ms = svc_.wall_ms();
   busy_ = true;
-  svc_.store->finish_match(match_id_, r, [self = shared_from_this()](bool ok) {
-    self->ex_->post([self, ok] { self->on_match_finished(ok); });
+  svc_.store->finish_match(match_id_, r, [self = shared_from_this()](const server::status& st) {
+    self->ex_->post([self, ok = st.is_ok()] { self->on_match_finished(ok); });
   });
 }
 
@@ -823,7 +823,7 @@ void room::abandon_draft() {
   match_result r;
   r.reason = "abandoned";
   r.ended_ms = svc_.wall_ms();
-  svc_.store->finish_match(match_id_, r, [](bool) {});
+  svc_.store->finish_match(match_id_, r, [](const server::status&) {});
   publish_summary();
   close_room("the draft was abandoned");
 }
@@ -843,8 +843,8 @@ void room::abandon(const std::string& why) {
     r.ended_ms = svc_.wall_ms();
     const std::string id = match_id_;
     const std::string room_id = p_.id;
-    svc_.store->finish_match(match_id_, r, [id, room_id](bool ok) {
-      if (!ok)
+    svc_.store->finish_match(match_id_, r, [id, room_id](const server::status& st) {
+      if (!st)
         spdlog::warn("room {}: match {} stays 'playing' in the store (the abort was not saved): a restart resumes it",
                      room_id, id);
     });
@@ -1012,7 +1012,7 @@ void room::do_retire(const std::string& why) {
   match_result r;
   r.reason = "voided";
   r.ended_ms = svc_.wall_ms();
-  svc_.store->finish_match(match_id_, r, [](bool) {});
+  svc_.store->finish_match(match_id_, r, [](const server::status&) {});
   broadcast(pr::make_error(json(), pr::session_errc::internal_error, why));
   publish_summary();
   expire_after(svc_.cfg.finished_room_ttl_sec);

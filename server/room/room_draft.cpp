@@ -84,7 +84,7 @@ void room::start_draft() {
                pr::deck_format_name(p_.format), draft_table_name(cfg.table), seed_hash_);
   // The match row first: the draft's rows reference it. Writes are applied
   // in order, so if it fails the rows fail too, and their callback says so.
-  svc_.store->create_match(rec, [](bool) {});
+  svc_.store->create_match(rec, [](const server::status&) {});
   auto out = std::make_shared<draft_outgoing>();
   out->events = pr::draft_events_to_json(events, *svc_.cat);
   store_draft_rows(std::move(rows), out);
@@ -135,8 +135,8 @@ void room::do_draft_pick(const std::shared_ptr<client_session>& c, const pr::dra
 void room::store_draft_rows(std::vector<draft_event_record> rows, const std::shared_ptr<draft_outgoing>& out) {
   busy_ = true;
   const auto last = rows.empty() ? draft_seq_ : rows.back().seq;
-  svc_.store->append_draft(match_id_, rows, [self = shared_from_this(), out, last](bool ok) {
-    self->ex_->post([self, out, ok, last] {
+  svc_.store->append_draft(match_id_, rows, [self = shared_from_this(), out, last](const server::status& st) {
+    self->ex_->post([self, out, ok = st.is_ok(), last] {
       if (ok) self->draft_seq_ = last;
       self->on_draft_stored(ok, out);
     });
