@@ -12,8 +12,7 @@
 #include "common/sha256.hpp"
 #include "common/strcat.hpp"
 #include "common/wall_clock.hpp"
-#include "persist/recovery.hpp"
-#include "persist/sqlite_util.hpp"
+#include "replay/recovery.hpp"
 
 namespace cod::server::admin {
 
@@ -107,24 +106,13 @@ void audit_live_read(match_store& store, std::string_view role, const request& r
   // A warning: never filtered at the default level, and easy to grep ("audit:").
   spdlog::warn("audit: {} at {} read match {} while it is played ({}): {} {} (at_ms {})", role, req.remote, match_id,
                route, req.method, req.target, at_ms);
-  store.run_sql(
-      cat("admin_audit(", match_id, ")"),
-      [role = std::string(role), remote = req.remote, match_id, route = std::string(route),
-       target = cat(req.method, " ", req.target), at_ms](sql::db& db) {
-        sql::stmt(db,
-                  "INSERT INTO admin_audit (at_ms, role, remote, match_id, route, target) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-            .bind(1, at_ms)
-            .bind(2, role)
-            .bind(3, remote)
-            .bind(4, match_id)
-            .bind(5, route)
-            .bind(6, target)
-            .run();
-      },
-      [match_id](bool ok) {
-        if (!ok) spdlog::error("audit: the audit row for match {} could not be stored (the line above stands)", match_id);
-      });
+  const audit_record row{at_ms, std::string(role), req.remote, match_id, std::string(route),
+                         cat(req.method, " ", req.target)};
+  store.record_audit(row, [match_id](const status& st) {
+    if (!st)
+      spdlog::error("audit: the audit row for match {} could not be stored (the line above stands): {}", match_id,
+                    st.message());
+  });
 }
 
 // Only the API: the rest of /admin/ is the browser admin page (static files).

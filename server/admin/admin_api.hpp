@@ -56,8 +56,7 @@ response error_response(int status, std::string code, std::string message, std::
 // `match_id`, which is still being played, through `route` ("state",
 // "export", ...; each shows the players' hidden information: decks, hands,
 // picks). Logs one "audit:" warning (who, peer, which match, what, when)
-// and adds a row to the table admin_audit (migration 0006) through the
-// store's writer; memory_store keeps no row.
+// and adds an audit row through the store (match_store::record_audit).
 void audit_live_read(match_store& store, std::string_view role, const request& req, const std::string& match_id,
                      std::string_view route, std::int64_t at_ms);
 

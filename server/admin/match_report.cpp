@@ -8,7 +8,7 @@
 #include "cod/protocol/narrate.hpp"
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
-#include "persist/draft_log.hpp"
+#include "replay/draft_log.hpp"
 
 namespace cod::server::admin {
 

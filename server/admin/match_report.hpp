@@ -14,7 +14,7 @@
 
 #include "cod/engine/catalogue.hpp"
 #include "persist/match_store.hpp"
-#include "persist/recovery.hpp"
+#include "replay/recovery.hpp"
 
 namespace cod::server::admin {
 
@@ -39,7 +39,7 @@ nlohmann::json raw_log_to_json(const stored_match& sm);
 nlohmann::json export_match(const stored_match& sm);
 
 // Whether the match has a draft record: its format is drafted in the room
-// (draft, instant_constructed; persist/draft_log.hpp).
+// (draft, instant_constructed; replay/draft_log.hpp).
 bool has_draft_record(const stored_match& sm);
 
 // The draft record (table draft_events) of a drafted match, replayed through

@@ -30,9 +30,9 @@ bool valid_seat(int s) { return s >= 0 && s <= 3; }
 memory_store::memory_store(callbacks mode) : health_(std::make_unique<detail::health_tracker>()) {
   if (mode == callbacks::own_thread) {
     queue_ = std::make_unique<detail::write_queue>(
-        "memory", 512, [this](std::vector<detail::write_op>& batch, std::vector<char>& ok) {
+        "memory", 512, [this](std::vector<detail::write_op>& batch, std::vector<status>& out) {
           std::lock_guard lk(mu_);
-          for (std::size_t i = 0; i < batch.size(); ++i) ok[i] = apply(batch[i]);
+          for (std::size_t i = 0; i < batch.size(); ++i) out[i] = apply(batch[i]);
         });
   }
 }
@@ -44,71 +44,103 @@ void memory_store::submit(detail::write_op op) {
     queue_->push(std::move(op));
     return;
   }
-  bool ok;
+  status st;
   {
     std::lock_guard lk(mu_);
-    ok = apply(op);
+    st = apply(op);
   }
-  detail::run_callback(op.done, ok, op);
+  detail::run_callback(op.done, st, op);
 }
 
-bool memory_store::apply(const detail::write_op& op) {
+status memory_store::apply(const detail::write_op& op) {
   // An injected fault is this store's storage failure (health()); any
-  // other false is a write refused for not fitting its match.
+  // other refusal is a write that does not fit what is stored.
   if (fail_ || fail_next_ > 0) {
     const char* why = fail_ ? "fault injected (fail_writes)" : "fault injected (fail_next_writes)";
     if (!fail_) --fail_next_;
     health_->failed(1, why);
     spdlog::warn("persist: {} failed: {}", detail::describe(op), why);
-    return false;
+    return status::io_error(why);
   }
   health_->committed();
-  std::string why;
-  if (const auto* c = std::get_if<detail::create_op>(&op.what)) {
-    std::set<int> seats;
-    for (const seat_record& s : c->m.seats)
-      if (!valid_seat(s.seat) || !seats.insert(s.seat).second) why = cat("bad or duplicate seat ", s.seat);
-    if (matches_.count(c->m.match_id)) why = "the match exists already";
-    if (why.empty()) {
-      stored_match sm;
-      sm.match = c->m;
-      std::sort(sm.match.seats.begin(), sm.match.seats.end(),
-                [](const seat_record& a, const seat_record& b) { return a.seat < b.seat; });
-      matches_.emplace(c->m.match_id, std::move(sm));
-    }
-  } else if (const auto* a = std::get_if<detail::append_op>(&op.what)) {
-    auto it = matches_.find(a->match_id);
-    if (it == matches_.end()) why = "unknown match";
-    else if (it->second.finished()) why = "the match is finished";
-    else if (a->a.seq != static_cast<std::int64_t>(it->second.actions.size()) + 1)
-      why = cat("seq ", a->a.seq, " does not follow the last seq ", it->second.actions.size());
-    else if (!valid_seat(a->a.seat)) why = cat("bad seat ", a->a.seat);
-    else it->second.actions.push_back(a->a);
-  } else if (const auto* f = std::get_if<detail::finish_op>(&op.what)) {
-    auto it = matches_.find(f->match_id);
-    if (it == matches_.end()) why = "unknown match";
-    else if (it->second.finished()) why = "the match is finished already";
-    else it->second.result = f->r;
-  } else if (const auto* d = std::get_if<detail::draft_op>(&op.what)) {
-    auto it = matches_.find(d->match_id);
-    if (it == matches_.end()) why = "unknown match";
-    else if (it->second.finished()) why = "the match is finished";
-    std::int64_t next = it == matches_.end() ? 0 : static_cast<std::int64_t>(it->second.draft.size()) + 1;
-    for (const auto& r : d->rows) {
-      if (!why.empty()) break;
-      if (r.seq != next++) why = cat("draft seq ", r.seq, " does not follow the last one");
-      else if (!valid_seat(r.seat)) why = cat("bad seat ", r.seat);
-      else if (r.kind != "reveal" && r.kind != "pick") why = cat("bad kind ", r.kind);
-    }
-    if (why.empty()) it->second.draft.insert(it->second.draft.end(), d->rows.begin(), d->rows.end());
-  } else if (const auto* n = std::get_if<detail::note_op>(&op.what)) {
-    auto it = matches_.find(n->match_id);
-    if (it == matches_.end()) why = "unknown match";
-    else it->second.notes.push_back(n->n);
+  status st = std::visit([this](const auto& o) { return apply_one(o); }, op.what);
+  if (!st) spdlog::warn("persist: {} refused: {}", detail::describe(op), st.message());
+  return st;
+}
+
+status memory_store::apply_one(const detail::create_op& c) {
+  std::set<int> seats;
+  for (const seat_record& s : c.m.seats)
+    if (!valid_seat(s.seat) || !seats.insert(s.seat).second)
+      return status::invalid(cat("bad or duplicate seat ", s.seat));
+  if (matches_.count(c.m.match_id)) return status::conflict("the match exists already");
+  stored_match sm;
+  sm.match = c.m;
+  std::sort(sm.match.seats.begin(), sm.match.seats.end(),
+            [](const seat_record& a, const seat_record& b) { return a.seat < b.seat; });
+  matches_.emplace(c.m.match_id, std::move(sm));
+  return {};
+}
+
+status memory_store::apply_one(const detail::append_op& a) {
+  auto it = matches_.find(a.match_id);
+  if (it == matches_.end()) return status::not_found("unknown match");
+  if (it->second.finished()) return status::conflict("the match is finished");
+  if (a.a.seq != static_cast<std::int64_t>(it->second.actions.size()) + 1)
+    return status::conflict(cat("seq ", a.a.seq, " does not follow the last seq ", it->second.actions.size()));
+  if (!valid_seat(a.a.seat)) return status::invalid(cat("bad seat ", a.a.seat));
+  it->second.actions.push_back(a.a);
+  return {};
+}
+
+status memory_store::apply_one(const detail::finish_op& f) {
+  auto it = matches_.find(f.match_id);
+  if (it == matches_.end()) return status::not_found("unknown match");
+  if (it->second.finished()) return status::conflict("the match is finished already");
+  it->second.result = f.r;
+  return {};
+}
+
+status memory_store::apply_one(const detail::draft_op& d) {
+  auto it = matches_.find(d.match_id);
+  if (it == matches_.end()) return status::not_found("unknown match");
+  if (it->second.finished()) return status::conflict("the match is finished");
+  std::int64_t next = static_cast<std::int64_t>(it->second.draft.size()) + 1;
+  for (const auto& r : d.rows) {
+    if (r.seq != next++) return status::conflict(cat("draft seq ", r.seq, " does not follow the last one"));
+    if (!valid_seat(r.seat)) return status::invalid(cat("bad seat ", r.seat));
+    if (r.kind != "reveal" && r.kind != "pick") return status::invalid(cat("bad kind ", r.kind));
   }
-  // sql_op: no SQL here; nothing is kept (match_store::run_sql).
-  if (!why.empty()) spdlog::warn("persist: {} refused: {}", detail::describe(op), why);
-  return why.empty();
+  it->second.draft.insert(it->second.draft.end(), d.rows.begin(), d.rows.end());
+  return {};
+}
+
+status memory_store::apply_one(const detail::note_op& n) {
+  auto it = matches_.find(n.match_id);
+  if (it == matches_.end()) return status::not_found("unknown match");
+  it->second.notes.push_back(n.n);
+  return {};
+}
+
+status memory_store::apply_one(const detail::tournament_op& op) {
+  // As the SQLite store's foreign key: a game names a stored match.
+  for (const auto& r : op.t.t.rounds())
+    for (const auto& p : r.pairings)
+      for (const auto& g : p.games)
+        if (!g.match_id.empty() && !matches_.count(g.match_id))
+          return status::conflict(cat("tournament ", op.t.id, ": a game names the unknown match ", g.match_id));
+  auto [it, added] = tournaments_.try_emplace(op.t.id, op.t);
+  if (!added) {
+    const std::int64_t created = it->second.created_ms;  // kept from the first save
+    it->second = op.t;
+    it->second.created_ms = created;
+  }
+  return {};
+}
+
+status memory_store::apply_one(const detail::audit_op& a) {
+  audit_.push_back(a.r);
+  return {};
 }
 
 void memory_store::create_match(const match_record& m, done_fn done) {
@@ -123,8 +155,12 @@ void memory_store::finish_match(const std::string& match_id, const match_result&
   submit({detail::finish_op{match_id, r}, std::move(done)});
 }
 
-void memory_store::run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) {
-  submit({detail::sql_op{std::move(what), std::move(fn)}, std::move(done)});
+void memory_store::save_tournament(const stored_tournament& t, done_fn done) {
+  submit({detail::tournament_op{t}, std::move(done)});
+}
+
+void memory_store::record_audit(const audit_record& r, done_fn done) {
+  submit({detail::audit_op{r}, std::move(done)});
 }
 
 void memory_store::append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows,
@@ -167,14 +203,27 @@ std::optional<stored_match> memory_store::load_match(const std::string& match_id
   return it->second;
 }
 
+// The matches a tournament's games name (the SQLite store reads tournament_games).
+std::set<std::string> memory_store::tournament_matches(const std::string& id) const {
+  std::set<std::string> out;
+  auto it = tournaments_.find(id);
+  if (it == tournaments_.end()) return out;
+  for (const auto& r : it->second.t.rounds())
+    for (const auto& p : r.pairings)
+      for (const auto& g : p.games)
+        if (!g.match_id.empty()) out.insert(g.match_id);
+  return out;
+}
+
 std::vector<match_summary> memory_store::list_matches(const match_query& q) {
-  // Tournament games live in SQL tables (run_sql), which this store lacks.
-  if (!q.tournament.empty()) throw persist_error("the tournament filter needs the SQLite store");
   std::lock_guard lk(mu_);
+  const std::set<std::string> of_tournament =
+      q.tournament.empty() ? std::set<std::string>{} : tournament_matches(q.tournament);
   std::vector<const stored_match*> found;
   for (const auto& [id, sm] : matches_) {
-    const std::string status = sm.finished() ? "finished" : "playing";
-    if (!q.status.empty() && q.status != status) continue;
+    const std::string state = sm.finished() ? "finished" : "playing";
+    if (!q.status.empty() && q.status != state) continue;
+    if (!q.tournament.empty() && !of_tournament.count(id)) continue;
     if (sm.match.created_ms < q.created_from_ms) continue;
     if (q.created_to_ms != 0 && sm.match.created_ms >= q.created_to_ms) continue;
     if (!q.mode.empty() && q.mode != sm.match.mode) continue;
@@ -211,6 +260,24 @@ std::vector<match_summary> memory_store::list_matches(const match_query& q) {
     s.result = sm.result;
     out.push_back(std::move(s));
   }
+  return out;
+}
+
+std::vector<audit_record> memory_store::list_audit(const std::string& match_id) {
+  std::lock_guard lk(mu_);
+  std::vector<audit_record> out;
+  for (const audit_record& r : audit_)
+    if (match_id.empty() || r.match_id == match_id) out.push_back(r);
+  return out;
+}
+
+std::vector<stored_tournament> memory_store::load_tournaments() {
+  flush();
+  std::lock_guard lk(mu_);
+  std::vector<stored_tournament> out;
+  for (const auto& [id, t] : tournaments_) out.push_back(t);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const stored_tournament& a, const stored_tournament& b) { return a.created_ms < b.created_ms; });
   return out;
 }
 

@@ -1,5 +1,5 @@
 // A match_store in memory, for tests: the same validation and ordering as
-// sqlite_store, nothing durable.
+// sqlite_store (matches, tournaments, the admin audit), nothing durable.
 //
 // Callbacks: by default on the store's own writer thread, exactly like
 // sqlite_store (callbacks::own_thread). callbacks::run_inline applies each
@@ -11,6 +11,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "persist/match_store.hpp"
 
@@ -20,6 +23,13 @@ namespace detail {
 class write_queue;
 class health_tracker;
 struct write_op;
+struct create_op;
+struct append_op;
+struct finish_op;
+struct draft_op;
+struct note_op;
+struct tournament_op;
+struct audit_op;
 }  // namespace detail
 
 class memory_store final : public match_store {
@@ -32,23 +42,25 @@ class memory_store final : public match_store {
   void append_action(const std::string& match_id, const action_record& a, done_fn done) override;
   void finish_match(const std::string& match_id, const match_result& r, done_fn done) override;
   void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) override;
-  // Queued in order like the rest; `fn` is not run (no SQL here).
-  void run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) override;
   void append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows,
                     done_fn done) override;
+  void save_tournament(const stored_tournament& t, done_fn done) override;
+  void record_audit(const audit_record& r, done_fn done) override;
 
   std::vector<stored_match> load_unfinished() override;
   std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
+  std::vector<stored_tournament> load_tournaments() override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
   std::vector<match_summary> list_matches(const match_query& q) override;
+  std::vector<audit_record> list_audit(const std::string& match_id) override;
   void flush() override;
   std::size_t pending() const override;
   std::uint64_t commits() const override;
   // Failures are the injected ones below.
   store_health health() const override;
 
-  // Fault injection: while set, every write fails (done(false), nothing
-  // stored), as a full disk would. For testing how rooms react.
+  // Fault injection: while set, every write fails (done gets io_error,
+  // nothing stored), as a full disk would. For testing how rooms react.
   void fail_writes(bool on);
   // Fault injection: the next `n` writes fail, later ones succeed (a
   // transient error, such as a lock held too long).
@@ -56,10 +68,20 @@ class memory_store final : public match_store {
 
  private:
   void submit(detail::write_op op);
-  bool apply(const detail::write_op& op);  // under mu_
+  status apply(const detail::write_op& op);  // under mu_
+  status apply_one(const detail::create_op& c);
+  status apply_one(const detail::append_op& a);
+  status apply_one(const detail::finish_op& f);
+  status apply_one(const detail::draft_op& d);
+  status apply_one(const detail::note_op& n);
+  status apply_one(const detail::tournament_op& t);
+  status apply_one(const detail::audit_op& a);
+  std::set<std::string> tournament_matches(const std::string& id) const;  // under mu_
 
   mutable std::mutex mu_;
   std::map<std::string, stored_match> matches_;
+  std::map<std::string, stored_tournament> tournaments_;
+  std::vector<audit_record> audit_;
   bool fail_ = false;
   int fail_next_ = 0;
   std::unique_ptr<detail::write_queue> queue_;  // null when inline

@@ -7,8 +7,9 @@
 // One writer thread owns the only read-write connection and its prepared
 // statements. It drains its queue, commits up to max_batch writes in one
 // transaction (group commit), then runs their callbacks in queue order: a
-// callback with ok == true means the write is committed. Reads (load_*,
-// list_matches) use a separate read-only connection and see committed data.
+// callback given an ok status means the write is committed. Reads (load_*,
+// list_*) use a separate read-only connection (sqlite_reader.hpp) and see
+// committed data.
 //
 // Durability: WAL journal. synchronous=NORMAL by default: a committed write
 // survives the process being killed (kill -9, crash), because it is in the
@@ -24,6 +25,7 @@
 #include <string>
 
 #include "persist/match_store.hpp"
+#include "persist/sqlite_reader.hpp"
 
 namespace cod::server {
 
@@ -44,30 +46,6 @@ struct sqlite_options {
   int checkpoint_pages = 1000;   // WAL size that starts a checkpoint (on its own thread)
 };
 
-// A read-only connection: admin tools and the store's reads. Thread-safe
-// (one connection behind a mutex). Refuses a database whose schema is not
-// exactly the one this program knows.
-class sqlite_reader {
- public:
-  // nullptr and a sentence in `error` when the file cannot be read.
-  static std::unique_ptr<sqlite_reader> open(const std::string& path, std::string& error);
-  ~sqlite_reader();
-
-  // As match_store's; throw persist_error on I/O errors.
-  std::vector<stored_match> load_unfinished();
-  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms);
-  std::optional<stored_match> load_match(const std::string& match_id);
-  std::vector<match_summary> list_matches(const match_query& q);
-  int schema_version() const { return schema_version_; }
-
- private:
-  sqlite_reader() = default;
-
-  std::mutex mu_;
-  std::unique_ptr<sql::db> db_;
-  int schema_version_ = 0;
-};
-
 class sqlite_store final : public match_store {
  public:
   // Takes the database's owner lock ("<path>.lock", db_files.hpp), opens
@@ -84,9 +62,10 @@ class sqlite_store final : public match_store {
   void append_action(const std::string& match_id, const action_record& a, done_fn done) override;
   void finish_match(const std::string& match_id, const match_result& r, done_fn done) override;
   void append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) override;
-  void run_sql(std::string what, std::function<void(sql::db&)> fn, done_fn done) override;
   void append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows,
                     done_fn done) override;
+  void save_tournament(const stored_tournament& t, done_fn done) override;
+  void record_audit(const audit_record& r, done_fn done) override;
   // WAL checkpoints run so far (checkpointer.hpp), for tests and metrics.
   std::uint64_t checkpoints() const;
   // WAL pages those checkpoints copied into the database file (for tests).
@@ -94,8 +73,11 @@ class sqlite_store final : public match_store {
 
   std::vector<stored_match> load_unfinished() override;
   std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
+  // Flushes first, then reads on the reader's connection.
+  std::vector<stored_tournament> load_tournaments() override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
   std::vector<match_summary> list_matches(const match_query& q) override;
+  std::vector<audit_record> list_audit(const std::string& match_id) override;
   void flush() override;
   std::size_t pending() const override;
   std::uint64_t commits() const override;

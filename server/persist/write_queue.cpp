@@ -17,7 +17,8 @@ std::string describe(const write_op& op) {
     }
     std::string operator()(const finish_op& o) const { return cat("finish_match(", o.match_id, ")"); }
     std::string operator()(const note_op& o) const { return cat("append_note(", o.match_id, ")"); }
-    std::string operator()(const sql_op& o) const { return o.what; }
+    std::string operator()(const tournament_op& o) const { return cat("save_tournament(", o.t.id, ")"); }
+    std::string operator()(const audit_op& o) const { return cat("record_audit(", o.r.match_id, ")"); }
     std::string operator()(const draft_op& o) const {
       return cat("append_draft(", o.match_id, ", seq ", o.rows.empty() ? 0 : o.rows.front().seq, ", ", o.rows.size(),
                  " rows)");
@@ -47,10 +48,10 @@ store_health health_tracker::get() const {
   return h_;
 }
 
-void run_callback(const match_store::done_fn& done, bool ok, const write_op& op) {
+void run_callback(const match_store::done_fn& done, const status& s, const write_op& op) {
   if (!done) return;
   try {
-    done(ok);
+    done(s);
   } catch (const std::exception& e) {
     spdlog::error("persist: the callback of {} threw: {}", describe(op), e.what());
   } catch (...) {
@@ -103,7 +104,7 @@ std::uint64_t write_queue::batches() const {
 
 void write_queue::run() {
   std::vector<write_op> batch;
-  std::vector<char> ok;
+  std::vector<status> out;
   for (;;) {
     {
       std::unique_lock lk(mu_);
@@ -117,9 +118,9 @@ void write_queue::run() {
         queue_.pop_front();
       }
     }
-    ok.assign(batch.size(), 0);
-    commit_(batch, ok);
-    for (std::size_t i = 0; i < batch.size(); ++i) run_callback(batch[i].done, ok[i] != 0, batch[i]);
+    out.assign(batch.size(), status::ok());
+    commit_(batch, out);
+    for (std::size_t i = 0; i < batch.size(); ++i) run_callback(batch[i].done, out[i], batch[i]);
     const std::size_t done = batch.size();
     // Drop the callbacks (and what they hold: rooms) before flush() can return,
     // so nothing of a caller outlives its flush() on this thread.

@@ -36,23 +36,24 @@ struct note_op {
   note_record n;
 };
 
-// match_store::run_sql: any other write, run on the writer's connection.
-struct sql_op {
-  std::string what;
-  std::function<void(sql::db&)> fn;
+struct tournament_op {
+  stored_tournament t;
+};
+struct audit_op {
+  audit_record r;
 };
 
 struct write_op {
-  std::variant<create_op, append_op, finish_op, note_op, sql_op, draft_op> what;
+  std::variant<create_op, append_op, finish_op, note_op, draft_op, tournament_op, audit_op> what;
   match_store::done_fn done;  // may be empty (notes)
 };
 
 // "create_match(r7k2-1)", "append_action(r7k2-1, seq 12)"... for log lines.
 std::string describe(const write_op& op);
 
-// Commits a batch: sets ok[i] for each op (sized like the batch, all false on
-// entry). Must not throw.
-using commit_fn = std::function<void(std::vector<write_op>& batch, std::vector<char>& ok)>;
+// Commits a batch: sets out[i] to each op's outcome (sized like the batch, all
+// ok on entry). Must not throw.
+using commit_fn = std::function<void(std::vector<write_op>& batch, std::vector<status>& out)>;
 
 class write_queue {
  public:
@@ -103,6 +104,6 @@ class health_tracker {
 };
 
 // Runs a callback, logging what it throws (a callback must not kill the writer).
-void run_callback(const match_store::done_fn& done, bool ok, const write_op& op);
+void run_callback(const match_store::done_fn& done, const status& s, const write_op& op);
 
 }  // namespace cod::server::detail

@@ -34,8 +34,11 @@ struct room::outgoing {
 void room::persist(const store_write& write, write_failure failed, task then) {
   busy_ = true;
   // The store calls back once: what it carries moves on to the executor.
-  write([self = shared_from_this(), failed = std::move(failed), then = std::move(then)](bool ok) mutable {
-    self->ex_->post([self, failed = std::move(failed), then = std::move(then), ok] { self->on_stored(ok, failed, then); });
+  write([self = shared_from_this(), failed = std::move(failed),
+         then = std::move(then)](const server::status& st) mutable {
+    self->ex_->post([self, failed = std::move(failed), then = std::move(then), ok = st.is_ok()] {
+      self->on_stored(ok, failed, then);
+    });
   });
 }
 

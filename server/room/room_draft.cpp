@@ -25,7 +25,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cod/protocol/draft_codec.hpp"
-#include "persist/draft_log.hpp"
+#include "replay/draft_log.hpp"
 #include "room/match_id.hpp"
 #include "room/room.hpp"
 
@@ -80,7 +80,7 @@ void room::start_draft() {
                pr::deck_format_name(p_.format), draft_table_name(cfg.table), seed_hash_);
   // The match row first: the draft's rows reference it. Writes are applied
   // in order, so if it fails the rows fail too, and their callback says so.
-  svc_.store->create_match(rec, [](bool) {});
+  svc_.store->create_match(rec, [](const server::status&) {});
   auto out = std::make_shared<draft_outgoing>();
   out->events = pr::draft_events_to_json(events, *svc_.cat);
   store_draft_rows(std::move(rows), out);

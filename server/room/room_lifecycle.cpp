@@ -262,8 +262,8 @@ void room::end_without_result(const char* reason, const std::string& why) {
     match_result r;
     r.reason = reason;
     r.ended_ms = svc_.wall_ms();
-    svc_.store->finish_match(match_id_, r, [id = match_id_, room_id = p_.id, reason](bool ok) {
-      if (!ok)
+    svc_.store->finish_match(match_id_, r, [id = match_id_, room_id = p_.id, reason](const server::status& st) {
+      if (!st)
         spdlog::warn("room {}: match {} stays 'playing' in the store (its end, {}, was not saved): a restart resumes it",
                      room_id, id, reason);
     });

@@ -7,7 +7,7 @@
 
 #include "cod/protocol/json_codec.hpp"
 #include "common/sha256.hpp"
-#include "persist/recovery.hpp"
+#include "replay/recovery.hpp"
 #include "room/room.hpp"
 
 namespace cod::server {

@@ -238,7 +238,7 @@ std::size_t room_registry::recover(std::vector<stored_match> matches) {
       match_result res;
       res.reason = "recovery_failed";
       res.ended_ms = svc_.wall_ms();
-      svc_.store->finish_match(sm.match.match_id, res, [](bool) {});
+      svc_.store->finish_match(sm.match.match_id, res, [](const server::status&) {});
       continue;
     }
     {

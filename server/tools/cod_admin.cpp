@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,8 @@
 #include "admin/match_report.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "common/text_forms.hpp"
-#include "persist/recovery.hpp"
-#include "persist/sqlite_store.hpp"
+#include "persist/sqlite_reader.hpp"
+#include "replay/recovery.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE
 #define COD_DEFAULT_CATALOGUE "config/cards/catalogue.json"
@@ -160,7 +161,7 @@ int cmd_verify(const cod::catalogue& cards, const stored_match& sm, bool json) {
 // played (or left playing by a kill -9 the server has not recovered from
 // yet) cannot pass "finished" and "game over": it must pass the rest (seed
 // commitment, engine version, the log replaying with every digest).
-int cmd_verify_all(const cod::catalogue& cards, sqlite_reader& reader) {
+int cmd_verify_all(const cod::catalogue& cards, match_reader& reader) {
   long finished_ok = 0, playing_ok = 0, failed = 0, total = 0;
   match_query q;
   q.limit = 500;
@@ -280,7 +281,9 @@ int main(int argc, char** argv) {
   }
 
   std::string error;
-  auto reader = sqlite_reader::open(db_path, error);
+  // The file is SQLite; everything after the open reads through the
+  // store's read interface (match_reader), as the admin API does.
+  std::unique_ptr<match_reader> reader = sqlite_reader::open(db_path, error);
   if (!reader) {
     std::fprintf(stderr, "cod-admin: %s\n", error.c_str());
     return 1;

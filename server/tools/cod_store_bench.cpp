@@ -139,12 +139,17 @@ struct bench {
   };
   std::vector<slot> slots;
 
+  // The callback of a write: when it is durable, and whether it was stored.
+  cod::server::match_store::done_fn written(std::size_t i, clock_type::time_point t0, bool action) {
+    return [this, i, t0, action](const cod::server::status& st) { on_written(i, st.is_ok(), t0, action); };
+  }
+
   void start_match(std::size_t i) {
     slot& s = slots[i];
     s.match_id = "bench-" + std::to_string(next_match++);
     s.seq = 0;
     const auto t0 = clock_type::now();
-    store->create_match(bench_match(s.match_id), [this, i, t0](bool ok) { on_written(i, ok, t0, false); });
+    store->create_match(bench_match(s.match_id), written(i, t0, false));
   }
 
   void append(std::size_t i) {
@@ -156,7 +161,7 @@ struct bench {
     a.digest = 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(s.seq);
     a.at_ms = wall_ms();
     const auto t0 = clock_type::now();
-    store->append_action(s.match_id, a, [this, i, t0](bool ok) { on_written(i, ok, t0, true); });
+    store->append_action(s.match_id, a, written(i, t0, true));
   }
 
   void finish(std::size_t i) {
@@ -165,7 +170,7 @@ struct bench {
     r.reason = "fort_destroyed";
     r.ended_ms = wall_ms();
     const auto t0 = clock_type::now();
-    store->finish_match(slots[i].match_id, r, [this, i, t0](bool ok) { on_written(i, ok, t0, false); });
+    store->finish_match(slots[i].match_id, r, written(i, t0, false));
   }
 
   void on_written(std::size_t i, bool ok, clock_type::time_point t0, bool action) {

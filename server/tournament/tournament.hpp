@@ -1,7 +1,8 @@
 // A tournament as a value (docs/tournaments.md): Swiss rounds, then an
 // optional single-elimination top cut. No I/O and no clock: the server
 // creates the matches this asks for, reports their results, passes the time
-// of organiser acts, and stores the value (tournament_store).
+// of organiser acts, and stores the value (persist/match_store.hpp,
+// save_tournament).
 //
 // Every act returns a status; on error the tournament is left unchanged.
 //
@@ -58,7 +59,7 @@ class tournament {
   // Advice on a valid configuration (printed to the organiser, not errors):
   // e.g. too few Swiss rounds to leave at most one undefeated player.
   static std::vector<std::string> warnings(const config& c, int player_count);
-  // As stored (tournament_store). No validation beyond what load checks.
+  // As stored (the store rebuilds it from its rows). No validation beyond what load checks.
   static tournament from_parts(config c, std::vector<player> players, std::vector<round> rounds,
                                std::vector<log_entry> log);
 

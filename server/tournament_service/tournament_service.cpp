@@ -6,11 +6,9 @@
 #include <spdlog/spdlog.h>
 
 #include "common/strcat.hpp"
-#include "persist/sqlite_util.hpp"
 #include "room/match_id.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
-#include "tournament/tournament_store.hpp"
 
 namespace cod::server {
 
@@ -29,32 +27,6 @@ std::string hex_id(std::uint64_t v) {
   return s;
 }
 
-// The server options row (migration 0004), written with the tournament.
-void save_extras(sql::db& d, const std::string& id, const tournament_extras& x) {
-  sql::stmt s(d,
-              "INSERT INTO tournament_server_options (tournament_id, spectator_delay, auto_advance) VALUES (?1, ?2, ?3) "
-              "ON CONFLICT (tournament_id) DO UPDATE SET spectator_delay = ?2, auto_advance = ?3");
-  s.bind(1, id).bind(2, x.spectator_delay).bind(3, x.auto_advance ? 1 : 0);
-  s.run();
-}
-
-tournament_extras load_extras(sql::db& d, const std::string& id) {
-  tournament_extras x;
-  sql::stmt s(d, "SELECT spectator_delay, auto_advance FROM tournament_server_options WHERE tournament_id = ?1");
-  s.bind(1, id);
-  if (s.step()) {
-    x.spectator_delay = static_cast<int>(s.int64(0));
-    x.auto_advance = s.int64(1) != 0;
-  }
-  return x;
-}
-
-std::int64_t created_of(sql::db& d, const std::string& id) {
-  sql::stmt s(d, "SELECT created_ms FROM tournaments WHERE tournament_id = ?1");
-  s.bind(1, id);
-  return s.step() ? s.int64(0) : 0;
-}
-
 }  // namespace
 
 tournament_service::tournament_service(deps d) : d_(std::move(d)) {}
@@ -63,44 +35,24 @@ tournament_service::tournament_service(deps d) : d_(std::move(d)) {}
 // Saving and loading.
 
 void tournament_service::save(const std::string& id, const entry& e) {
-  d_.store->run_sql(
-      cat("save_tournament(", id, ")"),
-      [id, t = e.t, x = e.x, created = e.created_ms](sql::db& db) {
-        tn::save_tournament(db, id, t, created);
-        save_extras(db, id, x);
-      },
-      [id](bool ok) {
-        if (!ok) spdlog::error("tournament {}: could not be saved (see the persist log line above)", id);
-      });
+  d_.store->save_tournament({id, e.t, e.x, e.created_ms}, [id](const status& st) {
+    if (!st) spdlog::error("tournament {}: could not be saved: {}", id, st.message());
+  });
 }
 
 void tournament_service::load() {
-  struct loaded {
-    std::string id;
-    tn::tournament t;
-    tournament_extras x;
-    std::int64_t created_ms = 0;
-  };
-  auto found = std::make_shared<std::vector<loaded>>();
-  d_.store->run_sql(
-      "load_tournaments",
-      [found](sql::db& db) {
-        for (const auto& id : tn::list_tournaments(db)) {
-          auto t = tn::load_tournament(db, id);
-          if (!t) continue;
-          found->push_back({id, std::move(*t), load_extras(db, id), created_of(db, id)});
-        }
-      },
-      [](bool ok) {
-        if (!ok) spdlog::error("tournaments: the stored tournaments could not be read");
-      });
-  d_.store->flush();
+  std::vector<stored_tournament> found;
+  try {
+    found = d_.store->load_tournaments();
+  } catch (const persist_error& e) {
+    spdlog::error("tournaments: the stored tournaments could not be read: {}", e.what());
+  }
 
   std::lock_guard lock(mu_);
-  for (auto& l : *found) {
+  for (auto& l : found) {
     entry& e = entries_[l.id];
     e.t = std::move(l.t);
-    e.x = l.x;
+    e.x = l.extras;
     e.created_ms = l.created_ms;
     const tn::round* r = e.t.current_round();
     int running = 0;

@@ -3,8 +3,9 @@
 // and by the matches of its rooms. For every game to start it opens a room
 // reserved for the two players; their tournament_join finds it
 // (find_seat); the room tells us when the match starts (attach_match) and
-// ends (report_game). Every change is saved through the store's single
-// writer (match_store::run_sql), in order with the matches' own writes.
+// ends (report_game). Every change is saved through the store
+// (match_store::save_tournament), in order with the matches' own writes: a
+// game's match is stored before the tournament that names it.
 //
 // Threading: one mutex around every tournament. Called from the admin
 // thread (organiser acts), connection strands (find_seat) and room
@@ -29,12 +30,8 @@ namespace cod::server {
 
 class room_registry;
 
-// What the server keeps beside the tournament value (migration 0005).
-struct tournament_extras {
-  int spectator_delay = 0;    // actions; 0: live
-  bool auto_advance = false;  // start the next round as soon as one is finished
-  bool operator==(const tournament_extras&) const = default;
-};
+// tournament_extras (what the server keeps beside the tournament value) is
+// the store's record: persist/records.hpp.
 inline constexpr int max_spectator_delay = 1000;
 
 // A room open for one game of the current round.

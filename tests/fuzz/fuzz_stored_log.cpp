@@ -1,5 +1,5 @@
 // Fuzz target: cod-admin's and the admin API's readers of stored matches
-// (persist/recovery.hpp, persist/draft_log.hpp, admin/match_report.hpp),
+// (replay/recovery.hpp, replay/draft_log.hpp, admin/match_report.hpp),
 // which replay what the store kept: the record (mode, format, options, decks,
 // Champions, seed), the action log (each action's text and digest), the
 // draft log and the result. Input: a stored match as stored_match_json.hpp
@@ -16,8 +16,8 @@
 
 #include "admin/match_report.hpp"
 #include "fuzz_common.hpp"
-#include "persist/draft_log.hpp"
-#include "persist/recovery.hpp"
+#include "replay/draft_log.hpp"
+#include "replay/recovery.hpp"
 #include "stored_match_json.hpp"
 
 namespace adm = cod::server::admin;

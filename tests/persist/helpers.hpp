@@ -15,6 +15,8 @@
 
 #include "common/sha256.hpp"
 #include "persist/match_store.hpp"
+#include "persist/memory_store.hpp"
+#include "persist/sqlite_store.hpp"
 
 namespace cod::server::test {
 
@@ -68,14 +70,34 @@ inline action_record sample_action(std::int64_t seq, int seat = 0) {
   return a;
 }
 
+// Runs `body` against every store: memory (own thread), memory (inline), sqlite.
+template <class Body>
+void for_each_store(Body&& body) {
+  SUBCASE("memory_store, own thread") {
+    memory_store s;
+    body(s);
+  }
+  SUBCASE("memory_store, inline callbacks") {
+    memory_store s(memory_store::callbacks::run_inline);
+    body(s);
+  }
+  SUBCASE("sqlite_store") {
+    temp_dir dir;
+    std::string error;
+    auto s = sqlite_store::open({.path = dir.file("store.db")}, error);
+    REQUIRE_MESSAGE(s, error);
+    body(*s);
+  }
+}
+
 // Counts callbacks (from any thread); wait() blocks until n arrived.
 class acks {
  public:
   match_store::done_fn expect(bool want) {
-    return [this, want](bool ok) {
+    return [this, want](const status& st) {
       std::lock_guard lk(mu_);
       ++calls_;
-      if (ok != want) ++wrong_;
+      if (st.is_ok() != want) ++wrong_;
       cv_.notify_all();
     };
   }

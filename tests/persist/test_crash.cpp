@@ -41,12 +41,12 @@ void report(int fd, std::int64_t n) {
   if (!s) _exit(3);
   std::atomic<std::int64_t> acked{0};
   std::atomic<bool> bad{false};
-  s->create_match(sample_record("m"), [&](bool ok) {
-    if (!ok) bad = true;
+  s->create_match(sample_record("m"), [&](const status& st) {
+    if (!st) bad = true;
   });
   for (int i = 1; i <= n; ++i) {
-    s->append_action("m", sample_action(i, i % 2), [&, i](bool ok) {
-      if (!ok || bad) _exit(5);
+    s->append_action("m", sample_action(i, i % 2), [&, i](const status& st) {
+      if (!st || bad) _exit(5);
       const std::int64_t a = ++acked;
       if (a != i) _exit(6);  // callbacks come in order
       if (a == kill_at) {

@@ -22,26 +22,6 @@ std::string mid(int t) {
   return s;
 }
 
-// Runs `body` against every store: memory (own thread), memory (inline), sqlite.
-template <class Body>
-void for_each_store(Body&& body) {
-  SUBCASE("memory_store, own thread") {
-    memory_store s;
-    body(s);
-  }
-  SUBCASE("memory_store, inline callbacks") {
-    memory_store s(memory_store::callbacks::run_inline);
-    body(s);
-  }
-  SUBCASE("sqlite_store") {
-    temp_dir dir;
-    std::string error;
-    auto s = sqlite_store::open({.path = dir.file("store.db")}, error);
-    REQUIRE_MESSAGE(s, error);
-    body(*s);
-  }
-}
-
 }  // namespace
 
 TEST_CASE("store: a match, its log, notes and result round-trip") {
@@ -236,8 +216,8 @@ TEST_CASE("store: many concurrent appends are all committed, in order, each call
       producers.emplace_back([&, t] {
         const std::string id = mid(t);
         for (int i = 1; i <= per_thread; ++i) {
-          s.append_action(id, sample_action(i, t % 2), [&, t, i](bool ok) {
-            if (!ok) ++failed;
+          s.append_action(id, sample_action(i, t % 2), [&, t, i](const status& st) {
+            if (!st) ++failed;
             std::lock_guard lk(mu);
             order[t].push_back(i);
           });
@@ -271,7 +251,7 @@ TEST_CASE("store: pending() counts queued writes; flush() waits for them and the
     std::mutex gate;
     std::unique_lock hold(gate);
     acks a;
-    s.create_match(sample_record("m"), [&](bool) { std::lock_guard lk(gate); });  // blocks the writer
+    s.create_match(sample_record("m"), [&](const status&) { std::lock_guard lk(gate); });  // blocks the writer
     for (int i = 1; i <= 50; ++i) s.append_action("m", sample_action(i), a.expect(true));
     CHECK(s.pending() >= 50);
     hold.unlock();
@@ -288,7 +268,7 @@ TEST_CASE("store: pending() counts queued writes; flush() waits for them and the
     std::mutex gate;
     std::unique_lock hold(gate);
     acks a;
-    s->create_match(sample_record("m"), [&](bool) { std::lock_guard lk(gate); });
+    s->create_match(sample_record("m"), [&](const status&) { std::lock_guard lk(gate); });
     for (int i = 1; i <= 1000; ++i) s->append_action("m", sample_action(i), a.expect(true));
     CHECK(s->pending() >= 1000);
     hold.unlock();
@@ -303,7 +283,7 @@ TEST_CASE("store: pending() counts queued writes; flush() waits for them and the
 TEST_CASE("store: a throwing callback does not stop the writer") {
   for_each_store([](match_store& s) {
     acks a;
-    s.create_match(sample_record("m"), [](bool) { throw std::runtime_error("room gone"); });
+    s.create_match(sample_record("m"), [](const status&) { throw std::runtime_error("room gone"); });
     s.append_action("m", sample_action(1), a.expect(true));
     s.flush();
     CHECK(a.calls() == 1);
@@ -335,8 +315,8 @@ TEST_CASE("sqlite_store: closing commits what is queued; reopening loads every u
     s->create_match(sample_record("done", 1500), nullptr);
     s->create_match(sample_record("new", 2000), nullptr);
     for (int i = 1; i <= 300; ++i) {
-      s->append_action("new", sample_action(i), [&](bool ok) { acked += ok; });
-      if (i <= 10) s->append_action("old", sample_action(i), [&](bool ok) { acked += ok; });
+      s->append_action("new", sample_action(i), [&](const status& st) { acked += st.is_ok(); });
+      if (i <= 10) s->append_action("old", sample_action(i), [&](const status& st) { acked += st.is_ok(); });
     }
     s->append_note("old", 5, "a note");
     s->finish_match("done", {{1}, "stronghold_alone", 1600}, nullptr);

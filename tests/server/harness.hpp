@@ -163,7 +163,13 @@ class held_store final : public match_store {
   void append_draft(const std::string& id, const std::vector<draft_event_record>& rows, done_fn done) override {
     inner_.append_draft(id, rows, wrap(std::move(done)));
   }
+  void save_tournament(const stored_tournament& t, done_fn done) override {
+    inner_.save_tournament(t, wrap(std::move(done)));
+  }
+  void record_audit(const audit_record& r, done_fn done) override { inner_.record_audit(r, wrap(std::move(done))); }
   std::vector<stored_match> load_unfinished() override { return inner_.load_unfinished(); }
+  std::vector<stored_tournament> load_tournaments() override { return inner_.load_tournaments(); }
+  std::vector<audit_record> list_audit(const std::string& id) override { return inner_.list_audit(id); }
   std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override {
     return inner_.load_finished_since(ended_from_ms);
   }
@@ -182,9 +188,9 @@ class held_store final : public match_store {
 
  private:
   done_fn wrap(done_fn done) {
-    return [this, done = std::move(done)](bool ok) {
-      if (hold) held_.push_back([done, ok] { done(ok); });
-      else done(ok);
+    return [this, done = std::move(done)](const status& st) {
+      if (hold) held_.push_back([done, st] { done(st); });
+      else done(st);
     };
   }
   match_store& inner_;

@@ -15,7 +15,7 @@
 #include "common/metrics.hpp"
 #include "harness.hpp"
 #include "persist/memory_store.hpp"
-#include "persist/recovery.hpp"
+#include "replay/recovery.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"

@@ -26,11 +26,11 @@
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "common/sha256.hpp"
-#include "persist/draft_log.hpp"
 #include "persist/memory_store.hpp"
-#include "persist/recovery.hpp"
 #include "persist/sqlite_store.hpp"
 #include "persist/sqlite_util.hpp"
+#include "replay/draft_log.hpp"
+#include "replay/recovery.hpp"
 
 using namespace cod::server;
 using cod::test::shipped;
@@ -127,7 +127,7 @@ void store_copy(match_store& store, stored_match sm, F&& change) {
 
 // A drafted duel (R14) stored as room_draft.cpp stores it: the record when
 // the draft starts (each seat's deck {"draft":true}), the draft log's rows
-// step by step (persist/draft_log.hpp), then the match created from the
+// step by step (replay/draft_log.hpp), then the match created from the
 // drafted decks and seed (RULING E62) and played to its end by random legal
 // moves. max_picks >= 0: stop the draft after that many picks (the server
 // stopped mid-draft).
@@ -897,6 +897,25 @@ TEST_CASE("admin api: every read of a live match's documents is audited: who, fr
   CHECK(audit_lines().size() == 6);
 }
 
+TEST_CASE("admin api: memory_store keeps the audit rows too, as the store's typed record") {
+  fixture f;
+  log_capture logs;
+  REQUIRE(get(f.api, "/admin/api/matches/m-part/state?step=9").status == 200);
+  REQUIRE(get(f.api, "/admin/api/matches/m-part/log").status == 200);
+  REQUIRE(get(f.api, "/admin/api/matches/m-full/state?step=3").status == 200);  // finished: no row
+  const auto rows = f.store.list_audit("");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].role == "admin");
+  CHECK(rows[0].remote == "10.1.2.3:4567");
+  CHECK(rows[0].match_id == "m-part");
+  CHECK(rows[0].route == "state");
+  CHECK(rows[0].target == "GET /admin/api/matches/m-part/state?step=9");
+  CHECK(rows[0].at_ms > 1577836800000);
+  CHECK(rows[1].route == "log");
+  CHECK(f.store.list_audit("m-part") == rows);
+  CHECK(f.store.list_audit("m-full").empty());
+}
+
 TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
   std::random_device rd;
   const auto dir = std::filesystem::temp_directory_path() / ("cod-admin-audit-" + std::to_string(rd()));
@@ -919,6 +938,11 @@ TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
     req.target = "/admin/api/matches/done-1/state?step=1";  // finished: no row
     REQUIRE(api.handle(req).status == 200);
     store->flush();
+    // The same row through the store's reader.
+    const auto rows = store->list_audit("live-1");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].route == "state");
+    CHECK(store->list_audit("") == rows);
   }
   {
     sql::db db(path, sql::db::mode::read_only);

@@ -11,7 +11,7 @@
 #include "common/metrics.hpp"
 #include "common/sha256.hpp"
 #include "persist/memory_store.hpp"
-#include "persist/recovery.hpp"
+#include "replay/recovery.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"

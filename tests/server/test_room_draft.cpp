@@ -9,8 +9,8 @@
 #include <random>
 #include <set>
 
-#include "persist/draft_log.hpp"
-#include "persist/recovery.hpp"
+#include "replay/draft_log.hpp"
+#include "replay/recovery.hpp"
 #include "room_harness.hpp"
 
 using namespace cod::server;

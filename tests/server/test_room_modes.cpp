@@ -8,7 +8,7 @@
 #include <random>
 #include <set>
 
-#include "persist/recovery.hpp"
+#include "replay/recovery.hpp"
 #include "room_harness.hpp"
 
 using namespace cod::server;

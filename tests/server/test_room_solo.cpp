@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "persist/recovery.hpp"
+#include "replay/recovery.hpp"
 #include "room_harness.hpp"
 
 using namespace cod::server;

@@ -22,7 +22,8 @@ struct fixture {
   std::unique_ptr<organiser_api> org;
   admin::api api{admin_token, shipped(), *h.store, organiser_token};
 
-  fixture() {
+  // `shared_store`: a store that outlives the fixture (a restart); its own otherwise.
+  explicit fixture(match_store* shared_store = nullptr) : h(test_config(), shared_store) {
     tournament_service::deps d;
     d.rooms = h.rooms;
     d.store = h.store;
@@ -378,6 +379,52 @@ TEST_CASE("organiser acts reach the rooms: a re-pair voids the running match; au
   CHECK(st.at("log").back().at("act") == "start_round");
   CHECK(st.at("log").back().at("actor") == "server");
   for (const auto& q : st.at("rounds")[1].at("pairings")) CHECK(q.at("rooms").size() == 1);
+}
+
+TEST_CASE("tournaments on memory_store: every change is stored; a restarted service loads them") {
+  memory_store store{memory_store::callbacks::run_inline};
+  std::string id;
+  json before;
+  {
+    fixture f(&store);
+    auto c = f.ok("POST", "/admin/api/tournaments",
+                  {{"name", "Kept"}, {"players", {"Ann", "Ben", "Cid", "Dee"}}, {"rounds", 2}, {"spectator_delay", 2}},
+                  201);
+    id = c.at("tournament");
+    auto stored = store.load_tournaments();
+    REQUIRE(stored.size() == 1);
+    CHECK(stored[0].id == id);
+    CHECK(stored[0].t.settings().name == "Kept");
+    CHECK(stored[0].extras == tournament_extras{2, false});
+    CHECK(stored[0].t.current_stage() == tournaments::stage::not_started);
+
+    // Round 1, and table 1's match started: its game names the stored match.
+    auto st = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+    const json p = st.at("rounds")[0].at("pairings")[0];
+    auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+    auto ca = f.h.connect(), cb = f.h.connect();
+    REQUIRE(tjoin(ca, tok(p.at("a"))).at("type") == "joined");
+    REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+    before = f.ok("GET", "/admin/api/tournaments/" + id);
+    const std::string match_id = before.at("rounds")[0].at("pairings")[0].at("games")[0].at("match_id");
+    stored = store.load_tournaments();
+    REQUIRE(stored.size() == 1);
+    CHECK(stored[0].t.rounds().size() == 1);
+    CHECK(stored[0].t.rounds()[0].pairings[0].games.at(0).match_id == match_id);
+    // The tournament's matches, through the admin search.
+    const auto listed = f.ok("GET", "/admin/api/matches?tournament=" + id);
+    REQUIRE(listed.at("matches").size() == 1);
+    CHECK(listed.at("matches")[0].at("match_id") == match_id);
+    f.h.crash();
+  }
+  // A new service on the same store: the tournament is back as it was.
+  fixture g(&store);
+  g.svc->load();
+  const auto after = g.ok("GET", "/admin/api/tournaments/" + id);
+  CHECK(after.at("rounds").size() == before.at("rounds").size());
+  CHECK(after.at("config") == before.at("config"));
+  CHECK(after.at("log") == before.at("log"));
+  CHECK(after.at("standings") == before.at("standings"));
 }
 
 }  // namespace cod::server::test

@@ -1,39 +1,40 @@
-#include "tournament/tournament_store.hpp"
+#include "persist/sqlite_tournaments.hpp"
 
+#include "common/strcat.hpp"
 #include "common/text_forms.hpp"
 #include "persist/sqlite_util.hpp"
-#include "tournament/text.hpp"
 
-namespace cod::tournaments {
+namespace cod::server::detail {
 
-namespace sql = server::sql;
+using namespace cod::tournaments;
 
 namespace {
 
 // A savepoint that rolls back unless released: save is all or nothing.
 class savepoint {
  public:
-  explicit savepoint(sql::db& d) : d_(d) { d_.exec("SAVEPOINT tournament_save"); }
+  savepoint(sql::db& d, std::string name) : d_(d), name_(std::move(name)) { d_.exec(cat("SAVEPOINT ", name_)); }
   ~savepoint() {
     if (done_) return;
     try {
-      d_.exec("ROLLBACK TO tournament_save");
-      d_.exec("RELEASE tournament_save");
+      d_.exec(cat("ROLLBACK TO ", name_));
+      d_.exec(cat("RELEASE ", name_));
     } catch (...) {
     }
   }
   void release() {
-    d_.exec("RELEASE tournament_save");
+    d_.exec(cat("RELEASE ", name_));
     done_ = true;
   }
 
  private:
   sql::db& d_;
+  std::string name_;
   bool done_ = false;
 };
 
 [[noreturn]] void corrupt(std::string_view id, const std::string& why) {
-  throw server::persist_error(cat("tournament ", id, ": ", why));
+  throw persist_error(cat("tournament ", id, ": ", why));
 }
 
 void bind_player(sql::stmt& s, int i, player_id p) {
@@ -103,7 +104,7 @@ void save_children(sql::db& d, std::string_view id, const tournament& t) {
 
 void save_tournament(sql::db& d, std::string_view id, const tournament& t, std::int64_t created_ms) {
   const config& c = t.settings();
-  savepoint sp(d);
+  savepoint sp(d, "tournament_save");
   sql::stmt up(d,
                "INSERT INTO tournaments (tournament_id, name, mode, format, swiss_rounds, best_of, exhaustion, "
                "clock_bank_ms, clock_increment_ms, top_cut, seed, created_ms, stage) "
@@ -141,7 +142,7 @@ std::optional<tournament> load_tournament(sql::db& d, std::string_view id) {
     c.exhaustion = s.int64(5) != 0;
     if (!s.is_null(6)) c.clock = clock_settings{s.int64(6), s.int64(7)};
     c.top_cut = static_cast<int>(s.int64(8));
-    const auto seed = server::parse_decimal_u64(s.text(9));
+    const auto seed = parse_decimal_u64(s.text(9));
     if (!seed) corrupt(id, "the seed is not a decimal uint64");
     c.seed = *seed;
   }
@@ -254,4 +255,51 @@ std::vector<std::string> list_tournaments(sql::db& d) {
   return out;
 }
 
-}  // namespace cod::tournaments
+namespace {
+
+// The server options row (migration 0005), written with the tournament.
+void save_extras(sql::db& d, const std::string& id, const tournament_extras& x) {
+  sql::stmt s(d,
+              "INSERT INTO tournament_server_options (tournament_id, spectator_delay, auto_advance) VALUES (?1, ?2, ?3) "
+              "ON CONFLICT (tournament_id) DO UPDATE SET spectator_delay = ?2, auto_advance = ?3");
+  s.bind(1, id).bind(2, x.spectator_delay).bind(3, x.auto_advance ? 1 : 0);
+  s.run();
+}
+
+tournament_extras load_extras(sql::db& d, const std::string& id) {
+  tournament_extras x;
+  sql::stmt s(d, "SELECT spectator_delay, auto_advance FROM tournament_server_options WHERE tournament_id = ?1");
+  s.bind(1, id);
+  if (s.step()) {
+    x.spectator_delay = static_cast<int>(s.int64(0));
+    x.auto_advance = s.int64(1) != 0;
+  }
+  return x;
+}
+
+std::int64_t created_of(sql::db& d, const std::string& id) {
+  sql::stmt s(d, "SELECT created_ms FROM tournaments WHERE tournament_id = ?1");
+  s.bind(1, id);
+  return s.step() ? s.int64(0) : 0;
+}
+
+}  // namespace
+
+void save_stored_tournament(sql::db& d, const stored_tournament& t) {
+  savepoint sp(d, "stored_tournament_save");
+  save_tournament(d, t.id, t.t, t.created_ms);
+  save_extras(d, t.id, t.extras);
+  sp.release();
+}
+
+std::vector<stored_tournament> load_stored_tournaments(sql::db& d) {
+  std::vector<stored_tournament> out;
+  for (const auto& id : list_tournaments(d)) {
+    auto t = load_tournament(d, id);
+    if (!t) continue;
+    out.push_back({id, std::move(*t), load_extras(d, id), created_of(d, id)});
+  }
+  return out;
+}
+
+}  // namespace cod::server::detail

@@ -1,4 +1,4 @@
-#include "persist/recovery.hpp"
+#include "replay/recovery.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +11,7 @@
 #include "common/sha256.hpp"
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
-#include "persist/draft_log.hpp"
+#include "replay/draft_log.hpp"
 
 namespace cod::server {
 

@@ -10,15 +10,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../shared/catalogue.hpp"
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
-#include "../shared/catalogue.hpp"
 #include "helpers.hpp"
 #include "persist/memory_store.hpp"
-#include "persist/recovery.hpp"
 #include "persist/sqlite_store.hpp"
+#include "replay/recovery.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;

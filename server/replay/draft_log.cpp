@@ -1,4 +1,4 @@
-#include "persist/draft_log.hpp"
+#include "replay/draft_log.hpp"
 
 #include <nlohmann/json.hpp>
 

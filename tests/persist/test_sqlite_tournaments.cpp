@@ -1,16 +1,18 @@
-// Saving and loading through the real schema: the value comes back equal.
+// The SQLite store's tournament rows (sqlite_tournaments.hpp), through the
+// real schema: the value comes back equal.
 #include <unistd.h>
 
 #include <filesystem>
 
-#include "helpers.hpp"
+#include "../tournament/helpers.hpp"
 #include "persist/migrations.hpp"
+#include "persist/sqlite_tournaments.hpp"
 #include "persist/sqlite_util.hpp"
-#include "tournament/tournament_store.hpp"
 
 using namespace cod;
 using namespace cod::tournaments;
 using namespace cod::tournaments::test;
+using namespace cod::server::detail;
 namespace sql = cod::server::sql;
 
 namespace {
@@ -43,7 +45,7 @@ void add_matches(sql::db& d, const tournament& t) {
 
 }  // namespace
 
-TEST_CASE("store: save and load give back the same tournament, at every step") {
+TEST_CASE("sqlite tournaments: save and load give back the same tournament, at every step") {
   temp_db tmp;
   sql::db d(tmp.path.string(), sql::db::mode::read_write_create);
   server::migrate(d);
@@ -95,7 +97,7 @@ TEST_CASE("store: save and load give back the same tournament, at every step") {
   CHECK(load_tournament(d, "t1") == t);
 }
 
-TEST_CASE("store: a save that fails leaves the stored tournament as it was") {
+TEST_CASE("sqlite tournaments: a save that fails leaves the stored tournament as it was") {
   temp_db tmp;
   sql::db d(tmp.path.string(), sql::db::mode::read_write_create);
   server::migrate(d);
@@ -111,7 +113,7 @@ TEST_CASE("store: a save that fails leaves the stored tournament as it was") {
   CHECK(*back == make(4, make_config(2)));
 }
 
-TEST_CASE("store: stored rows that do not form a tournament are refused, saying why") {
+TEST_CASE("sqlite tournaments: stored rows that do not form a tournament are refused, saying why") {
   temp_db tmp;
   sql::db d(tmp.path.string(), sql::db::mode::read_write_create);
   server::migrate(d);

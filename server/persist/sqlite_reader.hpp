@@ -1,0 +1,45 @@
+// A read-only connection to a cod-server database: the SQLite store's reads,
+// and cod-admin's on a file the server may be writing (WAL readers do not
+// block the writer). Thread-safe (one connection behind a mutex). Refuses a
+// database whose schema is not exactly the one this program knows.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "persist/match_store.hpp"
+
+namespace cod::server {
+
+namespace sql {
+class db;
+}
+
+class sqlite_reader final : public match_reader {
+ public:
+  // nullptr and a sentence in `error` when the file cannot be read.
+  static std::unique_ptr<sqlite_reader> open(const std::string& path, std::string& error);
+  ~sqlite_reader() override;
+
+  // As match_store's; throw persist_error on I/O errors.
+  std::vector<stored_match> load_unfinished();
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms);
+  std::optional<stored_match> load_match(const std::string& match_id) override;
+  std::vector<match_summary> list_matches(const match_query& q) override;
+  std::vector<audit_record> list_audit(const std::string& match_id) override;
+  std::vector<stored_tournament> load_tournaments();
+  int schema_version() const { return schema_version_; }
+
+ private:
+  sqlite_reader() = default;
+
+  std::mutex mu_;
+  std::unique_ptr<sql::db> db_;
+  int schema_version_ = 0;
+};
+
+}  // namespace cod::server
