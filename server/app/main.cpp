@@ -76,9 +76,8 @@ int main(int argc, char** argv) {
   cod::server::server srv(cfg);
   // Before start(): a SIGTERM during recovery must stop gracefully too.
   srv.catch_signals();
-  std::string error;
-  if (!srv.start(error)) {
-    spdlog::critical("cannot start: {}", error);
+  if (const cod::server::status started = srv.start(); !started) {
+    spdlog::critical("cannot start: {}", started.message());
     return 1;
   }
   return srv.run_until_signal();

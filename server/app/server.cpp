@@ -174,16 +174,12 @@ std::uint16_t server::port() const { return impl_->lst ? impl_->lst->local_endpo
 const metrics& server::stats() const { return impl_->stats; }
 match_store& server::store() { return *impl_->store; }
 
-bool server::start(std::string& error) {
+status server::start() {
   auto& d = *impl_;
   const auto& cfg = d.cfg;
 
   if (auto e = protocol::load_catalogue_file(cfg.catalogue, d.cat)) {
-    error = "catalogue ";
-    error += cfg.catalogue;
-    error += ": ";
-    error += e->to_string();
-    return false;
+    return status::invalid("catalogue " + cfg.catalogue + ": " + e->to_string());
   }
 
   if (!d.store) {
@@ -195,16 +191,13 @@ bool server::start(std::string& error) {
       const auto dir = std::filesystem::path(cfg.db).parent_path();
       if (!dir.empty()) std::filesystem::create_directories(dir, fec);
       if (fec) {
-        error = "cannot create the directory of ";
-        error += cfg.db;
-        error += ": ";
-        error += fec.message();
-        return false;
+        return status::io_error("cannot create the directory of " + cfg.db + ": " + fec.message());
       }
       sqlite_options o;
       o.path = cfg.db;
-      d.store = sqlite_store::open(o, error);
-      if (!d.store) return false;
+      auto opened = sqlite_store::open(o);
+      if (!opened) return opened.error();
+      d.store = std::move(*opened);
       spdlog::info("store: SQLite {}", cfg.db);
     }
   }
@@ -301,9 +294,7 @@ bool server::start(std::string& error) {
       spdlog::info("recovery: {} of {} unfinished matches rebuilt", n, unfinished.size());
     }
   } catch (const std::exception& e) {
-    error = "recovery: cannot read unfinished matches: ";
-    error += e.what();
-    return false;
+    return status::io_error(std::string("recovery: cannot read unfinished matches: ") + e.what());
   }
 
   // Tournaments (docs/tournaments.md): loaded after the rooms of their
@@ -335,36 +326,24 @@ bool server::start(std::string& error) {
                      finished.size(), cfg.finished_room_ttl_sec);
       }
     } catch (const std::exception& e) {
-      error = "recovery: cannot read recently finished matches: ";
-      error += e.what();
-      return false;
+      return status::io_error(std::string("recovery: cannot read recently finished matches: ") + e.what());
     }
   }
 
   boost::system::error_code ec;
   const auto address = net::ip::make_address(cfg.address, ec);
   if (ec) {
-    error = "bad address '";
-    error += cfg.address;
-    error += "': ";
-    error += ec.message();
-    return false;
+    return status::invalid("bad address '" + cfg.address + "': " + ec.message());
   }
   d.lst = std::make_shared<listener>(d.ioc, net::ip::tcp::endpoint(address, static_cast<std::uint16_t>(cfg.port)),
                                      d.net_ctx, ec);
   if (ec) {
-    error = "cannot listen on ";
-    error += cfg.address;
-    error += ':';
-    error += std::to_string(cfg.port);
-    error += ": ";
-    error += ec.message();
     d.lst.reset();
-    return false;
+    return status::io_error("cannot listen on " + cfg.address + ':' + std::to_string(cfg.port) + ": " + ec.message());
   }
   spdlog::info("listening on {}:{} (HTTP /healthz /metrics /admin/api/ /play/ /admin/, WebSocket /ws), {} io threads", cfg.address, port(),
                cfg.threads);
-  return true;
+  return status::ok();
 }
 
 void server::run() {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "common/config.hpp"
+#include "common/status.hpp"
 #include "persist/match_store.hpp"
 
 namespace cod {
@@ -38,8 +39,10 @@ class server {
   // start(); run_until_signal() calls it if nobody did.
   void catch_signals();
   // Loads the catalogue, opens the store, recovers unfinished matches, binds.
-  // False and a sentence in `error` on failure.
-  bool start(std::string& error);
+  // A status with a sentence on failure: invalid (catalogue, address),
+  // io_error (directory, recovery reads, listening), or the store's open's
+  // own (conflict: another server holds the database; io_error).
+  status start();
   // Runs the io threads in the background.
   void run();
   // Graceful stop; returns at once (thread-safe, idempotent).

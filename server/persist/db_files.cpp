@@ -27,24 +27,23 @@ std::string holder_pid(int fd) {
 
 }  // namespace
 
-std::unique_ptr<owner_lock> owner_lock::acquire(const std::string& db_path, std::string& error) {
+result<std::unique_ptr<owner_lock>> owner_lock::acquire(const std::string& db_path) {
   std::string path = db_path + ".lock";
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) {
-    error = cat("database ", db_path, ": cannot open its lock file ", path, ": ", std::strerror(errno));
-    return nullptr;
+    return status::io_error(cat("database ", db_path, ": cannot open its lock file ", path, ": ", std::strerror(errno)));
   }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int e = errno;
     const std::string pid = holder_pid(fd);
     ::close(fd);
     if (e == EWOULDBLOCK)
-      error = cat("database ", db_path, " is in use by another cod-server",
-                  pid.empty() ? std::string() : cat(" (pid ", pid, ")"), ", which holds its lock file ", path,
-                  ": one server per database; stop that one, or give this one a database of its own (db)");
-    else
-      error = cat("database ", db_path, ": cannot lock ", path, ": ", std::strerror(e));
-    return nullptr;
+      return status::conflict(cat("database ", db_path, " is in use by another cod-server",
+                                  pid.empty() ? std::string() : cat(" (pid ", pid, ")"), ", which holds its lock file ",
+                                  path,
+                                  ": one server per database; stop that one, or give this one a database of its own "
+                                  "(db)"));
+    return status::io_error(cat("database ", db_path, ": cannot lock ", path, ": ", std::strerror(e)));
   }
   // Who holds it, for the message above and for an admin reading the file.
   const std::string pid = cat(static_cast<long long>(::getpid()), '\n');

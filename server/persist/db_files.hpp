@@ -16,15 +16,18 @@
 #include <utility>
 #include <vector>
 
+#include "common/status.hpp"
+
 namespace cod::server::detail {
 
 class owner_lock {
  public:
   // Takes the lock on `db_path` + ".lock" (created 0600) and writes this
-  // process's pid into it. nullptr and a sentence in `error` naming the file
-  // and, when it wrote one, the holder's pid, if another process (or another
-  // store in this one) holds it.
-  static std::unique_ptr<owner_lock> acquire(const std::string& db_path, std::string& error);
+  // process's pid into it. conflict, with a sentence naming the file and,
+  // when it wrote one, the holder's pid, if another process (or another
+  // store in this one) holds it; io_error when the file cannot be opened or
+  // locked for another reason.
+  static result<std::unique_ptr<owner_lock>> acquire(const std::string& db_path);
   ~owner_lock();
   owner_lock(const owner_lock&) = delete;
   owner_lock& operator=(const owner_lock&) = delete;

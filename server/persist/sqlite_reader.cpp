@@ -67,15 +67,14 @@ stored_match read_match_row(sql::stmt& s) {
 // sqlite_reader
 
 
-std::unique_ptr<sqlite_reader> sqlite_reader::open(const std::string& path, std::string& error) {
+result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& path) {
   try {
     std::unique_ptr<sqlite_reader> r(new sqlite_reader());
     r->db_ = std::make_unique<sql::db>(path, sql::db::mode::read_only);
     r->schema_version_ = check_schema(*r->db_);
     return r;
   } catch (const std::exception& e) {
-    error = e.what();
-    return nullptr;
+    return status::io_error(e.what());
   }
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/status.hpp"
 #include "persist/match_store.hpp"
 
 namespace cod::server {
@@ -21,8 +22,9 @@ class db;
 
 class sqlite_reader final : public match_reader {
  public:
-  // nullptr and a sentence in `error` when the file cannot be read.
-  static std::unique_ptr<sqlite_reader> open(const std::string& path, std::string& error);
+  // io_error, with a sentence, when the file cannot be read (missing,
+  // corrupt, not ours, a schema newer than ours).
+  static result<std::unique_ptr<sqlite_reader>> open(const std::string& path);
   ~sqlite_reader() override;
 
   // As match_store's; throw persist_error on I/O errors.

@@ -284,12 +284,13 @@ void check_writable(sql::db& d) {
 
 }  // namespace
 
-std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::string& error) {
+result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o) {
   try {
     std::unique_ptr<sqlite_store> s(new sqlite_store());
     // One server per database, before anything touches it (db_files.hpp).
-    s->lock_ = detail::owner_lock::acquire(o.path, error);
-    if (!s->lock_) return nullptr;
+    auto lock = detail::owner_lock::acquire(o.path);
+    if (!lock) return lock.error();
+    s->lock_ = std::move(*lock);
     if (std::string e = detail::create_private_file(o.path); !e.empty()) throw persist_error(e);
     detail::warn_if_not_private(o.path);
     s->writer_ = std::make_unique<writer>(o.path);
@@ -307,16 +308,16 @@ std::unique_ptr<sqlite_store> sqlite_store::open(const sqlite_options& o, std::s
     // Checkpoints leave the writer thread (persist/checkpointer.hpp).
     d.exec("PRAGMA wal_autocheckpoint = 0");
     s->checkpointer_ = std::make_unique<detail::checkpointer>(o.path, d.handle(), o.checkpoint_pages);
-    s->reader_ = sqlite_reader::open(o.path, error);
-    if (!s->reader_) return nullptr;
+    auto reader = sqlite_reader::open(o.path);
+    if (!reader) return reader.error();
+    s->reader_ = std::move(*reader);
     writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         o.path, o.max_batch,
         [w](std::vector<detail::write_op>& batch, std::vector<status>& out) { w->commit_batch(batch, out); });
     return s;
   } catch (const std::exception& e) {
-    error = e.what();
-    return nullptr;
+    return status::io_error(e.what());
   }
 }
 

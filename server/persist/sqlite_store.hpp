@@ -1,8 +1,8 @@
 // The match_store of the server: one SQLite file (docs/persistence.md).
 //
-//   std::string error;
-//   auto store = cod::server::sqlite_store::open({.path = "var/cod.db"}, error);
-//   if (!store) { spdlog::critical("{}", error); return 1; }
+//   auto opened = cod::server::sqlite_store::open({.path = "var/cod.db"});
+//   if (!opened) { spdlog::critical("{}", opened.error().message()); return 1; }
+//   auto store = std::move(*opened);
 //
 // One writer thread owns the only read-write connection and its prepared
 // statements. It drains its queue, commits up to max_batch writes in one
@@ -51,10 +51,11 @@ class sqlite_store final : public match_store {
   // Takes the database's owner lock ("<path>.lock", db_files.hpp), opens
   // (creating the file 0600 when missing; a warning for files its group or
   // others can read), switches to WAL, applies the migrations, and writes
-  // once to check it can. nullptr and a sentence in `error` on failure:
-  // another process holds the lock, unreadable or corrupt file, a database
-  // that is not ours, a schema newer than ours, a file it cannot write.
-  static std::unique_ptr<sqlite_store> open(const sqlite_options& o, std::string& error);
+  // once to check it can. On failure a sentence and a code: conflict when
+  // another process holds the lock; io_error for an unreadable or corrupt
+  // file, a database that is not ours, a schema newer than ours, a file it
+  // cannot write.
+  static result<std::unique_ptr<sqlite_store>> open(const sqlite_options& o);
   // Commits everything queued, then closes.
   ~sqlite_store() override;
 

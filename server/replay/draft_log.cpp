@@ -61,13 +61,12 @@ bool is_drafted_record(const match_record& m) {
   return f && protocol::is_drafted(*f);
 }
 
-bool draft_config_from_record(const match_record& m, draft_config& out, std::string& error) {
+status draft_config_from_record(const match_record& m, draft_config& out) {
   out = draft_config{};
   const auto f = protocol::deck_format_from_name(m.format);
   const auto mode = game_mode_from_name(m.mode);
   if (!f || !protocol::is_drafted(*f) || !mode) {
-    error = cat("match ", m.match_id, ": not a drafted match (", m.mode, ", ", m.format, ")");
-    return false;
+    return status::invalid(cat("match ", m.match_id, ": not a drafted match (", m.mode, ", ", m.format, ")"));
   }
   out.format = *f == protocol::deck_format::draft ? draft_format::draft : draft_format::instant_constructed;
   out.table = protocol::draft_table_of(*mode);
@@ -75,17 +74,19 @@ bool draft_config_from_record(const match_record& m, draft_config& out, std::str
   const auto opts_json = json::parse(m.options_json.empty() ? std::string("{}") : m.options_json, nullptr, false);
   protocol::room_options opts;
   if (opts_json.is_discarded() || protocol::room_options_from_json(opts_json, opts)) {
-    error = cat("match ", m.match_id, ": options_json cannot be read: ", m.options_json);
-    return false;
+    return status::invalid(cat("match ", m.match_id, ": options_json cannot be read: ", m.options_json));
   }
   out.packs = opts.packs;
-  return true;
+  return status::ok();
 }
 
 draft_replay replay_draft_log(const catalogue& cards, const stored_match& sm) {
   draft_replay r;
   draft_config cfg;
-  if (!draft_config_from_record(sm.match, cfg, r.error)) return r;
+  if (const status s = draft_config_from_record(sm.match, cfg); !s) {
+    r.error = s.message();
+    return r;
+  }
   // R13.1, RULING E67: the seats' Champions were withheld from the pool.
   for (const seat_record& s : sm.match.seats) {
     if (s.champion.empty()) continue;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cod/engine/draft.hpp"
+#include "common/status.hpp"
 #include "persist/match_store.hpp"
 
 namespace cod::server {
@@ -31,9 +32,9 @@ std::vector<draft_event_record> draft_rows(const catalogue& cat, const draft& d,
 // The draft configuration a drafted match's record describes: its format
 // ("instant_constructed", "draft"), the table its mode plays at, its seed
 // (the room's; RULING E62: the match goes on with draft.match_seed()) and
-// options.packs. false and a sentence in `error` when the record is not a
-// drafted match or cannot be read.
-bool draft_config_from_record(const match_record& m, draft_config& out, std::string& error);
+// options.packs. invalid, with a sentence, when the record is not a drafted
+// match or cannot be read.
+status draft_config_from_record(const match_record& m, draft_config& out);
 // Whether the record's format is drafted in the room.
 bool is_drafted_record(const match_record& m);
 

@@ -17,35 +17,30 @@ namespace cod::server {
 
 using detail::cat;
 
-bool config_from_record(const catalogue& cards, const match_record& m, match_config& out, std::string& error) {
+status config_from_record(const catalogue& cards, const match_record& m, match_config& out) {
   out = match_config{};
   const auto mode = game_mode_from_name(m.mode);
   if (!mode || !protocol::find_offered_mode(*mode)) {
-    error = cat("match ", m.match_id, ": unsupported mode '", m.mode, "'");
-    return false;
+    return status::invalid(cat("match ", m.match_id, ": unsupported mode '", m.mode, "'"));
   }
   const auto read_format = protocol::deck_format_from_name(m.format);
   if (!read_format) {
-    error = cat("match ", m.match_id, ": unknown format '", m.format, "'");
-    return false;
+    return status::invalid(cat("match ", m.match_id, ": unknown format '", m.format, "'"));
   }
   const protocol::deck_format format = *read_format;
   const auto opts_json = nlohmann::json::parse(m.options_json.empty() ? std::string("{}") : m.options_json,
                                                nullptr, false);
   protocol::room_options opts;
   if (opts_json.is_discarded()) {
-    error = cat("match ", m.match_id, ": options_json is not JSON: ", m.options_json);
-    return false;
+    return status::invalid(cat("match ", m.match_id, ": options_json is not JSON: ", m.options_json));
   }
   if (auto e = protocol::room_options_from_json(opts_json, opts)) {
-    error = cat("match ", m.match_id, ": options_json: ", e->field, ": ", e->message);
-    return false;
+    return status::invalid(cat("match ", m.match_id, ": options_json: ", e->field, ": ", e->message));
   }
   // Records written before the four-player modes have options.seats 2 and
   // no champions or share_team_hands: the defaults.
   if (auto e = protocol::check_room_config(*mode, format, opts)) {
-    error = cat("match ", m.match_id, ": options_json: ", e->field, ": ", e->message);
-    return false;
+    return status::invalid(cat("match ", m.match_id, ": options_json: ", e->field, ": ", e->message));
   }
   out.mode = *mode;
   out.seat_count = seats_of(*mode);
@@ -56,22 +51,19 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
   out.ai = opts.ai;
   out.first_seat = no_seat;  // R2.4: the coin toss from the seed, as at creation
   if (static_cast<int>(m.seats.size()) != out.seat_count) {
-    error = cat("match ", m.match_id, ": ", m.seats.size(), " seats recorded; a ", m.mode, " has ",
-                out.seat_count);
-    return false;
+    return status::invalid(cat("match ", m.match_id, ": ", m.seats.size(), " seats recorded; a ", m.mode, " has ",
+                               out.seat_count));
   }
   std::vector<bool> seen(static_cast<std::size_t>(out.seat_count), false);
   std::array<int, max_seats> preconstructed{};  // each human's deck number (RULING E41)
   for (const seat_record& s : m.seats) {
     if (s.seat < 0 || s.seat >= out.seat_count || seen[static_cast<std::size_t>(s.seat)]) {
-      error = cat("match ", m.match_id, ": bad or duplicate seat ", s.seat);
-      return false;
+      return status::invalid(cat("match ", m.match_id, ": bad or duplicate seat ", s.seat));
     }
     seen[static_cast<std::size_t>(s.seat)] = true;
     if (s.ai != is_ai_seat(*mode, static_cast<seat_t>(s.seat))) {
-      error = cat("match ", m.match_id, " seat ", s.seat, s.ai ? " is marked ai: a " : " is not marked ai: a ",
-                  m.mode, s.ai ? " has no AI there" : " has its AI there");
-      return false;
+      return status::invalid(cat("match ", m.match_id, " seat ", s.seat, s.ai ? " is marked ai: a " : " is not marked ai: a ",
+                  m.mode, s.ai ? " has no AI there" : " has its AI there"));
     }
     if (s.ai) continue;  // its deck follows its human's (below)
     if (protocol::is_drafted(format)) {
@@ -81,9 +73,8 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
       if (!s.champion.empty()) champion = s.champion;
       const protocol::champion_result c = protocol::resolve_champion(champion, opts, {}, cards);
       if (!c.ok()) {
-        error = cat("match ", m.match_id, " seat ", s.seat, ": champion '", s.champion, "': ", c.reason, ": ",
-                    c.message);
-        return false;
+        return status::invalid(cat("match ", m.match_id, " seat ", s.seat, ": champion '", s.champion, "': ", c.reason, ": ",
+                    c.message));
       }
       out.champions[static_cast<std::size_t>(s.seat)] = c.card;
       continue;
@@ -92,26 +83,22 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
     const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
     protocol::deck_choice choice;
     if (deck_json.is_discarded()) {
-      error = cat(where, "not JSON");
-      return false;
+      return status::invalid(cat(where, "not JSON"));
     }
     if (auto e = protocol::deck_from_json(deck_json, choice)) {
-      error = cat(where, e->field, ": ", e->message);
-      return false;
+      return status::invalid(cat(where, e->field, ": ", e->message));
     }
     protocol::deck_result deck = protocol::resolve_deck(choice, format, cards);
     if (!deck.ok()) {
-      error = cat(where, deck.reason, ": ", deck.message);
-      return false;
+      return status::invalid(cat(where, deck.reason, ": ", deck.message));
     }
     // R13.1: the Champion as join checked it.
     std::optional<std::string> champion;
     if (!s.champion.empty()) champion = s.champion;
     const protocol::champion_result c = protocol::resolve_champion(champion, opts, deck.cards, cards);
     if (!c.ok()) {
-      error = cat("match ", m.match_id, " seat ", s.seat, ": champion '", s.champion, "': ", c.reason, ": ",
-                  c.message);
-      return false;
+      return status::invalid(cat("match ", m.match_id, " seat ", s.seat, ": champion '", s.champion, "': ", c.reason, ": ",
+                  c.message));
     }
     out.champions[static_cast<std::size_t>(s.seat)] = c.card;
     out.decks[static_cast<std::size_t>(s.seat)] = std::move(deck.cards);
@@ -127,30 +114,26 @@ bool config_from_record(const catalogue& cards, const match_record& m, match_con
     const std::string where = cat("match ", m.match_id, " AI seat ", s.seat, ": deck ", s.deck_json, ": ");
     const auto deck_json = nlohmann::json::parse(s.deck_json, nullptr, false);
     if (!deck_json.is_object() || !deck_json.contains("cards") || !deck_json["cards"].is_array()) {
-      error = cat(where, "not {\"cards\": [ids]}");
-      return false;
+      return status::invalid(cat(where, "not {\"cards\": [ids]}"));
     }
     std::vector<card_id> deck;
     for (const auto& id : deck_json["cards"]) {
       const auto c = id.is_string() ? cards.find(id.get<std::string>()) : std::nullopt;
       if (!c) {
-        error = cat(where, "unknown card ", id.dump());
-        return false;
+        return status::invalid(cat(where, "unknown card ", id.dump()));
       }
       deck.push_back(*c);
     }
     if (auto e = match::check_ai_deck(cards, deck); e != rule_error::ok) {
-      error = cat(where, error_name(e));
-      return false;
+      return status::invalid(cat(where, error_name(e)));
     }
     const int owner = protocol::ai_deck_owner(*mode, s.seat);
     if (deck != solo_ai_deck(cards, preconstructed[static_cast<std::size_t>(owner)])) {
-      error = cat(where, "not the three preconstructed decks seat ", owner, " did not pick (RULING E41)");
-      return false;
+      return status::invalid(cat(where, "not the three preconstructed decks seat ", owner, " did not pick (RULING E41)"));
     }
     out.decks[static_cast<std::size_t>(s.seat)] = std::move(deck);
   }
-  return true;
+  return status::ok();
 }
 
 rebuild_result rebuild(const catalogue& cards, const stored_match& sm, const replay_step_fn& on_step) {
@@ -162,7 +145,10 @@ rebuild_result rebuild(const catalogue& cards, const stored_match& sm, const rep
     return r;
   }
   match_config cfg;
-  if (!config_from_record(cards, rec, cfg, r.error)) return r;
+  if (const status s = config_from_record(cards, rec, cfg); !s) {
+    r.error = s.message();
+    return r;
+  }
   if (is_drafted_record(rec)) {
     draft_replay dr = replay_draft_log(cards, sm);
     if (!dr.ok) {

@@ -11,6 +11,7 @@
 
 #include "cod/engine/draft.hpp"
 #include "cod/engine/match.hpp"
+#include "common/status.hpp"
 #include "persist/match_store.hpp"
 
 namespace cod::server {
@@ -27,9 +28,9 @@ namespace cod::server {
 // Drafted formats (never solo or coop: check_room_config refuses them): no
 // deck_json (the decks are the draft's: rebuild fills decks and seed).
 // The first seat is left to the coin toss from the seed
-// (match::create), as when the match was created. false and a sentence in
-// `error` when the record cannot be played.
-bool config_from_record(const catalogue& cat, const match_record& m, match_config& out, std::string& error);
+// (match::create), as when the match was created. invalid, with a sentence,
+// when the record cannot be played.
+status config_from_record(const catalogue& cat, const match_record& m, match_config& out);
 
 struct rebuild_result {
   cod::match m;           // the match after the last good action (none while drafting)

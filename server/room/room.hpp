@@ -36,6 +36,7 @@
 #include "cod/engine/match.hpp"
 #include "cod/protocol/messages.hpp"
 #include "common/config.hpp"
+#include "common/status.hpp"
 #include "persist/match_store.hpp"
 #include "room/executor.hpp"
 #include "room/peer.hpp"
@@ -92,13 +93,13 @@ class room : public std::enable_shared_from_this<room> {
 
   // Rebuilds a room from an unfinished stored match (server start-up): seats
   // with their token hashes, the match replayed from its log, every seat
-  // disconnected (each has the grace period to resume). Returns null and sets
-  // `error` when the log does not replay.
+  // disconnected (each has the grace period to resume). invalid, with a
+  // sentence, when the record cannot be read or the log does not replay.
   // A finished match (one that ended by the game) gets a finished room: no
   // grace, no clock, only its final state and match_over for whoever resumes
   // or spectates, until finished_room_ttl_sec after its stored end.
-  static std::shared_ptr<room> recover(room_services& svc, std::shared_ptr<serial_executor> ex,
-                                       const stored_match& stored, std::string& error);
+  static result<std::shared_ptr<room>> recover(room_services& svc, std::shared_ptr<serial_executor> ex,
+                                               const stored_match& stored);
 
   // Starts the room's timers (waiting-room expiry, recovered seats' grace).
   // Call once, after the registry holds the room.
@@ -283,7 +284,8 @@ class room : public std::enable_shared_from_this<room> {
 
   // ---- room_recovery.cpp
   // The record's seats (names, token hashes, decks, Champions) taken.
-  bool seats_from_record(const match_record& rec, std::string& error);
+  // invalid when a seat number is out of range.
+  cod::server::status seats_from_record(const match_record& rec);
 
   // ---- room_tournament.cpp
   void do_join_reserved(const std::shared_ptr<peer>& c, const protocol::join_msg& m,

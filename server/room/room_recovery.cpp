@@ -17,41 +17,33 @@ using nlohmann::json;
 
 namespace {
 
-// The room's parameters as the record stores them. False and a sentence in
-// `error` when they cannot be read back.
-bool params_from_record(const match_record& rec, room::params& p, std::string& error) {
+// The room's parameters as the record stores them. invalid, with a
+// sentence, when they cannot be read back.
+status params_from_record(const match_record& rec, room::params& p) {
   p.id = rec.room_id;
   if (auto mode = game_mode_from_name(rec.mode)) {
     p.mode = *mode;
   } else {
-    error = "unknown mode ";
-    error += rec.mode;
-    return false;
+    return status::invalid("unknown mode " + rec.mode);
   }
   if (auto f = pr::deck_format_from_name(rec.format)) {
     p.format = *f;
   } else {
-    error = "unknown format ";
-    error += rec.format;
-    return false;
+    return status::invalid("unknown format " + rec.format);
   }
   const auto options = json::parse(rec.options_json, nullptr, false);
   if (options.is_discarded()) {
-    error = "options_json is not JSON";
-    return false;
+    return status::invalid("options_json is not JSON");
   }
   if (auto e = pr::room_options_from_json(options, p.options)) {
-    error = "options_json: ";
-    error += e->message;
-    return false;
+    return status::invalid("options_json: " + e->message);
   }
   p.options.seats = static_cast<int>(rec.seats.size());
   p.seed = rec.seed;
   if (seed_commitment(rec.seed) != rec.seed_hash) {
-    error = "the seed does not match its commitment";
-    return false;
+    return status::invalid("the seed does not match its commitment");
   }
-  return true;
+  return status::ok();
 }
 
 // The turn clock's banks as the log's timestamps leave them, followed along
@@ -89,11 +81,11 @@ struct clock_replay {
 
 }  // namespace
 
-std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_executor> ex,
-                                   const stored_match& sm, std::string& error) {
+result<std::shared_ptr<room>> room::recover(room_services& svc, std::shared_ptr<serial_executor> ex,
+                                           const stored_match& sm) {
   const auto& rec = sm.match;
   params p;
-  if (!params_from_record(rec, p, error)) return nullptr;
+  if (cod::server::status read = params_from_record(rec, p); !read) return read;
   std::optional<clock_replay> clock;
   replay_step_fn on_step;
   if (p.options.clock) {
@@ -101,13 +93,10 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
     on_step = [&clock](const action_record* a, std::span<const event>, const match& m) { return clock->step(a, m); };
   }
   auto rb = rebuild(*svc.cat, sm, on_step);
-  if (!rb.ok) {
-    error = rb.error;
-    return nullptr;
-  }
+  if (!rb.ok) return cod::server::status::invalid(rb.error);
 
   auto r = std::make_shared<room>(svc, std::move(ex), std::move(p));
-  if (!r->seats_from_record(rec, error)) return nullptr;
+  if (cod::server::status seats = r->seats_from_record(rec); !seats) return seats;
   r->match_id_ = rec.match_id;
   r->recovered_ = true;
   r->match_row_ = true;
@@ -116,10 +105,7 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
     r->draft_seq_ = static_cast<std::int64_t>(sm.draft.size());
   }
   if (rb.drafting && sm.finished()) {
-    error = "its draft never finished (reason ";
-    error += sm.result->reason;
-    error += ")";
-    return nullptr;
+    return cod::server::status::invalid("its draft never finished (reason " + sm.result->reason + ")");
   }
   if (rb.drafting) {
     // Stopped mid-draft: the draft goes on from its last stored pick.
@@ -139,10 +125,7 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
     // game ended: one stopped by the server (aborted, voided, abandoned,
     // recovery_failed) has no match_over to show.
     if (!r->match_.over()) {
-      error = "it ended without a game over (reason ";
-      error += sm.result->reason;
-      error += ")";
-      return nullptr;
+      return cod::server::status::invalid("it ended without a game over (reason " + sm.result->reason + ")");
     }
     r->status_ = status::finished;
     r->ended_ms_ = sm.result->ended_ms;
@@ -151,11 +134,10 @@ std::shared_ptr<room> room::recover(room_services& svc, std::shared_ptr<serial_e
   return r;
 }
 
-bool room::seats_from_record(const match_record& rec, std::string& error) {
+cod::server::status room::seats_from_record(const match_record& rec) {
   for (const auto& s : rec.seats) {
     if (s.seat < 0 || s.seat >= static_cast<int>(seats_.size())) {
-      error = "bad seat number";
-      return false;
+      return cod::server::status::invalid("bad seat number");
     }
     auto& seat = seats_[static_cast<std::size_t>(s.seat)];
     seat.taken = true;
@@ -165,7 +147,7 @@ bool room::seats_from_record(const match_record& rec, std::string& error) {
     seat.champion_id = s.champion;
     if (auto id = svc_.cat->find(s.champion)) seat.champion = *id;
   }
-  return true;
+  return cod::server::status::ok();
 }
 
 }  // namespace cod::server

@@ -224,15 +224,15 @@ std::size_t room_registry::recover(std::vector<stored_match> matches) {
   }
   std::size_t n = 0;
   for (const auto& sm : matches) {
-    std::string error;
-    auto r = room::recover(svc_, make_executor_(), sm, error);
-    if (!r && sm.finished()) {
+    auto recovered = room::recover(svc_, make_executor_(), sm);
+    const std::string error = recovered.error().message();
+    if (!recovered && sm.finished()) {
       // Only its result was to be shown; the match itself is settled.
       spdlog::info("recovery: finished match {} (room {}) gets no room back: {}", sm.match.match_id,
                    sm.match.room_id, error);
       continue;
     }
-    if (!r) {
+    if (!recovered) {
       spdlog::error("recovery: match {} (room {}) cannot be rebuilt: {}; finished as recovery_failed",
                     sm.match.match_id, sm.match.room_id, error);
       match_result res;
@@ -241,6 +241,7 @@ std::size_t room_registry::recover(std::vector<stored_match> matches) {
       svc_.store->finish_match(sm.match.match_id, res, [](const server::status&) {});
       continue;
     }
+    const std::shared_ptr<room> r = std::move(*recovered);
     {
       std::lock_guard lock(mutex_);
       if (rooms_.count(r->id())) {

@@ -280,14 +280,14 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  std::string error;
   // The file is SQLite; everything after the open reads through the
   // store's read interface (match_reader), as the admin API does.
-  std::unique_ptr<match_reader> reader = sqlite_reader::open(db_path, error);
-  if (!reader) {
-    std::fprintf(stderr, "cod-admin: %s\n", error.c_str());
+  auto opened = sqlite_reader::open(db_path);
+  if (!opened) {
+    std::fprintf(stderr, "cod-admin: %s\n", opened.error().message().c_str());
     return 1;
   }
+  std::unique_ptr<match_reader> reader = std::move(*opened);
   try {
     if (args[0] == "list") {
       const auto found = reader->list_matches(q);

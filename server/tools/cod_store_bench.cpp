@@ -219,16 +219,16 @@ int main(int argc, char** argv) {
     dir = tmpl;
     opt.db = (dir / "bench.db").string();
   }
-  std::string error;
   cod::server::sqlite_options so;
   so.path = opt.db;
   so.synchronous = opt.sync;
   so.max_batch = opt.max_batch;
-  auto store = cod::server::sqlite_store::open(so, error);
-  if (!store) {
-    std::fprintf(stderr, "cod-store-bench: %s\n", error.c_str());
+  auto opened = cod::server::sqlite_store::open(so);
+  if (!opened) {
+    std::fprintf(stderr, "cod-store-bench: %s\n", opened.error().message().c_str());
     return 1;
   }
+  auto store = std::move(*opened);
 
   bench b;
   b.store = store.get();

@@ -16,12 +16,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s DB DIR\n", argv[0]);
     return 2;
   }
-  std::string error;
-  auto reader = cod::server::sqlite_reader::open(argv[1], error);
-  if (!reader) {
-    std::fprintf(stderr, "%s: %s\n", argv[1], error.c_str());
+  auto opened = cod::server::sqlite_reader::open(argv[1]);
+  if (!opened) {
+    std::fprintf(stderr, "%s: %s\n", argv[1], opened.error().message().c_str());
     return 1;
   }
+  auto reader = std::move(*opened);
   std::filesystem::create_directories(argv[2]);
   cod::server::match_query q;
   q.limit = 1000;

@@ -83,9 +83,9 @@ void for_each_store(Body&& body) {
   }
   SUBCASE("sqlite_store") {
     temp_dir dir;
-    std::string error;
-    auto s = sqlite_store::open({.path = dir.file("store.db")}, error);
-    REQUIRE_MESSAGE(s, error);
+    auto opened = sqlite_store::open({.path = dir.file("store.db")});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto s = std::move(*opened);
     body(*s);
   }
 }

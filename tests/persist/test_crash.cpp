@@ -36,9 +36,9 @@ void report(int fd, std::int64_t n) {
 // inside the kill_at-th callback, with later writes still queued or being
 // committed. Never returns; no doctest here.
 [[noreturn]] void child(const std::string& path, int fd, int n, int kill_at) {
-  std::string error;
-  auto s = sqlite_store::open({.path = path}, error);
-  if (!s) _exit(3);
+  auto opened = sqlite_store::open({.path = path});
+  if (!opened) _exit(3);
+  auto s = std::move(*opened);
   std::atomic<std::int64_t> acked{0};
   std::atomic<bool> bad{false};
   s->create_match(sample_record("m"), [&](const status& st) {
@@ -96,9 +96,9 @@ void crash_and_check(int n, int kill_at) {
   REQUIRE(got == sizeof acknowledged);
   CHECK(acknowledged == (kill_at ? kill_at : n));
 
-  std::string error;
-  auto s = sqlite_store::open({.path = path}, error);  // recovers the WAL
-  REQUIRE_MESSAGE(s, error);
+  auto opened = sqlite_store::open({.path = path});  // recovers the WAL
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto s = std::move(*opened);
   auto un = s->load_unfinished();
   REQUIRE(un.size() == 1);
   const auto& log = un[0].actions;

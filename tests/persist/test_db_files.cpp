@@ -40,26 +40,28 @@ struct umask_scope {
 TEST_CASE("sqlite_store: one store per database; the second is refused with the lock file and the holder's pid") {
   temp_dir dir;
   const std::string path = dir.file("one.db");
-  std::string error;
-  auto first = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(first, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto first = std::move(*opened);
   acks a;
   first->create_match(sample_record("m"), a.expect(true));
   first->flush();
 
   // Another store (here in this process: flock locks are per open file, so
   // this is what a second cod-server gets).
-  error.clear();
-  auto second = sqlite_store::open({.path = path}, error);
-  CHECK(second == nullptr);
+  const auto second = sqlite_store::open({.path = path});
+  CHECK(!second);
+  CHECK(second.error().error_code() == status::code::conflict);
+  const std::string error = second.error().message();
   INFO(error);
   CHECK(error.find(path + ".lock") != std::string::npos);
   CHECK(error.find("in use by another cod-server") != std::string::npos);
   CHECK(error.find("(pid " + std::to_string(::getpid()) + ")") != std::string::npos);
 
   // Readers (cod-admin) do not take the lock, and see what the owner wrote.
-  auto reader = sqlite_reader::open(path, error);
-  REQUIRE_MESSAGE(reader, error);
+  auto reader_opened = sqlite_reader::open(path);
+  REQUIRE_MESSAGE(reader_opened, reader_opened.error().message());
+  auto reader = std::move(*reader_opened);
   CHECK(reader->load_match("m").has_value());
 
   // The first writes on, untouched by the refused open.
@@ -69,8 +71,9 @@ TEST_CASE("sqlite_store: one store per database; the second is refused with the 
 
   // The lock goes with its store.
   first.reset();
-  auto third = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(third, error);
+  auto third_opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(third_opened, third_opened.error().message());
+  auto third = std::move(*third_opened);
   CHECK(third->load_match("m")->actions.size() == 1);
 }
 
@@ -78,9 +81,9 @@ TEST_CASE("sqlite_store: the database, its -wal and -shm and its lock file are c
   const umask_scope u(022);  // the usual umask: files would be 0644
   temp_dir dir;
   const std::string path = dir.file("private.db");
-  std::string error;
-  auto s = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(s, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto s = std::move(*opened);
   acks a;
   s->create_match(sample_record("m"), a.expect(true));
   s->flush();
@@ -96,13 +99,16 @@ TEST_CASE("sqlite_store: the database, its -wal and -shm and its lock file are c
 TEST_CASE("sqlite_store: an existing database its group or others can read is named in a warning") {
   temp_dir dir;
   const std::string path = dir.file("shared.db");
-  std::string error;
-  { REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error); }
+  {
+    const auto first = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(first, first.error().message());
+  }
   std::filesystem::permissions(path, std::filesystem::perms(0644));
   CHECK(detail::warn_if_not_private(path) == std::vector<std::string>{path});
   // It still opens (an admin may mean it), and the lock file stays private.
-  auto s = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(s, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto s = std::move(*opened);
   CHECK(mode_of(path + ".lock") == 0600);
 }
 
@@ -112,10 +118,10 @@ TEST_CASE("sqlite_store: a database it cannot write is refused at open, not at t
   // a write succeeds). Root ignores file modes: the child drops to nobody.
   temp_dir dir;
   const std::string path = dir.file("ro.db");
-  std::string error;
   {
-    auto s = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(s, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto s = std::move(*opened);
     s->create_match(sample_record("m"), nullptr);
   }
   std::filesystem::permissions(dir.path(), std::filesystem::perms(0777));
@@ -127,9 +133,9 @@ TEST_CASE("sqlite_store: a database it cannot write is refused at open, not at t
   REQUIRE(pid >= 0);
   if (pid == 0) {
     if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) _exit(10);
-    std::string e;
-    auto s = sqlite_store::open({.path = path}, e);
+    const auto s = sqlite_store::open({.path = path});
     if (s) _exit(1);  // started on a database it cannot write
+    const std::string e = s.error().message();
     std::fprintf(stderr, "refused as expected: %s\n", e.c_str());
     _exit(e.find("readonly") != std::string::npos && e.find("write check") != std::string::npos ? 0 : 2);
   }
@@ -144,9 +150,9 @@ TEST_CASE("store_health: a failed commit makes the store unhealthy until a commi
   SUBCASE("sqlite_store, another process holding the write lock") {
     temp_dir dir;
     const std::string path = dir.file("health.db");
-    std::string error;
-    auto s = sqlite_store::open({.path = path, .busy_timeout_ms = 50}, error);
-    REQUIRE_MESSAGE(s, error);
+    auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 50});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto s = std::move(*opened);
     acks a;
     s->create_match(sample_record("m"), a.expect(true));
     s->append_action("m", sample_action(2), a.expect(false));  // refused (a hole): not a storage failure

@@ -26,9 +26,9 @@ std::string n_str(int n) { return std::to_string(n); }
 
 // A new database at `path`, migrated by the store, holding match "m1".
 void create_with_match(const std::string& path) {
-  std::string error;
-  auto store = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(store, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
   acks a;
   store->create_match(sample_record("m1"), a.expect(true));
   store->flush();
@@ -38,8 +38,8 @@ void create_with_match(const std::string& path) {
 // A new database at `path`, migrated by the store (closed again), then `sql`
 // run on it raw.
 void migrate_then_exec(const std::string& path, const std::string& sql) {
-  std::string error;
-  REQUIRE_MESSAGE(sqlite_store::open({.path = path}, error), error);
+  const auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
   raw_db(path).exec(sql);
 }
 
@@ -97,9 +97,9 @@ TEST_CASE("migrations: an empty database gets the documented schema, in WAL mode
   temp_dir dir;
   const std::string path = dir.file("new.db");
   {
-    std::string error;
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
     CHECK(store->schema_version_at_open() == 0);
   }
   raw_db db(path);
@@ -169,14 +169,14 @@ TEST_CASE("migrations: reopening applies nothing and keeps the data") {
   temp_dir dir;
   const std::string path = dir.file("again.db");
   create_with_match(path);
-  std::string error;
   std::string applied_at;
   {
     raw_db db(path);
     applied_at = db.one("SELECT group_concat(applied_at) FROM schema_migrations");
   }
-  auto store = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(store, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
   CHECK(store->schema_version_at_open() == known_schema_version());
   CHECK(store->load_match("m1").has_value());
   raw_db db(path);
@@ -188,13 +188,13 @@ TEST_CASE("migrations: a database with a newer schema is refused, clearly") {
   const std::string path = dir.file("newer.db");
   migrate_then_exec(path, "INSERT INTO schema_migrations VALUES (" + n_str(known_schema_version() + 1) +
                               ", '9999_future.sql', 'x', 0)");
-  std::string error;
-  CHECK(sqlite_store::open({.path = path}, error) == nullptr);
-  CHECK(error.find("newer") != std::string::npos);
-  CHECK(error.find(path) != std::string::npos);
-  error.clear();
-  CHECK(sqlite_reader::open(path, error) == nullptr);
-  CHECK(error.find("newer") != std::string::npos);
+  const auto store = sqlite_store::open({.path = path});
+  CHECK(!store);
+  CHECK(store.error().message().find("newer") != std::string::npos);
+  CHECK(store.error().message().find(path) != std::string::npos);
+  const auto reader = sqlite_reader::open(path);
+  CHECK(!reader);
+  CHECK(reader.error().message().find("newer") != std::string::npos);
   // Nothing was changed by the refused open.
   raw_db db(path);
   CHECK(db.one("SELECT count(*) FROM schema_migrations") == n_str(known_schema_version() + 1));
@@ -205,61 +205,62 @@ TEST_CASE("migrations: a gap in the recorded versions is refused") {
   const std::string path = dir.file("gap.db");
   migrate_then_exec(path, "INSERT INTO schema_migrations VALUES (" + n_str(known_schema_version() + 2) +
                               ", 'x.sql', 'x', 0)");
-  std::string error;
-  CHECK(sqlite_store::open({.path = path}, error) == nullptr);
-  CHECK(error.find("not contiguous") != std::string::npos);
+  const auto opened = sqlite_store::open({.path = path});
+  CHECK(!opened);
+  CHECK(opened.error().message().find("not contiguous") != std::string::npos);
 }
 
 TEST_CASE("migrations: a renamed migration is refused") {
   temp_dir dir;
   const std::string path = dir.file("renamed.db");
   migrate_then_exec(path, "UPDATE schema_migrations SET name = '0001_other.sql' WHERE version = 1");
-  std::string error;
-  CHECK(sqlite_store::open({.path = path}, error) == nullptr);
-  CHECK(error.find("0001_other.sql") != std::string::npos);
+  const auto opened = sqlite_store::open({.path = path});
+  CHECK(!opened);
+  CHECK(opened.error().message().find("0001_other.sql") != std::string::npos);
 }
 
 TEST_CASE("migrations: a corrupt file, a foreign database and a missing file give clear errors") {
   temp_dir dir;
-  std::string error;
 
   const std::string garbage = dir.file("garbage.db");
   {
     std::ofstream out(garbage, std::ios::binary);
     for (int i = 0; i < 200; ++i) out << "this is not a database at all. ";
   }
-  CHECK(sqlite_store::open({.path = garbage}, error) == nullptr);
-  CHECK(error.find(garbage) != std::string::npos);
-  CHECK(error.find("not a database") != std::string::npos);
-  error.clear();
-  CHECK(sqlite_reader::open(garbage, error) == nullptr);
-  CHECK(error.find("not a database") != std::string::npos);
+  const auto garbage_store = sqlite_store::open({.path = garbage});
+  CHECK(!garbage_store);
+  CHECK(garbage_store.error().message().find(garbage) != std::string::npos);
+  CHECK(garbage_store.error().message().find("not a database") != std::string::npos);
+  const auto garbage_reader = sqlite_reader::open(garbage);
+  CHECK(!garbage_reader);
+  CHECK(garbage_reader.error().message().find("not a database") != std::string::npos);
 
   const std::string foreign = dir.file("foreign.db");
   {
     raw_db db(foreign);
     db.exec("CREATE TABLE t (x)");
   }
-  CHECK(sqlite_store::open({.path = foreign}, error) == nullptr);
-  CHECK(error.find("not a Clash of Decks database") != std::string::npos);
+  const auto foreign_store = sqlite_store::open({.path = foreign});
+  CHECK(!foreign_store);
+  CHECK(foreign_store.error().message().find("not a Clash of Decks database") != std::string::npos);
   {
     raw_db db(foreign);
     CHECK(db.one("SELECT count(*) FROM sqlite_master") == "1");  // left untouched
   }
 
-  error.clear();
-  CHECK(sqlite_reader::open(dir.file("missing.db"), error) == nullptr);
-  CHECK(error.find("missing.db") != std::string::npos);
+  const auto missing_reader = sqlite_reader::open(dir.file("missing.db"));
+  CHECK(!missing_reader);
+  CHECK(missing_reader.error().message().find("missing.db") != std::string::npos);
 
   const std::string empty = dir.file("empty.db");
   { raw_db db(empty); }
-  error.clear();
-  CHECK(sqlite_reader::open(empty, error) == nullptr);
-  CHECK(error.find("no schema") != std::string::npos);
+  const auto empty_reader = sqlite_reader::open(empty);
+  CHECK(!empty_reader);
+  CHECK(empty_reader.error().message().find("no schema") != std::string::npos);
 
-  error.clear();
-  CHECK(sqlite_store::open({.path = dir.file("no/such/dir/x.db")}, error) == nullptr);
-  CHECK(error.find("cannot open") != std::string::npos);
+  const auto no_dir_store = sqlite_store::open({.path = dir.file("no/such/dir/x.db")});
+  CHECK(!no_dir_store);
+  CHECK(no_dir_store.error().message().find("cannot open") != std::string::npos);
 }
 
 TEST_CASE("migrations: a database of schema 1 (duels only) upgrades to 0002; its matches still load") {
@@ -282,9 +283,9 @@ TEST_CASE("migrations: a database of schema 1 (duels only) upgrades to 0002; its
     db.exec("INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json) VALUES "
             "('old', 0, 'a', 't0', '{\"preconstructed\":1}'), ('old', 1, 'b', 't1', '{\"preconstructed\":2}')");
   }
-  std::string error;
-  auto store = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(store, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
   CHECK(store->schema_version_at_open() == 1);
   const auto m = store->load_match("old");
   REQUIRE(m);

@@ -262,9 +262,9 @@ TEST_CASE("store: pending() counts queued writes; flush() waits for them and the
   }
   SUBCASE("sqlite_store") {
     temp_dir dir;
-    std::string error;
-    auto s = sqlite_store::open({.path = dir.file("p.db")}, error);
-    REQUIRE_MESSAGE(s, error);
+    auto opened = sqlite_store::open({.path = dir.file("p.db")});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto s = std::move(*opened);
     std::mutex gate;
     std::unique_lock hold(gate);
     acks a;
@@ -306,11 +306,11 @@ TEST_CASE("memory_store: fail_writes refuses every write") {
 TEST_CASE("sqlite_store: closing commits what is queued; reopening loads every unfinished match") {
   temp_dir dir;
   const std::string path = dir.file("reopen.db");
-  std::string error;
   std::atomic<int> acked{0};
   {
-    auto s = sqlite_store::open({.path = path, .synchronous = sqlite_options::sync::full, .max_batch = 64}, error);
-    REQUIRE_MESSAGE(s, error);
+    auto opened = sqlite_store::open({.path = path, .synchronous = sqlite_options::sync::full, .max_batch = 64});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto s = std::move(*opened);
     s->create_match(sample_record("old", 1000), nullptr);
     s->create_match(sample_record("done", 1500), nullptr);
     s->create_match(sample_record("new", 2000), nullptr);
@@ -323,8 +323,9 @@ TEST_CASE("sqlite_store: closing commits what is queued; reopening loads every u
     // No flush: the destructor drains the queue.
   }
   CHECK(acked == 310);
-  auto s = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(s, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto s = std::move(*opened);
   auto un = s->load_unfinished();
   REQUIRE(un.size() == 2);
   CHECK(un[0].match == sample_record("old", 1000));  // oldest first
@@ -349,15 +350,16 @@ TEST_CASE("sqlite_store: closing commits what is queued; reopening loads every u
 TEST_CASE("sqlite_store: a reader sees committed data while the store runs") {
   temp_dir dir;
   const std::string path = dir.file("live.db");
-  std::string error;
-  auto s = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(s, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto s = std::move(*opened);
   acks a;
   s->create_match(sample_record("m"), a.expect(true));
   s->append_action("m", sample_action(1), a.expect(true));
   s->flush();
-  auto r = sqlite_reader::open(path, error);
-  REQUIRE_MESSAGE(r, error);
+  auto reader_opened = sqlite_reader::open(path);
+  REQUIRE_MESSAGE(reader_opened, reader_opened.error().message());
+  auto r = std::move(*reader_opened);
   CHECK(r->schema_version() >= 1);
   CHECK(r->load_match("m")->actions.size() == 1);
   s->append_action("m", sample_action(2), a.expect(true));
@@ -373,12 +375,12 @@ TEST_CASE("sqlite_store: WAL checkpoints run off the writer thread once the WAL 
     CAPTURE(threshold);
     temp_dir dir;
     const std::string path = dir.file("ckpt.db");
-    std::string error;
     sqlite_options o;
     o.path = path;
     o.checkpoint_pages = threshold;
-    auto s = sqlite_store::open(o, error);
-    REQUIRE_MESSAGE(s, error);
+    auto opened = sqlite_store::open(o);
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto s = std::move(*opened);
     acks a;
     s->create_match(sample_record("m"), a.expect(true));
     for (int seq = 1; seq <= 40; ++seq) {
@@ -396,8 +398,9 @@ TEST_CASE("sqlite_store: WAL checkpoints run off the writer thread once the WAL 
     } else {
       CHECK(s->checkpoints() == 0);
     }
-    auto r = sqlite_reader::open(path, error);
-    REQUIRE_MESSAGE(r, error);
+    auto reader_opened = sqlite_reader::open(path);
+    REQUIRE_MESSAGE(reader_opened, reader_opened.error().message());
+    auto r = std::move(*reader_opened);
     CHECK(r->load_match("m")->actions.size() == 40);
     CHECK(a.wrong() == 0);
   }
@@ -406,9 +409,9 @@ TEST_CASE("sqlite_store: WAL checkpoints run off the writer thread once the WAL 
 TEST_CASE("sqlite_store: a failed commit refuses its whole batch; the log never gets a hole") {
   temp_dir dir;
   const std::string path = dir.file("busy.db");
-  std::string error;
-  auto s = sqlite_store::open({.path = path, .busy_timeout_ms = 50}, error);
-  REQUIRE_MESSAGE(s, error);
+  auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 50});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto s = std::move(*opened);
   acks good, bad;
   s->create_match(sample_record("m"), good.expect(true));
   s->append_action("m", sample_action(1), good.expect(true));

@@ -106,8 +106,8 @@ played play_and_store(match_store& store, const match_record& record, int max_ac
   const std::uint64_t seed = rec.seed;
 
   cod::match_config cfg;
-  std::string error;
-  REQUIRE_MESSAGE(config_from_record(shipped(), rec, cfg, error), error);
+  const status read = config_from_record(shipped(), rec, cfg);
+  REQUIRE_MESSAGE(read, read.message());
   cod::match m;
   std::vector<cod::event> events;
   REQUIRE(cod::match::create(shipped(), cfg, m, events) == cod::rule_error::ok);
@@ -154,9 +154,9 @@ played play_and_store(match_store& store, const match_record& record, int max_ac
 // config_from_record refuses `bad`, saying `expect` somewhere in its reason.
 void config_refused(const match_record& bad, const std::string& expect) {
   cod::match_config c;
-  std::string why;
-  CHECK_FALSE(config_from_record(shipped(), bad, c, why));
-  CHECK_MESSAGE(why.find(expect) != std::string::npos, why);
+  const status why = config_from_record(shipped(), bad, c);
+  CHECK_FALSE(why);
+  CHECK_MESSAGE(why.message().find(expect) != std::string::npos, why.message());
 }
 
 const verify_check* find_check(const verify_result& v, const std::string& name) {
@@ -194,8 +194,8 @@ TEST_CASE("recovery: config_from_record reads decks and options as the server do
   m.seed = 77;
   m.seats = {{0, "a", "", R"({"preconstructed": 1})"}, {1, "b", "", deck3_as_cards()}};
   cod::match_config cfg;
-  std::string error;
-  REQUIRE_MESSAGE(config_from_record(shipped(), m, cfg, error), error);
+  const status read = config_from_record(shipped(), m, cfg);
+  REQUIRE_MESSAGE(read, read.message());
   CHECK(cfg.decks[0] == shipped().preconstructed_deck(1));
   CHECK(cfg.decks[1] == shipped().preconstructed_deck(3));
   CHECK(cfg.exhaustion_rule);
@@ -205,7 +205,7 @@ TEST_CASE("recovery: config_from_record reads decks and options as the server do
   match_record bad = m;
   bad.options_json = "";
   cod::match_config c;
-  CHECK(config_from_record(shipped(), bad, c, error));  // no options: the defaults
+  CHECK(config_from_record(shipped(), bad, c));  // no options: the defaults
   CHECK(!c.exhaustion_rule);
   bad = m;
   bad.seats[0].deck_json = R"({"preconstructed": 5})";
@@ -250,8 +250,8 @@ TEST_CASE("recovery: config_from_record reads four-seat modes, teams and Champio
     CAPTURE(mode);
     const match_record m = four_seat_record("m4", mode, 99, true);
     cod::match_config cfg;
-    std::string error;
-    REQUIRE_MESSAGE(config_from_record(shipped(), m, cfg, error), error);
+    const status read = config_from_record(shipped(), m, cfg);
+    REQUIRE_MESSAGE(read, read.message());
     CHECK(cod::game_mode_name(cfg.mode) == mode);
     CHECK(cfg.seat_count == 4);
     CHECK(cfg.share_team_hands == (std::string(mode) == "2v2"));
@@ -276,26 +276,27 @@ TEST_CASE("recovery: config_from_record reads four-seat modes, teams and Champio
   match_record bad = four_seat_record("m5", "ffa", 1, false);
   bad.options_json = R"({"seats":4,"share_team_hands":true})";
   cod::match_config c;
-  std::string why;
-  CHECK_FALSE(config_from_record(shipped(), bad, c, why));
-  CHECK_MESSAGE(why.find("share_team_hands") != std::string::npos, why);
+  const status why = config_from_record(shipped(), bad, c);
+  CHECK_FALSE(why);
+  CHECK_MESSAGE(why.message().find("share_team_hands") != std::string::npos, why.message());
 }
 
 TEST_CASE("recovery: four-seat matches with Champions are stored, rebuilt after a restart and verified") {
   temp_dir dir;
   const std::string path = dir.file("four.db");
-  std::string error;
   played unfinished, finished_2v2, conceded_ffa;
   {
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
     unfinished = play_and_store(*store, four_seat_record("ffa-open", "ffa", 4242, true), 25);
     finished_2v2 = play_and_store(*store, four_seat_record("2v2-end", "2v2", 777, true), -1);
     // seat 1 concedes at its 9th action: ffa ends as R11.4, everyone else wins.
     conceded_ffa = play_and_store(*store, four_seat_record("ffa-conc", "ffa", 31337, false), 9, 1);
   }
-  auto store = sqlite_store::open({.path = path}, error);  // as after a restart
-  REQUIRE_MESSAGE(store, error);
+  auto opened = sqlite_store::open({.path = path});  // as after a restart
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
 
   // The seats as written: team only in 2v2, Champions by catalogue id.
   const auto t = store->load_match("2v2-end");
@@ -356,15 +357,16 @@ TEST_CASE("recovery: four-seat matches with Champions are stored, rebuilt after 
 TEST_CASE("recovery: an unfinished duel is rebuilt from the database to the same digest") {
   temp_dir dir;
   const std::string path = dir.file("rec.db");
-  std::string error;
   played p;
   {
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
     p = play_and_store(*store, "m1", 1234567890123ull, true, 12);
   }
-  auto store = sqlite_store::open({.path = path}, error);  // as after a restart
-  REQUIRE_MESSAGE(store, error);
+  auto opened = sqlite_store::open({.path = path});  // as after a restart
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
   auto un = store->load_unfinished();
   REQUIRE(un.size() == 1);
   CHECK(un[0].actions.size() == 12);
@@ -382,11 +384,11 @@ TEST_CASE("recovery: an unfinished duel is rebuilt from the database to the same
 TEST_CASE("recovery: finished duels verify; tampering is found and located") {
   temp_dir dir;
   const std::string path = dir.file("verify.db");
-  std::string error;
   played p, q;
   {
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
     p = play_and_store(*store, "full", 42, false, -1);
     q = play_and_store(*store, "conceded", 7, true, 6, 1);
   }
@@ -395,8 +397,9 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
   REQUIRE(p.sm.actions.size() > 10);
   REQUIRE(q.sm.finished());
   CHECK(q.sm.result->reason == "concession");
-  auto reader = sqlite_reader::open(path, error);
-  REQUIRE_MESSAGE(reader, error);
+  auto opened = sqlite_reader::open(path);
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto reader = std::move(*opened);
   // Runs `sql` on the file, then verifies match `id` again: it must fail.
   auto verify_tampered = [&](const std::string& sql, const char* id) {
     raw_db(path).exec(sql);
@@ -481,10 +484,10 @@ TEST_CASE("recovery: verify of an unfinished match fails its 'finished' check on
 TEST_CASE("cod-admin: list, show and verify; exit status follows verification") {
   temp_dir dir;
   const std::string path = dir.file("admin.db");
-  std::string error;
   {
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
     play_and_store(*store, "g1", 5, false, -1);
     play_and_store(*store, "g2", 6, false, 12);
   }
@@ -528,11 +531,11 @@ TEST_CASE("cod-admin: list, show and verify; exit status follows verification") 
 TEST_CASE("cod-admin: four-seat matches list their teams; show prints each seat's team and Champion; verify") {
   temp_dir dir;
   const std::string path = dir.file("admin4.db");
-  std::string error;
   match_record two = four_seat_record("t1", "2v2", 777, true);
   {
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
     play_and_store(*store, two, -1);
     play_and_store(*store, four_seat_record("f1", "ffa", 31337, false), 9, 1);
   }
@@ -600,7 +603,6 @@ match_record ai_record(const std::string& id, const std::string& mode, std::uint
 TEST_CASE("recovery: solo and co-op matches keep their AI seats and difficulty; rebuilt after a restart; cod-admin") {
   temp_dir dir;
   const std::string path = dir.file("ai.db");
-  std::string error;
   const nlohmann::json custom = {{"exhaustion", false}, {"seats", 2}, {"turn_clock", nullptr}, {"champions", false},
                                  {"share_team_hands", false}, {"difficulty", 2},
                                  {"ai", {{"fixed_mana", 6}, {"double_variable", false}, {"ai_first", true},
@@ -610,14 +612,16 @@ TEST_CASE("recovery: solo and co-op matches keep their AI seats and difficulty; 
   const match_record coop = ai_record("coop-end", "coop", 1234, quick);
   played open_solo;
   {
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
     open_solo = play_and_store(*store, solo, 3);
     REQUIRE_FALSE(open_solo.sm.finished());  // the AI wins fast against random moves: 3 actions only
     play_and_store(*store, coop, -1);
   }
-  auto store = sqlite_store::open({.path = path}, error);
-  REQUIRE_MESSAGE(store, error);
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
   const auto c = store->load_match("coop-end");
   REQUIRE(c);
   CHECK(c->match.seats == coop.seats);  // ai, team, empty token hash: as written
@@ -643,7 +647,7 @@ TEST_CASE("recovery: solo and co-op matches keep their AI seats and difficulty; 
   CHECK(r.seq == 3);
   CHECK(r.m.digest() == open_solo.final_digest);
   cod::match_config cfg;
-  REQUIRE(config_from_record(shipped(), un[0].match, cfg, error));
+  REQUIRE(config_from_record(shipped(), un[0].match, cfg));
   CHECK(cfg.difficulty == 2);
   CHECK(cfg.ai.ai_first);
   CHECK(cfg.ai.granted == cod::bit(cod::ability::sprint));
@@ -653,8 +657,9 @@ TEST_CASE("recovery: solo and co-op matches keep their AI seats and difficulty; 
   auto opts = custom;
   opts["difficulty"] = 3;
   bad.options_json = opts.dump();
-  CHECK_FALSE(config_from_record(shipped(), bad, cfg, error));
-  CHECK(error.find("options.difficulty") != std::string::npos);
+  const status why = config_from_record(shipped(), bad, cfg);
+  CHECK_FALSE(why);
+  CHECK(why.message().find("options.difficulty") != std::string::npos);
 
   const std::string admin = std::string(COD_ADMIN_PATH) + " --db " + path + " --catalogue " + COD_CATALOGUE_PATH;
   int rc = -1;

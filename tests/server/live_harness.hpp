@@ -57,8 +57,8 @@ struct live_server {
   cod::server::server srv;
   explicit live_server(const cod::server::config& cfg) : srv(cfg) {
     spdlog::set_level(spdlog::level::warn);
-    std::string error;
-    REQUIRE_MESSAGE(srv.start(error), error);
+    const cod::server::status started = srv.start();
+    REQUIRE_MESSAGE(started, started.message());
     srv.run();
   }
   ~live_server() {

@@ -86,8 +86,8 @@ played play_and_store(match_store& store, const std::string& id, std::uint64_t s
   rec.seats = {{0, name0, sha256_hex("t0"), R"({"preconstructed":1})"},
                {1, name1, sha256_hex("t1"), R"({"preconstructed":2})"}};
   cod::match_config cfg;
-  std::string error;
-  REQUIRE_MESSAGE(config_from_record(shipped(), rec, cfg, error), error);
+  const status read = config_from_record(shipped(), rec, cfg);
+  REQUIRE_MESSAGE(read, read.message());
   cod::match m;
   std::vector<cod::event> events;
   REQUIRE(cod::match::create(shipped(), cfg, m, events) == cod::rule_error::ok);
@@ -147,8 +147,8 @@ stored_match draft_and_store(match_store& store, const std::string& id, const st
   rec.seats = {{0, "Dee", sha256_hex("t0"), R"({"draft":true})"}, {1, "Eve", sha256_hex("t1"), R"({"draft":true})"}};
   store.create_match(rec, nullptr);
   cod::draft_config cfg;
-  std::string error;
-  REQUIRE_MESSAGE(draft_config_from_record(rec, cfg, error), error);
+  const status read = draft_config_from_record(rec, cfg);
+  REQUIRE_MESSAGE(read, read.message());
   cod::draft d;
   std::vector<cod::draft_event> events;
   REQUIRE(cod::draft::create(shipped(), cfg, d, events) == cod::draft_error::ok);
@@ -178,7 +178,8 @@ stored_match draft_and_store(match_store& store, const std::string& id, const st
   }
   if (d.finished()) {
     cod::match_config mc;
-    REQUIRE_MESSAGE(config_from_record(shipped(), rec, mc, error), error);
+    const status read_match = config_from_record(shipped(), rec, mc);
+    REQUIRE_MESSAGE(read_match, read_match.message());
     for (std::size_t s = 0; s < 2; ++s) mc.decks[s] = d.decks()[s];
     mc.seed = d.match_seed();
     cod::match m;
@@ -922,9 +923,9 @@ TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "cod.db").string();
   {
-    std::string error;
-    auto store = sqlite_store::open({.path = path}, error);
-    REQUIRE_MESSAGE(store, error);
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
     play_and_store(*store, "live-1", 4242, 1700000003000, 6);
     play_and_store(*store, "done-1", 4243, 1700000004000, -1);
     admin::api api{token, shipped(), *store};

@@ -437,8 +437,9 @@ TEST_CASE("e2e: a second server on the same database refuses to start, naming th
   const auto cfg = base_config(dir);
   live_server first(cfg);
   cod::server::server second(cfg);
-  std::string error;
-  CHECK_FALSE(second.start(error));
+  const cod::server::status started = second.start();
+  CHECK_FALSE(started);
+  const std::string& error = started.message();
   INFO(error);
   CHECK(error.find(cfg.db + ".lock") != std::string::npos);
   CHECK(error.find("(pid " + std::to_string(::getpid()) + ")") != std::string::npos);
@@ -452,8 +453,8 @@ TEST_CASE("e2e: while the store cannot write, /healthz says degraded with HTTP 5
   cod::server::memory_store& store = *owned;
   cod::server::server srv(base_config(dir), std::move(owned));
   spdlog::set_level(spdlog::level::warn);
-  std::string error;
-  REQUIRE_MESSAGE(srv.start(error), error);
+  const cod::server::status started = srv.start();
+  REQUIRE_MESSAGE(started, started.message());
   srv.run();
 
   auto health = http_get(srv.port(), "/healthz");

@@ -25,8 +25,7 @@ struct expected_clock {
 
 expected_clock banks_from_log(const stored_match& sm, std::int64_t bank_ms, std::int64_t increment_ms) {
   match_config cfg;
-  std::string error;
-  REQUIRE(config_from_record(shipped(), sm.match, cfg, error));
+  REQUIRE(config_from_record(shipped(), sm.match, cfg));
   match m;
   std::vector<event> ev;
   REQUIRE(match::create(shipped(), cfg, m, ev) == rule_error::ok);

@@ -244,16 +244,15 @@ TEST_CASE("coop: the match starts with C; a human's concession makes the AIs' te
   std::swap(deck["cards"][0], deck["cards"][23]);
   tampered.match.seats[1].deck_json = deck.dump();
   cod::match_config cfg;
-  std::string error;
-  CHECK_FALSE(config_from_record(shipped(), tampered.match, cfg, error));
-  CHECK(error.find("RULING E41") != std::string::npos);
+  status why = config_from_record(shipped(), tampered.match, cfg);
+  CHECK_FALSE(why);
+  CHECK(why.message().find("RULING E41") != std::string::npos);
   tampered = *stored;
   tampered.match.seats[3].ai = false;
-  error.clear();
-  CHECK_FALSE(config_from_record(shipped(), tampered.match, cfg, error));
-  CHECK(error.find("not marked ai") != std::string::npos);
-  error.clear();
-  REQUIRE(config_from_record(shipped(), stored->match, cfg, error));
+  why = config_from_record(shipped(), tampered.match, cfg);
+  CHECK_FALSE(why);
+  CHECK(why.message().find("not marked ai") != std::string::npos);
+  REQUIRE(config_from_record(shipped(), stored->match, cfg));
   CHECK(cfg.decks[3] == cod::solo_ai_deck(shipped(), 3));
 }
 
