@@ -215,8 +215,10 @@ void room::on_match_finished() {
   }
   spdlog::info("room {}: match {} ended after {} actions: winners [{}], reason {}", p_.id, match_id_, seq_, listed,
                pr::end_reason_name(reason));
-  broadcast(pr::make_match_over(p_.id, match_.winners(), reason, p_.seed));
+  // Counted as finished before anyone hears so: a player who reads
+  // match_over and creates a room at once must find its place free.
   publish_summary();
+  broadcast(pr::make_match_over(p_.id, match_.winners(), reason, p_.seed));
   expire_after(svc_.cfg.finished_room_ttl_sec);
   if (hooks_.finished) hooks_.finished(p_.id, match_id_, winners);
 }
