@@ -82,6 +82,8 @@ function enterRoom(room) {
   const gameRoot = $("#game");
   if (app.game) app.game.destroy();
   clear(gameRoot);
+  // The last screen's seq, phase and turn must not pass for this one's.
+  for (const key of Object.keys(gameRoot.dataset)) delete gameRoot.dataset[key];
   gameRoot.hidden = true;
   app.game = new GameScreen(gameRoot, app.cat, {
     act: (action) => act(action),
@@ -325,7 +327,8 @@ function onLeft(msg) {
 
 // ---- the connection ----
 
-async function connect() {
+// `quiet`: a reconnect says "connected" only once the seat or room is back.
+async function connect(quiet = false) {
   const conn = new Connection();
   app.conn = conn;
   conn.on("state", onState);
@@ -344,14 +347,15 @@ async function connect() {
   });
   const welcome = await conn.open();
   app.reconnectDelay = 500;
-  setConnState(`connected to ${welcome.server}`, true);
+  app.serverName = welcome.server;
+  setConnState(quiet ? "reconnected: taking your place back..." : `connected to ${welcome.server}`, true);
   return conn;
 }
 
 async function reconnect() {
   const room = app.room;
   try {
-    await connect();
+    await connect(true);
   } catch {
     return; // the close handler schedules the next try
   }
@@ -364,6 +368,7 @@ async function reconnect() {
   } else {
     showLobby();
   }
+  setConnState(`connected to ${app.serverName}`, true);
 }
 
 async function main() {
