@@ -57,7 +57,9 @@ json draft_event_to_json(const draft_event& e, const catalogue& cat) {
   if (e.target != no_seat) j["target"] = e.target;
   if (!e.cards.empty()) j["cards"] = ids(e.cards, cat);
   if (e.deck) j["deck"] = e.deck;
-  if (e.count) j["count"] = e.count;
+  // `started` always says how many cards the pile holds: 0 in instant
+  // constructed, which deals from no pile (R14.7).
+  if (e.count || e.type == draft_event_type::started) j["count"] = e.count;
   if (e.automatic) j["automatic"] = true;
   return j;
 }

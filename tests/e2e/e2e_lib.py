@@ -334,6 +334,20 @@ class Bot:
             return [json.loads(line) for line in f if line.strip()]
 
 
+SOURCE_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def check_frames_schema(paths):
+    """Validates files of received frames (one JSON object per line) with
+    tests/protocol/validate_examples.py, on Debian's python3 and its
+    python3-jsonschema (scripts/install-deps)."""
+    cmd = ["/usr/bin/python3", os.path.join(SOURCE_ROOT, "tests", "protocol", "validate_examples.py"),
+           "--schemas", os.path.join(SOURCE_ROOT, "protocol", "schema", "v1"), "--frames"] + list(paths)
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    check(r.returncode == 0, "frames that do not match the schemas:\n%s" % r.stdout[-4000:])
+    log("schemas:", r.stdout.strip().splitlines()[-2] if r.stdout.strip() else "")
+
+
 def wait_bots(bots, timeout):
     deadline = time.time() + timeout
     codes = {}

@@ -101,6 +101,10 @@ def test(args, work):
     check(len({s["seq"] for s in sums}) == 1 and sums[0]["seq"] > 0, "final seqs differ")
     check(all(s["result"] in ("win", "loss", "draw") for s in sums), "results %s" % sums)
 
+    # Every frame every viewer received matches the schemas: the doc's
+    # examples alone missed an instant-constructed draft's first push.
+    e2e.check_frames_schema(["%s.%d" % (b.dump_file, b.runs) for b in watchers])
+
     # The draft as every viewer saw it.
     drafts = {b.name: [m for m in b.frames() if m["type"] == "draft"] for b in watchers}
     last_seq = None

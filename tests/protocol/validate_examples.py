@@ -256,10 +256,27 @@ def check_samples(schemas, cmd):
     return problems
 
 
+def check_frames(schemas, paths):
+    problems = []
+    count = 0
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                frame = json.loads(line)
+                count += 1
+                for e in schemas.errors("server/" + str(frame.get("type")), frame):
+                    problems.append("%s:%d (%s): %s" % (path, n, frame.get("type"), e))
+    print("%d frames checked" % count)
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--schemas", required=True)
     ap.add_argument("--doc", nargs="+", help="the documents, read as one")
+    ap.add_argument("--frames", nargs="+", help="files of received frames, one JSON object per line")
     ap.add_argument("--samples", nargs=argparse.REMAINDER, help="command printing samples")
     args = ap.parse_args()
 
@@ -268,6 +285,8 @@ def main():
     problems = []
     if args.doc:
         problems += check_docs(schemas, args.doc)
+    if args.frames:
+        problems += check_frames(schemas, args.frames)
     if args.samples:
         problems += check_samples(schemas, args.samples)
     for p in problems[:200]:
