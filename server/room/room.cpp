@@ -93,12 +93,17 @@ message_ptr room::state_for(seat_t viewer) const {
                           clock_snapshot(ex_->now_ms()));
   // R14.6: each constructed list is revealed to all before the shuffle; a
   // client that reconnects or arrives later must see them too, so every
-  // state of the match carries them (the seats' join lists, as stored).
+  // state of the match carries them (the seats' join lists, as stored; a
+  // seat that joined with a preconstructed deck shows that deck's cards).
   if (p_.format == pr::deck_format::constructed) {
     json decks = json::array();
     for (std::size_t i = 0; i < seats_.size(); ++i) {
       const json d = json::parse(seats_[i].deck_json, nullptr, false);
-      decks.push_back({{"seat", i}, {"cards", d.is_object() && d.contains("cards") ? d["cards"] : json::array()}});
+      json cards = json::array();
+      if (d.is_object() && d.contains("cards")) cards = d["cards"];
+      else
+        for (card_id c : seats_[i].deck) cards.push_back(svc_.cat->def(c).id);
+      decks.push_back({{"seat", i}, {"cards", std::move(cards)}});
     }
     s["decks"] = std::move(decks);
   }

@@ -73,7 +73,13 @@ void room::do_act(const std::shared_ptr<peer>& c, const pr::act_msg& m) {
     }
     return;
   }
-  if (status_ == status::waiting || status_ == status::starting || status_ == status::drafting) {
+  if (status_ == status::drafting) {
+    c->send(pr::make_error(m.id, pr::session_errc::match_not_started,
+                           "the match has not started: the room is drafting; pick with draft_pick (draft.waiting says "
+                           "who picks what)"));
+    return;
+  }
+  if (status_ == status::waiting || status_ == status::starting) {
     c->send(pr::make_error(m.id, pr::session_errc::match_not_started));
     return;
   }

@@ -375,6 +375,27 @@ TEST_CASE("room: constructed lists are secret while waiting, then in every state
   CHECK(!a.state.contains("decks"));
 }
 
+TEST_CASE("room: a preconstructed deck in a constructed room is listed by its cards when the match starts (R14.6)") {
+  harness h;
+  auto host = h.connect();
+  const auto room = h.create_room(host, json::object(), "constructed");
+  const json ann_list = {"parasite", "microctopus", "scribe", "baron", "alpha", "brute", "carapace", "mutant"};
+  auto ann = h.connect();
+  ann.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"cards", ann_list}}}, {"seat", 0}});
+  ann.expect("joined");
+  auto bob = h.connect();
+  bob.say({{"type", "join"}, {"room", room}, {"name", "bob"}, {"deck", {{"preconstructed", 3}}}, {"seat", 1}});
+  json deck3 = json::array();
+  for (cod::card_id c : shipped().preconstructed_deck(3)) deck3.push_back(shipped().def(c).id);
+  REQUIRE(deck3.size() == 8);
+  const json want = json::array({{{"seat", 0}, {"cards", ann_list}}, {{"seat", 1}, {"cards", deck3}}});
+  for (auto* c : {&ann, &bob}) {
+    auto msgs = c->take();
+    REQUIRE(find_type(msgs, "state"));
+    CHECK(find_type(msgs, "state")->at("decks") == want);
+  }
+}
+
 TEST_CASE("room: a full backlog answers server_busy") {
   config cfg = test_config();
   cfg.max_room_backlog = 1;

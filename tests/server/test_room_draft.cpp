@@ -91,7 +91,11 @@ TEST_CASE("solo draft (R14.4): the human picks 1 of 4, the AI gets 3; the match 
   CHECK(host.expect("rooms").at("rooms")[0].at("status") == "drafting");
   // The AI seat takes nothing itself: act and picks for it are refused.
   p.c.say({{"type", "act"}, {"id", 5}, {"action", {{"type", "end_turn"}}}});
-  CHECK(p.c.expect("error").at("code") == "match_not_started");
+  const json refused = p.c.expect("error");
+  CHECK(refused.at("code") == "match_not_started");
+  // It says the room drafts, not that it waits for players.
+  CHECK(refused.at("message").get<std::string>().find("drafting") != std::string::npos);
+  CHECK(refused.at("message").get<std::string>().find("waiting for players") == std::string::npos);
 
   const json last = draft_on({&p, nullptr}, view);
   REQUIRE(last.at("finished") == true);

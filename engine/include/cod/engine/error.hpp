@@ -13,7 +13,7 @@ enum class rule_error : std::uint8_t {
   not_your_turn,           // the seat is not the active seat
   unknown_seat,            // no such seat in this match
   card_not_in_hand,        // the card is not in the acting seat's hand
-  card_not_playable,       // R3.2.1: not among the 4 leftmost cards
+  card_not_playable,       // R3.2.1: not among the 4 leftmost cards; R7 Blackmail blocks some of those
   insufficient_mana,       // R3.2.2
   bad_line,                // not one of the seat's lines, or a line given for an incantation
   bad_target,              // R3.2.4: an incantation needs a creature in play as target

@@ -27,7 +27,7 @@ const ERROR_WORDS = {
   game_over: "The match is over.",
   not_your_turn: "It is not your turn.",
   card_not_in_hand: "That card is not in your hand.",
-  card_not_playable: "Only the 4 leftmost cards of your hand can be played (the Stronghold does not count).",
+  card_not_playable: "Only the 4 leftmost cards of your hand can be played (the Stronghold does not count), fewer while your Blackmail creatures block the rightmost ones.",
   insufficient_mana: "You do not have enough mana for that card.",
   bad_line: "That card cannot go there.",
   bad_target: "That is not a valid target: an incantation targets a creature in play.",
