@@ -6,8 +6,12 @@
 // recovered with its AI decks and difficulty.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <random>
 
+#include "cod/engine/match.hpp"
+#include "cod/protocol/json_codec.hpp"
+#include "common/sha256.hpp"
 #include "replay/recovery.hpp"
 #include "room_harness.hpp"
 
@@ -368,4 +372,132 @@ TEST_CASE("recovery rebuilds a co-op match with custom difficulty: same AI decks
   CHECK(summary.at("seats")[0].at("connected") == false);
   for (int s : {0, 2})
     h2.resume_recovered(room, tokens[static_cast<std::size_t>(s)], s, seq, last[static_cast<std::size_t>(s)]);
+}
+
+namespace {
+
+// A game the human wins against the AI, found by playing: random bots never
+// beat it, so the human plays greedily, one action of look-ahead (keep the
+// hand's health, mill the AI's deck pile), over seeds until the AI loses.
+struct human_win {
+  std::uint64_t seed = 0;
+  std::vector<cod::action> actions;  // the last one wins
+};
+
+double human_score(const cod::match& m) {
+  if (m.over()) return (m.winners() & 1u) ? 1e9 : -1e9;
+  const cod::seat_view v = m.view(0);
+  double s = -10.0 * v.seats[1].deck_size + 40.0 * v.seats[0].health;
+  if (v.seats[1].side == cod::stronghold_side::fort) s += 200;  // R12.5: the Bastion is gone
+  return s;
+}
+
+std::optional<human_win> find_human_win(cod::match_config cfg, std::uint64_t max_seed) {
+  std::vector<cod::action> legal;
+  std::vector<cod::event> events;
+  for (std::uint64_t seed = 1; seed <= max_seed; ++seed) {
+    cfg.seed = seed;
+    cod::match m;
+    if (cod::match::create(shipped(), cfg, m, events) != cod::rule_error::ok) return std::nullopt;
+    human_win w{seed, {}};
+    while (!m.over() && w.actions.size() < 400) {
+      m.legal_actions(legal);
+      cod::action pick = legal.back();
+      double best = -1e18;
+      for (const auto& a : legal) {
+        cod::match next = m;
+        if (next.apply(a, events) != cod::rule_error::ok) continue;
+        if (const double s = human_score(next); s > best) best = s, pick = a;
+      }
+      REQUIRE(m.apply(pick, events) == cod::rule_error::ok);
+      w.actions.push_back(pick);
+    }
+    if (m.over() && (m.winners() & 1u)) return w;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("solo: the human defeats the AI (R12.6): the last action's update, match_over and the stored result") {
+  // A real solo room's record (its seats, deck and token), then the same
+  // record with the seed of a game the human wins, its log up to the winning
+  // action: the restarted room resumes there, and the human plays it.
+  memory_store first(memory_store::callbacks::run_inline);
+  std::string room;
+  std::string token;
+  {
+    harness h(test_config(), &first);
+    auto host = h.connect();
+    room = h.create_room(host, json::object(), "preconstructed", "solo");
+    token = join_solo(h, room, 4).token;
+    h.crash();
+  }
+  auto unfinished = first.load_unfinished();
+  REQUIRE(unfinished.size() == 1);
+  match_record rec = unfinished[0].match;
+  cod::match_config cfg;
+  REQUIRE(config_from_record(shipped(), rec, cfg).is_ok());
+  const auto win = find_human_win(cfg, 5000);
+  REQUIRE_MESSAGE(win, "no seed up to 5000 gives the greedy human a win against the AI");
+  rec.seed = win->seed;
+  rec.seed_hash = seed_commitment(win->seed);
+  cfg.seed = win->seed;
+
+  memory_store store(memory_store::callbacks::run_inline);
+  bool ok = true;
+  store.create_match(rec, [&](const status& s) { ok = ok && s.is_ok(); });
+  cod::match replay;
+  std::vector<cod::event> events;
+  REQUIRE(cod::match::create(shipped(), cfg, replay, events) == cod::rule_error::ok);
+  const std::int64_t before_win = static_cast<std::int64_t>(win->actions.size()) - 1;
+  for (std::int64_t i = 0; i < before_win; ++i) {
+    const cod::action& a = win->actions[static_cast<std::size_t>(i)];
+    REQUIRE(replay.apply(a, events) == cod::rule_error::ok);
+    store.append_action(rec.match_id,
+                        {i + 1, a.seat, cod::protocol::action_to_json(a).dump(), replay.digest(), rec.created_ms + i},
+                        [&](const status& s) { ok = ok && s.is_ok(); });
+  }
+  REQUIRE(ok);
+
+  harness h(test_config(), &store);
+  h.recover_one();
+  auto p = h.connect();
+  p.say({{"type", "resume"}, {"room", room}, {"token", token}});
+  auto msgs = p.take();
+  REQUIRE(find_type(msgs, "state"));
+  CHECK(find_type(msgs, "state")->at("seq") == before_win);
+  CHECK(find_type(msgs, "state")->at("view").at("phase") == "summoning");
+
+  const json last = cod::protocol::action_to_json(win->actions.back());
+  auto r = act(p, last, 9);
+  REQUIRE(find_type(r, "accepted"));
+  const json* update = find_type(r, "update");
+  REQUIRE(update);
+  const json& view = update->at("view");
+  CHECK(view.at("phase") == "game_over");
+  CHECK(view.at("winners") == json::array({0}));
+  CHECK(view.at("reason") == "fort_destroyed");
+  CHECK(view.at("seats")[1].at("deck_size") == 0);  // R12.6: the AI's deck pile is empty...
+  CHECK(view.at("seats")[1].at("side") == "fort");  // ...and its Fort revealed
+  const json& ev = update->at("events");
+  REQUIRE(!ev.empty());
+  CHECK(ev.back().at("type") == "game_over");
+  CHECK(ev.back().at("winners") == json::array({0}));
+  CHECK(ev.back().at("loser") == 1);
+  CHECK(ev.back().at("reason") == "fort_destroyed");
+  const json* over = find_type(r, "match_over");
+  REQUIRE(over);
+  CHECK(over->at("winners") == json::array({0}));
+  CHECK(over->at("reason") == "fort_destroyed");
+  CHECK(over->at("seed") == std::to_string(win->seed));
+
+  // Stored as the engine decided it, and the whole log verifies.
+  auto sm = store.load_match(rec.match_id);
+  REQUIRE(sm);
+  REQUIRE(sm->result);
+  CHECK(sm->result->winners == std::vector<int>{0});
+  CHECK(sm->result->reason == "fort_destroyed");
+  CHECK(sm->actions.size() == win->actions.size());
+  CHECK(verify(shipped(), *sm).ok);
 }
