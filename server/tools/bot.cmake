@@ -9,7 +9,9 @@ add_library(cod_bot_lib STATIC
   ${CMAKE_CURRENT_LIST_DIR}/bot/ws_client.cpp
 )
 target_include_directories(cod_bot_lib PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(cod_bot_lib PUBLIC cod_protocol Boost::headers nlohmann_json::nlohmann_json Threads::Threads)
+# OpenSSL: wss:// through a cluster's TLS proxy (docs/cluster.md).
+target_link_libraries(cod_bot_lib PUBLIC cod_protocol Boost::headers OpenSSL::SSL nlohmann_json::nlohmann_json
+                      Threads::Threads)
 # Boost 1.74's Asio under g++ 12 -std=c++20 needs <utility> first.
 target_compile_options(cod_bot_lib PUBLIC -include utility)
 target_compile_definitions(cod_bot_lib PUBLIC BOOST_ASIO_NO_DEPRECATED)

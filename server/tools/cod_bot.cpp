@@ -67,6 +67,7 @@ struct options {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;
   std::string target = "/ws";
+  cod::bot::tls_options tls{};  // wss://
   bool create = false;
   cod::game_mode mode = cod::game_mode::duel;
   pr::deck_format format = pr::deck_format::preconstructed;
@@ -103,8 +104,12 @@ void usage(std::FILE* to) {
       "usage: cod-bot [connection] (--create | --room ID | --room ID --resume TOKEN | --spectate ID) [options]\n"
       "Plays random legal moves on a cod-server until the match is over.\n"
       "connection:\n"
-      "  --url ws://HOST:PORT/PATH   default ws://127.0.0.1:8080/ws\n"
+      "  --url ws://HOST:PORT/PATH   default ws://127.0.0.1:8080/ws; wss:// for TLS (a cluster's proxy)\n"
       "  --host HOST  --port PORT     the same in parts\n"
+      "  --tls-ca FILE                wss://: trust this CA (PEM) instead of the system's (a self-signed\n"
+      "                               cluster certificate, scripts/cluster)\n"
+      "  A bot bound for one room (--room, --spectate) adds ?room=ID to the path, so that a cluster's\n"
+      "  proxy routes it to the node that holds the room (docs/cluster.md)\n"
       "what to do:\n"
       "  --create                 create a room, then join it (prints the room id)\n"
       "    --mode M               duel (default), ffa or 2v2 (four seats: start three more bots with --room)\n"
@@ -187,15 +192,16 @@ int parse_args(int argc, char** argv, options& o) {
       return fail(cat(a.substr(0, 2) == "--" ? "missing value for " : "unknown argument ", a));
     } else if (a == "--url") {
       std::string_view u = v;
-      if (u.substr(0, 5) != "ws://") return fail("--url must start with ws://");
-      u.remove_prefix(5);
+      o.tls.enabled = u.substr(0, 6) == "wss://";
+      if (!o.tls.enabled && u.substr(0, 5) != "ws://") return fail("--url must start with ws:// or wss://");
+      u.remove_prefix(o.tls.enabled ? 6 : 5);
       const auto slash = u.find('/');
       std::string_view hostport = u.substr(0, slash);
       o.target = slash == std::string_view::npos ? "/ws" : std::string(u.substr(slash));
       const auto colon = hostport.rfind(':');
       if (colon == std::string_view::npos) {
         o.host = std::string(hostport);
-        o.port = 80;
+        o.port = o.tls.enabled ? 443 : 80;
       } else {
         o.host = std::string(hostport.substr(0, colon));
         const std::string p(hostport.substr(colon + 1));
@@ -203,6 +209,8 @@ int parse_args(int argc, char** argv, options& o) {
         o.port = static_cast<std::uint16_t>(n);
       }
       if (o.host.empty()) return fail("no host in --url");
+    } else if (a == "--tls-ca") {
+      o.tls.ca_file = v;
     } else if (a == "--host") {
       o.host = v;
     } else if (a == "--port") {
@@ -824,9 +832,13 @@ int bot::run() {
     }
   } close_dump{dump_};
 
-  const std::string url = cat("ws://", o_.host, ":", std::to_string(o_.port), o_.target);
-  switch (ws_.connect(o_.host, o_.port, o_.target, deadline_)) {
-    case ws_client::status::ok: break;
+  // Bound for one room: say which in the path, for a cluster's proxy.
+  std::string target = o_.target;
+  const std::string& bound = o_.room.empty() ? o_.spectate : o_.room;
+  if (!bound.empty() && target.find('?') == std::string::npos) target = cat(target, "?room=", bound);
+  const std::string url = cat(o_.tls.enabled ? "wss://" : "ws://", o_.host, ":", std::to_string(o_.port), target);
+  switch (ws_.connect(o_.host, o_.port, target, deadline_, o_.tls)) {
+    case ws_client::status::ok: info("connected to %s\n", url.c_str()); break;
     case ws_client::status::timeout: return fail(exit_timeout, cat("cannot connect to ", url, ": ", ws_.error()));
     default: return fail(exit_connection, cat("cannot connect to ", url, ": ", ws_.error()));
   }

@@ -2,8 +2,11 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 namespace cod::bot {
 
@@ -25,7 +28,9 @@ const char* status_name(ws_client::status s) {
 ws_client::ws_client() : ws_(ioc_) {}
 ws_client::~ws_client() = default;
 
-bool ws_client::is_open() const { return ws_.is_open(); }
+bool ws_client::is_open() const { return tls_ws_ ? tls_ws_->is_open() : ws_.is_open(); }
+
+beast::tcp_stream& ws_client::tcp() { return tls_ws_ ? beast::get_lowest_layer(*tls_ws_) : beast::get_lowest_layer(ws_); }
 
 bool ws_client::wait(const bool& done, clock::time_point deadline) {
   ioc_.restart();
@@ -37,7 +42,7 @@ bool ws_client::wait(const bool& done, clock::time_point deadline) {
       continue;
     }
     // Timed out: cancel, and let the handler run with operation_aborted.
-    beast::get_lowest_layer(ws_).cancel();
+    tcp().cancel();
     ioc_.restart();
     while (!done && ioc_.run_one() != 0) {
     }
@@ -54,8 +59,10 @@ ws_client::status ws_client::result(boost::system::error_code ec, bool in_time, 
   }
   if (!ec) return status::ok;
   if (ec == websocket::error::closed) {
-    close_code_ = ws_.reason().code;
-    close_reason_ = std::string(ws_.reason().reason.c_str());
+    with_ws([&](auto& ws) {
+      close_code_ = ws.reason().code;
+      close_reason_ = std::string(ws.reason().reason.c_str());
+    });
     return status::closed;
   }
   error_ = what;
@@ -65,8 +72,29 @@ ws_client::status ws_client::result(boost::system::error_code ec, bool in_time, 
 }
 
 ws_client::status ws_client::connect(const std::string& host, std::uint16_t port, const std::string& target,
-                                     clock::time_point deadline) {
+                                     clock::time_point deadline, const tls_options& tls) {
   boost::system::error_code ec;
+  if (tls.enabled) {
+    namespace ssl = net::ssl;
+    tls_ctx_ = std::make_unique<ssl::context>(ssl::context::tls_client);
+    tls_ctx_->set_verify_mode(ssl::verify_peer);
+    if (tls.ca_file.empty()) tls_ctx_->set_default_verify_paths(ec);
+    else tls_ctx_->load_verify_file(tls.ca_file, ec);
+    if (ec) {
+      error_ = "TLS trust store";
+      error_ += tls.ca_file.empty() ? "" : " " + tls.ca_file;
+      error_ += ": ";
+      error_ += ec.message();
+      return status::error;
+    }
+    tls_ws_ = std::make_unique<tls_stream>(ioc_, *tls_ctx_);
+    // SNI, and the certificate must name `host`.
+    if (!SSL_set_tlsext_host_name(tls_ws_->next_layer().native_handle(), host.c_str())) {
+      error_ = "TLS: cannot set the server name";
+      return status::error;
+    }
+    tls_ws_->next_layer().set_verify_callback(ssl::host_name_verification(host));
+  }
   tcp::resolver resolver(ioc_);
   auto endpoints = resolver.resolve(host, std::to_string(port), ec);
   if (ec) {
@@ -77,23 +105,32 @@ ws_client::status ws_client::connect(const std::string& host, std::uint16_t port
     return status::error;
   }
   bool done = false;
-  beast::get_lowest_layer(ws_).async_connect(endpoints, [&](boost::system::error_code e, const tcp::endpoint&) {
+  tcp().async_connect(endpoints, [&](boost::system::error_code e, const tcp::endpoint&) {
     ec = e;
     done = true;
   });
   if (auto s = result(ec, wait(done, deadline), "connect"); s != status::ok) return s;
-  beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ec);
-
-  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-  ws_.set_option(websocket::stream_base::decorator(
-      [](websocket::request_type& req) { req.set(beast::http::field::user_agent, "cod-bot/0.1"); }));
+  tcp().socket().set_option(tcp::no_delay(true), ec);
+  if (tls_ws_) {
+    done = false;
+    tls_ws_->next_layer().async_handshake(net::ssl::stream_base::client, [&](boost::system::error_code e) {
+      ec = e;
+      done = true;
+    });
+    if (auto s = result(ec, wait(done, deadline), "TLS handshake"); s != status::ok) return s;
+  }
   std::string host_header = host;
   host_header += ':';
   host_header += std::to_string(port);
   done = false;
-  ws_.async_handshake(host_header, target, [&](boost::system::error_code e) {
-    ec = e;
-    done = true;
+  with_ws([&](auto& ws) {
+    ws.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+    ws.set_option(websocket::stream_base::decorator(
+        [](websocket::request_type& req) { req.set(beast::http::field::user_agent, "cod-bot/0.1"); }));
+    ws.async_handshake(host_header, target, [&](boost::system::error_code e) {
+      ec = e;
+      done = true;
+    });
   });
   return result(ec, wait(done, deadline), "WebSocket handshake");
 }
@@ -101,10 +138,12 @@ ws_client::status ws_client::connect(const std::string& host, std::uint16_t port
 ws_client::status ws_client::send(const std::string& text, clock::time_point deadline) {
   boost::system::error_code ec;
   bool done = false;
-  ws_.text(true);
-  ws_.async_write(net::buffer(text), [&](boost::system::error_code e, std::size_t) {
-    ec = e;
-    done = true;
+  with_ws([&](auto& ws) {
+    ws.text(true);
+    ws.async_write(net::buffer(text), [&](boost::system::error_code e, std::size_t) {
+      ec = e;
+      done = true;
+    });
   });
   return result(ec, wait(done, deadline), "write");
 }
@@ -113,9 +152,11 @@ ws_client::status ws_client::read(std::string& out, clock::time_point deadline) 
   boost::system::error_code ec;
   bool done = false;
   buffer_.clear();
-  ws_.async_read(buffer_, [&](boost::system::error_code e, std::size_t) {
-    ec = e;
-    done = true;
+  with_ws([&](auto& ws) {
+    ws.async_read(buffer_, [&](boost::system::error_code e, std::size_t) {
+      ec = e;
+      done = true;
+    });
   });
   const auto s = result(ec, wait(done, deadline), "read");
   if (s == status::ok) out = beast::buffers_to_string(buffer_.data());
@@ -123,13 +164,15 @@ ws_client::status ws_client::read(std::string& out, clock::time_point deadline) 
 }
 
 void ws_client::close(clock::time_point deadline) {
-  if (ws_.is_open()) {
+  if (is_open()) {
     bool done = false;
-    ws_.async_close(websocket::close_code::normal, [&](boost::system::error_code) { done = true; });
+    with_ws([&](auto& ws) {
+      ws.async_close(websocket::close_code::normal, [&](boost::system::error_code) { done = true; });
+    });
     wait(done, deadline);
   }
   boost::system::error_code ignored;
-  beast::get_lowest_layer(ws_).socket().close(ignored);
+  tcp().socket().close(ignored);
 }
 
 }  // namespace cod::bot
