@@ -1,5 +1,6 @@
 #include "common/config.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <fstream>
@@ -160,6 +161,18 @@ std::vector<config_key> make_keys() {
                          "bearer token of the organiser API only, /admin/api/tournaments (docs/tournaments.md); "
                          "empty: organisers use the admin token",
                          &config::organiser_token));
+  k.push_back({"node_id",
+               "this node's id in a cluster, 1 to 12 of a-z and 0-9: every room id it creates starts with it and "
+               "'-', which the proxy routes by (docs/cluster.md); empty: a node alone",
+               [](config& c, std::string_view v) -> std::optional<std::string> {
+                 const bool ok = v.size() <= 12 && std::all_of(v.begin(), v.end(), [](char ch) {
+                                   return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+                                 });
+                 if (!ok) return key_error("node_id", "expected 1 to 12 of a-z and 0-9, or empty");
+                 c.node_id = std::string(v);
+                 return std::nullopt;
+               },
+               [](const config& c) { return c.node_id; }});
   return k;
 }
 

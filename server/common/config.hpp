@@ -58,6 +58,11 @@ struct config {
   // Admin.
   std::string admin_token;                // Bearer token of /admin/api/ (docs/admin.md); "" = admin API disabled
   std::string organiser_token;            // Bearer token of /admin/api/tournaments only; "" = none
+
+  // Cluster (docs/cluster.md): this node's id, the prefix of every room id
+  // it creates ("n2" -> "n2-k7q4x"), by which the proxy routes a room's
+  // connections to it. "" = one node alone: room ids have no prefix.
+  std::string node_id;
 };
 
 // One documented key.

@@ -51,8 +51,10 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
       }
       if (!evicted) return nullptr;
     }
-    std::string id = random_room_id();
-    while (rooms_.count(id)) id = random_room_id();
+    // A cluster's node names its rooms: the proxy routes them by it.
+    const std::string prefix = svc_.cfg.node_id.empty() ? std::string() : svc_.cfg.node_id + "-";
+    std::string id = prefix + random_room_id();
+    while (rooms_.count(id)) id = prefix + random_room_id();
     room::params p;
     p.id = id;
     p.mode = mode;

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""End to end: TLS at the proxy (docs/cluster.md). scripts/make-cert makes a
-self-signed certificate, scripts/proxy-config renders config/haproxy/cod.cfg.in
-for one cod-server node, and HAProxy terminates TLS in front of it:
+"""End to end: TLS at the proxy and routing by room (docs/cluster.md).
+scripts/make-cert makes a self-signed certificate, scripts/proxy-config
+renders config/haproxy/cod.cfg.in for two cod-server nodes (node_id n1 and
+n2, each on its own database), and HAProxy terminates TLS in front of them:
 
-- two cod-bots play a duel to match_over over wss:// through the proxy,
-  trusting that certificate (--tls-ca); their connections name the room
-  (/ws?room=ID), as a cluster's routing needs; the stored match verifies;
+- duels created through the proxy land on both nodes (round robin for
+  lobby connections), and their room ids carry the node's id;
+- the joining bot of each duel connects through the proxy naming the room
+  (/ws?room=ID) and reaches the node that holds it (anywhere else the join
+  would be room_not_found); both bots play to match_over over wss://,
+  trusting that certificate (--tls-ca), and each match is stored, whole,
+  in its node's database only;
 - a bot that does not trust the certificate is refused at the TLS
-  handshake (exit 3, "certificate verify failed"): cod-bot checks the peer;
-- the server's plain port still answers /healthz (the proxy's check).
+  handshake (exit 3, "certificate verify failed"): cod-bot checks the peer.
 
   test_tls_proxy.py --server S --bot B [--admin A]
 """
@@ -16,6 +20,7 @@ for one cod-server node, and HAProxy terminates TLS in front of it:
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -31,7 +36,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_proxy(work, server):
+def start_proxy(work, servers):
     haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
     check(os.path.exists(haproxy), "haproxy is not installed (scripts/install-deps installs it)")
     scripts = os.path.join(e2e.SOURCE_ROOT, "scripts")
@@ -40,7 +45,7 @@ def start_proxy(work, server):
     port = free_port()
     cfg = subprocess.run([os.path.join(scripts, "proxy-config"), "--listen", "%s:%d" % (e2e.LOOPBACK, port),
                           "--cert", os.path.join(certs, "proxy.pem"),
-                          "--node", "n1=%s:%d" % (e2e.LOOPBACK, server.port)],
+                          ] + [a for node, srv in servers.items() for a in ("--node", "%s=%s:%d" % (node, e2e.LOOPBACK, srv.port))],
                          check=True, stdout=subprocess.PIPE, text=True).stdout
     path = os.path.join(work, "haproxy.cfg")
     with open(path, "w") as f:
@@ -60,31 +65,56 @@ def start_proxy(work, server):
             time.sleep(0.05)
     else:
         raise e2e.TestFailure("haproxy did not listen on port %d" % port)
-    e2e.log("haproxy (pid %d) on %d, TLS, in front of the node on %d" % (proc.pid, port, server.port))
+    e2e.log("haproxy (pid %d) on %d, TLS, in front of %s" % (proc.pid, port, sorted(servers)))
     return proc, port, os.path.join(certs, "cert.pem")
 
 
 def test(args, work):
-    db = os.path.join(work, "cod.db")
-    server = e2e.Server(args.server, work, db).start()
-    proxy, port, ca = start_proxy(work, server)
+    servers, dbs = {}, {}
+    for node in ("n1", "n2"):
+        dbs[node] = os.path.join(work, "%s.db" % node)
+        servers[node] = e2e.Server(args.server, work, dbs[node], name=node, extra=["--node-id", node]).start()
+    proxy, port, ca = start_proxy(work, servers)
     # "localhost": the name the certificate carries (the bot checks it).
     url = ["--url", "wss://localhost:%d/ws" % port, "--tls-ca", ca]
-    a, b, room = e2e.play_duel(args, work, server, ["--deck", "1"] + url, ["--deck", "3"] + url)
-    sa, sb = e2e.check_results(a, b)
-    e2e.check_stored_match(args, db, room, sa["seq"], a.acks() + b.acks())
-    check("?room=%s" % room in open(b.log_path).read(), "bot b did not name its room in the URL")
+    any_server = servers["n1"]  # the bots' --port, overridden by --url
+    by_node = {"n1": [], "n2": []}
+    for game in range(4):
+        a = e2e.Bot(args.bot, work, "a%d" % game, any_server.port,
+                    ["--create", "--deck", "1", "--timeout-sec", "60"] + url).start()
+        room = a.token()["room"]
+        b = e2e.Bot(args.bot, work, "b%d" % game, any_server.port,
+                    ["--room", room, "--deck", "3", "--timeout-sec", "60"] + url).start()
+        codes = e2e.wait_bots([a, b], 70)
+        for bot in (a, b):
+            check(codes[bot.name] == 0, "bot %s exited %s:\n%s" % (bot.name, codes[bot.name], bot.output()))
+        node = room.split("-")[0]
+        check(node in by_node and room.startswith(node + "-"), "room id %r does not name a node" % room)
+        sa, sb = e2e.check_results(a, b)
+        e2e.check_stored_match(args, dbs[node], room, sa["seq"], a.acks() + b.acks())
+        other = "n2" if node == "n1" else "n1"
+        con = sqlite3.connect("file:%s?mode=ro" % dbs[other], uri=True, timeout=10)
+        try:
+            elsewhere = con.execute("SELECT COUNT(*) FROM matches WHERE room_id = ?", (room,)).fetchone()[0]
+        finally:
+            con.close()
+        check(elsewhere == 0, "room %s is stored on %s too" % (room, other))
+        check("?room=%s" % room in b.output(), "bot b did not name its room in the URL:\n%s" % b.output())
+        by_node[node].append(room)
+    e2e.log("rooms by node:", by_node)
+    check(by_node["n1"] and by_node["n2"], "round robin put every room on one node: %s" % by_node)
 
     # Not trusting the proxy's certificate: refused at the handshake.
-    c = e2e.Bot(args.bot, work, "untrusting", server.port,
+    c = e2e.Bot(args.bot, work, "untrusting", any_server.port,
                 ["--url", "wss://localhost:%d/ws" % port, "--create", "--timeout-sec", "10"]).start()
     code = c.wait(20)
     check(code == 3, "a bot without the CA exited %s, not 3:\n%s" % (code, c.output()))
     check("certificate verify failed" in c.output(), "no verification failure reported:\n%s" % c.output())
 
     check(proxy.poll() is None, "haproxy died")
-    server.check_healthy()
-    server.stop(strict=True)
+    for srv in servers.values():
+        srv.check_healthy()
+        srv.stop(strict=True)
 
 
 if __name__ == "__main__":
