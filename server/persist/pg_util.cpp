@@ -8,6 +8,26 @@ namespace cod::server::pg {
 
 using detail::cat;
 
+namespace {
+
+// libpq's messages span lines ("...failed: ...\n\tIs the server running...?\n"):
+// one line, for the log.
+std::string one_line(std::string m) {
+  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+  std::string out;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    if (m[i] != '\n') {
+      out += m[i];
+      continue;
+    }
+    out += "; ";
+    while (i + 1 < m.size() && (m[i + 1] == '\t' || m[i + 1] == ' ')) ++i;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string redact(std::string_view uri) {
   // postgresql://user:password@host... : hide what is between ':' and '@'
   // in the authority.
@@ -77,8 +97,7 @@ conn::conn(const std::string& uri, const char* application_name) {
   const char* values[] = {uri.c_str(), application_name, "10", nullptr};
   c_ = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
   if (!c_ || PQstatus(c_) != CONNECTION_OK) {
-    std::string why = c_ ? PQerrorMessage(c_) : "out of memory";
-    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+    const std::string why = one_line(c_ ? PQerrorMessage(c_) : "out of memory");
     if (c_) PQfinish(c_);
     c_ = nullptr;
     throw error(cat("cannot connect to PostgreSQL at ", redact(uri), ": ", why), "", true);
@@ -104,7 +123,7 @@ void conn::fail(pg_result* r, std::string_view doing) const {
     PQclear(r);
   }
   if (msg.empty()) msg = PQerrorMessage(c_);
-  while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+  msg = one_line(std::move(msg));
   const bool lost = PQstatus(c_) != CONNECTION_OK;
   throw error(cat(where_, ": ", doing, ": ", msg.empty() ? "failed" : msg, lost ? " (connection lost)" : ""),
               std::move(state), lost);
