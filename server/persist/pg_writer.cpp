@@ -41,6 +41,11 @@ const std::vector<std::pair<std::string, std::string>>& statements() {
         {"finish",
          "UPDATE matches SET status = 'finished', ended_ms = $2, winners = $3, reason = $4 "
          "WHERE match_id = $1 AND status = 'playing'"},
+        // The pipelined batch's actions, all in one statement (rows as arrays):
+        // the server's cost per statement is most of an action's.
+        {"insert_actions",
+         "INSERT INTO match_actions (match_id, seq, seat, action_json, digest, at_ms) "
+         "SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::bigint[])"},
         {"insert_note", "INSERT INTO match_notes (match_id, at_ms, text) VALUES ($1, $2, $3)"},
         {"insert_draft",
          "INSERT INTO draft_events (match_id, seq, seat, kind, cards_json, at_ms) VALUES ($1, $2, $3, $4, $5, $6)"},
@@ -53,21 +58,54 @@ const std::vector<std::pair<std::string, std::string>>& statements() {
   return list;
 }
 
-// A PostgreSQL array literal of texts: {"a","b\"c"}.
-std::string text_array(const std::vector<std::string>& v) {
-  std::string out = "{";
-  for (const std::string& s : v) {
-    if (out.size() > 1) out += ',';
-    out += '"';
+// PostgreSQL array literals, built an element at a time: {"a","b\"c"}, {1,2}.
+class array_literal {
+ public:
+  void add(std::string_view s) {
+    out_ += out_.size() > 1 ? ",\"" : "\"";
     for (char ch : s) {
-      if (ch == '"' || ch == '\\') out += '\\';
-      out += ch;
+      if (ch == '"' || ch == '\\') out_ += '\\';
+      out_ += ch;
     }
-    out += '"';
+    out_ += '"';
   }
-  out += '}';
-  return out;
+  void add(std::int64_t v) {
+    if (out_.size() > 1) out_ += ',';
+    out_ += std::to_string(v);
+  }
+  std::string done() const { return out_ + "}"; }
+
+ private:
+  std::string out_ = "{";
+};
+
+std::string text_array(const std::vector<std::string>& v) {
+  array_literal a;
+  for (const std::string& s : v) a.add(std::string_view(s));
+  return a.done();
 }
+
+// The actions of a pipelined batch, as the columns of insert_actions. They
+// go after every other statement of the batch: an action needs only its
+// match's row, which an earlier write inserted (or an earlier batch).
+struct action_columns {
+  array_literal match_id, seq, seat, action_json, digest, at_ms;
+  std::size_t rows = 0;
+  void add(const append_op& a) {
+    match_id.add(std::string_view(a.match_id));
+    seq.add(a.a.seq);
+    seat.add(std::int64_t{a.a.seat});
+    action_json.add(std::string_view(a.a.action_json));
+    digest.add(std::string_view(digest_hex(a.a.digest)));
+    at_ms.add(a.a.at_ms);
+    ++rows;
+  }
+  pg::params params() const {
+    pg::params p;
+    p.add(match_id.done()).add(seq.done()).add(seat.done()).add(action_json.done()).add(digest.done());
+    return p.add(at_ms.done());
+  }
+};
 
 bool valid_seat(int s) { return s >= 0 && s <= 3; }
 
@@ -283,14 +321,17 @@ bool pg_writer::pipelined(std::vector<write_op>& batch, states& view, std::vecto
     pg::pipeline pl(*conn_);
     std::size_t last = 0;
     const send_fn send = [&](const std::string& name, const pg::params& p) { last = pl.send(name, p); };
+    action_columns actions;
     pl.send("begin", {});
     for (std::size_t i = 0; i < batch.size(); ++i) {
       out[i] = std::visit(checker{view}, batch[i].what);
       if (!out[i]) continue;
-      send_write(batch[i], send);
+      if (const auto* a = std::get_if<append_op>(&batch[i].what)) actions.add(*a);
+      else send_write(batch[i], send);
       if (std::holds_alternative<finish_op>(batch[i].what)) finishes.emplace_back(i, last);
       applied(batch[i], view);
     }
+    if (actions.rows) pl.send("insert_actions", actions.params());
     pl.send("commit", {});
     o = pl.finish();
   }
