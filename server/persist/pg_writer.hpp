@@ -4,13 +4,14 @@
 // round trip: BEGIN, every write's statements and COMMIT in one libpq
 // pipeline. docs/persistence.md, "PostgreSQL".
 //
-// Refusals are decided here, before anything is sent, from what the writer
-// knows of each match (exists, finished, last seq, last draft seq): read
-// once per batch for the matches it has not seen (one query), then kept for
-// the matches being played, which nobody else writes. A statement the server
-// refuses all the same (a constraint: a tournament naming an unknown match,
-// say) rolls the pipeline back, and the batch is run again one write at a
-// time, each in a savepoint, so that only that write is refused. Any other
+// Refusals are decided before anything is sent (pg_writes.hpp), from what
+// the writer knows of each match (exists, finished, last seq, last draft
+// seq): read once per batch for the matches it has not seen (one query),
+// then kept for the matches being played, which nobody else writes. A
+// statement the server refuses all the same (a CHECK or unique constraint
+// the writer does not check itself) rolls the pipeline back, and the batch
+// is run again one write at a time, each in a savepoint, so that only that
+// write is refused. Any other
 // failure (the connection lost, the server down, the disk full) fails the
 // whole batch with io_error and closes the connection; the next batch opens
 // a new one.
@@ -22,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "persist/pg_writes.hpp"
 #include "persist/write_queue.hpp"
 
 namespace cod::server::pg {
@@ -44,25 +46,17 @@ class pg_writer {
   void commit_batch(std::vector<write_op>& batch, std::vector<status>& out);
   health_tracker health;
 
-  // What the writer knows of a match.
-  struct match_state {
-    enum class kind { absent, playing, finished } k = kind::absent;
-    std::int64_t last_seq = 0;
-    std::int64_t last_draft = 0;
-  };
-  using states = std::unordered_map<std::string, match_state>;
-
  private:
   void connect();
-  states states_for(const std::vector<write_op>& batch);
+  match_states states_for(const std::vector<write_op>& batch);
   // The batch in one pipeline; false (nothing stored) when the server
   // refused a statement: run it again with one_by_one.
-  bool pipelined(std::vector<write_op>& batch, states& view, std::vector<status>& out);
-  void one_by_one(std::vector<write_op>& batch, states& view, std::vector<status>& out);
+  bool pipelined(std::vector<write_op>& batch, match_states& view, std::vector<status>& out);
+  void one_by_one(std::vector<write_op>& batch, match_states& view, std::vector<status>& out);
 
   std::string uri_;
   std::unique_ptr<pg::conn> conn_;
-  states known_;  // matches being played
+  match_states known_;  // matches being played
   int schema_before_ = 0;
 };
 
