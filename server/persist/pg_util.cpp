@@ -2,6 +2,8 @@
 
 #include <libpq-fe.h>
 
+#include <cstdlib>
+
 #include "common/strcat.hpp"
 
 namespace cod::server::pg {
