@@ -32,6 +32,7 @@
 #include "net/static_files.hpp"
 #include "net/strand_executor.hpp"
 #include "persist/memory_store.hpp"
+#include "persist/pg_store.hpp"
 #include "persist/sqlite_store.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
@@ -183,22 +184,28 @@ status server::start() {
   }
 
   if (!d.store) {
-    if (cfg.db == ":memory:") {
-      spdlog::warn("store: in memory (db \":memory:\"): nothing survives a restart");
+    const store_setting where = effective_store(cfg);
+    if (where.k == store_setting::kind::memory) {
+      spdlog::warn("store: in memory (store \"memory:\" or db \":memory:\"): nothing survives a restart");
       d.store = std::make_unique<memory_store>();
+    } else if (where.k == store_setting::kind::postgres) {
+      auto opened = pg_store::open({.uri = where.target});
+      if (!opened) return opened.error();
+      d.store = std::move(*opened);
+      spdlog::info("store: PostgreSQL {}", redact_uri(where.target));
     } else {
       std::error_code fec;
-      const auto dir = std::filesystem::path(cfg.db).parent_path();
+      const auto dir = std::filesystem::path(where.target).parent_path();
       if (!dir.empty()) std::filesystem::create_directories(dir, fec);
       if (fec) {
-        return status::io_error("cannot create the directory of " + cfg.db + ": " + fec.message());
+        return status::io_error("cannot create the directory of " + where.target + ": " + fec.message());
       }
       sqlite_options o;
-      o.path = cfg.db;
+      o.path = where.target;
       auto opened = sqlite_store::open(o);
       if (!opened) return opened.error();
       d.store = std::move(*opened);
-      spdlog::info("store: SQLite {}", cfg.db);
+      spdlog::info("store: SQLite {}", where.target);
     }
   }
 

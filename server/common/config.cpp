@@ -100,6 +100,21 @@ std::vector<config_key> make_keys() {
                       &config::max_connections_per_address, 0, big));
   k.push_back(string_key("db", "SQLite database file (its directory is created); \":memory:\" stores nothing",
                          &config::db));
+  k.push_back({"store",
+               "where matches are kept: sqlite:PATH (as db), memory: (nothing survives a restart) or a "
+               "PostgreSQL URI, postgresql://user:password@host:port/dbname (docs/persistence.md); empty: as db "
+               "says. Setting both store and db, to different stores, is an error",
+               [](config& c, std::string_view v) -> std::optional<std::string> {
+                 const bool ok = v.empty() || v == "memory:" || (v.starts_with("sqlite:") && v.size() > 7) ||
+                                 v.starts_with("postgresql://") || v.starts_with("postgres://");
+                 if (!ok)
+                   return key_error("store",
+                                    "expected sqlite:PATH, memory: or a PostgreSQL URI (postgresql://... or "
+                                    "postgres://...), got one starting '" + std::string(v.substr(0, v.find(':'))) + ":'");
+                 c.store = std::string(v);
+                 return std::nullopt;
+               },
+               [](const config& c) { return c.store; }});
   k.push_back(string_key("catalogue", "card catalogue JSON (empty: the shipped catalogue)", &config::catalogue));
   k.push_back(string_key("web_root",
                          "directory of the browser clients served at /play/ and /admin/ (empty: the shipped server/web)",
@@ -176,7 +191,23 @@ std::vector<config_key> make_keys() {
   return k;
 }
 
+// The store `db` alone names.
+store_setting store_of_db(const std::string& db) {
+  if (db == ":memory:") return {store_setting::kind::memory, ""};
+  return {store_setting::kind::sqlite, db};
+}
+
+bool same_store(const store_setting& a, const store_setting& b) { return a.k == b.k && a.target == b.target; }
+
 }  // namespace
+
+store_setting effective_store(const config& c) {
+  const std::string_view s = c.store;
+  if (s.empty()) return store_of_db(c.db);
+  if (s == "memory:") return {store_setting::kind::memory, ""};
+  if (s.starts_with("sqlite:")) return {store_setting::kind::sqlite, std::string(s.substr(7))};
+  return {store_setting::kind::postgres, c.store};
+}
 
 const std::vector<config_key>& config_keys() {
   static const std::vector<config_key> keys = make_keys();
@@ -315,6 +346,15 @@ config_load load_config(int argc, const char* const* argv, const env_lookup& env
       out.error += *e;
       return out;
     }
+  }
+  // Two settings naming two stores: which one did the operator mean? (db at
+  // its default, as config/server.json lists it, names nothing.)
+  if (c.db != config{}.db && !c.store.empty() && !same_store(effective_store(c), store_of_db(c.db))) {
+    // A URI may hold a password: named by its kind only.
+    out.error = "store and db name different stores (store: ";
+    out.error += effective_store(c).k == store_setting::kind::postgres ? "a PostgreSQL URI" : c.store;
+    out.error += ", db: " + c.db + "); set only store (db is its older form: db=PATH means store=sqlite:PATH)";
+    return out;
   }
   out.cfg = std::move(c);
   return out;

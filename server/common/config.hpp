@@ -29,6 +29,7 @@ struct config {
   int max_connections_per_address = 64;   // TCP connections from one IP address (0: no limit; behind a proxy: 0)
   // Storage and data.
   std::string db = "./data/cod.db";       // SQLite file (its directory is created); ":memory:" keeps nothing
+  std::string store;                      // "sqlite:PATH", "memory:" or a postgresql:// URI; "" = as db says
   std::string catalogue;                  // "" = the shipped catalogue
   std::string log_level = "info";         // trace, debug, info, warn, error, critical, off
   std::string web_root;                   // "" = the shipped server/web (browser clients at /play/, /admin/)
@@ -64,6 +65,14 @@ struct config {
   // connections to it. "" = one node alone: room ids have no prefix.
   std::string node_id;
 };
+
+// Where the server keeps its matches: the `store` setting when given, else
+// `db` (sqlite:PATH; ":memory:" is memory:). docs/persistence.md.
+struct store_setting {
+  enum class kind { sqlite, memory, postgres } k = kind::sqlite;
+  std::string target;  // the SQLite path, or the PostgreSQL URI (may hold a password: never log it)
+};
+store_setting effective_store(const config& c);
 
 // One documented key.
 struct config_key {

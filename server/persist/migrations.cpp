@@ -16,19 +16,11 @@ using detail::cat;
 
 namespace {
 
-struct applied {
-  int version;
-  std::string name;
-  std::string sha;
-};
-
-[[noreturn]] void refuse(const sql::db& d, const std::string& why) {
-  std::string msg = "database ";
-  msg += d.path();
-  msg += ": ";
-  msg += why;
-  throw persist_error(msg);
+[[noreturn]] void refuse(const std::string& where, const std::string& why) {
+  throw persist_error(cat("database ", where, ": ", why));
 }
+
+[[noreturn]] void refuse(const sql::db& d, const std::string& why) { refuse(d.path(), why); }
 
 void check_embedded() {
   const auto list = embedded_migrations();
@@ -50,43 +42,46 @@ std::int64_t user_objects(sql::db& d) {
   return s.int64(0);
 }
 
-// The recorded versions, checked: contiguous from 1, not newer than ours,
-// names as ours. Returns the schema version (0 when none applied).
+// The recorded versions of a SQLite database, checked (check_applied).
 int read_applied(sql::db& d) {
-  std::vector<applied> rows;
+  std::vector<applied_migration> rows;
   {
     sql::stmt s(d, "SELECT version, name, sha256 FROM schema_migrations ORDER BY version");
     while (s.step()) rows.push_back({static_cast<int>(s.int64(0)), s.text(1), s.text(2)});
   }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].version != static_cast<int>(i) + 1) {
-      std::string versions;
-      for (const applied& r : rows) versions += cat(versions.empty() ? "" : ", ", r.version);
-      refuse(d, cat("schema_migrations is not contiguous from 1 (it records versions ", versions,
-                    "); the schema is in an unknown state"));
-    }
-  }
-  const int version = static_cast<int>(rows.size());
-  const int known = known_schema_version();
-  if (version > known) {
-    refuse(d, cat("schema version ", version, " is newer than this program knows (", known,
-                  "): the file was written by a newer cod-server; run that version or restore a backup"));
-  }
-  const auto ours = embedded_migrations();
-  for (const applied& r : rows) {
-    const migration& m = ours[static_cast<std::size_t>(r.version - 1)];
-    if (r.name != m.name)
-      refuse(d, cat("migration ", r.version, " was applied as '", r.name, "' but this program's is '", m.name,
-                    "'"));
-    if (r.sha != sha256_hex(m.sql))
-      spdlog::warn("persist: {}: migration {} was applied from a different text than this program's {} "
-                   "(migrations are forward-only: never edit a released one)",
-                   d.path(), r.version, m.name);
-  }
-  return version;
+  return check_applied(d.path(), rows, embedded_migrations());
 }
 
 }  // namespace
+
+int check_applied(const std::string& where, const std::vector<applied_migration>& rows,
+                  std::span<const migration> ours) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].version != static_cast<int>(i) + 1) {
+      std::string versions;
+      for (const applied_migration& r : rows) versions += cat(versions.empty() ? "" : ", ", r.version);
+      refuse(where, cat("schema_migrations is not contiguous from 1 (it records versions ", versions,
+                        "); the schema is in an unknown state"));
+    }
+  }
+  const int version = static_cast<int>(rows.size());
+  const int known = static_cast<int>(ours.size());
+  if (version > known) {
+    refuse(where, cat("schema version ", version, " is newer than this program knows (", known,
+                      "): the database was written by a newer cod-server; run that version or restore a backup"));
+  }
+  for (const applied_migration& r : rows) {
+    const migration& m = ours[static_cast<std::size_t>(r.version - 1)];
+    if (r.name != m.name)
+      refuse(where, cat("migration ", r.version, " was applied as '", r.name, "' but this program's is '", m.name,
+                        "'"));
+    if (r.sha256 != sha256_hex(m.sql))
+      spdlog::warn("persist: {}: migration {} was applied from a different text than this program's {} "
+                   "(migrations are forward-only: never edit a released one)",
+                   where, r.version, m.name);
+  }
+  return version;
+}
 
 int known_schema_version() { return static_cast<int>(embedded_migrations().size()); }
 

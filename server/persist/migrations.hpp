@@ -8,7 +8,9 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace cod::server {
 
@@ -22,6 +24,23 @@ struct migration {
 std::span<const migration> embedded_migrations();
 // N: the newest schema this program knows.
 int known_schema_version();
+// The same migrations in PostgreSQL's dialect (migrations/postgres/, the
+// same numbers and names; pg_migrations.hpp applies them).
+std::span<const migration> embedded_postgres_migrations();
+
+// One row of schema_migrations.
+struct applied_migration {
+  int version;
+  std::string name;
+  std::string sha256;
+};
+
+// Both runners' checks of what a database records against `ours`: versions
+// contiguous from 1, none newer than ours, names as ours (a changed text
+// only logs a warning). Returns the schema version (0: none applied).
+// Throws persist_error "database <where>: why".
+int check_applied(const std::string& where, const std::vector<applied_migration>& rows,
+                  std::span<const migration> ours);
 
 namespace sql {
 class db;

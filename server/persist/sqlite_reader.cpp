@@ -1,10 +1,8 @@
 #include "persist/sqlite_reader.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include "common/strcat.hpp"
-#include "common/text_forms.hpp"
 #include "persist/migrations.hpp"
+#include "persist/record_rows.hpp"
 #include "persist/sqlite_tournaments.hpp"
 #include "persist/sqlite_util.hpp"
 
@@ -12,59 +10,7 @@ namespace cod::server {
 
 using detail::cat;
 
-namespace {
-
-constexpr const char* match_columns =
-    "match_id, room_id, mode, format, options_json, rules_version, engine_version, seed, seed_hash, "
-    "created_ms, status, ended_ms, winners, reason";
-
-
-std::vector<int> parse_winners(const std::string& match_id, const std::string& text) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  std::vector<int> out;
-  bool ok = j.is_array();
-  if (ok)
-    for (const auto& v : j) {
-      if (!v.is_number_integer()) {
-        ok = false;
-        break;
-      }
-      out.push_back(v.get<int>());
-    }
-  if (!ok) throw persist_error(cat("match ", match_id, ": winners is not a JSON array of seats: ", text));
-  return out;
-}
-
-// A row of `match_columns`, seats/actions/notes not yet read.
-stored_match read_match_row(sql::stmt& s) {
-  stored_match sm;
-  match_record& m = sm.match;
-  m.match_id = s.text(0);
-  m.room_id = s.text(1);
-  m.mode = s.text(2);
-  m.format = s.text(3);
-  m.options_json = s.text(4);
-  m.rules_version = s.text(5);
-  m.engine_version = static_cast<int>(s.int64(6));
-  const std::string seed = s.text(7);
-  if (auto v = parse_decimal_u64(seed)) m.seed = *v;
-  else throw persist_error(cat("match ", m.match_id, ": seed is not a decimal uint64: ", seed));
-  m.seed_hash = s.text(8);
-  m.created_ms = s.int64(9);
-  if (s.text(10) == "finished") {
-    match_result r;
-    r.ended_ms = s.is_null(11) ? 0 : s.int64(11);
-    r.winners = s.is_null(12) ? std::vector<int>{} : parse_winners(m.match_id, s.text(12));
-    r.reason = s.text(13);
-    sm.result = std::move(r);
-  }
-  return sm;
-}
-
-}  // namespace
-
-// ---------------------------------------------------------------------------
-// sqlite_reader
+using detail::match_columns;
 
 
 result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& path) {
@@ -106,51 +52,23 @@ void fill_log(sql::db& d, stored_match& sm) {
                 "SELECT seat, name, token_hash, deck_json, team, champion, ai FROM match_seats WHERE match_id = ?1 "
                 "ORDER BY seat");
     s.bind(1, id);
-    while (s.step()) {
-      seat_record r;
-      r.seat = static_cast<int>(s.int64(0));
-      r.name = s.text(1);
-      r.token_hash = s.text(2);
-      r.deck_json = s.text(3);
-      if (!s.is_null(4)) r.team = static_cast<int>(s.int64(4));
-      if (!s.is_null(5)) r.champion = s.text(5);
-      r.ai = s.int64(6) != 0;
-      sm.match.seats.push_back(std::move(r));
-    }
+    while (s.step()) sm.match.seats.push_back(detail::seat_from_row(s));
   }
   {
     sql::stmt s(d,
                 "SELECT seq, seat, action_json, digest, at_ms FROM match_actions WHERE match_id = ?1 ORDER BY seq");
     s.bind(1, id);
-    while (s.step()) {
-      action_record a;
-      a.seq = s.int64(0);
-      a.seat = static_cast<int>(s.int64(1));
-      a.action_json = s.text(2);
-      const std::string digest = s.text(3);
-      if (auto v = parse_digest_hex(digest)) a.digest = *v;
-      else throw persist_error(cat("match ", id, " seq ", a.seq, ": digest is not 16 hex digits: ", digest));
-      a.at_ms = s.int64(4);
-      sm.actions.push_back(std::move(a));
-    }
+    while (s.step()) sm.actions.push_back(detail::action_from_row(id, s));
   }
   {
     sql::stmt s(d, "SELECT seq, seat, kind, cards_json, at_ms FROM draft_events WHERE match_id = ?1 ORDER BY seq");
     s.bind(1, id);
-    while (s.step()) {
-      draft_event_record r;
-      r.seq = s.int64(0);
-      r.seat = static_cast<int>(s.int64(1));
-      r.kind = s.text(2);
-      r.cards_json = s.text(3);
-      r.at_ms = s.int64(4);
-      sm.draft.push_back(std::move(r));
-    }
+    while (s.step()) sm.draft.push_back(detail::draft_from_row(s));
   }
   {
     sql::stmt s(d, "SELECT at_ms, text FROM match_notes WHERE match_id = ?1 ORDER BY note_id");
     s.bind(1, id);
-    while (s.step()) sm.notes.push_back({s.int64(0), s.text(1)});
+    while (s.step()) sm.notes.push_back(detail::note_from_row(s));
   }
 }
 
@@ -165,7 +83,7 @@ std::vector<stored_match> sqlite_reader::load_finished_since(std::int64_t ended_
     sql::stmt s(*db_, cat("SELECT ", match_columns,
                           " FROM matches WHERE status = 'finished' AND ended_ms >= ?1 ORDER BY created_ms, match_id"));
     s.bind(1, ended_from_ms);
-    while (s.step()) out.push_back(read_match_row(s));
+    while (s.step()) out.push_back(detail::match_from_row(s));
     for (stored_match& sm : out) fill_log(*db_, sm);
     return out;
   });
@@ -177,7 +95,7 @@ std::vector<stored_match> sqlite_reader::load_unfinished() {
     std::vector<stored_match> out;
     sql::stmt s(*db_, cat("SELECT ", match_columns,
                           " FROM matches WHERE status = 'playing' ORDER BY created_ms, match_id"));
-    while (s.step()) out.push_back(read_match_row(s));
+    while (s.step()) out.push_back(detail::match_from_row(s));
     for (stored_match& sm : out) fill_log(*db_, sm);
     return out;
   });
@@ -189,7 +107,7 @@ std::optional<stored_match> sqlite_reader::load_match(const std::string& match_i
     sql::stmt s(*db_, cat("SELECT ", match_columns, " FROM matches WHERE match_id = ?1"));
     s.bind(1, match_id);
     if (!s.step()) return std::nullopt;
-    stored_match sm = read_match_row(s);
+    stored_match sm = detail::match_from_row(s);
     fill_log(*db_, sm);
     return sm;
   });
@@ -225,19 +143,7 @@ std::vector<match_summary> sqlite_reader::list_matches(const match_query& q) {
     if (q.has_before) s.bind(9, q.before_created_ms).bind(10, q.before_match_id);
     if (!q.tournament.empty()) s.bind(11, q.tournament);
     std::vector<match_summary> out;
-    while (s.step()) {
-      stored_match sm = read_match_row(s);
-      match_summary m;
-      m.match_id = sm.match.match_id;
-      m.room_id = sm.match.room_id;
-      m.mode = sm.match.mode;
-      m.format = sm.match.format;
-      m.status = s.text(10);
-      m.created_ms = sm.match.created_ms;
-      m.actions = s.int64(14);
-      m.result = std::move(sm.result);
-      out.push_back(std::move(m));
-    }
+    while (s.step()) out.push_back(detail::summary_from_row(s));
     sql::stmt names(*db_, "SELECT name FROM match_seats WHERE match_id = ?1 ORDER BY seat");
     for (match_summary& m : out) {
       sql::reset_guard g(names);
@@ -254,7 +160,7 @@ std::vector<audit_record> sqlite_reader::list_audit(const std::string& match_id)
   sql::stmt s(*db_, cat("SELECT at_ms, role, remote, match_id, route, target FROM admin_audit",
                         match_id.empty() ? "" : " WHERE match_id = ?1", " ORDER BY audit_id"));
   if (!match_id.empty()) s.bind(1, match_id);
-  while (s.step()) out.push_back({s.int64(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)});
+  while (s.step()) out.push_back(detail::audit_from_row(s));
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
+#include "persist/record_rows.hpp"
 #include "persist/sqlite_util.hpp"
 
 namespace cod::server::detail {
@@ -33,20 +34,12 @@ class savepoint {
   bool done_ = false;
 };
 
-[[noreturn]] void corrupt(std::string_view id, const std::string& why) {
-  throw persist_error(cat("tournament ", id, ": ", why));
-}
-
 void bind_player(sql::stmt& s, int i, player_id p) {
   if (p == no_player) {
     s.bind_null(i);
   } else {
     s.bind(i, p);
   }
-}
-
-player_id read_player(const sql::stmt& s, int col) {
-  return s.is_null(col) ? no_player : static_cast<player_id>(s.int64(col));
 }
 
 void save_children(sql::db& d, std::string_view id, const tournament& t) {
@@ -127,125 +120,38 @@ void save_tournament(sql::db& d, std::string_view id, const tournament& t, std::
 }
 
 std::optional<tournament> load_tournament(sql::db& d, std::string_view id) {
-  config c;
+  tournament_rows rows{std::string(id)};
   {
     sql::stmt s(d,
                 "SELECT name, mode, format, swiss_rounds, best_of, exhaustion, clock_bank_ms, clock_increment_ms, "
                 "top_cut, seed FROM tournaments WHERE tournament_id = ?1");
     s.bind(1, id);
     if (!s.step()) return std::nullopt;
-    c.name = s.text(0);
-    c.mode = s.text(1);
-    c.format = s.text(2);
-    c.swiss_rounds = static_cast<int>(s.int64(3));
-    c.best_of = static_cast<int>(s.int64(4));
-    c.exhaustion = s.int64(5) != 0;
-    if (!s.is_null(6)) c.clock = clock_settings{s.int64(6), s.int64(7)};
-    c.top_cut = static_cast<int>(s.int64(8));
-    const auto seed = parse_decimal_u64(s.text(9));
-    if (!seed) corrupt(id, "the seed is not a decimal uint64");
-    c.seed = *seed;
+    rows.config_row(s);
   }
-  std::vector<player> players;
-  {
-    sql::stmt s(d,
-                "SELECT player, name, token_hash, seed_order, dropped_in_round FROM tournament_players "
-                "WHERE tournament_id = ?1 ORDER BY player");
-    s.bind(1, id);
-    while (s.step()) {
-      if (s.int64(0) != static_cast<std::int64_t>(players.size())) corrupt(id, "player ids are not 0, 1, 2...");
-      player p;
-      p.name = s.text(1);
-      p.token_hash = s.text(2);
-      p.seed_order = static_cast<int>(s.int64(3));
-      p.dropped_in_round = s.is_null(4) ? -1 : static_cast<int>(s.int64(4));
-      players.push_back(std::move(p));
-    }
-  }
-  const auto n = static_cast<player_id>(players.size());
-  auto check_player = [&](player_id p, bool may_be_none, const char* what) {
-    if (p == no_player ? !may_be_none : (p < 0 || p >= n)) corrupt(id, cat(what, " names no player"));
+  // Each query in the order tournament_rows reads them (record_rows.hpp).
+  const std::pair<const char*, void (tournament_rows::*)(const row_view&)> parts[] = {
+      {"SELECT player, name, token_hash, seed_order, dropped_in_round FROM tournament_players "
+       "WHERE tournament_id = ?1 ORDER BY player",
+       &tournament_rows::player_row},
+      {"SELECT round, kind, attempt FROM tournament_rounds WHERE tournament_id = ?1 ORDER BY round",
+       &tournament_rows::round_row},
+      {"SELECT round, table_no, player_a, player_b FROM tournament_pairings WHERE tournament_id = ?1 "
+       "ORDER BY round, table_no",
+       &tournament_rows::pairing_row},
+      {"SELECT round, table_no, game_no, match_id, decided, winner, penalty FROM tournament_games "
+       "WHERE tournament_id = ?1 ORDER BY round, table_no, game_no",
+       &tournament_rows::game_row},
+      {"SELECT seq, at_ms, actor, act, round, player, note FROM tournament_log WHERE tournament_id = ?1 "
+       "ORDER BY seq",
+       &tournament_rows::log_row},
   };
-  std::vector<round> rounds;
-  {
-    sql::stmt s(d, "SELECT round, kind, attempt FROM tournament_rounds WHERE tournament_id = ?1 ORDER BY round");
+  for (const auto& [sql_text, read] : parts) {
+    sql::stmt s(d, sql_text);
     s.bind(1, id);
-    while (s.step()) {
-      round r;
-      r.number = static_cast<int>(s.int64(0));
-      if (r.number != static_cast<int>(rounds.size()) + 1) corrupt(id, "rounds are not numbered 1, 2, 3...");
-      const std::string kind = s.text(1);
-      r.kind = kind == "swiss" ? round_kind::swiss : round_kind::top_cut;
-      r.attempt = static_cast<int>(s.int64(2));
-      rounds.push_back(std::move(r));
-    }
+    while (s.step()) (rows.*read)(s);
   }
-  // The foreign keys say the round exists, but they are only enforced where enabled.
-  auto round_at = [&](std::int64_t number) -> round& {
-    if (number < 1 || number > static_cast<std::int64_t>(rounds.size())) corrupt(id, "a pairing of no round");
-    return rounds[static_cast<std::size_t>(number - 1)];
-  };
-  {
-    sql::stmt s(d,
-                "SELECT round, table_no, player_a, player_b FROM tournament_pairings WHERE tournament_id = ?1 "
-                "ORDER BY round, table_no");
-    s.bind(1, id);
-    while (s.step()) {
-      pairing p;
-      p.table = static_cast<int>(s.int64(1));
-      p.a = read_player(s, 2);
-      p.b = read_player(s, 3);
-      check_player(p.a, false, "a pairing");
-      check_player(p.b, true, "a pairing");
-      round_at(s.int64(0)).pairings.push_back(std::move(p));
-    }
-  }
-  {
-    sql::stmt s(d,
-                "SELECT round, table_no, game_no, match_id, decided, winner, penalty FROM tournament_games "
-                "WHERE tournament_id = ?1 ORDER BY round, table_no, game_no");
-    s.bind(1, id);
-    while (s.step()) {
-      round& r = round_at(s.int64(0));
-      pairing* p = nullptr;
-      for (pairing& x : r.pairings)
-        if (x.table == s.int64(1)) p = &x;
-      if (!p) corrupt(id, "a game of no pairing");
-      if (s.int64(2) != static_cast<std::int64_t>(p->games.size()) + 1)
-        corrupt(id, cat("round ", r.number, " table ", p->table, ": games are not numbered 1, 2, 3..."));
-      game g;
-      g.match_id = s.is_null(3) ? std::string() : s.text(3);
-      g.decided = s.int64(4) != 0;
-      g.winner = read_player(s, 5);
-      g.penalty = s.int64(6) != 0;
-      if (g.winner != no_player && g.winner != p->a && g.winner != p->b)
-        corrupt(id, cat("round ", r.number, " table ", p->table, ": a game won by a player of another table"));
-      p->games.push_back(std::move(g));
-    }
-  }
-  std::vector<log_entry> log;
-  {
-    sql::stmt s(d,
-                "SELECT seq, at_ms, actor, act, round, player, note FROM tournament_log WHERE tournament_id = ?1 "
-                "ORDER BY seq");
-    s.bind(1, id);
-    while (s.step()) {
-      log_entry e;
-      e.seq = static_cast<int>(s.int64(0));
-      if (e.seq != static_cast<int>(log.size()) + 1) corrupt(id, "the log is not numbered 1, 2, 3...");
-      e.at_ms = s.int64(1);
-      e.actor = s.text(2);
-      const auto what = act_from_name(s.text(3));
-      if (!what) corrupt(id, cat("log entry ", e.seq, ": unknown act"));
-      e.what = *what;
-      e.round = static_cast<int>(s.int64(4));
-      e.player = read_player(s, 5);
-      check_player(e.player, true, "a log entry");
-      e.note = s.text(6);
-      log.push_back(std::move(e));
-    }
-  }
-  return tournament::from_parts(std::move(c), std::move(players), std::move(rounds), std::move(log));
+  return rows.finish();
 }
 
 std::vector<std::string> list_tournaments(sql::db& d) {
@@ -270,10 +176,7 @@ tournament_extras load_extras(sql::db& d, const std::string& id) {
   tournament_extras x;
   sql::stmt s(d, "SELECT spectator_delay, auto_advance FROM tournament_server_options WHERE tournament_id = ?1");
   s.bind(1, id);
-  if (s.step()) {
-    x.spectator_delay = static_cast<int>(s.int64(0));
-    x.auto_advance = s.int64(1) != 0;
-  }
+  if (s.step()) x = extras_from_row(s);
   return x;
 }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "persist/match_store.hpp"
+#include "persist/record_rows.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -47,7 +48,7 @@ class db {
   std::string path_;
 };
 
-class stmt {
+class stmt final : public detail::row_view {
  public:
   stmt(db& d, std::string_view sql);
   ~stmt();
@@ -67,9 +68,9 @@ class stmt {
   void run();
   void reset();
 
-  bool is_null(int col) const;
-  std::int64_t int64(int col) const;
-  std::string text(int col) const;
+  bool is_null(int col) const override;
+  std::int64_t int64(int col) const override;
+  std::string text(int col) const override;
 
  private:
   db& db_;

@@ -1,6 +1,8 @@
 // cod-admin: read-only inspection of a cod-server database (docs/admin.md,
 // docs/persistence.md). The same search, rendering, verification and export
-// as the HTTP admin API (server/admin/), run on the SQLite file directly.
+// as the HTTP admin API (server/admin/), run on the database directly: a
+// SQLite file (--db PATH, or --store sqlite:PATH) or a PostgreSQL database
+// (--store postgresql://...).
 //
 //   cod-admin --db PATH list [filters] [--json]     matches, newest first
 //   cod-admin --db PATH show MATCH_ID [--json]
@@ -12,7 +14,7 @@
 //   cod-admin --db PATH draft MATCH_ID               (drafts are not stored yet)
 //
 // Opens the database read-only (safe while the server runs: WAL readers do
-// not block its writer). --catalogue defaults to the shipped catalogue.
+// not block its writer; PostgreSQL readers never block writers). --catalogue defaults to the shipped catalogue.
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -29,6 +31,7 @@
 #include "admin/match_report.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "common/text_forms.hpp"
+#include "persist/pg_reader.hpp"
 #include "persist/sqlite_reader.hpp"
 #include "replay/recovery.hpp"
 
@@ -42,7 +45,7 @@ using namespace cod::server;
 
 void usage(std::FILE* to) {
   std::fprintf(to,
-               "usage: cod-admin --db PATH [--catalogue PATH] COMMAND\n"
+               "usage: cod-admin (--db PATH | --store sqlite:PATH | --store postgresql://...) [--catalogue PATH] COMMAND\n"
                "commands:\n"
                "  list [--player NAME] [--mode MODE] [--status playing|finished] [--winner SEAT]\n"
                "       [--from MS] [--to MS] [--limit N] [--offset N] [--before CURSOR] [--json]\n"
@@ -218,6 +221,7 @@ int cmd_state(const cod::catalogue& cards, const stored_match& sm, std::int64_t 
 
 int main(int argc, char** argv) {
   std::string db_path;
+  std::string store;
   std::string catalogue_path = COD_DEFAULT_CATALOGUE;
   std::vector<std::string> args;
   admin::params search;  // list's filters, named as the HTTP API's parameters
@@ -233,6 +237,7 @@ int main(int argc, char** argv) {
     };
     const std::string a = argv[i];
     if (a == "--db") db_path = next();
+    else if (a == "--store") store = next();
     else if (a == "--catalogue") catalogue_path = next();
     else if (a == "--json") json = true;
     else if (a == "--raw") raw = true;
@@ -254,7 +259,18 @@ int main(int argc, char** argv) {
   const std::vector<std::string> with_id = {"show", "log", "state", "verify", "export", "draft"};
   const bool needs_id = !args.empty() && std::find(with_id.begin(), with_id.end(), args[0]) != with_id.end();
   const bool no_id = !args.empty() && (args[0] == "list" || args[0] == "verify-all");
-  if (db_path.empty() || args.empty() || (!no_id && !needs_id) || args.size() != (needs_id ? 2u : 1u)) {
+  // --store is the server's setting of the same name (docs/persistence.md).
+  if (!store.empty() && !db_path.empty()) {
+    std::fprintf(stderr, "cod-admin: give --db or --store, not both\n");
+    return 2;
+  }
+  if (store.starts_with("sqlite:")) db_path = store.substr(7);
+  const bool postgres = store.starts_with("postgresql://") || store.starts_with("postgres://");
+  if (!store.empty() && !postgres && db_path.empty()) {
+    std::fprintf(stderr, "cod-admin: --store takes sqlite:PATH or a PostgreSQL URI (postgresql://...)\n");
+    return 2;
+  }
+  if ((db_path.empty() && !postgres) || args.empty() || (!no_id && !needs_id) || args.size() != (needs_id ? 2u : 1u)) {
     usage(stderr);
     return 2;
   }
@@ -280,14 +296,24 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // The file is SQLite; everything after the open reads through the
-  // store's read interface (match_reader), as the admin API does.
-  auto opened = sqlite_reader::open(db_path);
-  if (!opened) {
-    std::fprintf(stderr, "cod-admin: %s\n", opened.error().message().c_str());
-    return 1;
+  // Everything after the open reads through the store's read interface
+  // (match_reader), as the admin API does.
+  std::unique_ptr<match_reader> reader;
+  if (postgres) {
+    auto opened = pg_reader::open(store);
+    if (!opened) {
+      std::fprintf(stderr, "cod-admin: %s\n", opened.error().message().c_str());
+      return 1;
+    }
+    reader = std::move(*opened);
+  } else {
+    auto opened = sqlite_reader::open(db_path);
+    if (!opened) {
+      std::fprintf(stderr, "cod-admin: %s\n", opened.error().message().c_str());
+      return 1;
+    }
+    reader = std::move(*opened);
   }
-  std::unique_ptr<match_reader> reader = std::move(*opened);
   try {
     if (args[0] == "list") {
       const auto found = reader->list_matches(q);

@@ -1,5 +1,6 @@
-// cod-store-bench: how many actions per second the SQLite match store
-// persists on its own, without the network or a load driver sharing the CPU.
+// cod-store-bench: how many actions per second the match store persists on
+// its own (SQLite or PostgreSQL), without the network or a load driver
+// sharing the CPU.
 // A benchmark, not a test (docs/persistence.md, README "Performance").
 //
 // N matches are played at once, the way rooms use the store: each match has
@@ -12,12 +13,17 @@
 // -> its callback) percentiles, the batches and their mean size, and the CPU
 // the process used per action.
 //
-//   cod-store-bench [--matches N] [--actions A] [--duration-sec S] [--db PATH]
+//   cod-store-bench [--matches N] [--actions A] [--duration-sec S]
+//                   [--store sqlite:PATH | --store postgresql://... | --db PATH]...
 //                   [--sync normal|full] [--max-batch B]
 //
+// Each --store is measured in turn, in the order given (so one run compares
+// SQLite and PostgreSQL on the same machine state); `sqlite:` alone is a
+// temporary SQLite database, removed at the end. A PostgreSQL database gets
+// matches whose ids are new to it (bench-<pid>-<time>-N) and keeps them.
 // Defaults: 1000 matches, 30 actions per match (a duel's usual length),
-// 10 s, a temporary database removed at the end, synchronous=NORMAL (the
-// server's default), batches of up to 1024.
+// 10 s, one temporary SQLite database, synchronous=NORMAL (the SQLite
+// store's default), batches of up to 1024.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -35,6 +41,7 @@
 
 #include <unistd.h>
 
+#include "persist/pg_store.hpp"
 #include "persist/sqlite_store.hpp"
 
 namespace {
@@ -45,17 +52,19 @@ struct options {
   int matches = 1000;
   int actions = 30;
   double duration_sec = 10;
-  std::string db;
+  std::vector<std::string> stores;  // store settings, measured in turn
   cod::server::sqlite_options::sync sync = cod::server::sqlite_options::sync::normal;
   std::size_t max_batch = 1024;
 };
 
 void usage(std::FILE* to) {
   std::fputs(
-      "usage: cod-store-bench [--matches N] [--actions A] [--duration-sec S] [--db PATH]\n"
+      "usage: cod-store-bench [--matches N] [--actions A] [--duration-sec S]\n"
+      "                       [--store sqlite:PATH | --store postgresql://... | --db PATH]...\n"
       "                       [--sync normal|full] [--max-batch B]\n"
       "Persists actions of N concurrent matches (one write in flight per match, as rooms do)\n"
-      "through the server's SQLite store and prints actions/s and the commit latency.\n",
+      "through the server's store and prints actions/s and the commit latency; each --store\n"
+      "in turn (default: a temporary SQLite database; sqlite: alone is one too).\n",
       to);
 }
 
@@ -73,12 +82,16 @@ bool parse_args(int argc, char** argv, options& o) {
     else if (a == "--actions") o.actions = static_cast<int>(std::strtol(v.c_str(), &end, 10));
     else if (a == "--duration-sec") o.duration_sec = std::strtod(v.c_str(), &end);
     else if (a == "--max-batch") o.max_batch = std::strtoul(v.c_str(), &end, 10);
-    else if (a == "--db") o.db = v;
+    else if (a == "--db") o.stores.push_back("sqlite:" + v);
+    else if (a == "--store" && (v.starts_with("sqlite:") || v.starts_with("postgresql://") ||
+                                v.starts_with("postgres://")))
+      o.stores.push_back(v);
     else if (a == "--sync" && (v == "normal" || v == "full"))
       o.sync = v == "full" ? cod::server::sqlite_options::sync::full : cod::server::sqlite_options::sync::normal;
     else return false;
     if (end && *end) return false;
   }
+  if (o.stores.empty()) o.stores.push_back("sqlite:");
   return o.matches > 0 && o.actions > 0 && o.duration_sec > 0 && o.max_batch > 0;
 }
 
@@ -120,7 +133,8 @@ cod::server::match_record bench_match(const std::string& id) {
 // The driver's shared state. Callbacks run on the store's writer thread, one
 // at a time, so only the counters the main thread reads are atomic.
 struct bench {
-  cod::server::sqlite_store* store = nullptr;
+  cod::server::match_store* store = nullptr;
+  std::string prefix;  // of the match ids: new to the database
   options opt;
   std::atomic<bool> stop{false};
   std::atomic<bool> counting{false};
@@ -146,7 +160,7 @@ struct bench {
 
   void start_match(std::size_t i) {
     slot& s = slots[i];
-    s.match_id = "bench-" + std::to_string(next_match++);
+    s.match_id = prefix + std::to_string(next_match++);
     s.seq = 0;
     const auto t0 = clock_type::now();
     store->create_match(bench_match(s.match_id), written(i, t0, false));
@@ -201,38 +215,53 @@ double percentile(std::vector<std::uint32_t>& v, double p) {
   return v[k] / 1000.0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  options opt;
-  if (!parse_args(argc, argv, opt)) {
-    usage(stderr);
-    return 2;
+// Opens the store a setting names; `sqlite:` alone: a temporary database in
+// `tmp` (created here).
+cod::server::result<std::unique_ptr<cod::server::match_store>> open_store(const options& opt,
+                                                                          const std::string& setting,
+                                                                          std::filesystem::path& tmp,
+                                                                          std::string& described) {
+  if (!setting.starts_with("sqlite:")) {
+    described = "PostgreSQL " + cod::server::redact_uri(setting) + " (synchronous_commit as the server says, max batch " +
+                std::to_string(opt.max_batch) + ")";
+    auto opened = cod::server::pg_store::open({.uri = setting, .max_batch = opt.max_batch});
+    if (!opened) return opened.error();
+    return std::unique_ptr<cod::server::match_store>(std::move(*opened));
   }
-  std::filesystem::path dir;
-  if (opt.db.empty()) {
+  std::string path = setting.substr(7);
+  if (path.empty()) {
     std::string tmpl = (std::filesystem::temp_directory_path() / "cod-store-bench.XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) {
-      std::perror("cod-store-bench: mkdtemp");
-      return 1;
-    }
-    dir = tmpl;
-    opt.db = (dir / "bench.db").string();
+    if (!mkdtemp(tmpl.data())) return cod::server::status::io_error("mkdtemp failed");
+    tmp = tmpl;
+    path = (tmp / "bench.db").string();
   }
+  described = "SQLite " + path + " (synchronous=" +
+              (opt.sync == cod::server::sqlite_options::sync::full ? "FULL" : "NORMAL") + ", max batch " +
+              std::to_string(opt.max_batch) + ")";
   cod::server::sqlite_options so;
-  so.path = opt.db;
+  so.path = path;
   so.synchronous = opt.sync;
   so.max_batch = opt.max_batch;
   auto opened = cod::server::sqlite_store::open(so);
+  if (!opened) return opened.error();
+  return std::unique_ptr<cod::server::match_store>(std::move(*opened));
+}
+
+// One store's measurement; false when it could not run or a write failed.
+bool run(const options& opt, const std::string& setting) {
+  std::filesystem::path dir;
+  std::string described;
+  auto opened = open_store(opt, setting, dir, described);
   if (!opened) {
     std::fprintf(stderr, "cod-store-bench: %s\n", opened.error().message().c_str());
-    return 1;
+    return false;
   }
   auto store = std::move(*opened);
 
   bench b;
   b.store = store.get();
   b.opt = opt;
+  b.prefix = "bench-" + std::to_string(getpid()) + "-" + std::to_string(wall_ms()) + "-";
   b.slots.resize(static_cast<std::size_t>(opt.matches));
   b.latency_us.reserve(1 << 20);
   b.running = opt.matches;
@@ -241,7 +270,7 @@ int main(int argc, char** argv) {
   // the writer thread) drive it. This thread touches slot i only before the
   // push that hands it to the writer; next_match is the writer's from now on.
   for (std::size_t i = 0; i < b.slots.size(); ++i) {
-    b.slots[i].match_id = "bench-" + std::to_string(b.next_match++);
+    b.slots[i].match_id = b.prefix + std::to_string(b.next_match++);
     store->create_match(bench_match(b.slots[i].match_id), {});
   }
   store->flush();
@@ -265,8 +294,7 @@ int main(int argc, char** argv) {
   }
   store->flush();
   const std::uint64_t n = b.persisted;
-  std::printf("database: %s (synchronous=%s, max batch %zu)\n", opt.db.c_str(),
-              opt.sync == cod::server::sqlite_options::sync::full ? "FULL" : "NORMAL", opt.max_batch);
+  std::printf("store: %s\n", described.c_str());
   std::printf("matches in flight: %d, %d actions each, then finished and replaced\n", opt.matches, opt.actions);
   std::printf("persisted actions: %llu in %.1f s = %.0f/s\n", static_cast<unsigned long long>(n), secs,
               static_cast<double>(n) / secs);
@@ -274,10 +302,28 @@ int main(int argc, char** argv) {
               batches ? static_cast<double>(n) / static_cast<double>(batches) : 0.0);
   std::printf("commit latency, append -> callback (ms): p50 %.3f  p99 %.3f  max %.3f\n",
               percentile(b.latency_us, 0.50), percentile(b.latency_us, 0.99), percentile(b.latency_us, 1.0));
-  std::printf("cpu: %.2f s (%.0f%% of one core), %.1f us per action\n", cpu, 100 * cpu / secs,
+  // The bench's own process; PostgreSQL's server processes are not in it.
+  std::printf("cpu (this process): %.2f s (%.0f%% of one core), %.1f us per action\n", cpu, 100 * cpu / secs,
               n ? 1e6 * cpu / static_cast<double>(n) : 0.0);
   std::printf("failed writes: %llu\n", static_cast<unsigned long long>(b.failures.load()));
+  std::fflush(stdout);
   store.reset();
   if (!dir.empty()) std::filesystem::remove_all(dir);
-  return b.failures ? 1 : 0;
+  return b.failures == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options opt;
+  if (!parse_args(argc, argv, opt)) {
+    usage(stderr);
+    return 2;
+  }
+  bool ok = true;
+  for (std::size_t i = 0; i < opt.stores.size(); ++i) {
+    if (i) std::printf("\n");
+    ok = run(opt, opt.stores[i]) && ok;
+  }
+  return ok ? 0 : 1;
 }

@@ -16,7 +16,9 @@
 #include "common/sha256.hpp"
 #include "persist/match_store.hpp"
 #include "persist/memory_store.hpp"
+#include "persist/pg_store.hpp"
 #include "persist/sqlite_store.hpp"
+#include "pg_helpers.hpp"
 
 namespace cod::server::test {
 
@@ -70,7 +72,9 @@ inline action_record sample_action(std::int64_t seq, int seat = 0) {
   return a;
 }
 
-// Runs `body` against every store: memory (own thread), memory (inline), sqlite.
+// Runs `body` against every store: memory (own thread), memory (inline),
+// sqlite, and pg when the suite was given a PostgreSQL (COD_TEST_PG_URI;
+// ctest's persist_tests_pg), each pg case on a fresh database.
 template <class Body>
 void for_each_store(Body&& body) {
   SUBCASE("memory_store, own thread") {
@@ -87,6 +91,15 @@ void for_each_store(Body&& body) {
     REQUIRE_MESSAGE(opened, opened.error().message());
     auto s = std::move(*opened);
     body(*s);
+  }
+  if (const char* uri = test_pg_uri()) {
+    SUBCASE("pg_store") {
+      pg_test_db db(uri);
+      auto opened = pg_store::open({.uri = db.uri()});
+      REQUIRE_MESSAGE(opened, opened.error().message());
+      auto s = std::move(*opened);
+      body(*s);
+    }
   }
 }
 

@@ -93,6 +93,20 @@ TEST_CASE("migrations: the files are numbered contiguously from 1 and all embedd
   }
 }
 
+TEST_CASE("migrations: the PostgreSQL dialect has the same numbers and names, all embedded, unchanged") {
+  const auto sqlite = embedded_migrations();
+  const auto pg = embedded_postgres_migrations();
+  REQUIRE(pg.size() == sqlite.size());
+  const auto dir = std::filesystem::path(COD_MIGRATIONS_DIR) / "postgres";
+  for (std::size_t i = 0; i < pg.size(); ++i) {
+    CHECK(pg[i].version == sqlite[i].version);
+    CHECK(pg[i].name == sqlite[i].name);
+    CHECK_MESSAGE(pg[i].sql == read_file(dir / std::string(pg[i].name)),
+                  "postgres/" << pg[i].name << " changed since the build embedded it (rebuild)");
+    CHECK(!pg[i].sql.empty());
+  }
+}
+
 TEST_CASE("migrations: an empty database gets the documented schema, in WAL mode") {
   temp_dir dir;
   const std::string path = dir.file("new.db");

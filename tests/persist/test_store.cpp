@@ -472,3 +472,28 @@ TEST_CASE("store: load_finished_since gives the matches finished since a time, w
     CHECK(s.load_finished_since(0).size() == 3);
   });
 }
+
+TEST_CASE("store: texts of any characters round-trip exactly (quotes, backslashes, braces, new lines, UTF-8)") {
+  for_each_store([](match_store& s) {
+    const std::string nasty = "{\"say\":\"a \\\"quoted\\\" \\\\ back\\\\slash, {braces}, NULL\",\n\t\"é✓\":[1,2]}";
+    match_record m = sample_record("m\"1,{x}");
+    m.seats[0].name = "O'Brien \"the\\ace\"";
+    s.create_match(m, nullptr);
+    action_record a = sample_action(1);
+    a.action_json = nasty;
+    action_record b = sample_action(2);
+    b.action_json = "";
+    acks ok;
+    s.append_action(m.match_id, a, ok.expect(true));
+    s.append_action(m.match_id, b, ok.expect(true));
+    s.flush();
+    CHECK(ok.calls() == 2);
+    CHECK(ok.wrong() == 0);
+    const auto sm = s.load_match(m.match_id);
+    REQUIRE(sm);
+    CHECK(sm->match == m);
+    REQUIRE(sm->actions.size() == 2);
+    CHECK(sm->actions[0] == a);
+    CHECK(sm->actions[1] == b);
+  });
+}

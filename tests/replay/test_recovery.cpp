@@ -11,12 +11,14 @@
 #include <sstream>
 
 #include "../shared/catalogue.hpp"
+#include "admin/admin_api.hpp"
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "helpers.hpp"
 #include "persist/memory_store.hpp"
+#include "persist/pg_store.hpp"
 #include "persist/sqlite_store.hpp"
 #include "replay/recovery.hpp"
 
@@ -675,4 +677,62 @@ TEST_CASE("recovery: solo and co-op matches keep their AI seats and difficulty; 
   CHECK(out.find("\"difficulty\":0") != std::string::npos);
   out = run(admin + " verify coop-end", rc, dir);
   CHECK(rc == 0);
+}
+
+// The readers on PostgreSQL (persist_tests_pg's server; replay_tests_pg):
+// cod-admin --store URI and the admin API over pg_store read what the
+// server's store wrote, replay it and verify it, as on SQLite.
+TEST_CASE("pg_store: cod-admin --store and the admin API read, replay and verify matches stored in PostgreSQL") {
+  pg_test_db db(test_pg_uri());
+  temp_dir dir;
+  auto opened = pg_store::open({.uri = db.uri()});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
+  play_and_store(*store, "g1", 5, false, -1);
+  play_and_store(*store, "g2", 6, false, 12);
+  store->flush();
+
+  const std::string admin =
+      std::string(COD_ADMIN_PATH) + " --store '" + db.uri() + "' --catalogue " + COD_CATALOGUE_PATH;
+  int rc = -1;
+  std::string out = run(admin + " list", rc, dir);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("g1\tfinished") != std::string::npos);
+  CHECK(out.find("g2\tplaying") != std::string::npos);
+  out = run(admin + " verify g1", rc, dir);
+  CHECK(rc == 0);
+  CHECK(out.find("g1 verified") != std::string::npos);
+  out = run(admin + " log g1", rc, dir);
+  CHECK(rc == 0);
+  CHECK(out.find("Seat ") != std::string::npos);
+  out = run(admin + " verify-all", rc, dir);
+  CHECK(rc == 0);
+
+  // The admin API, through the store the server would give it.
+  admin::api api{"s3cret-admin-token-123", shipped(), *store};
+  admin::request req;
+  req.method = "GET";
+  req.authorization = "Bearer s3cret-admin-token-123";
+  req.remote = "192.0.2.8:6000";
+  req.target = "/admin/api/matches?status=finished";
+  auto res = api.handle(req);
+  CHECK(res.status == 200);
+  CHECK(res.body.find("\"g1\"") != std::string::npos);
+  CHECK(res.body.find("\"g2\"") == std::string::npos);
+  req.target = "/admin/api/matches/g1/verify";
+  res = api.handle(req);
+  CHECK(res.status == 200);
+  req.target = "/admin/api/matches/g2/state?step=3";  // a live match: audited
+  CHECK(api.handle(req).status == 200);
+  store->flush();
+  REQUIRE(store->list_audit("g2").size() == 1);
+
+  // A tampered digest is found and located, as on SQLite.
+  pg_raw(db.uri()).exec("UPDATE match_actions SET digest = 'ffffffffffffffff' WHERE match_id = 'g1' AND seq = 2");
+  out = run(admin + " verify g1", rc, dir);
+  CHECK(rc == 1);
+  CHECK(out.find("FAIL  replay: action seq 2") != std::string::npos);
+  out = run(std::string(COD_ADMIN_PATH) + " --db x.db --store '" + db.uri() + "' list", rc, dir);
+  CHECK(rc == 2);
 }

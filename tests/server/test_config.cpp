@@ -161,3 +161,66 @@ TEST_CASE("config: --help lists every key with its default, environment variable
   CHECK(help.find("--config") != std::string::npos);
   CHECK(help.find("COD_CONFIG") != std::string::npos);
 }
+
+TEST_CASE("config: store names sqlite:PATH, memory: or a PostgreSQL URI; db keeps meaning sqlite:PATH") {
+  using k = store_setting::kind;
+  {
+    auto r = load({});
+    REQUIRE(r.error.empty());
+    CHECK(effective_store(r.cfg).k == k::sqlite);
+    CHECK(effective_store(r.cfg).target == "./data/cod.db");
+  }
+  {
+    auto r = load({"--db", "/tmp/a.db"});
+    CHECK(effective_store(r.cfg).k == k::sqlite);
+    CHECK(effective_store(r.cfg).target == "/tmp/a.db");
+  }
+  {
+    auto r = load({"--db", ":memory:"});
+    CHECK(effective_store(r.cfg).k == k::memory);
+  }
+  {
+    auto r = load({"--store", "memory:"});
+    REQUIRE(r.error.empty());
+    CHECK(effective_store(r.cfg).k == k::memory);
+  }
+  {
+    auto r = load({"--store=sqlite:/tmp/b.db"});
+    REQUIRE(r.error.empty());
+    CHECK(effective_store(r.cfg).k == k::sqlite);
+    CHECK(effective_store(r.cfg).target == "/tmp/b.db");
+  }
+  for (const char* uri : {"postgresql://cod:pw@db.internal:5432/cod", "postgres://cod@/cod?host=/run/postgresql"}) {
+    auto r = load({"--store", uri});
+    REQUIRE(r.error.empty());
+    CHECK(effective_store(r.cfg).k == k::postgres);
+    CHECK(effective_store(r.cfg).target == uri);
+  }
+  // The shipped file lists db at its default: store still wins without a conflict.
+  {
+    auto r = load({"--config=" COD_SOURCE_DIR "/config/server.json", "--store", "postgresql://cod@db/cod"});
+    REQUIRE(r.error.empty());
+    CHECK(effective_store(r.cfg).k == k::postgres);
+  }
+  {
+    fake_env env;
+    env.vars["COD_STORE"] = "postgresql://cod@db/cod";
+    auto r = load({}, env);
+    REQUIRE(r.error.empty());
+    CHECK(effective_store(r.cfg).k == k::postgres);
+  }
+  // The same store twice is fine.
+  CHECK(load({"--db", "/tmp/c.db", "--store", "sqlite:/tmp/c.db"}).error.empty());
+}
+
+TEST_CASE("config: a bad store, or store and db naming different stores, is an error that shows no password") {
+  auto bad = load({"--store", "mysql://root:hunter2@db/cod"});
+  CHECK(bad.error.find("--store") != std::string::npos);
+  CHECK(bad.error.find("expected sqlite:PATH, memory: or a PostgreSQL URI") != std::string::npos);
+  CHECK(bad.error.find("hunter2") == std::string::npos);
+  CHECK(load({"--store", "sqlite:"}).error.find("expected") != std::string::npos);
+  auto both = load({"--db", "/tmp/x.db", "--store", "postgresql://cod:hunter2@db/cod"});
+  CHECK(both.error.find("store and db name different stores") != std::string::npos);
+  CHECK(both.error.find("hunter2") == std::string::npos);
+  CHECK(!load({"--db", "/tmp/x.db", "--store", "sqlite:/tmp/y.db"}).error.empty());
+}

@@ -1,0 +1,11 @@
+-- 0004 (PostgreSQL; the same as ../0004_ai_seats.sql): solo (R12) and co-op (R11.7) against the AI (docs/persistence.md).
+--
+-- A seat the engine plays for the AI: 1 for it, 0 for a player's seat. Its
+-- row has name 'AI', token_hash '' (no token: nobody can resume it) and
+-- deck_json {"cards": [its 24 catalogue ids]} (RULING E41: solo, the three
+-- preconstructed decks seat 0 did not pick; co-op, B those of A's pack and D
+-- those of C's), so that the record alone rebuilds the match. Co-op seats
+-- have `team` 0 (the humans, A and C) or 1 (the AIs, B and D); matches.mode
+-- holds 'solo' or 'coop' and options_json the difficulty and AI settings
+-- ({"difficulty": 0..10, "ai": {...}}, R12.8).
+ALTER TABLE match_seats ADD COLUMN ai INTEGER NOT NULL DEFAULT 0 CHECK (ai IN (0, 1));

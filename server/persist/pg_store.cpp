@@ -1,0 +1,88 @@
+#include "persist/pg_store.hpp"
+
+#include "persist/pg_util.hpp"
+#include "persist/pg_writer.hpp"
+#include "persist/write_queue.hpp"
+
+namespace cod::server {
+
+std::string redact_uri(std::string_view uri) { return pg::redact(uri); }
+
+result<std::unique_ptr<pg_store>> pg_store::open(const pg_options& o) {
+  try {
+    std::unique_ptr<pg_store> s(new pg_store());
+    s->writer_ = std::make_unique<detail::pg_writer>(o.uri);
+    s->version_at_open_ = s->writer_->schema_before();
+    auto reader = pg_reader::open(o.uri);
+    if (!reader) return reader.error();
+    s->reader_ = std::move(*reader);
+    detail::pg_writer* w = s->writer_.get();
+    s->queue_ = std::make_unique<detail::write_queue>(
+        pg::redact(o.uri), o.max_batch,
+        [w](std::vector<detail::write_op>& batch, std::vector<status>& out) { w->commit_batch(batch, out); });
+    return s;
+  } catch (const std::exception& e) {
+    return status::io_error(e.what());
+  }
+}
+
+pg_store::~pg_store() {
+  queue_.reset();  // commits what is queued, joins the writer
+  reader_.reset();
+  writer_.reset();
+}
+
+void pg_store::create_match(const match_record& m, done_fn done) {
+  queue_->push({detail::create_op{m}, std::move(done)});
+}
+
+void pg_store::append_action(const std::string& match_id, const action_record& a, done_fn done) {
+  queue_->push({detail::append_op{match_id, a}, std::move(done)});
+}
+
+void pg_store::finish_match(const std::string& match_id, const match_result& r, done_fn done) {
+  queue_->push({detail::finish_op{match_id, r}, std::move(done)});
+}
+
+void pg_store::append_draft(const std::string& match_id, const std::vector<draft_event_record>& rows, done_fn done) {
+  queue_->push({detail::draft_op{match_id, rows}, std::move(done)});
+}
+
+void pg_store::append_note(const std::string& match_id, std::int64_t at_ms, const std::string& text) {
+  queue_->push({detail::note_op{match_id, {at_ms, text}}, nullptr});
+}
+
+void pg_store::save_tournament(const stored_tournament& t, done_fn done) {
+  queue_->push({detail::tournament_op{t}, std::move(done)});
+}
+
+void pg_store::record_audit(const audit_record& r, done_fn done) {
+  queue_->push({detail::audit_op{r}, std::move(done)});
+}
+
+std::vector<stored_match> pg_store::load_unfinished() { return reader_->load_unfinished(); }
+
+std::vector<stored_match> pg_store::load_finished_since(std::int64_t ended_from_ms) {
+  return reader_->load_finished_since(ended_from_ms);
+}
+
+std::optional<stored_match> pg_store::load_match(const std::string& match_id) { return reader_->load_match(match_id); }
+
+std::vector<match_summary> pg_store::list_matches(const match_query& q) { return reader_->list_matches(q); }
+
+std::vector<audit_record> pg_store::list_audit(const std::string& match_id) { return reader_->list_audit(match_id); }
+
+std::vector<stored_tournament> pg_store::load_tournaments() {
+  flush();
+  return reader_->load_tournaments();
+}
+
+void pg_store::flush() { queue_->flush(); }
+
+std::size_t pg_store::pending() const { return queue_->pending(); }
+
+std::uint64_t pg_store::commits() const { return queue_->batches(); }
+
+store_health pg_store::health() const { return writer_->health.get(); }
+
+}  // namespace cod::server

@@ -1,0 +1,82 @@
+// Internal: stored rows back into records, for both SQL stores (SQLite and
+// PostgreSQL read the same columns in the same order; only the query text
+// and the driver differ). No SQL here: each function names the columns it
+// expects, in order, and a backend hands it a row_view over its result.
+// Malformed stored values (a seed that is not a decimal uint64, a digest that
+// is not 16 hex digits, rows that do not form a tournament) throw
+// persist_error naming the match or tournament.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "persist/match_store.hpp"
+
+namespace cod::server::detail {
+
+// One row of a result, column by column (0-based).
+class row_view {
+ public:
+  virtual bool is_null(int col) const = 0;
+  virtual std::int64_t int64(int col) const = 0;
+  virtual std::string text(int col) const = 0;
+
+ protected:
+  ~row_view() = default;
+};
+
+// The columns of match_from_row, for the SELECT lists of both backends.
+inline constexpr const char* match_columns =
+    "match_id, room_id, mode, format, options_json, rules_version, engine_version, seed, seed_hash, "
+    "created_ms, status, ended_ms, winners, reason";
+
+// match_columns; seats, actions, notes and draft not read.
+stored_match match_from_row(const row_view& r);
+// match_columns, then the last seq at column 14; names not read.
+match_summary summary_from_row(const row_view& r);
+// seat, name, token_hash, deck_json, team, champion, ai
+seat_record seat_from_row(const row_view& r);
+// seq, seat, action_json, digest, at_ms
+action_record action_from_row(const std::string& match_id, const row_view& r);
+// seq, seat, kind, cards_json, at_ms
+draft_event_record draft_from_row(const row_view& r);
+// at_ms, text
+note_record note_from_row(const row_view& r);
+// at_ms, role, remote, match_id, route, target
+audit_record audit_from_row(const row_view& r);
+// spectator_delay, auto_advance
+tournament_extras extras_from_row(const row_view& r);
+
+// A tournament from its tables' rows, fed in this order (each query ordered
+// as its comment says); then finish().
+class tournament_rows {
+ public:
+  explicit tournament_rows(std::string id) : id_(std::move(id)) {}
+  // name, mode, format, swiss_rounds, best_of, exhaustion, clock_bank_ms, clock_increment_ms, top_cut, seed
+  void config_row(const row_view& r);
+  // player, name, token_hash, seed_order, dropped_in_round; ORDER BY player
+  void player_row(const row_view& r);
+  // round, kind, attempt; ORDER BY round
+  void round_row(const row_view& r);
+  // round, table_no, player_a, player_b; ORDER BY round, table_no
+  void pairing_row(const row_view& r);
+  // round, table_no, game_no, match_id, decided, winner, penalty; ORDER BY round, table_no, game_no
+  void game_row(const row_view& r);
+  // seq, at_ms, actor, act, round, player, note; ORDER BY seq
+  void log_row(const row_view& r);
+  tournaments::tournament finish();
+
+ private:
+  [[noreturn]] void corrupt(const std::string& why) const;
+  void check_player(tournaments::player_id p, bool may_be_none, const char* what) const;
+  tournaments::round& round_at(std::int64_t number);
+
+  std::string id_;
+  tournaments::config config_{};
+  std::vector<tournaments::player> players_{};
+  std::vector<tournaments::round> rounds_{};
+  std::vector<tournaments::log_entry> log_{};
+};
+
+}  // namespace cod::server::detail
