@@ -207,6 +207,13 @@ void room_registry::count(const counted& c, int delta) {
 }
 
 std::size_t room_registry::recover(std::vector<stored_match> matches) {
+  // A cluster's node takes back its own rooms only (their ids carry its
+  // node_id): another node's matches in the shared store are that node's.
+  if (!svc_.cfg.node_id.empty()) {
+    const std::string mine = svc_.cfg.node_id + "-";
+    const auto others = std::erase_if(matches, [&](const stored_match& m) { return !m.match.room_id.starts_with(mine); });
+    if (others > 0) spdlog::info("recovery: {} stored matches of other nodes' rooms left to them", others);
+  }
   // Finished matches: as many as a running server keeps (max_rooms finished
   // rooms; past that the first finished closes), the newest. At 30 matches
   // ending a second, finished_room_ttl_sec's worth would otherwise multiply

@@ -67,7 +67,9 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // a match that does not replay is finished in the store as
   // "recovery_failed". A finished match gets a finished room (its result
   // for resumes; room::recover) when the game ended it, else none.
-  // At most max_rooms finished matches get a room (the newest).
+  // At most max_rooms finished matches get a room (the newest). With a
+  // node_id (a cluster on a shared store) only the matches of this node's
+  // rooms (room ids "<node_id>-...") are taken; the others are left alone.
   // Returns the number of rooms recovered.
   std::size_t recover(std::vector<stored_match> matches);
 

@@ -104,3 +104,28 @@ TEST_CASE("room: recovery gives each seat's turn clock bank back as the stored l
     CHECK(clock.at("remaining_ms") == json(expected.banks));
   }
 }
+
+TEST_CASE("room: a cluster node recovers only its own rooms from a shared store (their ids carry its node_id)") {
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string rooms[2];
+  const char* nodes[2] = {"n1", "n2"};
+  for (int n = 0; n < 2; ++n) {
+    config cfg = test_config();
+    cfg.node_id = nodes[n];
+    harness h(cfg, &store);
+    auto host = h.connect();
+    rooms[n] = h.create_room(host);
+    CHECK(rooms[n].starts_with(std::string(nodes[n]) + "-"));
+    h.start_duel(rooms[n]);
+    h.crash();
+  }
+  auto unfinished = store.load_unfinished();
+  REQUIRE(unfinished.size() == 2);
+  config cfg = test_config();
+  cfg.node_id = "n2";
+  harness h(cfg, &store);
+  CHECK(h.rooms->recover(unfinished) == 1);
+  h.ex->run();
+  auto lister = h.connect();
+  CHECK(list_one(lister).at("room") == rooms[1]);
+}
