@@ -101,6 +101,14 @@ void room::do_draft_pick(const std::shared_ptr<peer>& c, const pr::draft_pick_ms
     c->send(pr::make_error(m.id, pr::session_errc::not_drafting));
     return;
   }
+  // As act's: a pick chosen in an older draft push is refused whole.
+  if (m.seq && *m.seq != draft_seq_) {
+    c->send(pr::make_error(m.id, pr::session_errc::stale_action,
+                           fmt::format("this pick was chosen at seq {}, the draft is at seq {}: nothing was done; "
+                                       "choose again from the newest draft push",
+                                       *m.seq, draft_seq_)));
+    return;
+  }
   cod::draft_pick p;
   p.type = m.pick;
   p.seat = static_cast<seat_t>(seat);
