@@ -307,7 +307,8 @@ class room : public std::enable_shared_from_this<room> {
   void on_draft_stored(const std::shared_ptr<draft_outgoing>& out);
   void start_drafted_match();
   // The `draft` message for `viewer` (a seat or spectator).
-  message_ptr draft_message_for(seat_t viewer, const nlohmann::json& events) const;
+  // `to`: the recipient when it is the seat's client (hello.legal_actions: its legal picks).
+  message_ptr draft_message_for(seat_t viewer, const nlohmann::json& events, const peer* to = nullptr) const;
 
   room_services& svc_;
   std::shared_ptr<serial_executor> ex_;

@@ -281,9 +281,17 @@ void draft_samples(const cod::catalogue& cat) {
     cod::rng r(7);
     std::int64_t seq = 1;
     for (;;) {
-      for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator})
+      std::vector<cod::draft_pick> picks;
+      d.legal_picks(picks);
+      for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator}) {
         emit("server/draft", proto::make_draft("r7k2", seq, proto::draft_events_to_json(ev, cat),
                                                proto::draft_view_to_json(d.view(v), d.state().pool, cat)));
+        // hello.legal_actions: a seat's push with its legal picks.
+        if (v != cod::spectator)
+          emit("server/draft", proto::make_draft("r7k2", seq, proto::draft_events_to_json(ev, cat),
+                                                 proto::draft_view_to_json(d.view(v), d.state().pool, cat),
+                                                 proto::legal_picks_to_json(picks, v, cat)));
+      }
       if (d.finished()) break;
       std::vector<cod::draft_pick> legal;
       d.legal_picks(legal);

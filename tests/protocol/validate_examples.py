@@ -89,6 +89,8 @@ def features_of(name, value):
         for key in ("lines", "hosts", "targets"):
             if any(key in p for p in plays if isinstance(p, dict)):
                 found.add("legal_actions with " + key)
+    if name == "server/draft" and value.get("legal_picks"):
+        found.add("draft with legal_picks")
     if name in ("client/act", "client/draft_pick") and "seq" in value:
         found.add(name + " with seq")
     if name == "client/hello" and value.get("legal_actions") is True:
@@ -110,6 +112,7 @@ REQUIRED_FEATURES = sorted(FEATURES) + [
     # hello.legal_actions, act.seq, draft_pick.seq (docs/protocol.md, Legal actions).
     "legal_actions empty", "legal_actions with lines", "legal_actions with hosts", "legal_actions with targets",
     "client/act with seq", "client/draft_pick with seq", "hello asking for legal_actions",
+    "draft with legal_picks",
 ]
 
 

@@ -293,3 +293,78 @@ TEST_CASE("a draft pick naming an old seq is refused with stale_action and chang
   REQUIRE(find_type(msgs, "draft"));
   CHECK(find_type(msgs, "draft")->at("seq").get<std::int64_t>() > seq);
 }
+
+TEST_CASE("a draft push carries the seat's legal picks: each one chosen from them is accepted, to the match") {
+  for (const std::string mode : {"solo", "duel"}) {
+    INFO(mode);
+    harness h;
+    auto creator = h.connect();
+    const auto room = h.create_room(creator, json::object(), "draft", mode);
+    std::vector<client> cs;
+    std::vector<json> last;
+    const int humans = mode == "solo" ? 1 : 2;
+    for (int k = 0; k < humans; ++k) {
+      cs.push_back(connect_asking(h, k == 0));  // the second seat did not ask: no list
+      cs.back().say({{"type", "join"}, {"room", room}, {"name", "p" + std::to_string(k)}});
+    }
+    auto spec = h.spectator(room);
+    for (auto& c : cs) {
+      json d;
+      for (const auto& m : c.take())
+        if (m.at("type") == "draft") d = m;
+      REQUIRE(d.is_object());
+      last.push_back(d);
+    }
+    CHECK_FALSE(last.back().contains("legal_picks") != (humans == 1));
+    std::mt19937 rng(3);
+    int picks = 0;
+    for (int n = 0; n < 200 && !last[0].at("draft").at("finished").get<bool>(); ++n) {
+      const json& d = last[0];
+      REQUIRE(d.contains("legal_picks"));
+      const json& legal = d.at("legal_picks");
+      const json& waiting = d.at("draft").at("waiting");
+      bool mine = false;
+      for (const auto& w : waiting) mine = mine || w.at("seat") == 0;
+      int who = 0;
+      json pick;
+      if (mine) {
+        REQUIRE_MESSAGE(!legal.empty(), d.dump().substr(0, 400));
+        pick = legal.at(rng() % legal.size());
+        // A pick the list lacks: a card not on offer.
+        json bad = pick;
+        if (bad.contains("cards")) {
+          bad["cards"][0] = "no_such_card";
+          cs[0].say({{"type", "draft_pick"}, {"id", 1}, {"pick", bad.at("pick")}, {"cards", bad.at("cards")}, {"seq", d.at("seq")}});
+          CHECK(cs[0].expect("error").at("code") != "stale_action");
+        }
+      } else {
+        CHECK(legal.empty());
+        // The other seat (no list): the first cards on offer.
+        REQUIRE(waiting.size() == 1);
+        who = waiting[0].at("seat").get<int>();
+        json cards = json::array();
+        for (int i = 0; i < waiting[0].at("count").get<int>(); ++i) cards.push_back(d.at("draft").at("offer").at(static_cast<std::size_t>(i)));
+        pick = {{"pick", "take"}, {"cards", cards}};
+      }
+      json msg = {{"type", "draft_pick"}, {"id", 2}, {"seq", last[static_cast<std::size_t>(who)].at("seq")}};
+      msg.update(pick);
+      cs[static_cast<std::size_t>(who)].say(msg);
+      for (std::size_t k = 0; k < cs.size(); ++k) {
+        auto msgs = cs[k].take();
+        INFO(json(msgs).dump().substr(0, 400));
+        CHECK(find_type(msgs, "error") == nullptr);
+        json d2;
+        for (const auto& m : msgs)
+          if (m.at("type") == "draft") d2 = m;
+        REQUIRE(d2.is_object());
+        CHECK(d2.contains("legal_picks") == (k == 0));
+        last[k] = d2;
+      }
+      for (const auto& m : spec.take())
+        if (m.at("type") == "draft") CHECK_FALSE(m.contains("legal_picks"));
+      ++picks;
+    }
+    CHECK(last[0].at("draft").at("finished") == true);
+    CHECK(picks > 3);
+  }
+}
