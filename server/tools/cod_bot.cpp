@@ -19,8 +19,8 @@
 // seat, or watches a room; as a player it asks for its legal actions (hello
 // legal_actions), plays a random one of the newest list with that frame's
 // seq (a stale one is refused: it waits for the next frame), and stays under
-// the server's rate limit. In a drafted room (R14) it makes random legal picks
-// from the public draft view until the match starts. Exit status: 0 the match ended (match_over, or a state
+// the server's rate limit. In a drafted room (R14) it makes random picks
+// from the server's legal picks (a secret list: random pool cards) until the match starts. Exit status: 0 the match ended (match_over, or a state
 // showing it over), 1 the server refused something or said something
 // unexpected, 2 usage, 3 cannot connect or the connection was lost, 4 timeout.
 // One summary line on stdout at the end:
@@ -416,6 +416,7 @@ class bot {
   bool no_deck_ = false;
   json draft_;
   std::int64_t draft_seq_ = 0;  // the newest draft push's: draft_pick.seq
+  json draft_legal_;            // its legal_picks (hello.legal_actions)
   std::int64_t pending_pick_ = 0;
   long picks_ = 0;
   long refused_picks_ = 0;
@@ -499,24 +500,26 @@ bool bot::maybe_pick() {
   pr::draft_pick_msg m;
   const std::string type = turn->at("pick").get<std::string>();
   const int count = turn->at("count").get<int>();
-  if (type == "take") {
-    m.pick = cod::draft_pick_type::take;
-    m.cards = random_of(draft_.at("offer").get<std::vector<std::string>>(), count);
-  } else if (type == "ban") {
-    // R14.7: cards of the other seat's revealed list, not banned yet.
-    m.pick = cod::draft_pick_type::ban;
-    const json& target = draft_.at("seats").at(turn->at("target").get<int>());
-    std::vector<std::string> open;
-    const auto banned = target.at("banned").get<std::vector<std::string>>();
-    for (const json& c : target.at("list"))
-      if (std::find(banned.begin(), banned.end(), c.get<std::string>()) == banned.end()) open.push_back(c);
-    m.cards = random_of(open, count);
-  } else if (type == "submit") {
+  if (type == "submit") {
+    // A secret list is not enumerated (docs/protocol.md): any `count` pool cards.
     m.pick = cod::draft_pick_type::submit;
     m.cards = random_of(draft_.at("pool").get<std::vector<std::string>>(), count);
   } else {
-    m.pick = cod::draft_pick_type::choose_deck;
-    m.deck = static_cast<int>(pick_rng_() % pr::preconstructed_deck_count) + 1;
+    // Takes, bans and deck choices: one of the server's legal picks.
+    if (!draft_legal_.is_array() || draft_legal_.empty()) {
+      std::fprintf(stderr, "cod-bot: the draft waits for a %s and lists no legal pick (%s)\n", type.c_str(),
+                   where().c_str());
+      return true;
+    }
+    const json& p = draft_legal_.at(pick_rng_() % draft_legal_.size());
+    const std::string pick = p.at("pick").get<std::string>();
+    if (pick == "choose_deck") {
+      m.pick = cod::draft_pick_type::choose_deck;
+      m.deck = p.at("deck").get<int>();
+    } else {
+      m.pick = pick == "ban" ? cod::draft_pick_type::ban : cod::draft_pick_type::take;
+      m.cards = p.at("cards").get<std::vector<std::string>>();
+    }
   }
   if (o_.delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(o_.delay_ms));
   pending_pick_ = next_id_++;
@@ -786,6 +789,7 @@ int bot::on_message(const json& m, bool& done) {
   } else if (type == "draft") {
     draft_ = m.at("draft");
     draft_seq_ = m.at("seq").get<std::int64_t>();
+    draft_legal_ = m.value("legal_picks", json::array());
     if (!maybe_pick()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
   } else if (type == "accepted" && pending_pick_ && m.value("id", json()) == pending_pick_) {
     // The draft message that follows says what to do next.
