@@ -1,4 +1,8 @@
 // The legal-actions list: the engine's flat list grouped by card, and back.
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "cod/protocol/legal_actions.hpp"
@@ -31,8 +35,82 @@ json legal_actions_to_json(std::span<const action> legal, seat_t seat) {
   return {{"plays", std::move(plays)}, {"end_turn", end_turn}};
 }
 
+namespace {
+
+// One card's options, gathered from the engine's list.
+struct card_options {
+  card_uid card = no_uid;
+  std::vector<int> lines;
+  std::vector<std::pair<card_uid, int>> hosts;  // host, line
+  std::vector<card_uid> targets;
+};
+
+void append_line(std::string& out, int line) {
+  out += '"';
+  out += seat_line_name(line);
+  out += '"';
+}
+
+}  // namespace
+
+// The server's path, once per seat per action: the same text as the DOM's
+// dump (keys in nlohmann's order: sorted), written directly.
 std::string legal_actions_text(std::span<const action> legal, seat_t seat) {
-  return legal_actions_to_json(legal, seat).dump();
+  std::vector<card_options> plays;
+  bool end_turn = false;
+  for (const action& a : legal) {
+    if (a.seat != seat) continue;
+    if (a.type == action_type::end_turn) {
+      end_turn = true;
+      continue;
+    }
+    if (a.type != action_type::play) continue;
+    card_options* entry = nullptr;
+    for (auto& p : plays)
+      if (p.card == a.card) entry = &p;
+    if (!entry) entry = &plays.emplace_back(card_options{a.card, {}, {}, {}});
+    if (a.target != no_uid) entry->targets.push_back(a.target);
+    else if (a.host != no_uid) entry->hosts.emplace_back(a.host, a.line);
+    else entry->lines.push_back(a.line);
+  }
+  std::string out = end_turn ? R"({"end_turn":true,"plays":[)" : R"({"end_turn":false,"plays":[)";
+  for (std::size_t i = 0; i < plays.size(); ++i) {
+    const card_options& p = plays[i];
+    if (i) out += ',';
+    out += R"({"card":)";
+    out += std::to_string(static_cast<int>(p.card));
+    if (!p.hosts.empty()) {
+      out += R"(,"hosts":[)";
+      for (std::size_t k = 0; k < p.hosts.size(); ++k) {
+        if (k) out += ',';
+        out += R"({"host":)";
+        out += std::to_string(static_cast<int>(p.hosts[k].first));
+        out += R"(,"line":)";
+        append_line(out, p.hosts[k].second);
+        out += '}';
+      }
+      out += ']';
+    }
+    if (!p.lines.empty()) {
+      out += R"(,"lines":[)";
+      for (std::size_t k = 0; k < p.lines.size(); ++k) {
+        if (k) out += ',';
+        append_line(out, p.lines[k]);
+      }
+      out += ']';
+    }
+    if (!p.targets.empty()) {
+      out += R"(,"targets":[)";
+      for (std::size_t k = 0; k < p.targets.size(); ++k) {
+        if (k) out += ',';
+        out += std::to_string(static_cast<int>(p.targets[k]));
+      }
+      out += ']';
+    }
+    out += '}';
+  }
+  out += "]}";
+  return out;
 }
 
 namespace {

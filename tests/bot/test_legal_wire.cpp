@@ -3,7 +3,8 @@
 // mode (games.hpp: duels with preconstructed and catalogue decks, with and
 // without Champions, free-for-all, 2v2, solo, co-op; exhaustion in every
 // other ten), and at every step, for every seat:
-//   - the list as the server writes it (legal_actions_text) reads back
+//   - the list as the server writes it (legal_actions_text, the same text
+//     as legal_actions_to_json's) reads back
 //     (legal_actions_from_json) to exactly the engine's actions, without
 //     duplicates, and to nothing for a seat whose turn it is not;
 //   - every listed action, sent as an `act` frame (client_message_to_json
@@ -102,6 +103,9 @@ TEST_CASE("an act is accepted if and only if the seat's legal_actions hold it, i
       for (int s = 0; s < cfg.seat_count; ++s) {
         const auto seat = static_cast<seat_t>(s);
         const std::string text = protocol::legal_actions_text(legal, seat);
+        // The server's writer gives the DOM's text.
+        if (text != protocol::legal_actions_to_json(legal, seat).dump())
+          FAIL_CHECK(text << " is not " << protocol::legal_actions_to_json(legal, seat).dump());
         const auto decoded = protocol::legal_actions_from_json(json::parse(text), seat);
         if (!decoded) FAIL(text);
         const std::set<action, action_less> in_list(decoded->begin(), decoded->end());

@@ -32,7 +32,8 @@ namespace cod::protocol {
 // `legal` is match::legal_actions(): the active seat's list. For any other
 // `seat` the result is the empty list.
 nlohmann::json legal_actions_to_json(std::span<const action> legal, seat_t seat);
-// The same as text: legal_actions_to_json(legal, seat).dump().
+// The same as text, exactly legal_actions_to_json(legal, seat).dump(), with
+// no DOM built (the server's per-update path).
 std::string legal_actions_text(std::span<const action> legal, seat_t seat);
 
 // The client's side: every action the list allows, for `seat` (each one's
