@@ -147,6 +147,9 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
       dropped = true;
     }
   }
+  // A match still going at the deadline: keep both screens for whoever reads the failure.
+  for (const [p, who] of [[ann, "ann"], [bob, "bob"]])
+    if ((await gameInfo(p)).phase !== "game_over") await p.screenshot({ path: artifact(`duel-timeout-${who}.png`), fullPage: true });
   assert.ok(reloaded, "the match lasted long enough to reload mid-game");
   assert.ok(dropped, "the match lasted long enough to drop a connection mid-game");
   for (const p of pages) {
