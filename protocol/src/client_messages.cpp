@@ -124,7 +124,7 @@ perr only_envelope(const json& j, std::string_view type) {
 }
 
 perr parse_hello(const json& j, hello_msg& m) {
-  if (auto e = check_keys(j, {"type", "id", "version", "client", "acks"}, "", what_of("hello"))) return e;
+  if (auto e = check_keys(j, {"type", "id", "version", "client", "acks", "legal_actions"}, "", what_of("hello"))) return e;
   const json* v = find(j, "version");
   if (!v) return missing("version", what_of("hello"));
   if (auto e = read_int(*v, "version", 1, std::numeric_limits<int>::max(), m.version)) return e;
@@ -146,6 +146,18 @@ perr parse_hello(const json& j, hello_msg& m) {
     else if (*s == "in_update") m.acks = ack_style::in_update;
     else return err(protocol_errc::bad_field_value, "acks", "\"acks\" is \"separate\" or \"in_update\"");
   }
+  if (const json* v = find(j, "legal_actions"))
+    if (auto e = read_bool(*v, "legal_actions", m.legal_actions)) return e;
+  return std::nullopt;
+}
+
+// act.seq, draft_pick.seq: the seq of the state the client chose in.
+perr read_opt_seq(const json& j, std::optional<std::int64_t>& out) {
+  const json* v = find(j, "seq");
+  if (!v) return std::nullopt;
+  std::int64_t seq = 0;
+  if (auto e = read_int(*v, "seq", 0, max_seq, seq)) return e;
+  out = seq;
   return std::nullopt;
 }
 
@@ -240,7 +252,8 @@ perr parse_spectate(const json& j, spectate_msg& m) {
 
 perr parse_act(const json& j, act_msg& m) {
   const std::string what = what_of("act");
-  if (auto e = check_keys(j, {"type", "id", "action"}, "", what)) return e;
+  if (auto e = check_keys(j, {"type", "id", "action", "seq"}, "", what)) return e;
+  if (auto e = read_opt_seq(j, m.seq)) return e;
   const json* a = find(j, "action");
   if (!a) return missing("action", what);
   if (!a->is_object())
@@ -258,7 +271,8 @@ perr parse_act(const json& j, act_msg& m) {
 
 perr parse_draft_pick(const json& j, draft_pick_msg& m) {
   const std::string what = what_of("draft_pick");
-  if (auto e = check_keys(j, {"type", "id", "pick", "cards", "deck"}, "", what)) return e;
+  if (auto e = check_keys(j, {"type", "id", "pick", "cards", "deck", "seq"}, "", what)) return e;
+  if (auto e = read_opt_seq(j, m.seq)) return e;
   const json* pick = find(j, "pick");
   if (!pick) return missing("pick", what);
   const std::string* s = nullptr;
@@ -454,6 +468,7 @@ json client_message_to_json(const client_message& msg) {
           j["version"] = m.version;
           if (m.client) j["client"] = *m.client;
           if (m.acks != ack_style::separate) j["acks"] = ack_style_name(m.acks);
+          if (m.legal_actions) j["legal_actions"] = true;
         } else if constexpr (std::is_same_v<T, list_rooms_msg>) {
           if (m.room) j["room"] = *m.room;
           if (m.status) j["status"] = room_status_name(*m.status);
@@ -482,10 +497,12 @@ json client_message_to_json(const client_message& msg) {
           if (m.champion) j["champion"] = *m.champion;
         } else if constexpr (std::is_same_v<T, act_msg>) {
           j["action"] = action_to_json(m.action);
+          if (m.seq) j["seq"] = *m.seq;
         } else if constexpr (std::is_same_v<T, draft_pick_msg>) {
           j["pick"] = draft_pick_type_name(m.pick);
           if (m.pick == draft_pick_type::choose_deck) j["deck"] = m.deck;
           else j["cards"] = m.cards;
+          if (m.seq) j["seq"] = *m.seq;
         }
       },
       msg);

@@ -70,8 +70,18 @@ json draft_events_to_json(std::span<const draft_event> events, const catalogue& 
   return out;
 }
 
-json make_draft(std::string_view room, std::int64_t seq, json events, json view) {
-  return {{"type", "draft"}, {"room", room}, {"seq", seq}, {"events", std::move(events)}, {"draft", std::move(view)}};
+json make_draft(std::string_view room, std::int64_t seq, json events, json view,
+                const std::optional<json>& legal_picks) {
+  json j = {{"type", "draft"}, {"room", room}, {"seq", seq}, {"events", std::move(events)}, {"draft", std::move(view)}};
+  if (legal_picks) j["legal_picks"] = *legal_picks;
+  return j;
+}
+
+json legal_picks_to_json(std::span<const draft_pick> legal, seat_t seat, const catalogue& cat) {
+  json out = json::array();
+  for (const draft_pick& p : legal)
+    if (p.seat == seat) out.push_back(draft_pick_to_json(p, cat));
+  return out;
 }
 
 json draft_pick_to_json(const draft_pick& p, const catalogue& cat) {

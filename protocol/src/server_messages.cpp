@@ -92,13 +92,15 @@ json clock_to_json(const clock_snapshot& c) {
 }
 
 json make_state(std::string_view room, std::int64_t seq, std::string_view seed_hash, json view,
-                const std::optional<clock_snapshot>& clock, const std::optional<json>& events) {
+                const std::optional<clock_snapshot>& clock, const std::optional<json>& events,
+                const std::optional<json>& legal_actions) {
   json j = pushed("state", room);
   j["seq"] = seq;
   j["seed_hash"] = seed_hash;
   j["view"] = std::move(view);
   if (clock) j["clock"] = clock_to_json(*clock);
   if (events) j["events"] = *events;
+  if (legal_actions) j["legal_actions"] = *legal_actions;
   return j;
 }
 
@@ -120,7 +122,8 @@ json make_update(std::string_view room, std::int64_t seq, json events, json view
 }
 
 std::string update_text(std::string_view room, std::int64_t seq, const json& events, const seat_view& view,
-                        const catalogue& cat, const std::optional<clock_snapshot>& clock, const json* ack_id) {
+                        const catalogue& cat, const std::optional<clock_snapshot>& clock, const json* ack_id,
+                        const std::string* legal_actions) {
   std::string out;
   out.reserve(4096);
   detail::json_writer w(out);
@@ -128,6 +131,7 @@ std::string update_text(std::string_view room, std::int64_t seq, const json& eve
   if (clock) w.field_raw("clock", clock_to_json(*clock).dump());
   w.field_raw("events", events.dump());
   if (ack_id) w.field_raw("id", ack_id->dump());
+  if (legal_actions) w.field_raw("legal_actions", *legal_actions);
   w.field("room", room);
   w.field("seq", seq);
   w.field("type", "update");

@@ -38,6 +38,8 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"not_drafting", "the room is not drafting: picks are made after every seat is taken, before the match"},
     {"too_many_rooms", "rooms created from your address are still waiting for players: join one, or wait until "
                        "they start or close"},
+    {"stale_action", "the game moved on since the state your request names (its \"seq\"): nothing was done; "
+                     "choose again from the newest state"},
 }};
 
 }  // namespace

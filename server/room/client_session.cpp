@@ -123,6 +123,7 @@ void client_session::on_text(std::string_view text) {
           }
           hello_ = true;
           acks_in_update_ = m.acks == pr::ack_style::in_update;
+          legal_actions_ = m.legal_actions;
           spdlog::debug("connection {}: hello from '{}'", conn_id_, m.client.value_or(""));
           send(pr::make_welcome(m.id, session_, svc_.cfg.max_frame_bytes, svc_.cfg.rate_limit_per_sec));
         } else if constexpr (std::is_same_v<T, pr::ping_msg>) {

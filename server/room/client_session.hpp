@@ -83,6 +83,8 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   // an `accepted` reply. Set once by hello, before any act this connection
   // sends can reach a room (the room reads it after that, on its strand).
   bool acks_in_update() const override { return acks_in_update_; }
+  // hello.legal_actions: set once by hello, like acks_in_update.
+  bool wants_legal_actions() const override { return legal_actions_; }
 
   // The room this connection is in (or joining). Thread-safe; rooms call
   // detach() when a join fails or the client leaves.
@@ -103,6 +105,7 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   std::vector<std::weak_ptr<room>> created_;
   std::atomic<bool> hello_{false};
   bool acks_in_update_ = false;
+  bool legal_actions_ = false;
   mutable std::mutex mutex_;
   std::shared_ptr<room> room_;
 };

@@ -38,6 +38,9 @@ class peer {
   // hello.acks: an accepted act's update carries its id instead of an
   // `accepted` reply.
   virtual bool acks_in_update() const { return false; }
+  // hello.legal_actions: this client's seat gets its legal actions in each
+  // state, update and draft push.
+  virtual bool wants_legal_actions() const { return false; }
   // Thread-safe: room `r` no longer holds this client (a refused join, a
   // leave, the room closed), which may then join another room.
   virtual void detach(const room* /*r*/) {}

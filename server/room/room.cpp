@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/legal_actions.hpp"
 #include "common/sha256.hpp"
 #include "room/room_registry.hpp"
 
@@ -88,9 +89,17 @@ void room::disconnected(std::shared_ptr<peer> c) {
 // ---------------------------------------------------------------------------
 // What every part sends.
 
-message_ptr room::state_for(seat_t viewer) const {
+std::optional<json> room::legal_actions_for(int seat, const peer* to) const {
+  if (!to || !to->wants_legal_actions() || seat < 0 || seat >= static_cast<int>(seats_.size())) return std::nullopt;
+  std::vector<action> legal;
+  match_.legal_actions(legal);
+  return pr::legal_actions_to_json(legal, static_cast<seat_t>(seat));
+}
+
+message_ptr room::state_for(seat_t viewer, const peer* to) const {
   json s = pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), *svc_.cat),
-                          clock_snapshot(ex_->now_ms()));
+                          clock_snapshot(ex_->now_ms()), std::nullopt,
+                          viewer == spectator ? std::nullopt : legal_actions_for(viewer, to));
   // R14.6: each constructed list is revealed to all before the shuffle; a
   // client that reconnects or arrives later must see them too, so every
   // state of the match carries them (the seats' join lists, as stored; a

@@ -174,7 +174,12 @@ class room : public std::enable_shared_from_this<room> {
   // server_busy when the backlog is full.
   void run(std::shared_ptr<peer> c, nlohmann::json id, task t);
   void drain();
-  message_ptr state_for(seat_t viewer) const;
+  // `to`: the recipient, when it is the seat's client (its hello may ask for
+  // the seat's legal actions).
+  message_ptr state_for(seat_t viewer, const peer* to = nullptr) const;
+  // The seat's legal actions (legal_actions.hpp) for its client `to`, when
+  // that client asked for them; nullopt otherwise.
+  std::optional<nlohmann::json> legal_actions_for(int seat, const peer* to) const;
   void broadcast(const nlohmann::json& j, std::uint64_t except_conn = 0);
   // One message to every connected seat; to every spectator.
   void send_seats(const message_ptr& m);
@@ -302,7 +307,8 @@ class room : public std::enable_shared_from_this<room> {
   void on_draft_stored(const std::shared_ptr<draft_outgoing>& out);
   void start_drafted_match();
   // The `draft` message for `viewer` (a seat or spectator).
-  message_ptr draft_message_for(seat_t viewer, const nlohmann::json& events) const;
+  // `to`: the recipient when it is the seat's client (hello.legal_actions: its legal picks).
+  message_ptr draft_message_for(seat_t viewer, const nlohmann::json& events, const peer* to = nullptr) const;
 
   room_services& svc_;
   std::shared_ptr<serial_executor> ex_;

@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/legal_actions.hpp"
 #include "common/metrics.hpp"
 #include "room/room.hpp"
 
@@ -87,6 +88,16 @@ void room::do_act(const std::shared_ptr<peer>& c, const pr::act_msg& m) {
     c->send(pr::make_error(m.id, pr::session_errc::internal_error, "this match was abandoned"));
     return;
   }
+  // An act chosen in an older state (a double click that arrives after the
+  // AI or another seat has played) is refused whole: valid now or not, it
+  // is not what the player chose.
+  if (m.seq && *m.seq != seq_) {
+    c->send(pr::make_error(m.id, pr::session_errc::stale_action,
+                           fmt::format("this act was chosen at seq {}, the match is at seq {}: nothing was done; "
+                                       "choose again from the newest state",
+                                       *m.seq, seq_)));
+    return;
+  }
   submit(m.for_seat(static_cast<seat_t>(seat)), c, m.id);
 }
 
@@ -135,11 +146,24 @@ void room::submit(const action& a, const std::shared_ptr<peer>& c, const json& i
 void room::build_updates(outgoing& out, int ack_seat, std::int64_t now) const {
   const auto clock = clock_snapshot(now);
   out.acked_in_update = ack_seat >= 0;
+  // hello.legal_actions: the engine's list, computed once, for the seats
+  // whose clients asked (the others' lists are empty). The seats' clients
+  // cannot change before the update is sent: requests wait while it is stored.
+  std::vector<action> legal;
+  bool listed = false;
+  std::string seat_legal;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     const auto viewer = static_cast<seat_t>(i);
+    const auto to = seats_[i].client.lock();
+    const bool wants = to && to->wants_legal_actions();
+    if (wants) {
+      if (!std::exchange(listed, true)) match_.legal_actions(legal);
+      seat_legal = pr::legal_actions_text(legal, viewer);
+    }
     out.seat_updates.push_back(std::make_shared<const std::string>(
         pr::update_text(p_.id, out.seq, pr::events_to_json(events_, viewer, *svc_.cat, uid_cards_),
-                        match_.view(viewer), *svc_.cat, clock, static_cast<int>(i) == ack_seat ? &out.id : nullptr)));
+                        match_.view(viewer), *svc_.cat, clock, static_cast<int>(i) == ack_seat ? &out.id : nullptr,
+                        wants ? &seat_legal : nullptr)));
   }
   if (!spectators_.empty() || feed_) {
     out.spectator_update = std::make_shared<const std::string>(

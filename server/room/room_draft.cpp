@@ -101,6 +101,14 @@ void room::do_draft_pick(const std::shared_ptr<peer>& c, const pr::draft_pick_ms
     c->send(pr::make_error(m.id, pr::session_errc::not_drafting));
     return;
   }
+  // As act's: a pick chosen in an older draft push is refused whole.
+  if (m.seq && *m.seq != draft_seq_) {
+    c->send(pr::make_error(m.id, pr::session_errc::stale_action,
+                           fmt::format("this pick was chosen at seq {}, the draft is at seq {}: nothing was done; "
+                                       "choose again from the newest draft push",
+                                       *m.seq, draft_seq_)));
+    return;
+  }
   cod::draft_pick p;
   p.type = m.pick;
   p.seat = static_cast<seat_t>(seat);
@@ -144,7 +152,7 @@ void room::on_draft_stored(const std::shared_ptr<draft_outgoing>& out) {
   match_row_ = true;  // written before the draft's first rows, which reference it
   if (auto c = out->actor.lock()) c->send(pr::make_accepted(out->id, draft_seq_));
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (auto c = seats_[i].client.lock()) c->send(draft_message_for(static_cast<seat_t>(i), out->events));
+    if (auto c = seats_[i].client.lock()) c->send(draft_message_for(static_cast<seat_t>(i), out->events, c.get()));
   if (!spectators_.empty()) send_spectators(draft_message_for(spectator, out->events));
   if (draft_->finished()) start_drafted_match();
 }
@@ -164,10 +172,16 @@ void room::start_drafted_match() {
   on_match_created();
 }
 
-message_ptr room::draft_message_for(seat_t viewer, const json& events) const {
+message_ptr room::draft_message_for(seat_t viewer, const json& events, const peer* to) const {
+  std::optional<json> legal;
+  if (to && to->wants_legal_actions() && viewer != spectator) {
+    std::vector<cod::draft_pick> picks;
+    draft_->legal_picks(picks);
+    legal = pr::legal_picks_to_json(picks, viewer, *svc_.cat);
+  }
   return std::make_shared<const std::string>(
       pr::make_draft(p_.id, draft_seq_, events,
-                     pr::draft_view_to_json(draft_->view(viewer), draft_->state().pool, *svc_.cat))
+                     pr::draft_view_to_json(draft_->view(viewer), draft_->state().pool, *svc_.cat), legal)
           .dump());
 }
 

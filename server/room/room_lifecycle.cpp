@@ -170,16 +170,17 @@ void room::on_match_created() {
 void room::send_first_states(std::int64_t now) {
   const auto* mode_info = pr::find_offered_mode(p_.mode);
   const bool opening = mode_info && mode_info->ai;
-  auto first_state = [&](seat_t viewer) {
-    if (!opening) return state_for(viewer);
+  auto first_state = [&](seat_t viewer, const peer* to) {
+    if (!opening) return state_for(viewer, to);
     return to_message(pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), *svc_.cat),
                                      clock_snapshot(now),
-                                     pr::events_to_json(opening_events_, viewer, *svc_.cat, uid_cards_)));
+                                     pr::events_to_json(opening_events_, viewer, *svc_.cat, uid_cards_),
+                                     viewer == spectator ? std::nullopt : legal_actions_for(viewer, to)));
   };
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (auto c = seats_[i].client.lock()) c->send(first_state(static_cast<seat_t>(i)));
+    if (auto c = seats_[i].client.lock()) c->send(first_state(static_cast<seat_t>(i), c.get()));
   if (!spectators_.empty() || feed_) {
-    auto m = first_state(spectator);
+    auto m = first_state(spectator, nullptr);
     if (feed_) feed_->start(m);
     send_spectators(m);
   }

@@ -137,9 +137,10 @@ void room::do_resume(const std::shared_ptr<peer>& c, const pr::resume_msg& m) {
   s.client = c;
   s.conn = c->id();
   c->send(pr::make_joined(m.id, p_.id, seat, m.token));
-  if (status_ == status::playing || status_ == status::finished) c->send(state_for(static_cast<seat_t>(seat)));
+  if (status_ == status::playing || status_ == status::finished) c->send(state_for(static_cast<seat_t>(seat), c.get()));
   send_result_if_over(*c);
-  if (status_ == status::drafting && draft_) c->send(draft_message_for(static_cast<seat_t>(seat), json::array()));
+  if (status_ == status::drafting && draft_)
+    c->send(draft_message_for(static_cast<seat_t>(seat), json::array(), c.get()));
   spdlog::info("room {}: seat {} ('{}') reconnected (connection {})", p_.id, seat, s.name, c->id());
   if (!was_connected) send_seat_status(seat);
   publish_summary();

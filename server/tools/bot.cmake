@@ -1,5 +1,5 @@
 # Clients of cod-server (included from tools/CMakeLists.txt):
-#   cod-bot   one WebSocket player (or spectator) playing random legal moves
+#   cod-bot   one WebSocket player (or spectator) playing random moves from the server's legal actions
 #   cod-load  the load driver of scripts/bench-server (N duel rooms at once)
 # They speak only the wire protocol (docs/protocol.md) through cod_protocol;
 # of the server they use only the ground floor (common/strcat.hpp).

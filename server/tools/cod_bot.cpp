@@ -16,10 +16,11 @@
 // then exit 0, with one more line on stdout:
 //   cod-bot: tournament games=3 wins=2 losses=1 draws=0 voided=0
 // It says hello, then creates a room and joins it, joins a room, resumes a
-// seat, or watches a room; as a player it picks its moves from its own view
-// (bot/moves.hpp), tries another on a rule error, and stays under the
-// server's rate limit. In a drafted room (R14) it makes random legal picks
-// from the public draft view until the match starts. Exit status: 0 the match ended (match_over, or a state
+// seat, or watches a room; as a player it asks for its legal actions (hello
+// legal_actions), plays a random one of the newest list with that frame's
+// seq (a stale one is refused: it waits for the next frame), and stays under
+// the server's rate limit. In a drafted room (R14) it makes random picks
+// from the server's legal picks (a secret list: random pool cards) until the match starts. Exit status: 0 the match ended (match_over, or a state
 // showing it over), 1 the server refused something or said something
 // unexpected, 2 usage, 3 cannot connect or the connection was lost, 4 timeout.
 // One summary line on stdout at the end:
@@ -46,6 +47,7 @@
 #include "bot/moves.hpp"
 #include "bot/ws_client.hpp"
 #include "cod/protocol/catalogue_json.hpp"
+#include "cod/protocol/legal_actions.hpp"
 #include "cod/protocol/messages.hpp"
 #include "common/strcat.hpp"
 
@@ -348,7 +350,7 @@ class pacer {
 
 class bot {
  public:
-  bot(options o, const cod::catalogue& cat) : o_(std::move(o)), cat_(cat), picker_(o_.seed), pick_rng_(o_.seed) {
+  bot(options o, const cod::catalogue& cat) : o_(std::move(o)), cat_(cat), move_rng_(o_.seed), pick_rng_(o_.seed) {
     deadline_ = clock_type::now() + std::chrono::seconds(o_.timeout_sec);
   }
 
@@ -377,7 +379,8 @@ class bot {
   std::vector<std::string> random_of(std::vector<std::string> from, int n);
   int on_message(const json& m, bool& done);
   int on_error(const json& m, bool& done);
-  void on_view(const json& view, std::int64_t seq, bool is_state);
+  // A state or update: its view, seq and (hello.legal_actions) the seat's list.
+  void on_view(const json& msg, bool is_state);
   bool maybe_act();
   void write_token_file();
   void record_ack(std::int64_t seq);
@@ -386,7 +389,11 @@ class bot {
   options o_;
   const cod::catalogue& cat_;
   cod::bot::ws_client ws_;
-  cod::bot::move_picker picker_;
+  // The seat's legal actions in the newest state or update: the moves are
+  // chosen from them (the server's list; no rules here). An action the
+  // server refuses anyway is dropped from it until the next frame.
+  std::vector<cod::action> legal_;
+  cod::bot::move_rng move_rng_;
   pacer pacer_;
   clock_type::time_point deadline_;
   std::FILE* dump_ = nullptr;
@@ -407,6 +414,7 @@ class bot {
   // The act in flight: its id, the seq it was accepted as (0: not yet).
   std::int64_t pending_id_ = 0;
   json pending_action_;
+  std::int64_t pending_chosen_at_ = 0;  // the seq it was chosen in (act.seq)
   std::int64_t pending_seq_ = 0;
   bool conceding_ = false;
   // Tournament mode.
@@ -415,6 +423,8 @@ class bot {
   // Drafting (R14): the last draft view, the pick in flight.
   bool no_deck_ = false;
   json draft_;
+  std::int64_t draft_seq_ = 0;  // the newest draft push's: draft_pick.seq
+  json draft_legal_;            // its legal_picks (hello.legal_actions)
   std::int64_t pending_pick_ = 0;
   long picks_ = 0;
   long refused_picks_ = 0;
@@ -498,28 +508,31 @@ bool bot::maybe_pick() {
   pr::draft_pick_msg m;
   const std::string type = turn->at("pick").get<std::string>();
   const int count = turn->at("count").get<int>();
-  if (type == "take") {
-    m.pick = cod::draft_pick_type::take;
-    m.cards = random_of(draft_.at("offer").get<std::vector<std::string>>(), count);
-  } else if (type == "ban") {
-    // R14.7: cards of the other seat's revealed list, not banned yet.
-    m.pick = cod::draft_pick_type::ban;
-    const json& target = draft_.at("seats").at(turn->at("target").get<int>());
-    std::vector<std::string> open;
-    const auto banned = target.at("banned").get<std::vector<std::string>>();
-    for (const json& c : target.at("list"))
-      if (std::find(banned.begin(), banned.end(), c.get<std::string>()) == banned.end()) open.push_back(c);
-    m.cards = random_of(open, count);
-  } else if (type == "submit") {
+  if (type == "submit") {
+    // A secret list is not enumerated (docs/protocol.md): any `count` pool cards.
     m.pick = cod::draft_pick_type::submit;
     m.cards = random_of(draft_.at("pool").get<std::vector<std::string>>(), count);
   } else {
-    m.pick = cod::draft_pick_type::choose_deck;
-    m.deck = static_cast<int>(pick_rng_() % pr::preconstructed_deck_count) + 1;
+    // Takes, bans and deck choices: one of the server's legal picks.
+    if (!draft_legal_.is_array() || draft_legal_.empty()) {
+      std::fprintf(stderr, "cod-bot: the draft waits for a %s and lists no legal pick (%s)\n", type.c_str(),
+                   where().c_str());
+      return true;
+    }
+    const json& p = draft_legal_.at(pick_rng_() % draft_legal_.size());
+    const std::string pick = p.at("pick").get<std::string>();
+    if (pick == "choose_deck") {
+      m.pick = cod::draft_pick_type::choose_deck;
+      m.deck = p.at("deck").get<int>();
+    } else {
+      m.pick = pick == "ban" ? cod::draft_pick_type::ban : cod::draft_pick_type::take;
+      m.cards = p.at("cards").get<std::vector<std::string>>();
+    }
   }
   if (o_.delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(o_.delay_ms));
   pending_pick_ = next_id_++;
   m.id = pending_pick_;
+  m.seq = draft_seq_;
   return send_request(m);
 }
 
@@ -567,9 +580,10 @@ void bot::summary() {
   std::fflush(stdout);
 }
 
-void bot::on_view(const json& view, std::int64_t seq, bool is_state) {
+void bot::on_view(const json& msg, bool is_state) {
+  const json& view = msg.at("view");
   view_ = view;
-  seq_ = seq;
+  seq_ = msg.at("seq").get<std::int64_t>();
   started_ = true;
   over_ = view.value("phase", "") == "game_over";
   if (over_) {
@@ -582,36 +596,46 @@ void bot::on_view(const json& view, std::int64_t seq, bool is_state) {
     // match_over will come.
     if (is_state) ended_ = true;
   }
-  if (seat_ >= 0) picker_.set_view(view, cat_);
+  legal_.clear();
+  if (seat_ >= 0) {
+    auto listed = msg.contains("legal_actions")
+                      ? pr::legal_actions_from_json(msg.at("legal_actions"), static_cast<cod::seat_t>(seat_))
+                      : std::nullopt;
+    if (listed) legal_ = std::move(*listed);
+    else std::fprintf(stderr, "cod-bot: a %s without a readable legal_actions (%s)\n", is_state ? "state" : "update",
+                      where().c_str());
+  }
 }
 
 // Sends the next action when it is this seat's turn and nothing is in flight.
 // False when the connection failed.
 bool bot::maybe_act() {
-  if (seat_ < 0 || pending_id_ || over_ || !started_ || !cod::bot::my_turn(view_)) return true;
+  // An empty list: not this seat's turn (or nothing left to try): wait for the next frame.
+  if (seat_ < 0 || pending_id_ || over_ || !started_ || legal_.empty()) return true;
   json action;
   if (actions_ >= o_.max_actions) {
     if (!conceding_) std::fprintf(stderr, "cod-bot: %ld actions played: conceding\n", actions_);
     conceding_ = true;
     action = {{"type", "concede"}};
   } else {
-    const cod::bot::move* a = picker_.pick();
-    if (!a) return true;  // nothing left to try: wait for the next update
-    action = cod::bot::move_to_json(*a);
+    const std::size_t i = move_rng_.below(legal_.size());
+    action = pr::action_to_json(legal_[i]);
+    legal_.erase(legal_.begin() + static_cast<std::ptrdiff_t>(i));  // tried: not again in this position
   }
   if (o_.delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(o_.delay_ms));
   // Through the protocol library: parse_action checks the shape we send.
   auto parsed = pr::parse_action(action, cod::no_seat);
   if (!parsed.ok()) {
-    std::fprintf(stderr, "cod-bot: internal: bad candidate %s: %s\n", action.dump().c_str(),
+    std::fprintf(stderr, "cod-bot: internal: bad listed action %s: %s\n", action.dump().c_str(),
                  parsed.error->message.c_str());
-    picker_.refused();
     return maybe_act();
   }
   pending_id_ = next_id_++;
   pending_action_ = action;
+  pending_chosen_at_ = seq_;
   pending_seq_ = 0;
-  return send_request(pr::act_msg{pending_id_, parsed.value});
+  // seq: chosen in this frame; stale_action if the match moved on meanwhile.
+  return send_request(pr::act_msg{pending_id_, parsed.value, pending_chosen_at_});
 }
 
 int bot::on_error(const json& m, bool& done) {
@@ -638,18 +662,17 @@ int bot::on_error(const json& m, bool& done) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       pending_id_ = next_id_++;
       auto parsed = pr::parse_action(pending_action_, cod::no_seat);
-      if (!send_request(pr::act_msg{pending_id_, parsed.value}))
+      if (!send_request(pr::act_msg{pending_id_, parsed.value, pending_chosen_at_}))
         return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
       return -1;
     }
     pending_id_ = 0;
     if (is_rule_error(code) || is_protocol_error(code)) {
+      // A listed action refused: the list and the server disagree (a bug).
       ++refused_;
-      if (is_protocol_error(code))
-        std::fprintf(stderr, "cod-bot: the server refused %s: %s %s\n", pending_action_.dump().c_str(), code.c_str(),
-                     message.c_str());
-      picker_.refused();
-    } else if (code == "not_your_turn" || code == "game_over") {
+      std::fprintf(stderr, "cod-bot: the server refused the listed %s (%s): %s %s\n", pending_action_.dump().c_str(),
+                   where().c_str(), code.c_str(), message.c_str());
+    } else if (code == "not_your_turn" || code == "game_over" || code == "stale_action") {
       // The view was stale; the next update says what to do.
       return -1;
     } else {
@@ -751,7 +774,7 @@ int bot::on_message(const json& m, bool& done) {
   } else if (type == "spectating") {
     info("watching room %s\n", m.at("room").get<std::string>());
   } else if (type == "state") {
-    on_view(m.at("view"), m.at("seq").get<std::int64_t>(), true);
+    on_view(m, true);
     // A new connection (resume): whatever was in flight is forgotten.
     pending_id_ = 0;
     if (ended_ && !o_.tournament_token.empty()) {
@@ -768,11 +791,13 @@ int bot::on_message(const json& m, bool& done) {
     if (seq_ >= 0 && seq != seq_ + 1)
       std::fprintf(stderr, "cod-bot: update seq %lld after %lld (%s)\n", static_cast<long long>(seq),
                    static_cast<long long>(seq_), room_.c_str());
-    on_view(m.at("view"), seq, false);
+    on_view(m, false);
     if (pending_id_ && pending_seq_ && seq >= pending_seq_) pending_id_ = 0;
     if (!maybe_act()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
   } else if (type == "draft") {
     draft_ = m.at("draft");
+    draft_seq_ = m.at("seq").get<std::int64_t>();
+    draft_legal_ = m.value("legal_picks", json::array());
     if (!maybe_pick()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
   } else if (type == "accepted" && pending_pick_ && m.value("id", json()) == pending_pick_) {
     // The draft message that follows says what to do next.
@@ -842,7 +867,8 @@ int bot::run() {
     case ws_client::status::timeout: return fail(exit_timeout, cat("cannot connect to ", url, ": ", ws_.error()));
     default: return fail(exit_connection, cat("cannot connect to ", url, ": ", ws_.error()));
   }
-  if (!send_request(pr::hello_msg{next_id_++, pr::protocol_version, std::string("cod-bot/0.1")}))
+  if (!send_request(pr::hello_msg{next_id_++, pr::protocol_version, std::string("cod-bot/0.1"),
+                                  pr::ack_style::separate, /*legal_actions=*/true}))
     return fail(exit_connection, cat("connection lost: ", ws_.error()));
 
   std::string frame;

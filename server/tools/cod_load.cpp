@@ -18,6 +18,13 @@
 // The moves are the same either way: one candidate list (candidate_moves),
 // one generator per connection.
 //
+// Why it keeps its own move generation rather than the server's list
+// (hello.legal_actions, which cod-bot and the web client use): reading the
+// list needs a JSON DOM of every own-turn update, which would cost this
+// driver CPU on the core it shares with the server; and the benchmark must
+// also drive the server without the list, to measure what the list costs
+// (--legal-actions asks for it and counts its bytes; the moves stay these).
+//
 //   cod-load --port 8080 --rooms 1000 --duration-sec 20 --server-pid 1234
 //
 // For scripts/soak it also survives the server: a lost connection connects
@@ -111,6 +118,7 @@ struct options {
   bool constructed_exhaustion = false;  // --exhaustion: rooms with the exhaustion rule
   int think_ms = 0;  // --think-ms: a bot waits this long before each action (0: at once, saturating)
   pr::ack_style acks = pr::ack_style::separate;  // --acks: hello.acks (docs/protocol.md)
+  bool legal_actions = false;  // --legal-actions: hello.legal_actions (the list is sent, not used)
   std::string ack_file;           // --ack-file: "room seed_hash seq" per accepted action
   double reconnect_every_sec = 0; // --reconnect-every: a storm of drops + resumes every this many s
   double reconnect_fraction = 0.1;  // --reconnect-fraction: the share of seated connections dropped
@@ -122,7 +130,7 @@ void usage(std::FILE* to) {
       "usage: cod-load [--host H] [--port P] [--rooms N] [--duration-sec S] [--threads T]\n"
       "                [--server-pid PID] [--connect-concurrency K] [--setup-timeout-sec S]\n"
       "                [--seed N] [--exhaustion] [--catalogue PATH] [--think-ms MS]\n"
-      "                [--acks separate|in_update] [--ack-file PATH]\n"
+      "                [--acks separate|in_update] [--legal-actions] [--ack-file PATH]\n"
       "                [--reconnect-every SEC] [--reconnect-fraction F] [--per-address K]\n"
       "Plays N concurrent duel rooms (2 N WebSocket connections) of random legal moves against\n"
       "cod-server for S seconds once every room has started, and prints accepted actions/s,\n"
@@ -131,6 +139,8 @@ void usage(std::FILE* to) {
       "latency under a given load;\n"
       "--acks in_update asks (hello.acks) for acts acknowledged by the actor's own update\n"
       "instead of a separate `accepted` reply (default: separate).\n"
+      "--legal-actions asks (hello.legal_actions) for each seat's legal actions in its updates\n"
+      "(what they cost the server; the bots still choose their own moves).\n"
       "without it the bots act as soon as they can, which measures throughput at saturation.\n"
       "A connection the server drops (or kills: kill -9 and a restart) reconnects and resumes its\n"
       "seat with its token (docs/protocol.md, Reconnecting); a waiting room lost with the server\n"
@@ -160,6 +170,8 @@ struct stats {
   std::atomic<long> accepted{0};          // in the window
   std::atomic<long> accepted_total{0};
   std::atomic<long> acts_sent{0};         // in the window
+  std::atomic<long> update_frames{0};     // updates received in the window
+  std::atomic<long> update_bytes{0};      // their text
   std::atomic<long> disconnects{0};       // connections lost (not dropped on purpose)
   std::atomic<long> drops{0};             // dropped on purpose (--reconnect-every)
   std::atomic<long> reconnects{0};        // connections open again after a loss or a drop
@@ -330,7 +342,8 @@ class conn : public std::enable_shared_from_this<conn> {
     open_ = true;
     if (on_open_) std::exchange(on_open_, nullptr)();
     send(pr::client_message_to_json(
-        pr::hello_msg{json(next_id_++), pr::protocol_version, std::string("cod-load/0.1"), sh_.opt.acks}));
+        pr::hello_msg{json(next_id_++), pr::protocol_version, std::string("cod-load/0.1"), sh_.opt.acks,
+                      sh_.opt.legal_actions}));
     do_read();
   }
 
@@ -433,6 +446,10 @@ class conn : public std::enable_shared_from_this<conn> {
 
   // -- the protocol
   void on_text(std::string_view text) {
+    if (sh_.st.measuring && (text.substr(0, 10) == "{\"events\":" || text.substr(0, 9) == "{\"clock\":")) {
+      sh_.st.update_frames++;
+      sh_.st.update_bytes += static_cast<long>(text.size());
+    }
     // Updates are most of the traffic: look inside only when it is our turn.
     // (nlohmann writes keys in order: an update without a clock starts with
     // "events"; anything else takes the general path below.)
@@ -809,6 +826,10 @@ int main(int argc, char** argv) {
       o.constructed_exhaustion = true;
       continue;
     }
+    if (a == "--legal-actions") {
+      o.legal_actions = true;
+      continue;
+    }
     if (i + 1 >= argc) {
       std::fprintf(stderr, "cod-load: %s needs a value (see --help)\n", argv[i]);
       return 2;
@@ -989,6 +1010,9 @@ int main(int argc, char** argv) {
   std::printf("duration: %.1f s measured (after %.1f s of setup)\n", window_s, setup_s);
   std::printf("accepted actions: %ld = %.0f/s (each committed to SQLite before its update is sent)\n", accepted,
               static_cast<double>(accepted) / window_s);
+  std::printf("updates received: %ld, %.0f bytes each on average%s\n", sh.st.update_frames.load(),
+              sh.st.update_frames ? static_cast<double>(sh.st.update_bytes) / static_cast<double>(sh.st.update_frames) : 0.0,
+              o.legal_actions ? " (with legal_actions)" : "");
   std::printf("acts sent: %ld; matches finished: %ld (%.1f/s)\n", sh.st.acts_sent.load(), sh.st.matches_finished.load(),
               static_cast<double>(sh.st.matches_finished) / window_s);
   std::printf("latency act -> own update (ms, %zu samples): p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n", lat.size(),
@@ -1028,6 +1052,8 @@ int main(int argc, char** argv) {
                 "%.2f s\n",
                 server_cpu_2 - server_cpu_1, 100.0 * (server_cpu_2 - server_cpu_1) / window_s, self_cpu_2 - self_cpu_1,
                 100.0 * (self_cpu_2 - self_cpu_1) / window_s, server_cpu_1 - server_cpu_0);
+    if (accepted > 0)
+      std::printf("server cpu per accepted action: %.1f us\n", 1e6 * (server_cpu_2 - server_cpu_1) / static_cast<double>(accepted));
   }
   std::fflush(stdout);
   return 0;

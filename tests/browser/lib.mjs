@@ -106,7 +106,7 @@ export async function gameInfo(page) {
 }
 
 // Waits until the page's seq passes `seq` or an error is shown; returns which.
-async function waitForOutcome(page, seq, timeout = 10000) {
+export async function waitForOutcome(page, seq, timeout = 10000) {
   const handle = await page.waitForFunction((s) => {
     const g = document.querySelector("#game");
     if (Number(g.dataset.seq) > s) return "update";

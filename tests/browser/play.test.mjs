@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, screen,
-  createRoom, joinFromLobby,
+  createRoom, joinFromLobby, waitForOutcome,
 } from "./lib.mjs";
 
 let server;
@@ -147,6 +147,9 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
       dropped = true;
     }
   }
+  // A match still going at the deadline: keep both screens for whoever reads the failure.
+  for (const [p, who] of [[ann, "ann"], [bob, "bob"]])
+    if ((await gameInfo(p)).phase !== "game_over") await p.screenshot({ path: artifact(`duel-timeout-${who}.png`), fullPage: true });
   assert.ok(reloaded, "the match lasted long enough to reload mid-game");
   assert.ok(dropped, "the match lasted long enough to drop a connection mid-game");
   for (const p of pages) {
@@ -221,6 +224,24 @@ test("a solo game against the AI, created from the lobby and played to the end b
   assert.match(await row.textContent(), /seat 2: AI/);
   assert.equal(await row.locator("button.join").count(), 0, "no free seat to join");
   await look.context().close();
+
+  // A double click on "end the summoning phase" sends one end_turn: the
+  // button goes off with the first click (the list is spent), and the act
+  // names its seq (a late second one would be stale_action, not the end of
+  // the next turn).
+  const first = await gameInfo(sol);
+  assert.ok(first.myTurn, "a solo human starts");
+  await sol.evaluate(() => {
+    window.__acts = [];
+    window.codApp.conn.on("sent", (m) => { if (m.type === "act") window.__acts.push(m); });
+  });
+  await sol.dblclick("#end-turn");
+  await waitForOutcome(sol, first.seq);
+  const acts = await sol.evaluate(() => window.__acts);
+  assert.equal(acts.length, 1, `one act for a double click: ${JSON.stringify(acts)}`);
+  assert.deepEqual(acts[0].action, { type: "end_turn" });
+  assert.equal(acts[0].seq, first.seq);
+  assert.equal((await gameInfo(sol)).seq, first.seq + 1);
 
   let turns = 0;
   let aiSeen = false;

@@ -29,6 +29,7 @@
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/draft_codec.hpp"
+#include "cod/protocol/legal_actions.hpp"
 #include "cod/protocol/room_config.hpp"
 #include "cod/protocol/server_messages.hpp"
 
@@ -77,6 +78,7 @@ void client_samples() {
   emit_client(proto::hello_msg{"h", 1, std::nullopt});
   emit_client(proto::hello_msg{nullptr, 2, std::nullopt});
   emit_client(proto::hello_msg{3, 1, "cod-load/0.1", proto::ack_style::in_update});
+  emit_client(proto::hello_msg{4, 1, "cod-bot/0.1", proto::ack_style::separate, true});
   emit_client(proto::list_rooms_msg{2});
   emit_client(proto::list_rooms_msg{nullptr});
   {
@@ -148,6 +150,7 @@ void client_samples() {
     emit_client(proto::draft_pick_msg{14, cod::draft_pick_type::take, {"brute"}, 0});
     emit_client(proto::draft_pick_msg{15, cod::draft_pick_type::ban, {"brute", "troll"}, 0});
     emit_client(proto::draft_pick_msg{16, cod::draft_pick_type::choose_deck, {}, 2});
+    emit_client(proto::draft_pick_msg{17, cod::draft_pick_type::take, {"brute"}, 0, 3});  // chosen at seq 3
   }
 
   const char* invalid[] = {
@@ -162,6 +165,11 @@ void client_samples() {
       R"({"type":"hello","version":1,"acks":"both"})",
       R"({"type":"hello","version":1,"acks":true})",
       R"({"type":"hello","version":1,"client":"a\u0001"})",
+      R"({"type":"hello","version":1,"legal_actions":"yes"})",
+      R"({"type":"act","action":{"type":"end_turn"},"seq":-1})",
+      R"({"type":"act","action":{"type":"end_turn"},"seq":1.5})",
+      R"({"type":"act","action":{"type":"end_turn"},"seq":"3"})",
+      R"({"type":"draft_pick","pick":"take","cards":["brute"],"seq":null})",
       R"({"type":"list_rooms","filter":"x"})",
       R"({"type":"list_rooms","limit":0})",
       R"({"type":"list_rooms","limit":101})",
@@ -273,9 +281,17 @@ void draft_samples(const cod::catalogue& cat) {
     cod::rng r(7);
     std::int64_t seq = 1;
     for (;;) {
-      for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator})
+      std::vector<cod::draft_pick> picks;
+      d.legal_picks(picks);
+      for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator}) {
         emit("server/draft", proto::make_draft("r7k2", seq, proto::draft_events_to_json(ev, cat),
                                                proto::draft_view_to_json(d.view(v), d.state().pool, cat)));
+        // hello.legal_actions: a seat's push with its legal picks.
+        if (v != cod::spectator)
+          emit("server/draft", proto::make_draft("r7k2", seq, proto::draft_events_to_json(ev, cat),
+                                                 proto::draft_view_to_json(d.view(v), d.state().pool, cat),
+                                                 proto::legal_picks_to_json(picks, v, cat)));
+      }
       if (d.finished()) break;
       std::vector<cod::draft_pick> legal;
       d.legal_picks(legal);
@@ -496,8 +512,15 @@ void ability_samples(const cod::catalogue& cat) {
   const std::string room = "abil";
   const std::string hash(64, 'e');
   const cod::seat_t viewers[] = {0, 1, cod::spectator, cod::referee};
-  for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator})
+  std::vector<cod::action> legal;
+  for (cod::seat_t v : {cod::seat_t{0}, cod::seat_t{1}, cod::spectator}) {
     emit("server/state", proto::make_state(room, 0, hash, proto::view_to_json(m.view(v), cat)));
+    // hello.legal_actions: a seat's state carries its list (hosts, targets, lines; empty off turn).
+    if (v == cod::spectator) continue;
+    m.legal_actions(legal);
+    emit("server/state", proto::make_state(room, 0, hash, proto::view_to_json(m.view(v), cat), std::nullopt,
+                                           std::nullopt, proto::legal_actions_to_json(legal, v)));
+  }
 
   // A Symbiote on an enemy creature: refused with bad_host, nothing changes.
   const std::string bad = R"({"type":"play","card":0,"line":"upper","host":11})";
@@ -529,6 +552,7 @@ void ability_samples(const cod::catalogue& cat) {
     cod::action wire = a.value;
     wire.seat = cod::no_seat;  // as act carries it: the seat is the connection's
     emit_client(proto::act_msg{static_cast<std::int64_t>(21 + seq), wire});
+    emit_client(proto::act_msg{static_cast<std::int64_t>(21 + seq), wire, seq});  // chosen at seq
     std::vector<cod::event> events;
     if (const auto e = m.apply(a.value, events); e != cod::rule_error::ok) {
       std::cerr << "protocol_samples: " << text << " refused: " << cod::error_name(e) << '\n';
@@ -544,6 +568,12 @@ void ability_samples(const cod::catalogue& cat) {
         emit("server/update", u);
         u["id"] = 21 + seq - 1;  // the actor's copy under hello.acks in_update
         emit("server/update", u);
+        if (v != cod::spectator) {  // as the server writes it for a seat that asked for legal_actions
+          m.legal_actions(legal);
+          const std::string listed = proto::legal_actions_text(legal, v);
+          emit("server/update", json::parse(proto::update_text(room, seq, proto::events_to_json(events, v, cat, uids),
+                                                               m.view(v), cat, std::nullopt, nullptr, &listed)));
+        }
       }
       for (const auto& e : events) emit("defs/event", proto::event_to_json(e, v, cat, uids));
       for (const auto& line : view["lines"])

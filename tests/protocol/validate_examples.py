@@ -81,6 +81,20 @@ def features_of(name, value):
     action = value.get("action") if name == "client/act" else value if name == "defs/action" else None
     if isinstance(action, dict) and "host" in action:
         found.add("a play with a host")
+    if name in ("server/state", "server/update") and isinstance(value.get("legal_actions"), dict):
+        legal = value["legal_actions"]
+        plays = legal.get("plays", [])
+        if not plays and not legal.get("end_turn"):
+            found.add("legal_actions empty")
+        for key in ("lines", "hosts", "targets"):
+            if any(key in p for p in plays if isinstance(p, dict)):
+                found.add("legal_actions with " + key)
+    if name == "server/draft" and value.get("legal_picks"):
+        found.add("draft with legal_picks")
+    if name in ("client/act", "client/draft_pick") and "seq" in value:
+        found.add(name + " with seq")
+    if name == "client/hello" and value.get("legal_actions") is True:
+        found.add("hello asking for legal_actions")
     evs = value.get("events", []) if name == "server/update" else [value] if name == "defs/event" else []
     for e in evs:
         if e.get("type") == "hand_reordered":
@@ -95,6 +109,10 @@ REQUIRED_FEATURES = sorted(FEATURES) + [
     "card_played with mana_paid",
     # R13: a seat's Champion in each of its states.
     "a Champion ready", "a Champion in_play", "a Champion exhausted",
+    # hello.legal_actions, act.seq, draft_pick.seq (docs/protocol.md, Legal actions).
+    "legal_actions empty", "legal_actions with lines", "legal_actions with hosts", "legal_actions with targets",
+    "client/act with seq", "client/draft_pick with seq", "hello asking for legal_actions",
+    "draft with legal_picks",
 ]
 
 

@@ -1,19 +1,24 @@
 // Moves a client can try, computed from its own view (docs/protocol.md,
-// "Views" and "Actions") and the card catalogue: what cod-bot and cod-load
-// play. The list is the client's best guess at the legal actions, not the
-// engine's legal_actions(): the view hides nothing the seat needs, but a few
-// rules (R3.2.5 "leaves only the Stronghold", Cursed or Mercenary targets...)
-// are left to the server, which answers a rule error and changes nothing.
+// "Views" and "Actions") and the card catalogue: what cod-load plays.
+// (cod-bot and the web client play from the server's own list instead,
+// hello.legal_actions; cod-load keeps this generator for the reasons in
+// cod_load.cpp's header: no JSON DOM on its hot path, and a load that can
+// run without the list to measure what the list costs.) The list is the
+// client's best guess at the legal actions, not the engine's
+// legal_actions(): the view hides nothing the seat needs, but a few rules
+// (R3.2.5 "leaves only the Stronghold", Cursed or Mercenary targets...) are
+// left to the server, which answers a rule error and changes nothing.
 // Callers try another candidate then; end_turn is always in the list and is
 // always legal on the seat's own turn, so a game always moves on.
 //
 // Two ways in, one way through: a turn_view holds the few fields of a view
-// the candidates depend on. cod-bot fills it from a parsed view
-// (turn_view_from_json); cod-load, which plays thousands of seats on a core
-// it shares with the server it measures, fills it straight from the update's
+// the candidates depend on. cod-load fills it straight from the update's
 // text (bot/view_scan.hpp) and writes its act frame with append_act_text, so
-// neither side of its turn builds a JSON DOM. candidate_moves is the one
-// place the choice is made, so both give the same list in the same order.
+// neither side of its turn builds a JSON DOM; from a parsed view
+// (turn_view_from_json) when the scanner refuses an update, and in the
+// tests that check the scanner. candidate_moves is the one place the choice
+// is made, so both give the same list in the same order. pick_champion,
+// parse_card_list and move_rng serve cod-bot too.
 #pragma once
 
 #include <cstdint>

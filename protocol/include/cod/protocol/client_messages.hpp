@@ -39,6 +39,7 @@ inline constexpr std::size_t max_client_chars = 64;   // hello.client
 inline constexpr std::size_t max_room_chars = 32;     // room ids: [A-Za-z0-9_-]{1,32}
 inline constexpr std::size_t max_name_chars = 32;     // join.name, in characters (code points)
 inline constexpr std::size_t token_chars = 32;        // tokens: 32 lowercase hex digits
+inline constexpr std::int64_t max_seq = (std::int64_t{1} << 53) - 1;  // act.seq, draft_pick.seq: exact in JavaScript
 
 // ---------------------------------------------------------------------------
 // The messages.
@@ -55,6 +56,10 @@ struct hello_msg {
   int version = protocol_version;     // >= 1; the server answers unsupported_version unless 1
   std::optional<std::string> client;  // e.g. "cod-bot/0.1": <= 64 bytes, no control characters
   ack_style acks = ack_style::separate;
+  // hello.legal_actions: each `state` and `update` to this connection's seat
+  // carries the seat's legal actions (docs/protocol.md, "Legal actions"), and
+  // each `draft` push its legal picks.
+  bool legal_actions = false;
   bool operator==(const hello_msg&) const = default;
 };
 
@@ -127,6 +132,10 @@ struct act_msg {
   // The action as parse_action read it, with seat == no_seat: the wire never
   // names the seat; the server knows it from the connection. Use for_seat().
   cod::action action;
+  // The `seq` of the state or update the client chose the action in
+  // (optional): the server refuses it with stale_action unless it is the
+  // room's current seq (another action came first), and changes nothing.
+  std::optional<std::int64_t> seq{};
   cod::action for_seat(seat_t s) const {
     cod::action a = action;
     a.seat = s;
@@ -154,6 +163,7 @@ struct draft_pick_msg {
   draft_pick_type pick = draft_pick_type::take;
   std::vector<std::string> cards{};  // take, ban, submit
   int deck = 0;                      // choose_deck: 1..4
+  std::optional<std::int64_t> seq{};  // the `draft` push's seq it was chosen in: stale_action otherwise
   bool operator==(const draft_pick_msg&) const = default;
 };
 

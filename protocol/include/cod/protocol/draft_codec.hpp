@@ -36,7 +36,18 @@ nlohmann::json draft_events_to_json(std::span<const draft_event> events, const c
 // {"type": "draft", "room", "seq", "events", "draft": view}: pushed to every
 // seat and spectator after each accepted pick (seq: the draft record's last
 // seq), and sent alone (events []) on join, resume and spectate while drafting.
-nlohmann::json make_draft(std::string_view room, std::int64_t seq, nlohmann::json events, nlohmann::json view);
+// `legal_picks` (legal_picks_to_json): only to a seat whose connection's
+// hello asked for legal actions.
+nlohmann::json make_draft(std::string_view room, std::int64_t seq, nlohmann::json events, nlohmann::json view,
+                          const std::optional<nlohmann::json>& legal_picks = {});
+
+// hello.legal_actions in a draft (docs/protocol.md, "Legal actions"): the
+// seat's picks the draft allows now, from draft::legal_picks (each take, ban
+// and deck choice, as draft_pick_to_json writes it: a draft_pick's fields).
+// A secret list (submit) is not enumerated: any `count` different cards of
+// the pool (draft.waiting says count). [] when the draft waits for no pick of
+// this seat's, or only for its list.
+nlohmann::json legal_picks_to_json(std::span<const draft_pick> legal, seat_t seat, const catalogue& cat);
 
 // A pick as stored: {"pick", "cards": [ids]} or {"pick": "choose_deck", "deck"}.
 nlohmann::json draft_pick_to_json(const draft_pick& p, const catalogue& cat);

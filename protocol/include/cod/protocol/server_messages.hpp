@@ -107,9 +107,12 @@ nlohmann::json clock_to_json(const clock_snapshot& c);
 // `view` is view_to_json(m.view(recipient), cat). `events` (events_to_json),
 // in solo and coop only, in the state sent when the match starts: the opening
 // events of match::create (the AI's first turn with ai_first).
+// `legal_actions`: the recipient seat's legal actions (legal_actions.hpp),
+// when its connection's hello asked for them.
 nlohmann::json make_state(std::string_view room, std::int64_t seq, std::string_view seed_hash,
                           nlohmann::json view, const std::optional<clock_snapshot>& clock = {},
-                          const std::optional<nlohmann::json>& events = {});
+                          const std::optional<nlohmann::json>& events = {},
+                          const std::optional<nlohmann::json>& legal_actions = {});
 
 // The events of one accepted action for one recipient, each redacted
 // (event_to_json). uid_cards: uid_cards_from_view(m.view(cod::referee)).
@@ -123,10 +126,13 @@ nlohmann::json make_update(std::string_view room, std::int64_t seq, nlohmann::js
 // written straight from `view` (write_view): what the server sends each
 // recipient of each accepted action. `events` is events_to_json's result.
 // `ack_id`: the actor's copy when its hello asked for acks in_update: the
-// act's request id (null ids are written as null).
+// act's request id (null ids are written as null). `legal_actions`: the
+// recipient seat's legal actions as text (legal_actions_text), when its
+// connection's hello asked for them.
 std::string update_text(std::string_view room, std::int64_t seq, const nlohmann::json& events,
                         const seat_view& view, const catalogue& cat,
-                        const std::optional<clock_snapshot>& clock = {}, const nlohmann::json* ack_id = nullptr);
+                        const std::optional<clock_snapshot>& clock = {}, const nlohmann::json* ack_id = nullptr,
+                        const std::string* legal_actions = nullptr);
 
 // {"type": "accepted", "seq"}
 nlohmann::json make_accepted(const nlohmann::json& id, std::int64_t seq);

@@ -42,9 +42,11 @@ enum class session_errc : std::uint8_t {
   not_drafting,          // draft_pick: the room is not drafting (still waiting, or the match has started)
   // Added with the limits on abuse:
   too_many_rooms,        // create_room: this address already has max_waiting_rooms_per_address rooms waiting
+  // Added with the legal actions on the wire:
+  stale_action,          // act, draft_pick: its "seq" is not the room's current one (something happened since)
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::too_many_rooms) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::stale_action) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);

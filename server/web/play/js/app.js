@@ -154,7 +154,9 @@ async function refreshRoomInfo() {
 async function act(action) {
   hideError();
   try {
-    await app.conn.request("act", { action });
+    // seq: the state the action was chosen in; a stale one (a double click
+    // that arrives after the AI played) is refused with stale_action.
+    await app.conn.request("act", { action, seq: app.game ? app.game.seq : undefined });
   } catch (e) {
     showRefusal(e);
   }

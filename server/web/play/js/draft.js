@@ -163,7 +163,8 @@ export class DraftScreen {
     this.sending = true;
     this.render();
     try {
-      await this.actions.pick({ pick: step.pick, cards: [...this.selected] });
+      // seq: the draft push the pick was chosen in (stale_action otherwise).
+      await this.actions.pick({ pick: step.pick, cards: [...this.selected], seq: this.seq });
       this.selected = [];
     } catch {
       // the app shows the refusal in words; the choice stays for another try

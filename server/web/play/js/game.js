@@ -28,6 +28,9 @@ export class GameScreen {
     this.names = [];
     this.connected = [];
     this.selected = null; // uid of the card being played
+    // The seat's legal actions from the newest state or update (hello asks
+    // for them): the only source of the moves offered; null for spectators.
+    this.legal = null;
     this.clock = null; // {remaining: [], running, at}
     this.over = null; // match_over message
     this._build();
@@ -99,6 +102,7 @@ export class GameScreen {
   setState(msg) {
     this.view = msg.view;
     this.seq = msg.seq;
+    this.legal = msg.legal_actions || null;
     this.selected = null;
     if (msg.clock) this._setClock(msg.clock);
     this.log(`— ${this.view.role === "spectator" ? "Watching" : "Playing"} room ${msg.room}, action ${msg.seq}; ${this.seatName(this.view.active_seat)} to play.`, "info");
@@ -119,11 +123,12 @@ export class GameScreen {
     const before = this.view;
     this.view = msg.view;
     this.seq = msg.seq;
+    this.legal = msg.legal_actions || null;
     if (msg.clock) this._setClock(msg.clock);
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
     for (const ev of msg.events) this.log(narrate(ev, ctx), ev.type);
-    if (before && this.selected !== null && !this.view.playable.includes(this.selected)) this.selected = null;
+    if (before && this.selected !== null && !this._options(this.selected)) this.selected = null;
     this.render();
   }
 
@@ -204,7 +209,7 @@ export class GameScreen {
     this._renderPrompt();
     this._renderClock();
     const player = v.role === "player" && v.phase !== "game_over";
-    this.endTurnBtn.disabled = !this.isMyTurn();
+    this.endTurnBtn.disabled = !(this.legal && this.legal.end_turn);
     this.concedeBtn.hidden = !player;
     this.endTurnBtn.hidden = v.role !== "player";
   }
@@ -260,18 +265,25 @@ export class GameScreen {
     }
   }
 
+  // The listed options of card `uid` ({card, lines?, hosts?, targets?}), or
+  // null when the list does not hold it (not the seat's turn, too dear, ...).
+  _options(uid) {
+    if (!this.legal) return null;
+    return this.legal.plays.find((p) => p.card === uid) || null;
+  }
+
   _creature(c, seat, line) {
-    const v = this.view;
     const sel = this.selected;
-    const selId = sel !== null ? this._cardIdOf(sel) : null;
+    const opts = sel !== null ? this._options(sel) : null;
     const classes = ["creature"];
     let onclick;
-    if (sel !== null && selId && this.cat.isIncantation(selId)) {
+    const host = opts && opts.hosts ? opts.hosts.find((x) => x.host === c.uid) : null;
+    if (opts && opts.targets && opts.targets.includes(c.uid)) {
       classes.push("targetable");
       onclick = () => this._play({ type: "play", card: sel, target: c.uid });
-    } else if (sel !== null && selId && this.cat.hasAbility(selId, "symbiote") && seat === v.viewer && !c.top) {
+    } else if (host) {
       classes.push("host-option");
-      onclick = () => this._play({ type: "play", card: sel, line: this._relLine(line), host: c.uid });
+      onclick = () => this._play({ type: "play", card: sel, line: host.line, host: c.uid });
     }
     if (c.entered_this_turn) classes.push("new");
     if (c.attacked) classes.push("attacked");
@@ -303,8 +315,8 @@ export class GameScreen {
     clear(this.boardEl);
     this.boardEl.dataset.lines = String(v.lines.length);
     const sel = this.selected;
-    const selId = sel !== null ? this._cardIdOf(sel) : null;
-    const placing = sel !== null && selId && !this.cat.isIncantation(selId);
+    const opts = sel !== null ? this._options(sel) : null;
+    const lines = (opts && opts.lines) || [];
     v.lines.forEach((line, l) => {
       let [left, right] = [line.sides[0], line.sides[1]];
       if (v.viewer !== null && right.seat === v.viewer) [left, right] = [right, left];
@@ -317,10 +329,11 @@ export class GameScreen {
           h("div.creatures", {}, creatures));
       };
       const label = `Line ${l + 1}` + (rel ? ` (your ${rel} line)` : "");
+      const placing = rel && lines.includes(rel);
       const lineEl = h("div.line", {
         data: { line: l, rel: rel || "" },
-        class: placing && rel ? "placeable" : undefined,
-        onclick: placing && rel ? (e) => { if (!e.target.closest(".creature.host-option")) this._play({ type: "play", card: sel, line: rel }); } : undefined,
+        class: placing ? "placeable" : undefined,
+        onclick: placing ? (e) => { if (!e.target.closest(".creature.host-option")) this._play({ type: "play", card: sel, line: rel }); } : undefined,
       },
         h("div.line-label", {}, label),
         h("div.line-row", {}, sideEl(left, true), h("div.bridge", { title: "the Bridge" }, "Bridge"), sideEl(right, false)));
@@ -340,14 +353,16 @@ export class GameScreen {
   _handCard(c, index, extraClass = "") {
     const v = this.view;
     const def = this.cat.card(c.card_id);
+    // "playable": among the cards the playability rule allows (the view's,
+    // cost aside; shown on every turn); "affordable": the server lists a
+    // play of it now (legal_actions): what a click can play.
     const playable = v.phase === "summoning" && v.playable.includes(c.uid);
-    const me = v.seats[v.viewer];
     const cost = def ? def.mana : null;
-    const affordable = playable && cost !== null && me && cost <= me.mana;
+    const listed = this._options(c.uid) !== null;
     const classes = ["card"];
     if (extraClass) classes.push(extraClass);
-    if (playable) classes.push("playable");
-    if (affordable) classes.push("affordable");
+    if (playable || listed) classes.push("playable");
+    if (listed) classes.push("affordable");
     if (this.selected === c.uid) classes.push("selected");
     const stats = def
       ? def.type === "incantation"
@@ -417,20 +432,23 @@ export class GameScreen {
       return;
     }
     this.promptEl.hidden = false;
-    const id = this._cardIdOf(sel);
-    const name = this.cat.name(id);
+    const name = this.cat.name(this._cardIdOf(sel));
     const cancel = h("button#cancel-play.small", { onclick: () => { this.selected = null; this.render(); } }, "Cancel");
-    if (this.cat.isIncantation(id)) {
-      this.promptEl.append(`Choose the creature ${name} targets (any creature in play). `, cancel);
+    const opts = this._options(sel);
+    if (!opts) {
+      this.promptEl.append(this.isMyTurn() ? `${name} cannot be played now. ` : `${name}: it is not your turn. `, cancel);
+      return;
+    }
+    if (opts.targets) {
+      this.promptEl.append(`Choose the creature ${name} targets (highlighted). `, cancel);
       return;
     }
     const me = v.seats[v.viewer];
-    const sym = this.cat.hasAbility(id, "symbiote") ? " Or click one of your creatures to put it on top (Symbiote)." : "";
-    this.promptEl.append(`Play ${name} on: `,
-      h("button.play-line", { data: { playLine: "upper" }, onclick: () => this._play({ type: "play", card: sel, line: "upper" }) }, `your upper line (line ${me.upper_line + 1})`),
-      " ",
-      h("button.play-line", { data: { playLine: "lower" }, onclick: () => this._play({ type: "play", card: sel, line: "lower" }) }, `your lower line (line ${me.lower_line + 1})`),
-      sym + " ", cancel);
+    const lineOf = { upper: me.upper_line, lower: me.lower_line };
+    const buttons = (opts.lines || []).map((rel) =>
+      h("button.play-line", { data: { playLine: rel }, onclick: () => this._play({ type: "play", card: sel, line: rel }) }, `your ${rel} line (line ${lineOf[rel] + 1})`));
+    const sym = opts.hosts ? ` ${buttons.length ? "Or click" : "Click"} one of your highlighted creatures to put it on top (Symbiote).` : "";
+    this.promptEl.append(buttons.length ? `Play ${name} on: ` : `${name}:`, ...buttons.flatMap((b) => [b, " "]), sym + " ", cancel);
   }
 
   _renderClock() {
@@ -456,15 +474,28 @@ export class GameScreen {
     this.render();
   }
 
-  _play(action) {
+  // Sends a listed action. Until the server answers, nothing else is
+  // offered (a double click cannot send a second act; the act's seq guards
+  // the rest): the next update brings the new list, a refusal the old one back.
+  async _send(action) {
+    const offered = this.legal;
+    const seq = this.seq;
     this.selected = null;
+    this.legal = null;
     this.render();
-    this.actions.act(action);
+    await this.actions.act(action);
+    if (this.seq === seq && this.legal === null) {
+      this.legal = offered;
+      this.render();
+    }
+  }
+
+  _play(action) {
+    this._send(action);
   }
 
   _endTurn() {
-    this.selected = null;
-    this.actions.act({ type: "end_turn" });
+    this._send({ type: "end_turn" });
   }
 
   _concede() {

@@ -59,7 +59,7 @@ export class Connection {
       ws.onopen = () => {
         opened = true;
         this.closed = false;
-        this.request("hello", { version: PROTOCOL_VERSION, client: CLIENT_NAME }).then((w) => {
+        this.request("hello", { version: PROTOCOL_VERSION, client: CLIENT_NAME, legal_actions: true }).then((w) => {
           this.welcome = w;
           resolve(w);
         }, reject);

@@ -38,6 +38,7 @@ const ERROR_WORDS = {
   bad_action: "The server did not understand that action.",
   // Draft errors (docs/protocol.md "Formats and drafts").
   not_drafting: "This room is not drafting.",
+  stale_action: "The game moved on before your move arrived (a double click?): nothing was done. Choose again.",
   wrong_pick: "Another kind of pick is due now.",
   wrong_count: "Choose exactly as many cards as this pick asks.",
   duplicate_card: "A card is chosen twice.",

@@ -1,0 +1,186 @@
+// The legal-actions list: the engine's flat list grouped by card, and back.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cod/protocol/legal_actions.hpp"
+#include "cod/protocol/wire_names.hpp"
+
+namespace cod::protocol {
+
+using json = nlohmann::json;
+
+json legal_actions_to_json(std::span<const action> legal, seat_t seat) {
+  json plays = json::array();
+  bool end_turn = false;
+  for (const action& a : legal) {
+    if (a.seat != seat) continue;
+    if (a.type == action_type::end_turn) {
+      end_turn = true;
+      continue;
+    }
+    if (a.type != action_type::play) continue;
+    // The engine lists a card's plays together; finding the entry keeps one
+    // entry per card even if it did not.
+    json* entry = nullptr;
+    for (auto& p : plays)
+      if (p["card"] == static_cast<int>(a.card)) entry = &p;
+    if (!entry) entry = &plays.emplace_back(json{{"card", static_cast<int>(a.card)}});
+    if (a.target != no_uid) (*entry)["targets"].push_back(static_cast<int>(a.target));
+    else if (a.host != no_uid) (*entry)["hosts"].push_back({{"host", static_cast<int>(a.host)}, {"line", seat_line_name(a.line)}});
+    else (*entry)["lines"].push_back(seat_line_name(a.line));
+  }
+  return {{"plays", std::move(plays)}, {"end_turn", end_turn}};
+}
+
+namespace {
+
+// One card's options, gathered from the engine's list.
+struct card_options {
+  card_uid card = no_uid;
+  std::vector<int> lines;
+  std::vector<std::pair<card_uid, int>> hosts;  // host, line
+  std::vector<card_uid> targets;
+};
+
+void append_line(std::string& out, int line) {
+  out += '"';
+  out += seat_line_name(line);
+  out += '"';
+}
+
+}  // namespace
+
+// The server's path, once per seat per action: the same text as the DOM's
+// dump (keys in nlohmann's order: sorted), written directly.
+std::string legal_actions_text(std::span<const action> legal, seat_t seat) {
+  std::vector<card_options> plays;
+  bool end_turn = false;
+  for (const action& a : legal) {
+    if (a.seat != seat) continue;
+    if (a.type == action_type::end_turn) {
+      end_turn = true;
+      continue;
+    }
+    if (a.type != action_type::play) continue;
+    card_options* entry = nullptr;
+    for (auto& p : plays)
+      if (p.card == a.card) entry = &p;
+    if (!entry) entry = &plays.emplace_back(card_options{a.card, {}, {}, {}});
+    if (a.target != no_uid) entry->targets.push_back(a.target);
+    else if (a.host != no_uid) entry->hosts.emplace_back(a.host, a.line);
+    else entry->lines.push_back(a.line);
+  }
+  std::string out = end_turn ? R"({"end_turn":true,"plays":[)" : R"({"end_turn":false,"plays":[)";
+  for (std::size_t i = 0; i < plays.size(); ++i) {
+    const card_options& p = plays[i];
+    if (i) out += ',';
+    out += R"({"card":)";
+    out += std::to_string(static_cast<int>(p.card));
+    if (!p.hosts.empty()) {
+      out += R"(,"hosts":[)";
+      for (std::size_t k = 0; k < p.hosts.size(); ++k) {
+        if (k) out += ',';
+        out += R"({"host":)";
+        out += std::to_string(static_cast<int>(p.hosts[k].first));
+        out += R"(,"line":)";
+        append_line(out, p.hosts[k].second);
+        out += '}';
+      }
+      out += ']';
+    }
+    if (!p.lines.empty()) {
+      out += R"(,"lines":[)";
+      for (std::size_t k = 0; k < p.lines.size(); ++k) {
+        if (k) out += ',';
+        append_line(out, p.lines[k]);
+      }
+      out += ']';
+    }
+    if (!p.targets.empty()) {
+      out += R"(,"targets":[)";
+      for (std::size_t k = 0; k < p.targets.size(); ++k) {
+        if (k) out += ',';
+        out += std::to_string(static_cast<int>(p.targets[k]));
+      }
+      out += ']';
+    }
+    out += '}';
+  }
+  out += "]}";
+  return out;
+}
+
+namespace {
+
+bool read_uid(const json& v, card_uid& out) {
+  if (!v.is_number_integer()) return false;
+  const auto n = v.get<std::int64_t>();
+  if (n < 0 || n >= max_uids) return false;
+  out = static_cast<card_uid>(n);
+  return true;
+}
+
+bool read_line(const json& v, int& out) {
+  if (!v.is_string()) return false;
+  const auto l = seat_line_from_name(v.get_ref<const std::string&>());
+  if (!l) return false;
+  out = *l;
+  return true;
+}
+
+// Fills `out` from one "plays" entry; false when it is malformed.
+bool read_play(const json& p, seat_t seat, std::vector<action>& out) {
+  if (!p.is_object()) return false;
+  card_uid card = no_uid;
+  if (!p.contains("card") || !read_uid(p["card"], card)) return false;
+  for (auto it = p.begin(); it != p.end(); ++it)
+    if (it.key() != "card" && it.key() != "lines" && it.key() != "hosts" && it.key() != "targets") return false;
+  // In the documented order: lines, hosts, targets.
+  if (const auto it = p.find("lines"); it != p.end()) {
+    if (!it->is_array()) return false;
+    for (const json& v : *it) {
+      int line = 0;
+      if (!read_line(v, line)) return false;
+      out.push_back(action::play_creature(seat, card, line));
+    }
+  }
+  if (const auto it = p.find("hosts"); it != p.end()) {
+    if (!it->is_array()) return false;
+    for (const json& v : *it) {
+      card_uid host = no_uid;
+      int line = 0;
+      if (!v.is_object() || !v.contains("host") || !v.contains("line") || v.size() != 2 || !read_uid(v["host"], host) ||
+          !read_line(v["line"], line))
+        return false;
+      out.push_back(action::play_symbiote(seat, card, line, host));
+    }
+  }
+  if (const auto it = p.find("targets"); it != p.end()) {
+    if (!it->is_array()) return false;
+    for (const json& v : *it) {
+      card_uid target = no_uid;
+      if (!read_uid(v, target)) return false;
+      out.push_back(action::play_incantation(seat, card, target));
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::vector<action>> legal_actions_from_json(const json& j, seat_t seat) {
+  if (!j.is_object() || !j.contains("plays") || !j.contains("end_turn")) return std::nullopt;
+  const json& plays = j["plays"];
+  const json& end = j["end_turn"];
+  if (!plays.is_array() || !end.is_boolean()) return std::nullopt;
+  std::vector<action> out;
+  for (const json& p : plays)
+    if (!read_play(p, seat, out)) return std::nullopt;
+  if (end.get<bool>()) out.push_back(action::end(seat));
+  return out;
+}
+
+}  // namespace cod::protocol
