@@ -105,6 +105,8 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
   let turns = 0;
   let reloaded = false;
   let dropped = false;
+  let idleTurns = 0; // turns in a row in which nobody could play
+  let stalled = false;
   const deadline = Date.now() + 150000;
   while (Date.now() < deadline) {
     const infos = await Promise.all(pages.map(gameInfo));
@@ -114,7 +116,22 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
       await pages[0].waitForTimeout(50);
       continue;
     }
-    await playTurnByClicking(active);
+    // Without the exhaustion rule a duel can stall for good: hands of
+    // incantations only and no creature in play to target (R3.2.4), so
+    // the server lists no play for anyone, turn after turn. Nothing in the
+    // rules ends it; a player concedes.
+    if (idleTurns >= 8 && reloaded && dropped) {
+      stalled = true;
+      active.once("dialog", (d) => d.accept());
+      await active.click("#concede");
+      await active.waitForFunction(() => document.querySelector("#game").dataset.phase === "game_over");
+      continue;
+    }
+    // Idle only when the server listed no play at all for the seat (a listed
+    // play the clicks failed to make is a failure, left to the deadline).
+    const listed = await active.evaluate(() => (window.codApp.game.legal ? window.codApp.game.legal.plays.length : -1));
+    const played = await playTurnByClicking(active);
+    idleTurns = listed === 0 && played === 0 ? idleTurns + 1 : 0;
     turns++;
     if (turns === 5) {
       await ann.screenshot({ path: artifact("duel-midgame.png"), fullPage: true });
@@ -150,6 +167,7 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
   // A match still going at the deadline: keep both screens for whoever reads the failure.
   for (const [p, who] of [[ann, "ann"], [bob, "bob"]])
     if ((await gameInfo(p)).phase !== "game_over") await p.screenshot({ path: artifact(`duel-timeout-${who}.png`), fullPage: true });
+  console.log(`duel: ${turns} turns by clicking${stalled ? ", then a concession (nobody could play)" : ", to the end"}`);
   assert.ok(reloaded, "the match lasted long enough to reload mid-game");
   assert.ok(dropped, "the match lasted long enough to drop a connection mid-game");
   for (const p of pages) {
