@@ -13,7 +13,7 @@ std::string redact_uri(std::string_view uri) { return pg::redact(uri); }
 result<std::unique_ptr<pg_store>> pg_store::open(const pg_options& o) {
   try {
     std::unique_ptr<pg_store> s(new pg_store());
-    s->writer_ = std::make_unique<detail::pg_writer>(o.uri);
+    s->writer_ = std::make_unique<detail::pg_writer>(o.uri, o.node_id);
     s->version_at_open_ = s->writer_->schema_before();
     auto reader = pg_reader::open(o.uri);
     if (!reader) return reader.error();

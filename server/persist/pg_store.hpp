@@ -38,6 +38,11 @@ std::string redact_uri(std::string_view uri);
 struct pg_options {
   std::string uri{};             // postgresql://user:password@host:port/dbname?... (libpq's URI or key=value)
   std::size_t max_batch = 1024;  // most writes per transaction
+  // A cluster node's id (docs/cluster.md): its writes are fenced by the
+  // room leases (pg_fence.hpp): a write for a room whose lease does not name
+  // this node is refused (conflict). "": one node, no fencing (and no extra
+  // round trip per batch).
+  std::string node_id{};
 };
 
 class pg_store final : public match_store, public room_directory {
