@@ -1,8 +1,8 @@
 // Where the server keeps what it must not lose: the interface rooms,
 // tournaments and the admin API talk to, never a database directly. Every
 // method says what it stores or reads (records.hpp); no SQL crosses it.
-// Implementations: memory_store (tests) and sqlite_store (one writer thread,
-// WAL, group commit). docs/persistence.md.
+// Implementations: memory_store (tests), sqlite_store (one writer thread,
+// WAL, group commit) and pg_store (PostgreSQL). docs/persistence.md.
 //
 // Ordering contract: a write's `done` runs only once the write is durable
 // (committed); the room broadcasts an action's result only then. Callbacks
@@ -40,6 +40,8 @@
 #include "persist/records.hpp"
 
 namespace cod::server {
+
+class room_directory;
 
 // Thrown by the blocking reads when the storage fails (I/O error, corrupt
 // file). Writes never throw: they report through their callback.
@@ -99,6 +101,9 @@ class match_store : public match_reader {
   virtual std::uint64_t commits() const = 0;
   // Thread-safe snapshot, for /healthz and /metrics.
   virtual store_health health() const = 0;
+  // The same store's room leases and cluster lobby (room_directory.hpp);
+  // nullptr for a store without them (a test's wrapper).
+  virtual room_directory* directory() { return nullptr; }
 };
 
 }  // namespace cod::server

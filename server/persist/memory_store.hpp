@@ -1,5 +1,7 @@
 // A match_store in memory, for tests: the same validation and ordering as
-// sqlite_store (matches, tournaments, the admin audit), nothing durable.
+// sqlite_store (matches, tournaments, the admin audit), nothing durable. Its
+// room_directory (leases, lobby) is in memory_directory.cpp, on the system
+// clock; it fences nothing (one process: pg_store.hpp fences).
 //
 // Callbacks: by default on the store's own writer thread, exactly like
 // sqlite_store (callbacks::own_thread). callbacks::run_inline applies each
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "persist/match_store.hpp"
+#include "persist/room_directory.hpp"
 
 namespace cod::server {
 
@@ -32,7 +35,7 @@ struct tournament_op;
 struct audit_op;
 }  // namespace detail
 
-class memory_store final : public match_store {
+class memory_store final : public match_store, public room_directory {
  public:
   enum class callbacks { own_thread, run_inline };
   explicit memory_store(callbacks mode = callbacks::own_thread);
@@ -58,6 +61,15 @@ class memory_store final : public match_store {
   std::uint64_t commits() const override;
   // Failures are the injected ones below.
   store_health health() const override;
+  room_directory* directory() override { return this; }
+
+  result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
+  result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
+  status release_room(const std::string& room_id, const std::string& node_id) override;
+  result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
+  result<std::optional<stored_match>> load_room_match(const std::string& room_id) override;
+  status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
+  result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) override;
 
   // Fault injection: while set, every write fails (done gets io_error,
   // nothing stored), as a full disk would. For testing how rooms react.
@@ -82,6 +94,16 @@ class memory_store final : public match_store {
   std::map<std::string, stored_match> matches_;
   std::map<std::string, stored_tournament> tournaments_;
   std::vector<audit_record> audit_;
+  struct lease {
+    std::string node_id;
+    std::int64_t expires_ms = 0;
+  };
+  std::map<std::string, lease> leases_;  // by room
+  struct node_listing {
+    std::int64_t published_ms = 0;
+    std::vector<room_listing> rooms;
+  };
+  std::map<std::string, node_listing> lobby_;  // by node
   bool fail_ = false;
   int fail_next_ = 0;
   std::unique_ptr<detail::write_queue> queue_;  // null when inline

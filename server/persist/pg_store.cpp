@@ -1,5 +1,7 @@
 #include "persist/pg_store.hpp"
 
+#include "persist/directory_args.hpp"
+#include "persist/pg_directory.hpp"
 #include "persist/pg_util.hpp"
 #include "persist/pg_writer.hpp"
 #include "persist/write_queue.hpp"
@@ -11,11 +13,12 @@ std::string redact_uri(std::string_view uri) { return pg::redact(uri); }
 result<std::unique_ptr<pg_store>> pg_store::open(const pg_options& o) {
   try {
     std::unique_ptr<pg_store> s(new pg_store());
-    s->writer_ = std::make_unique<detail::pg_writer>(o.uri);
+    s->writer_ = std::make_unique<detail::pg_writer>(o.uri, o.node_id);
     s->version_at_open_ = s->writer_->schema_before();
     auto reader = pg_reader::open(o.uri);
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
+    s->directory_ = std::make_unique<detail::pg_directory>(o.uri);
     detail::pg_writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         pg::redact(o.uri), o.max_batch,
@@ -28,6 +31,7 @@ result<std::unique_ptr<pg_store>> pg_store::open(const pg_options& o) {
 
 pg_store::~pg_store() {
   queue_.reset();  // commits what is queued, joins the writer
+  directory_.reset();
   reader_.reset();
   writer_.reset();
 }
@@ -84,5 +88,35 @@ std::size_t pg_store::pending() const { return queue_->pending(); }
 std::uint64_t pg_store::commits() const { return queue_->batches(); }
 
 store_health pg_store::health() const { return writer_->health.get(); }
+
+// room_directory (pg_directory.hpp)
+
+result<bool> pg_store::claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) {
+  return directory_->claim_room(room_id, node_id, lease_ms);
+}
+
+result<std::vector<std::string>> pg_store::renew_leases(const std::string& node_id, std::int64_t lease_ms) {
+  return directory_->renew_leases(node_id, lease_ms);
+}
+
+status pg_store::release_room(const std::string& room_id, const std::string& node_id) {
+  return directory_->release_room(room_id, node_id);
+}
+
+result<std::vector<std::string>> pg_store::expired_rooms(std::size_t limit) {
+  return directory_->expired_rooms(limit);
+}
+
+result<std::optional<stored_match>> pg_store::load_room_match(const std::string& room_id) {
+  return detail::load_room_match(*directory_, *reader_, room_id);
+}
+
+status pg_store::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {
+  return directory_->publish_rooms(node_id, rooms);
+}
+
+result<std::vector<room_listing>> pg_store::list_all_rooms(std::int64_t stale_after_ms) {
+  return directory_->list_all_rooms(stale_after_ms);
+}
 
 }  // namespace cod::server

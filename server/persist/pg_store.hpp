@@ -22,11 +22,13 @@
 
 #include "persist/match_store.hpp"
 #include "persist/pg_reader.hpp"
+#include "persist/room_directory.hpp"
 
 namespace cod::server {
 
 namespace detail {
 class write_queue;
+class pg_directory;
 class pg_writer;
 }  // namespace detail
 
@@ -36,9 +38,14 @@ std::string redact_uri(std::string_view uri);
 struct pg_options {
   std::string uri{};             // postgresql://user:password@host:port/dbname?... (libpq's URI or key=value)
   std::size_t max_batch = 1024;  // most writes per transaction
+  // A cluster node's id (docs/cluster.md): its writes are fenced by the
+  // room leases (pg_fence.hpp): a write for a room whose lease does not name
+  // this node is refused (conflict). "": one node, no fencing (and no extra
+  // round trip per batch).
+  std::string node_id{};
 };
 
-class pg_store final : public match_store {
+class pg_store final : public match_store, public room_directory {
  public:
   // Connects, applies the migrations (migrations/postgres/), checks it can
   // write, opens the reader. io_error with a sentence (the password never
@@ -68,6 +75,16 @@ class pg_store final : public match_store {
   std::size_t pending() const override;
   std::uint64_t commits() const override;
   store_health health() const override;
+  room_directory* directory() override { return this; }
+
+  // room_directory.hpp, on a connection of its own (pg_directory.hpp).
+  result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
+  result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
+  status release_room(const std::string& room_id, const std::string& node_id) override;
+  result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
+  result<std::optional<stored_match>> load_room_match(const std::string& room_id) override;
+  status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
+  result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) override;
   // The schema version the database had when opened (0: new).
   int schema_version_at_open() const { return version_at_open_; }
 
@@ -76,6 +93,7 @@ class pg_store final : public match_store {
 
   std::unique_ptr<detail::pg_writer> writer_;
   std::unique_ptr<pg_reader> reader_;
+  std::unique_ptr<detail::pg_directory> directory_;
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;
 };

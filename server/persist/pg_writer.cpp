@@ -14,7 +14,8 @@ namespace cod::server::detail {
 
 using kind = match_state::kind;
 
-pg_writer::pg_writer(std::string uri) : uri_(std::move(uri)) {
+pg_writer::pg_writer(std::string uri, std::string node_id) : uri_(std::move(uri)) {
+  fence_.node_id = std::move(node_id);
   conn_ = std::make_unique<pg::conn>(uri_, "cod-store-writer");
   schema_before_ = pg::migrate(*conn_);
   // The start-up write check: a read-only role or a standby refuses here,
@@ -60,12 +61,40 @@ match_states pg_writer::states_for(const std::vector<write_op>& batch) {
       if (auto it = known_.find(id); it != known_.end()) view.emplace(id, it->second);
       else if (asked.insert(id).second) unknown.push_back(id);
     });
-  if (unknown.empty()) return view;
-  for (const std::string& id : unknown) view.emplace(id, match_state{});  // absent unless found
-  const pg::result r = conn_->run("states", pg::params().add(text_array(unknown)));
-  for (int i = 0; i < r.rows(); ++i)
-    view[r.text(i, 0)] = {r.text(i, 1) == "playing" ? kind::playing : kind::finished, r.int64(i, 2), r.int64(i, 3)};
+  read_states(unknown, view);
   return view;
+}
+
+void pg_writer::read_states(const std::vector<std::string>& ids, match_states& view) {
+  if (ids.empty()) return;
+  for (const std::string& id : ids) view.emplace(id, match_state{});  // absent unless found
+  const pg::result r = conn_->run("states", pg::params().add(text_array(ids)));
+  for (int i = 0; i < r.rows(); ++i)
+    view[r.text(i, 0)] = {r.text(i, 1) == "playing" ? kind::playing : kind::finished, r.int64(i, 2), r.int64(i, 3),
+                          r.text(i, 4)};
+}
+
+match_states pg_writer::fenced_start(const std::vector<write_op>& batch) {
+  conn_->exec("BEGIN");
+  fence_.held.clear();
+  const pg::result locked = conn_->run(lock_statement().first, lock_params(batch, fence_.node_id));
+  for (int i = 0; i < locked.rows(); ++i) fence_.held.insert(locked.text(i, 0));
+  // Read after the locks: whatever another node wrote while it held one of
+  // these rooms is committed and seen.
+  std::vector<std::string> ids;
+  std::unordered_set<std::string> asked;
+  for (const write_op& op : batch)
+    each_match(op, [&](const std::string& id) {
+      if (asked.insert(id).second) ids.push_back(id);
+    });
+  match_states view;
+  read_states(ids, view);
+  return view;
+}
+
+status pg_writer::check(const write_op& op, match_states& view) {
+  if (status st = check_fence(op, view, fence_); !st) return st;
+  return check_write(op, view);
 }
 
 bool pg_writer::pipelined(std::vector<write_op>& batch, match_states& view, std::vector<status>& out) {
@@ -76,9 +105,9 @@ bool pg_writer::pipelined(std::vector<write_op>& batch, match_states& view, std:
     std::size_t last = 0;
     const pg::send_fn send = [&](const std::string& name, const pg::params& p) { last = pl.send(name, p); };
     action_columns actions;
-    pl.send("begin", {});
+    if (!fence_.on()) pl.send("begin", {});  // fenced: open since fenced_start
     for (std::size_t i = 0; i < batch.size(); ++i) {
-      out[i] = check_write(batch[i], view);
+      out[i] = check(batch[i], view);
       if (!out[i]) continue;
       if (const auto* a = std::get_if<append_op>(&batch[i].what)) actions.add(*a);
       else send_write(batch[i], send);
@@ -108,9 +137,9 @@ bool pg_writer::pipelined(std::vector<write_op>& batch, match_states& view, std:
 
 void pg_writer::one_by_one(std::vector<write_op>& batch, match_states& view, std::vector<status>& out) {
   pg::conn& c = *conn_;
-  c.exec("BEGIN");
+  if (!fence_.on()) c.exec("BEGIN");  // fenced: open since fenced_start
   for (std::size_t i = 0; i < batch.size(); ++i) {
-    out[i] = check_write(batch[i], view);
+    out[i] = check(batch[i], view);
     if (!out[i]) continue;
     c.exec("SAVEPOINT op");
     try {
@@ -135,17 +164,20 @@ void pg_writer::commit_batch(std::vector<write_op>& batch, std::vector<status>& 
   const auto t0 = std::chrono::steady_clock::now();
   try {
     if (!conn_ || !conn_->ok()) connect();
-    match_states view = states_for(batch);
+    match_states view = fence_.on() ? fenced_start(batch) : states_for(batch);
     match_states before = view;
     if (!pipelined(batch, view, out)) {
-      view = std::move(before);
+      view = fence_.on() ? fenced_start(batch) : std::move(before);  // the rollback released the locks
       out.assign(batch.size(), status::ok());
       one_by_one(batch, view, out);
     }
-    for (auto& [id, st] : view) {
-      if (st.k == kind::playing) known_[id] = st;
-      else known_.erase(id);
-    }
+    // Only an unfenced writer is its matches' only writer: it keeps what it
+    // learnt. A fenced one reads again next batch.
+    if (!fence_.on())
+      for (auto& [id, st] : view) {
+        if (st.k == kind::playing) known_[id] = st;
+        else known_.erase(id);
+      }
   } catch (const std::exception& e) {
     const std::string where = conn_ ? conn_->where() : pg::redact(uri_);
     spdlog::error("persist: {}: a batch of {} writes failed, none stored: {}", where, batch.size(), e.what());

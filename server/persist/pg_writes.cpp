@@ -2,6 +2,7 @@
 
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
+#include "persist/pg_fence.hpp"
 
 namespace cod::server::detail {
 
@@ -93,7 +94,7 @@ const std::vector<std::pair<std::string, std::string>>& write_statements() {
         {"states",
          "SELECT m.match_id, m.status, "
          "COALESCE((SELECT MAX(seq) FROM match_actions a WHERE a.match_id = m.match_id), 0), "
-         "COALESCE((SELECT MAX(seq) FROM draft_events d WHERE d.match_id = m.match_id), 0) "
+         "COALESCE((SELECT MAX(seq) FROM draft_events d WHERE d.match_id = m.match_id), 0), m.room_id "
          "FROM matches m WHERE m.match_id = ANY($1::text[])"},
         {"insert_match",
          "INSERT INTO matches (match_id, room_id, mode, format, options_json, rules_version, engine_version, "
@@ -118,6 +119,7 @@ const std::vector<std::pair<std::string, std::string>>& write_statements() {
          "INSERT INTO admin_audit (at_ms, role, remote, match_id, route, target) VALUES ($1, $2, $3, $4, $5, $6)"},
     };
     for (const auto& s : pg::tournament_statements()) l.push_back(s);
+    l.push_back(lock_statement());
     return l;
   }();
   return list;
@@ -126,7 +128,7 @@ const std::vector<std::pair<std::string, std::string>>& write_statements() {
 status check_write(const write_op& op, match_states& view) { return std::visit(checker{view}, op.what); }
 
 void applied(const write_op& op, match_states& view) {
-  if (auto* c = std::get_if<create_op>(&op.what)) view[c->m.match_id] = {kind::playing, 0, 0};
+  if (auto* c = std::get_if<create_op>(&op.what)) view[c->m.match_id] = {kind::playing, 0, 0, c->m.room_id};
   else if (auto* a = std::get_if<append_op>(&op.what)) view[a->match_id].last_seq = a->a.seq;
   else if (auto* f = std::get_if<finish_op>(&op.what)) view[f->match_id].k = kind::finished;
   else if (auto* d = std::get_if<draft_op>(&op.what)) view[d->match_id].last_draft = d->rows.back().seq;

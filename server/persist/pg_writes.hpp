@@ -21,6 +21,7 @@ struct match_state {
   enum class kind { absent, playing, finished } k = kind::absent;
   std::int64_t last_seq = 0;
   std::int64_t last_draft = 0;
+  std::string room_id{};  // for the fence (pg_fence.hpp)
 };
 using match_states = std::unordered_map<std::string, match_state>;
 

@@ -11,6 +11,8 @@
 #include "persist/checkpointer.hpp"
 #include "persist/db_files.hpp"
 #include "persist/migrations.hpp"
+#include "persist/directory_args.hpp"
+#include "persist/sqlite_directory.hpp"
 #include "persist/sqlite_tournaments.hpp"
 #include "persist/sqlite_util.hpp"
 #include "persist/write_queue.hpp"
@@ -311,6 +313,7 @@ result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o
     auto reader = sqlite_reader::open(o.path);
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
+    s->directory_ = std::make_unique<detail::sqlite_directory>(o.path, o.busy_timeout_ms);
     writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         o.path, o.max_batch,
@@ -324,6 +327,7 @@ result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o
 sqlite_store::~sqlite_store() {
   queue_.reset();  // commits what is queued, joins the writer
   checkpointer_.reset();  // a last checkpoint, then its thread stops
+  directory_.reset();
   reader_.reset();
   writer_.reset();
 }
@@ -388,5 +392,36 @@ store_health sqlite_store::health() const { return writer_->health.get(); }
 std::size_t sqlite_store::pending() const { return queue_->pending(); }
 
 std::uint64_t sqlite_store::commits() const { return queue_->batches(); }
+
+// ---------------------------------------------------------------------------
+// sqlite_store: the room_directory (sqlite_directory.hpp)
+
+result<bool> sqlite_store::claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) {
+  return directory_->claim_room(room_id, node_id, lease_ms);
+}
+
+result<std::vector<std::string>> sqlite_store::renew_leases(const std::string& node_id, std::int64_t lease_ms) {
+  return directory_->renew_leases(node_id, lease_ms);
+}
+
+status sqlite_store::release_room(const std::string& room_id, const std::string& node_id) {
+  return directory_->release_room(room_id, node_id);
+}
+
+result<std::vector<std::string>> sqlite_store::expired_rooms(std::size_t limit) {
+  return directory_->expired_rooms(limit);
+}
+
+result<std::optional<stored_match>> sqlite_store::load_room_match(const std::string& room_id) {
+  return detail::load_room_match(*directory_, *reader_, room_id);
+}
+
+status sqlite_store::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {
+  return directory_->publish_rooms(node_id, rooms);
+}
+
+result<std::vector<room_listing>> sqlite_store::list_all_rooms(std::int64_t stale_after_ms) {
+  return directory_->list_all_rooms(stale_after_ms);
+}
 
 }  // namespace cod::server

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "persist/match_store.hpp"
+#include "persist/room_directory.hpp"
 #include "persist/sqlite_reader.hpp"
 
 namespace cod::server {
@@ -34,6 +35,7 @@ class db;
 }
 namespace detail {
 class write_queue;
+class sqlite_directory;
 class checkpointer;
 class owner_lock;
 }
@@ -46,7 +48,7 @@ struct sqlite_options {
   int checkpoint_pages = 1000;   // WAL size that starts a checkpoint (on its own thread)
 };
 
-class sqlite_store final : public match_store {
+class sqlite_store final : public match_store, public room_directory {
  public:
   // Takes the database's owner lock ("<path>.lock", db_files.hpp), opens
   // (creating the file 0600 when missing; a warning for files its group or
@@ -83,6 +85,16 @@ class sqlite_store final : public match_store {
   std::size_t pending() const override;
   std::uint64_t commits() const override;
   store_health health() const override;
+  room_directory* directory() override { return this; }
+
+  // room_directory.hpp: one node by construction (the owner lock), the same semantics.
+  result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
+  result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
+  status release_room(const std::string& room_id, const std::string& node_id) override;
+  result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
+  result<std::optional<stored_match>> load_room_match(const std::string& room_id) override;
+  status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
+  result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) override;
   // The schema version the file had when opened (0: new file).
   int schema_version_at_open() const { return version_at_open_; }
 
@@ -94,6 +106,7 @@ class sqlite_store final : public match_store {
   std::unique_ptr<detail::owner_lock> lock_;
   std::unique_ptr<writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
+  std::unique_ptr<detail::sqlite_directory> directory_;
   std::unique_ptr<detail::checkpointer> checkpointer_;  // WAL checkpoints, after the queue stops
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;

@@ -66,10 +66,15 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"tournament_server_options", {"tournament_id", "spectator_delay", "auto_advance"}},
     // 0006_admin_audit.sql
     {"admin_audit", {"audit_id", "at_ms", "role", "remote", "match_id", "route", "target"}},
+    // 0007_cluster.sql
+    {"room_leases", {"room_id", "node_id", "expires_ms"}},
+    {"lobby_nodes", {"node_id", "published_ms"}},
+    {"lobby_rooms", {"node_id", "room_id", "summary_json"}},
 };
 const std::vector<std::string> documented_indexes = {
     "admin_audit_match",   "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",
-    "matches_status",      "tournament_games_match", "tournament_players_name", "tournaments_created"};
+    "matches_status",      "room_leases_node",    "tournament_games_match", "tournament_players_name",
+    "tournaments_created"};
 
 }  // namespace
 

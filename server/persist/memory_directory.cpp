@@ -1,0 +1,104 @@
+// memory_store's room_directory (room_directory.hpp): leases and the lobby in
+// maps under the store's mutex, on the system clock (there is one process,
+// so its clock is the store's).
+#include <algorithm>
+#include <chrono>
+
+#include "persist/directory_args.hpp"
+#include "persist/memory_store.hpp"
+
+namespace cod::server {
+
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+result<bool> memory_store::claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) {
+  if (status st = detail::check_lease(room_id, node_id, lease_ms); !st) return st;
+  std::lock_guard lk(mu_);
+  const std::int64_t now = now_ms();
+  auto [it, added] = leases_.try_emplace(room_id, lease{node_id, now + lease_ms});
+  if (added) return true;
+  if (it->second.node_id != node_id && it->second.expires_ms > now) return false;
+  it->second = {node_id, now + lease_ms};
+  return true;
+}
+
+result<std::vector<std::string>> memory_store::renew_leases(const std::string& node_id, std::int64_t lease_ms) {
+  if (status st = detail::check_lease("-", node_id, lease_ms); !st) return st;
+  std::lock_guard lk(mu_);
+  const std::int64_t now = now_ms();
+  std::vector<std::string> held;
+  for (auto& [room, l] : leases_)
+    if (l.node_id == node_id) {
+      l.expires_ms = now + lease_ms;
+      held.push_back(room);
+    }
+  return held;  // sorted: a std::map
+}
+
+status memory_store::release_room(const std::string& room_id, const std::string& node_id) {
+  std::lock_guard lk(mu_);
+  auto it = leases_.find(room_id);
+  if (it == leases_.end() || it->second.node_id != node_id) return detail::not_held(room_id, node_id);
+  leases_.erase(it);
+  return {};
+}
+
+result<std::vector<std::string>> memory_store::expired_rooms(std::size_t limit) {
+  std::lock_guard lk(mu_);
+  const std::int64_t now = now_ms();
+  std::set<std::string> rooms;
+  for (const auto& [id, sm] : matches_) {
+    if (sm.finished()) continue;
+    auto l = leases_.find(sm.match.room_id);
+    if (l == leases_.end() || l->second.expires_ms <= now) rooms.insert(sm.match.room_id);
+  }
+  std::vector<std::string> out(rooms.begin(), rooms.end());
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+result<std::optional<stored_match>> memory_store::load_room_match(const std::string& room_id) {
+  std::lock_guard lk(mu_);
+  const stored_match* newest = nullptr;
+  for (const auto& [id, sm] : matches_)
+    if (!sm.finished() && sm.match.room_id == room_id &&
+        (!newest || sm.match.created_ms >= newest->match.created_ms))
+      newest = &sm;  // by id within a created_ms: the map's order
+  if (!newest) return std::optional<stored_match>{};
+  return std::optional<stored_match>{*newest};
+}
+
+status memory_store::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {
+  if (status st = detail::check_listings(node_id, rooms); !st) return st;
+  std::lock_guard lk(mu_);
+  node_listing& n = lobby_[node_id];
+  n.published_ms = now_ms();
+  n.rooms = rooms;
+  return {};
+}
+
+result<std::vector<room_listing>> memory_store::list_all_rooms(std::int64_t stale_after_ms) {
+  std::lock_guard lk(mu_);
+  const std::int64_t now = now_ms();
+  std::map<std::string, room_listing> by_room;
+  for (const auto& [node, n] : lobby_) {
+    if (n.published_ms <= now - stale_after_ms) continue;
+    for (const room_listing& r : n.rooms) {
+      auto it = by_room.find(r.room_id);
+      if (it != by_room.end() && it->second.updated_ms >= n.published_ms) continue;
+      by_room[r.room_id] = {r.room_id, r.summary_json, node, n.published_ms};
+    }
+  }
+  std::vector<room_listing> out;
+  for (auto& [id, r] : by_room) out.push_back(std::move(r));
+  return out;
+}
+
+}  // namespace cod::server

@@ -1,0 +1,154 @@
+#include "persist/pg_directory.hpp"
+
+#include <algorithm>
+
+#include "persist/directory_args.hpp"
+#include "persist/pg_util.hpp"
+#include "persist/pg_writes.hpp"
+
+namespace cod::server::detail {
+
+namespace {
+
+// The server's clock, in ms since the epoch: the time of the statement's
+// execution (clock_timestamp), not of its transaction's start.
+std::string with_now(std::string_view sql) {
+  std::string out;
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    if (sql.compare(i, 6, "NOW_MS") == 0) {
+      out += "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint";
+      i += 5;
+    } else {
+      out += sql[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> column0(const pg::result& r) {
+  std::vector<std::string> out;
+  for (int i = 0; i < r.rows(); ++i) out.push_back(r.text(i, 0));
+  return out;
+}
+
+}  // namespace
+
+pg_directory::pg_directory(std::string uri) : uri_(std::move(uri)) {
+  conn_ = std::make_unique<pg::conn>(uri_, "cod-store-directory");
+}
+
+pg_directory::~pg_directory() = default;
+
+template <class F>
+auto pg_directory::guarded(const char* doing, F&& f) -> decltype(f(std::declval<pg::conn&>())) {
+  std::lock_guard lk(mu_);
+  try {
+    if (!conn_ || !conn_->ok()) {
+      conn_.reset();
+      conn_ = std::make_unique<pg::conn>(uri_, "cod-store-directory");
+    }
+    return f(*conn_);
+  } catch (const std::exception& e) {
+    if (conn_ && conn_->ok()) {
+      try {
+        conn_->exec("ROLLBACK");  // a warning only when no transaction was open
+      } catch (...) {
+      }
+    }
+    return status::io_error(cat(conn_ ? conn_->where() : pg::redact(uri_), ": ", doing, ": ", e.what()));
+  }
+}
+
+result<bool> pg_directory::claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) {
+  if (status st = check_lease(room_id, node_id, lease_ms); !st) return st;
+  return guarded("claiming a room", [&](pg::conn& c) -> result<bool> {
+    // One statement: a concurrent claim of the same room waits for this
+    // one's row lock, then sees its lease live and takes nothing.
+    static const std::string sql = with_now(
+        "INSERT INTO room_leases AS l (room_id, node_id, expires_ms) VALUES ($1, $2, NOW_MS + $3) "
+        "ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, expires_ms = EXCLUDED.expires_ms "
+        "WHERE l.expires_ms <= NOW_MS OR l.node_id = EXCLUDED.node_id RETURNING l.node_id");
+    return c.query(sql, pg::params().add(room_id).add(node_id).add(lease_ms)).rows() == 1;
+  });
+}
+
+result<std::vector<std::string>> pg_directory::renew_leases(const std::string& node_id, std::int64_t lease_ms) {
+  if (status st = check_lease("-", node_id, lease_ms); !st) return st;
+  return guarded("renewing leases", [&](pg::conn& c) -> result<std::vector<std::string>> {
+    // Rows locked in room order, as the writer's fence locks them
+    // (pg_fence.hpp): the two never deadlock.
+    static const std::string sql = with_now(
+        "UPDATE room_leases SET expires_ms = NOW_MS + $2 WHERE node_id = $1 AND room_id IN "
+        "(SELECT room_id FROM room_leases WHERE node_id = $1 ORDER BY room_id FOR UPDATE) RETURNING room_id");
+    auto held = column0(c.query(sql, pg::params().add(node_id).add(lease_ms)));
+    std::sort(held.begin(), held.end());
+    return held;
+  });
+}
+
+status pg_directory::release_room(const std::string& room_id, const std::string& node_id) {
+  const result<bool> released = guarded("releasing a room", [&](pg::conn& c) -> result<bool> {
+    return c.query("DELETE FROM room_leases WHERE room_id = $1 AND node_id = $2",
+                   pg::params().add(room_id).add(node_id))
+               .affected() == 1;
+  });
+  if (!released) return released.error();
+  return *released ? status{} : not_held(room_id, node_id);
+}
+
+result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) {
+  return guarded("listing expired rooms", [&](pg::conn& c) -> result<std::vector<std::string>> {
+    static const std::string sql = with_now(
+        "SELECT DISTINCT m.room_id FROM matches m LEFT JOIN room_leases l ON l.room_id = m.room_id "
+        "WHERE m.status = 'playing' AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY m.room_id LIMIT $1");
+    return column0(c.query(sql, pg::params().add(static_cast<std::int64_t>(limit))));
+  });
+}
+
+result<std::optional<std::string>> pg_directory::room_match_id(const std::string& room_id) {
+  return guarded("finding a room's match", [&](pg::conn& c) -> result<std::optional<std::string>> {
+    const auto ids = column0(c.query("SELECT match_id FROM matches WHERE room_id = $1 AND status = 'playing' "
+                                     "ORDER BY created_ms DESC, match_id DESC LIMIT 1",
+                                     pg::params().add(room_id)));
+    if (ids.empty()) return std::optional<std::string>{};
+    return std::optional<std::string>{ids[0]};
+  });
+}
+
+status pg_directory::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {
+  if (status st = check_listings(node_id, rooms); !st) return st;
+  const result<bool> done = guarded("publishing the lobby", [&](pg::conn& c) -> result<bool> {
+    static const std::string node_sql = with_now(
+        "INSERT INTO lobby_nodes (node_id, published_ms) VALUES ($1, NOW_MS) "
+        "ON CONFLICT (node_id) DO UPDATE SET published_ms = EXCLUDED.published_ms");
+    std::vector<std::string> ids, summaries;
+    for (const room_listing& r : rooms) {
+      ids.push_back(r.room_id);
+      summaries.push_back(r.summary_json);
+    }
+    c.exec("BEGIN");
+    c.query(node_sql, pg::params().add(node_id));
+    c.query("DELETE FROM lobby_rooms WHERE node_id = $1", pg::params().add(node_id));
+    c.query("INSERT INTO lobby_rooms (node_id, room_id, summary_json) SELECT $1, r, s FROM unnest($2::text[], "
+            "$3::text[]) AS u(r, s)",
+            pg::params().add(node_id).add(text_array(ids)).add(text_array(summaries)));
+    c.exec("COMMIT");
+    return true;
+  });
+  return done.error();
+}
+
+result<std::vector<room_listing>> pg_directory::list_all_rooms(std::int64_t stale_after_ms) {
+  return guarded("listing the lobby", [&](pg::conn& c) -> result<std::vector<room_listing>> {
+    static const std::string sql = with_now(
+        "SELECT DISTINCT ON (r.room_id) r.room_id, r.summary_json, r.node_id, n.published_ms "
+        "FROM lobby_rooms r JOIN lobby_nodes n ON n.node_id = r.node_id WHERE n.published_ms > NOW_MS - $1 "
+        "ORDER BY r.room_id, n.published_ms DESC, r.node_id");
+    const auto r = c.query(sql, pg::params().add(stale_after_ms));
+    std::vector<room_listing> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)});
+    return out;
+  });
+}
+
+}  // namespace cod::server::detail

@@ -1,0 +1,53 @@
+// Internal to the PostgreSQL store: its room_directory (room_directory.hpp)
+// on a connection of its own (application name cod-store-directory), so a
+// claim or a renewal never waits behind the writer's queue. Thread-safe (one
+// connection behind a mutex); a lost connection fails that call (io_error)
+// and is opened again for the next one. Every time is the server's
+// clock_timestamp(), never this node's.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "persist/room_directory.hpp"
+
+namespace cod::server::pg {
+class conn;
+}
+
+namespace cod::server::detail {
+
+class pg_directory {
+ public:
+  // Connects. Throws persist_error (the password never shown).
+  explicit pg_directory(std::string uri);
+  ~pg_directory();
+  pg_directory(const pg_directory&) = delete;
+  pg_directory& operator=(const pg_directory&) = delete;
+
+  result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms);
+  result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms);
+  status release_room(const std::string& room_id, const std::string& node_id);
+  result<std::vector<std::string>> expired_rooms(std::size_t limit);
+  // The match_id load_room_match loads (through the reader).
+  result<std::optional<std::string>> room_match_id(const std::string& room_id);
+  status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms);
+  result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms);
+
+ private:
+  // Runs f(conn) under the mutex on a live connection; a persist_error
+  // becomes io_error (and a transaction left open is rolled back).
+  template <class F>
+  auto guarded(const char* doing, F&& f) -> decltype(f(std::declval<pg::conn&>()));
+
+  std::mutex mu_;
+  std::string uri_;
+  std::unique_ptr<pg::conn> conn_;
+};
+
+}  // namespace cod::server::detail

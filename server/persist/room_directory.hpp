@@ -1,0 +1,81 @@
+// Which node runs which room, and the lobby of every node: the store side of
+// a cluster (docs/cluster.md, "Ownership, leases and failover"; the tables
+// room_leases, lobby_nodes and lobby_rooms, docs/persistence.md).
+//
+// Implemented by pg_store (the cluster: every node on one PostgreSQL),
+// sqlite_store (one node by construction: an SQLite file has one owner
+// process, so only that node ever claims; the same semantics all the same,
+// so the tests run on it) and memory_store (tests, one process).
+//
+// Every call blocks and may come from any thread, but never from a room's
+// strand: the server calls them from a cluster thread of its own. Failures
+// are statuses (io_error when the storage fails, invalid for bad arguments),
+// never exceptions.
+//
+// Leases. A room belongs to the node whose lease row names it. A lease lasts
+// lease_ms from the last claim or renewal, measured on the store's clock
+// (PostgreSQL's clock_timestamp(), not the nodes': their clocks may differ).
+// A lease that has expired still names its node until someone else claims
+// it: expiry only allows a claim. On pg_store opened with a node_id the
+// lease is also the fence: a write for a room whose lease row names another
+// node (or no node) is refused with conflict (pg_store.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "persist/records.hpp"
+
+namespace cod::server {
+
+// One room of a node's lobby. The summary is the protocol's room summary
+// JSON as text: persist/ stores and returns it without reading it.
+struct room_listing {
+  std::string room_id{};
+  std::string summary_json{};
+  std::string node_id{};        // read back: the node that lists it (publish_rooms ignores it)
+  std::int64_t updated_ms = 0;  // read back: that node's last publish, the store's clock (ms since the epoch)
+  bool operator==(const room_listing&) const = default;
+};
+
+class room_directory {
+ public:
+  virtual ~room_directory() = default;
+
+  // Takes room_id's lease for node_id, atomically, when no node holds it,
+  // its lease has expired, or node_id holds it already (then it is renewed).
+  // true: node_id holds it now, for lease_ms; false: another node's lease is
+  // live. Two nodes claiming at once: exactly one gets true.
+  virtual result<bool> claim_room(const std::string& room_id, const std::string& node_id,
+                                  std::int64_t lease_ms) = 0;
+  // Extends every lease node_id holds (expired ones too, unless another node
+  // took them), in one statement. Returns the rooms node_id holds now, sorted:
+  // a room the caller runs that is not among them was taken over (stop it).
+  virtual result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) = 0;
+  // Gives room_id's lease up (graceful handover, a room closed), if node_id
+  // holds it: another node may claim it at once. conflict when node_id does
+  // not hold it (nothing changed).
+  virtual status release_room(const std::string& room_id, const std::string& node_id) = 0;
+  // Rooms with an unfinished match that no node holds a live lease on (its
+  // lease expired or was released, or was never taken): what a sweeper
+  // claims and resumes. At most `limit`, by room id.
+  virtual result<std::vector<std::string>> expired_rooms(std::size_t limit) = 0;
+  // The room's unfinished match (its newest, should there be several) with
+  // its whole log: what resuming one room needs. nullopt when it has none.
+  virtual result<std::optional<stored_match>> load_room_match(const std::string& room_id) = 0;
+
+  // Replaces node_id's lobby listing with `rooms` (all or nothing) and marks
+  // the node alive now. invalid when a room id repeats.
+  virtual status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) = 0;
+  // Every node's listed rooms, by room id, skipping the nodes that have not
+  // published for stale_after_ms (a dead node's rooms are listed again by
+  // whoever claims them). A room listed by several nodes (the window of a
+  // takeover) comes once, from the newest publish.
+  virtual result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) = 0;
+};
+
+}  // namespace cod::server

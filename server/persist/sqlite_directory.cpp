@@ -1,0 +1,159 @@
+#include "persist/sqlite_directory.hpp"
+
+#include <sqlite3.h>
+
+#include "persist/directory_args.hpp"
+#include "persist/sqlite_util.hpp"
+
+namespace cod::server::detail {
+
+namespace {
+
+// The database's clock, in ms since the epoch (julianday('now') has ms).
+constexpr const char* now_ms = "CAST(round((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)";
+
+std::string with_now(const std::string& sql) {
+  std::string out;
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    if (sql.compare(i, 6, "NOW_MS") == 0) {
+      out += now_ms;
+      i += 5;
+    } else {
+      out += sql[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> column0(sql::stmt& s) {
+  std::vector<std::string> out;
+  sql::reset_guard g(s);
+  while (s.step()) out.push_back(s.text(0));
+  return out;
+}
+
+}  // namespace
+
+sqlite_directory::sqlite_directory(const std::string& path, int busy_timeout_ms)
+    : db_(std::make_unique<sql::db>(path, sql::db::mode::read_write_create)) {
+  db_->exec("PRAGMA foreign_keys = ON");
+  sqlite3_busy_timeout(db_->handle(), busy_timeout_ms);
+}
+
+sqlite_directory::~sqlite_directory() = default;
+
+template <class F>
+auto sqlite_directory::guarded(const char* doing, F&& f) -> decltype(f()) {
+  std::lock_guard lk(mu_);
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    if (db_->in_transaction()) {
+      try {
+        db_->exec("ROLLBACK");
+      } catch (...) {
+      }
+    }
+    return status::io_error(cat(db_->path(), ": ", doing, ": ", e.what()));
+  }
+}
+
+result<bool> sqlite_directory::claim_room(const std::string& room_id, const std::string& node_id,
+                                          std::int64_t lease_ms) {
+  if (status st = check_lease(room_id, node_id, lease_ms); !st) return st;
+  return guarded("claiming a room", [&]() -> result<bool> {
+    sql::stmt s(*db_, with_now("INSERT INTO room_leases (room_id, node_id, expires_ms) VALUES (?1, ?2, NOW_MS + ?3) "
+                               "ON CONFLICT (room_id) DO UPDATE SET node_id = excluded.node_id, "
+                               "expires_ms = excluded.expires_ms "
+                               "WHERE room_leases.expires_ms <= NOW_MS OR room_leases.node_id = excluded.node_id "
+                               "RETURNING node_id"));
+    s.bind(1, room_id).bind(2, node_id).bind(3, lease_ms);
+    return !column0(s).empty();
+  });
+}
+
+result<std::vector<std::string>> sqlite_directory::renew_leases(const std::string& node_id, std::int64_t lease_ms) {
+  if (status st = check_lease("-", node_id, lease_ms); !st) return st;
+  return guarded("renewing leases", [&]() -> result<std::vector<std::string>> {
+    db_->exec("BEGIN IMMEDIATE");
+    sql::stmt up(*db_, with_now("UPDATE room_leases SET expires_ms = NOW_MS + ?2 WHERE node_id = ?1"));
+    up.bind(1, node_id).bind(2, lease_ms);
+    up.run();
+    sql::stmt held(*db_, "SELECT room_id FROM room_leases WHERE node_id = ?1 ORDER BY room_id");
+    held.bind(1, node_id);
+    auto out = column0(held);
+    db_->exec("COMMIT");
+    return out;
+  });
+}
+
+status sqlite_directory::release_room(const std::string& room_id, const std::string& node_id) {
+  const result<bool> released = guarded("releasing a room", [&]() -> result<bool> {
+    sql::stmt s(*db_, "DELETE FROM room_leases WHERE room_id = ?1 AND node_id = ?2");
+    s.bind(1, room_id).bind(2, node_id);
+    s.run();
+    return db_->changes() == 1;
+  });
+  if (!released) return released.error();
+  return *released ? status{} : not_held(room_id, node_id);
+}
+
+result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t limit) {
+  return guarded("listing expired rooms", [&]() -> result<std::vector<std::string>> {
+    sql::stmt s(*db_, with_now("SELECT DISTINCT m.room_id FROM matches m LEFT JOIN room_leases l ON l.room_id = m.room_id "
+                               "WHERE m.status = 'playing' AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) "
+                               "ORDER BY m.room_id LIMIT ?1"));
+    s.bind(1, static_cast<std::int64_t>(limit));
+    return column0(s);
+  });
+}
+
+result<std::optional<std::string>> sqlite_directory::room_match_id(const std::string& room_id) {
+  return guarded("finding a room's match", [&]() -> result<std::optional<std::string>> {
+    sql::stmt s(*db_, "SELECT match_id FROM matches WHERE room_id = ?1 AND status = 'playing' "
+                      "ORDER BY created_ms DESC, match_id DESC LIMIT 1");
+    s.bind(1, room_id);
+    auto ids = column0(s);
+    if (ids.empty()) return std::optional<std::string>{};
+    return std::optional<std::string>{ids[0]};
+  });
+}
+
+status sqlite_directory::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {
+  if (status st = check_listings(node_id, rooms); !st) return st;
+  const result<bool> done = guarded("publishing the lobby", [&]() -> result<bool> {
+    db_->exec("BEGIN IMMEDIATE");
+    sql::stmt node(*db_, with_now("INSERT INTO lobby_nodes (node_id, published_ms) VALUES (?1, NOW_MS) "
+                                  "ON CONFLICT (node_id) DO UPDATE SET published_ms = excluded.published_ms"));
+    node.bind(1, node_id);
+    node.run();
+    sql::stmt del(*db_, "DELETE FROM lobby_rooms WHERE node_id = ?1");
+    del.bind(1, node_id);
+    del.run();
+    sql::stmt ins(*db_, "INSERT INTO lobby_rooms (node_id, room_id, summary_json) VALUES (?1, ?2, ?3)");
+    for (const room_listing& r : rooms) {
+      ins.bind(1, node_id).bind(2, r.room_id).bind(3, r.summary_json);
+      ins.run();
+    }
+    db_->exec("COMMIT");
+    return true;
+  });
+  return done.error();
+}
+
+result<std::vector<room_listing>> sqlite_directory::list_all_rooms(std::int64_t stale_after_ms) {
+  return guarded("listing the lobby", [&]() -> result<std::vector<room_listing>> {
+    // SQLite gives a bare column the values of the row MAX() picked: the
+    // newest publish of a room listed twice.
+    sql::stmt s(*db_, with_now("SELECT r.room_id, r.summary_json, r.node_id, MAX(n.published_ms) "
+                               "FROM lobby_rooms r JOIN lobby_nodes n ON n.node_id = r.node_id "
+                               "WHERE n.published_ms > NOW_MS - ?1 GROUP BY r.room_id ORDER BY r.room_id"));
+    s.bind(1, stale_after_ms);
+    std::vector<room_listing> out;
+    sql::reset_guard g(s);
+    while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2), s.int64(3)});
+    return out;
+  });
+}
+
+}  // namespace cod::server::detail

@@ -1,0 +1,50 @@
+// Internal to the SQLite store: its room_directory (room_directory.hpp) on a
+// read-write connection of its own, so that a claim or a publish never
+// waits behind the writer thread's queue (only, briefly, behind its
+// transaction: busy_timeout). One node by construction (the owner lock), so
+// every claim is this process's; the semantics are pg_store's all the same.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.hpp"
+#include "persist/room_directory.hpp"
+
+namespace cod::server::sql {
+class db;
+class stmt;
+}  // namespace cod::server::sql
+
+namespace cod::server::detail {
+
+class sqlite_directory {
+ public:
+  // Opens its connection on a migrated database. Throws persist_error.
+  sqlite_directory(const std::string& path, int busy_timeout_ms);
+  ~sqlite_directory();
+  sqlite_directory(const sqlite_directory&) = delete;
+  sqlite_directory& operator=(const sqlite_directory&) = delete;
+
+  result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms);
+  result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms);
+  status release_room(const std::string& room_id, const std::string& node_id);
+  result<std::vector<std::string>> expired_rooms(std::size_t limit);
+  // The match_id load_room_match loads (through the reader).
+  result<std::optional<std::string>> room_match_id(const std::string& room_id);
+  status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms);
+  result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms);
+
+ private:
+  template <class F>
+  auto guarded(const char* doing, F&& f) -> decltype(f());
+
+  std::mutex mu_;
+  std::unique_ptr<sql::db> db_;
+};
+
+}  // namespace cod::server::detail

@@ -1,0 +1,256 @@
+// The room directory (room_directory.hpp) on every store: leases (claim,
+// renew, release, expiry on the store's clock), the rooms a sweeper finds,
+// one room's match, the lobby of several nodes. Times: leases that must not
+// expire last a minute; those that must, 200 ms, and the test polls for the
+// expiry with a generous deadline (never asserting how fast anything is).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "helpers.hpp"
+#include "persist/room_directory.hpp"
+
+using namespace cod::server;
+using namespace cod::server::test;
+
+namespace {
+
+constexpr std::int64_t minute = 60'000;
+constexpr std::int64_t short_lease = 200;
+
+room_directory& dir_of(match_store& s) {
+  room_directory* d = s.directory();
+  REQUIRE(d != nullptr);
+  return *d;
+}
+
+bool claim(room_directory& d, const std::string& room, const std::string& node, std::int64_t lease_ms = minute) {
+  const result<bool> r = d.claim_room(room, node, lease_ms);
+  REQUIRE_MESSAGE(r, r.error().message());
+  return *r;
+}
+
+std::vector<std::string> held(room_directory& d, const std::string& node, std::int64_t lease_ms = minute) {
+  auto r = d.renew_leases(node, lease_ms);
+  REQUIRE_MESSAGE(r, r.error().message());
+  return *r;
+}
+
+std::vector<std::string> expired(room_directory& d) {
+  auto r = d.expired_rooms(100);
+  REQUIRE_MESSAGE(r, r.error().message());
+  return *r;
+}
+
+// Polls `done` every 20 ms for up to 20 s (a loaded machine): whether it came true.
+template <class F>
+bool eventually(F&& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+void created(match_store& s, const match_record& m) {
+  acks a;
+  s.create_match(m, a.expect(true));
+  s.flush();
+  REQUIRE(a.wrong() == 0);
+}
+
+std::vector<room_listing> lobby(room_directory& d, std::int64_t stale_after_ms = minute) {
+  auto r = d.list_all_rooms(stale_after_ms);
+  REQUIRE_MESSAGE(r, r.error().message());
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("store: a room's lease is claimed by one node; renewed, released, then claimed by another") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    CHECK(claim(d, "r1", "n1"));
+    CHECK(!claim(d, "r1", "n2"));  // n1's lease is live
+    CHECK(claim(d, "r1", "n1"));   // already n1's: renewed
+    CHECK(claim(d, "r2", "n2"));
+    CHECK(held(d, "n1") == std::vector<std::string>{"r1"});
+    CHECK(held(d, "n2") == std::vector<std::string>{"r2"});
+    CHECK(held(d, "n3").empty());
+
+    const status wrong = d.release_room("r1", "n2");
+    CHECK(wrong.error_code() == status::code::conflict);
+    CHECK(!claim(d, "r1", "n2"));  // still n1's
+    CHECK(d.release_room("r1", "n1").is_ok());
+    CHECK(claim(d, "r1", "n2"));  // free now
+    CHECK(held(d, "n1").empty());
+    CHECK(held(d, "n2") == std::vector<std::string>{"r1", "r2"});
+    CHECK(d.release_room("r1", "n1").error_code() == status::code::conflict);
+
+    CHECK(d.claim_room("r3", "", minute).error().error_code() == status::code::invalid);
+    CHECK(d.claim_room("", "n1", minute).error().error_code() == status::code::invalid);
+    CHECK(d.claim_room("r3", "n1", 0).error().error_code() == status::code::invalid);
+    CHECK(d.renew_leases("", minute).error().error_code() == status::code::invalid);
+  });
+}
+
+TEST_CASE("store: an expired lease can be claimed by another node; renewing keeps it; the loser renews nothing") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    // Renewed before anyone takes it: still n1's, for a minute now (even
+    // had it expired in between, no one else claimed it).
+    CHECK(claim(d, "kept", "n1", short_lease));
+    CHECK(held(d, "n1") == std::vector<std::string>{"kept"});
+    CHECK(!claim(d, "kept", "n2"));
+
+    CHECK(claim(d, "lost", "n1", short_lease));
+    CHECK(eventually([&] { return claim(d, "lost", "n2"); }));
+    CHECK(!claim(d, "lost", "n1"));
+    CHECK(held(d, "n1") == std::vector<std::string>{"kept"});
+    CHECK(held(d, "n2") == std::vector<std::string>{"lost"});
+  });
+}
+
+TEST_CASE("store: expired_rooms lists the rooms of unfinished matches that no live lease holds") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    created(s, sample_record("a"));  // room-a
+    created(s, sample_record("b"));  // room-b
+    created(s, sample_record("done"));
+    acks fin;
+    s.finish_match("done", {{0}, "victory", 1700000001000}, fin.expect(true));
+    s.flush();
+    REQUIRE(fin.wrong() == 0);
+
+    // Never claimed: nobody runs them (a finished match's room is nobody's business).
+    CHECK(expired(d) == std::vector<std::string>{"room-a", "room-b"});
+    CHECK(claim(d, "room-a", "n1"));
+    CHECK(claim(d, "room-b", "n1", short_lease));
+    CHECK(claim(d, "room-done", "n1", short_lease));
+    CHECK(!contains(expired(d), "room-a"));
+    CHECK(eventually([&] { return expired(d) == std::vector<std::string>{"room-b"}; }));
+    CHECK(d.release_room("room-a", "n1").is_ok());
+    CHECK(expired(d) == std::vector<std::string>{"room-a", "room-b"});
+    auto one = d.expired_rooms(1);
+    REQUIRE(one);
+    CHECK(*one == std::vector<std::string>{"room-a"});
+    CHECK(claim(d, "room-b", "n2"));
+    CHECK(expired(d) == std::vector<std::string>{"room-a"});
+  });
+}
+
+TEST_CASE("store: load_room_match gives the room's unfinished match with its whole log") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    match_record old_one = sample_record("old", 1700000000000);
+    old_one.room_id = "lobby-7";
+    match_record current = sample_record("current", 1700000005000, "Carol", "Dan");
+    current.room_id = "lobby-7";
+    match_record elsewhere = sample_record("elsewhere", 1700000009000);
+    created(s, old_one);
+    created(s, current);
+    created(s, elsewhere);
+    acks a;
+    s.append_action("old", sample_action(1), a.expect(true));
+    s.finish_match("old", {{1}, "victory", 1700000004000}, a.expect(true));
+    for (int seq = 1; seq <= 3; ++seq) s.append_action("current", sample_action(seq, seq % 2), a.expect(true));
+    s.append_draft("current", {{1, 0, "pick", "[\"c1\"]", 1700000006000}}, a.expect(true));
+    s.append_note("current", 1700000007000, "seat 1 reconnected");
+    s.append_action("elsewhere", sample_action(1), a.expect(true));
+    s.flush();
+    REQUIRE(a.wrong() == 0);
+
+    const auto got = d.load_room_match("lobby-7");
+    REQUIRE_MESSAGE(got, got.error().message());
+    REQUIRE(got->has_value());
+    const stored_match& sm = **got;
+    CHECK(sm.match == current);
+    CHECK(!sm.finished());
+    REQUIRE(sm.actions.size() == 3);
+    for (int seq = 1; seq <= 3; ++seq) CHECK(sm.actions[seq - 1] == sample_action(seq, seq % 2));
+    CHECK(sm.draft.size() == 1);
+    REQUIRE(sm.notes.size() == 1);
+    CHECK(sm.notes[0].text == "seat 1 reconnected");
+
+    // Finished: the room has no match to resume; unknown rooms neither.
+    s.finish_match("current", {{0}, "victory", 1700000008000}, a.expect(true));
+    s.flush();
+    const auto none = d.load_room_match("lobby-7");
+    REQUIRE(none);
+    CHECK(!none->has_value());
+    const auto unknown = d.load_room_match("no-such-room");
+    REQUIRE(unknown);
+    CHECK(!unknown->has_value());
+  });
+}
+
+TEST_CASE("store: the lobby lists every node's rooms; a publish replaces the node's; texts come back exact") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    const std::string tricky = R"({"room":"n1-a","name":"quote \" backslash \\ brace } comma, é 🂡","seats":[1,null]})";
+    REQUIRE(d.publish_rooms("n1", {{"n1-a", tricky}, {"n1-b", R"({"room":"n1-b"})"}}).is_ok());
+    REQUIRE(d.publish_rooms("n2", {{"n2-c", R"({"room":"n2-c"})"}}).is_ok());
+    auto all = lobby(d);
+    REQUIRE(all.size() == 3);
+    CHECK(all[0].room_id == "n1-a");
+    CHECK(all[0].summary_json == tricky);
+    CHECK(all[0].node_id == "n1");
+    CHECK(all[0].updated_ms > 1'600'000'000'000);  // the store's clock, ms since the epoch
+    CHECK(all[1].room_id == "n1-b");
+    CHECK(all[2].room_id == "n2-c");
+    CHECK(all[2].node_id == "n2");
+
+    REQUIRE(d.publish_rooms("n1", {{"n1-b", R"({"room":"n1-b","players":2})"}}).is_ok());
+    all = lobby(d);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].room_id == "n1-b");
+    CHECK(all[0].summary_json == R"({"room":"n1-b","players":2})");
+    CHECK(all[1].room_id == "n2-c");
+    REQUIRE(d.publish_rooms("n2", {}).is_ok());
+    CHECK(lobby(d).size() == 1);
+
+    CHECK(d.publish_rooms("n1", {{"x", "{}"}, {"x", "{}"}}).error_code() == status::code::invalid);
+    CHECK(d.publish_rooms("", {{"x", "{}"}}).error_code() == status::code::invalid);
+    CHECK(lobby(d).size() == 1);  // a refused publish changed nothing
+  });
+}
+
+TEST_CASE("store: a node that stops publishing drops out of the lobby; a room two nodes list comes once") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    REQUIRE(d.publish_rooms("dead", {{"dead-1", "{}"}, {"shared", R"({"by":"dead"})"}}).is_ok());
+    // Taken over: n2 lists "shared" too. The newer publish wins (n2
+    // publishes again until its time is past the dead node's).
+    const std::int64_t dead_at = lobby(d).at(0).updated_ms;
+    CHECK(eventually([&] {
+      REQUIRE(d.publish_rooms("n2", {{"shared", R"({"by":"n2"})"}}).is_ok());
+      const auto all = lobby(d);
+      return all.size() == 2 && all[1].updated_ms > dead_at;
+    }));
+    auto all = lobby(d);
+    REQUIRE(all.size() == 2);
+    CHECK(all[0].room_id == "dead-1");
+    CHECK(all[1].room_id == "shared");
+    CHECK(all[1].node_id == "n2");
+    CHECK(all[1].summary_json == R"({"by":"n2"})");
+
+    // "dead" never publishes again: after a second it is stale, while n2,
+    // publishing just before each look, stays.
+    CHECK(eventually([&] {
+      REQUIRE(d.publish_rooms("n2", {{"shared", R"({"by":"n2"})"}, {"n2-x", "{}"}}).is_ok());
+      const auto fresh = lobby(d, 1000);
+      return fresh.size() == 2 && fresh[0].room_id == "n2-x" && fresh[1].room_id == "shared" &&
+             fresh[1].node_id == "n2";
+    }));
+    CHECK(lobby(d).size() == 3);  // a longer patience still lists it
+  });
+}
