@@ -46,6 +46,12 @@ async function draftInfo(page) {
 async function pickByClicking(page, info, { skip = 0 } = {}) {
   const ids = await page.$$eval("#draft-offer .draft-card.playable", (els) => els.map((e) => e.dataset.cardId));
   assert.ok(ids.length >= info.count + skip, `enough cards to ${info.pick} (${ids.length})`);
+  if (info.pick !== "submit") {
+    // What a click may choose is what the server's legal_picks name, no more.
+    const listed = await page.evaluate((kind) => [...new Set(window.codApp.draft.legalPicks
+      .filter((p) => p.pick === kind).flatMap((p) => p.cards || []))], info.pick);
+    assert.deepEqual([...ids].sort(), [...listed].sort(), "the choosable cards are the server's legal picks");
+  }
   for (const id of ids.slice(skip, skip + info.count)) await page.click(`#draft-offer .draft-card[data-card-id="${id}"]`);
   assert.match(await page.textContent("#draft-choice"), new RegExp(`Chosen ${info.count} of ${info.count}`));
   await page.click("#draft-confirm");

@@ -24,6 +24,7 @@ export class DraftScreen {
     this.names = [];
     this.connected = [];
     this.selected = [];
+    this.legalPicks = [];
     this.sending = false;
     this._build();
   }
@@ -75,11 +76,14 @@ export class DraftScreen {
     return markYou && seat === this.seat ? `you (${base})` : base;
   }
 
-  // A `draft` message: the new state, and its events for the log.
+  // A `draft` message: the new state, its legal picks, and its events for the log.
   setDraft(msg) {
     if (msg.seq < this.seq) return; // an older message (a resume racing a push)
     const before = this.myStep();
     this.draft = msg.draft;
+    // The picks the server allows this seat now (hello's legal_actions):
+    // what a click may choose, not a rule of our own.
+    this.legalPicks = msg.legal_picks || [];
     this.seq = msg.seq;
     this.root.dataset.seq = String(msg.seq);
     for (const ev of msg.events || []) this._log(this._narrate(ev));
@@ -96,16 +100,25 @@ export class DraftScreen {
     return this.draft.waiting.find((w) => w.seat === this.seat) || null;
   }
 
+  // The cards a click may choose for `step`: those of the server's legal
+  // picks of that kind (in the order shown: the offer, or the target's
+  // list). A secret list (submit) is not enumerated by the server: any
+  // cards of the pool.
   _choosable(step) {
     const d = this.draft;
     if (!step || !d) return [];
-    if (step.pick === "take") return d.offer;
     if (step.pick === "submit") return d.pool;
-    if (step.pick === "ban") {
-      const t = d.seats[step.target];
-      return t && t.list ? t.list.filter((id) => !t.banned.includes(id)) : [];
-    }
-    return [];
+    const allowed = new Set(this.legalPicks.filter((p) => p.pick === step.pick).flatMap((p) => p.cards || []));
+    const t = step.pick === "ban" ? d.seats[step.target] : null;
+    const shown = step.pick === "ban" ? (t && t.list) || [] : d.offer;
+    return shown.filter((id) => allowed.has(id));
+  }
+
+  // Whether the chosen cards are one of the server's legal picks (any order).
+  _isLegalChoice(step) {
+    if (step.pick === "submit") return this.selected.length === step.count;
+    const chosen = [...this.selected].sort().join(",");
+    return this.legalPicks.some((p) => p.pick === step.pick && [...(p.cards || [])].sort().join(",") === chosen);
   }
 
   _stepWords(w, mine) {
@@ -159,7 +172,7 @@ export class DraftScreen {
 
   async _confirm() {
     const step = this.myStep();
-    if (!step || this.selected.length !== step.count || this.sending) return;
+    if (!step || !this._isLegalChoice(step) || this.sending) return;
     this.sending = true;
     this.render();
     try {
@@ -221,7 +234,7 @@ export class DraftScreen {
     if (step) {
       const verb = { take: "Take", submit: "Submit my secret list of", ban: "Ban" }[step.pick] || step.pick;
       this.confirmBtn.textContent = step.pick === "submit" ? `${verb} ${step.count}` : `${verb} ${plural(step.count, "card")}`;
-      this.confirmBtn.disabled = this.sending || this.selected.length !== step.count;
+      this.confirmBtn.disabled = this.sending || !this._isLegalChoice(step);
       this.choiceEl.textContent = `Chosen ${this.selected.length} of ${step.count}` +
         (this.selected.length ? `: ${this.selected.map((id) => this.cat.name(id)).join(", ")}` : "");
     } else {
