@@ -28,6 +28,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -235,6 +236,13 @@ class room : public std::enable_shared_from_this<room> {
   void persist(const store_write& write, write_failure failed, task then);
   void on_stored(bool ok, const write_failure& failed, const task& then);
   void do_act(const std::shared_ptr<peer>& c, const protocol::act_msg& m);
+  // act and draft_pick: the sender's seat, or -1 once it has been told why
+  // it may not act (a spectator; a connection with no seat is detached).
+  int acting_seat(const std::shared_ptr<peer>& c, const nlohmann::json& id);
+  // act and draft_pick: false, with stale_action sent, when the request was
+  // chosen at another seq than `current` of `subject` ("the match").
+  bool fresh(const std::shared_ptr<peer>& c, const nlohmann::json& id, const std::optional<std::int64_t>& chosen,
+             std::int64_t current, std::string_view request, std::string_view subject, std::string_view newest);
   // Applies `a` (validated by the engine), persists it, then broadcasts.
   // `c`/`id`: the actor to answer, if the action came from a client.
   void submit(const action& a, const std::shared_ptr<peer>& c, const nlohmann::json& id);

@@ -63,17 +63,34 @@ void room::on_stored(bool ok, const write_failure& failed, const task& then) {
 // ---------------------------------------------------------------------------
 // Actions.
 
-void room::do_act(const std::shared_ptr<peer>& c, const pr::act_msg& m) {
+int room::acting_seat(const std::shared_ptr<peer>& c, const json& id) {
   const int seat = seat_of(c->id());
-  if (seat < 0) {
-    if (is_spectator(c->id())) {
-      c->send(pr::make_error(m.id, pr::session_errc::spectator_cannot_act));
-    } else {
-      c->send(pr::make_error(m.id, pr::session_errc::not_seated));
-      c->detach(this);
-    }
-    return;
+  if (seat >= 0) return seat;
+  if (is_spectator(c->id())) {
+    c->send(pr::make_error(id, pr::session_errc::spectator_cannot_act));
+  } else {
+    c->send(pr::make_error(id, pr::session_errc::not_seated));
+    c->detach(this);
   }
+  return -1;
+}
+
+// A request chosen in an older state (a double click that arrives after the
+// AI or another seat has played) is refused whole: valid now or not, it is
+// not what the player chose.
+bool room::fresh(const std::shared_ptr<peer>& c, const json& id, const std::optional<std::int64_t>& chosen,
+                 std::int64_t current, std::string_view request, std::string_view subject, std::string_view newest) {
+  if (!chosen || *chosen == current) return true;
+  c->send(pr::make_error(id, pr::session_errc::stale_action,
+                         fmt::format("this {} was chosen at seq {}, {} is at seq {}: nothing was done; choose again "
+                                     "from the newest {}",
+                                     request, *chosen, subject, current, newest)));
+  return false;
+}
+
+void room::do_act(const std::shared_ptr<peer>& c, const pr::act_msg& m) {
+  const int seat = acting_seat(c, m.id);
+  if (seat < 0) return;
   if (status_ == status::drafting) {
     c->send(pr::make_error(m.id, pr::session_errc::match_not_started,
                            "the match has not started: the room is drafting; pick with draft_pick (draft.waiting says "
@@ -88,16 +105,7 @@ void room::do_act(const std::shared_ptr<peer>& c, const pr::act_msg& m) {
     c->send(pr::make_error(m.id, pr::session_errc::internal_error, "this match was abandoned"));
     return;
   }
-  // An act chosen in an older state (a double click that arrives after the
-  // AI or another seat has played) is refused whole: valid now or not, it
-  // is not what the player chose.
-  if (m.seq && *m.seq != seq_) {
-    c->send(pr::make_error(m.id, pr::session_errc::stale_action,
-                           fmt::format("this act was chosen at seq {}, the match is at seq {}: nothing was done; "
-                                       "choose again from the newest state",
-                                       *m.seq, seq_)));
-    return;
-  }
+  if (!fresh(c, m.id, m.seq, seq_, "act", "the match", "state")) return;
   submit(m.for_seat(static_cast<seat_t>(seat)), c, m.id);
 }
 

@@ -87,28 +87,13 @@ void room::start_draft() {
 }
 
 void room::do_draft_pick(const std::shared_ptr<peer>& c, const pr::draft_pick_msg& m) {
-  const int seat = seat_of(c->id());
-  if (seat < 0) {
-    if (is_spectator(c->id())) {
-      c->send(pr::make_error(m.id, pr::session_errc::spectator_cannot_act));
-    } else {
-      c->send(pr::make_error(m.id, pr::session_errc::not_seated));
-      c->detach(this);
-    }
-    return;
-  }
+  const int seat = acting_seat(c, m.id);
+  if (seat < 0) return;
   if (status_ != status::drafting || !draft_ || draft_->finished()) {
     c->send(pr::make_error(m.id, pr::session_errc::not_drafting));
     return;
   }
-  // As act's: a pick chosen in an older draft push is refused whole.
-  if (m.seq && *m.seq != draft_seq_) {
-    c->send(pr::make_error(m.id, pr::session_errc::stale_action,
-                           fmt::format("this pick was chosen at seq {}, the draft is at seq {}: nothing was done; "
-                                       "choose again from the newest draft push",
-                                       *m.seq, draft_seq_)));
-    return;
-  }
+  if (!fresh(c, m.id, m.seq, draft_seq_, "pick", "the draft", "draft push")) return;
   cod::draft_pick p;
   p.type = m.pick;
   p.seat = static_cast<seat_t>(seat);
