@@ -12,29 +12,6 @@ namespace cod::protocol {
 
 using json = nlohmann::json;
 
-json legal_actions_to_json(std::span<const action> legal, seat_t seat) {
-  json plays = json::array();
-  bool end_turn = false;
-  for (const action& a : legal) {
-    if (a.seat != seat) continue;
-    if (a.type == action_type::end_turn) {
-      end_turn = true;
-      continue;
-    }
-    if (a.type != action_type::play) continue;
-    // The engine lists a card's plays together; finding the entry keeps one
-    // entry per card even if it did not.
-    json* entry = nullptr;
-    for (auto& p : plays)
-      if (p["card"] == static_cast<int>(a.card)) entry = &p;
-    if (!entry) entry = &plays.emplace_back(json{{"card", static_cast<int>(a.card)}});
-    if (a.target != no_uid) (*entry)["targets"].push_back(static_cast<int>(a.target));
-    else if (a.host != no_uid) (*entry)["hosts"].push_back({{"host", static_cast<int>(a.host)}, {"line", seat_line_name(a.line)}});
-    else (*entry)["lines"].push_back(seat_line_name(a.line));
-  }
-  return {{"plays", std::move(plays)}, {"end_turn", end_turn}};
-}
-
 namespace {
 
 // One card's options, gathered from the engine's list.
@@ -45,6 +22,34 @@ struct card_options {
   std::vector<card_uid> targets;
 };
 
+struct grouped_actions {
+  std::vector<card_options> plays;  // in the engine's order of first appearance
+  bool end_turn = false;
+};
+
+// The seat's entries of the engine's list, one per card. The engine lists a
+// card's plays together; finding the entry keeps one entry per card even if
+// it did not.
+grouped_actions group(std::span<const action> legal, seat_t seat) {
+  grouped_actions g;
+  for (const action& a : legal) {
+    if (a.seat != seat) continue;
+    if (a.type == action_type::end_turn) {
+      g.end_turn = true;
+      continue;
+    }
+    if (a.type != action_type::play) continue;
+    card_options* entry = nullptr;
+    for (auto& p : g.plays)
+      if (p.card == a.card) entry = &p;
+    if (!entry) entry = &g.plays.emplace_back(card_options{a.card, {}, {}, {}});
+    if (a.target != no_uid) entry->targets.push_back(a.target);
+    else if (a.host != no_uid) entry->hosts.emplace_back(a.host, a.line);
+    else entry->lines.push_back(a.line);
+  }
+  return g;
+}
+
 void append_line(std::string& out, int line) {
   out += '"';
   out += seat_line_name(line);
@@ -53,27 +58,26 @@ void append_line(std::string& out, int line) {
 
 }  // namespace
 
+json legal_actions_to_json(std::span<const action> legal, seat_t seat) {
+  const grouped_actions g = group(legal, seat);
+  json plays = json::array();
+  for (const card_options& p : g.plays) {
+    json entry = {{"card", static_cast<int>(p.card)}};
+    for (int line : p.lines) entry["lines"].push_back(seat_line_name(line));
+    for (const auto& [host, line] : p.hosts)
+      entry["hosts"].push_back({{"host", static_cast<int>(host)}, {"line", seat_line_name(line)}});
+    for (card_uid t : p.targets) entry["targets"].push_back(static_cast<int>(t));
+    plays.push_back(std::move(entry));
+  }
+  return {{"plays", std::move(plays)}, {"end_turn", g.end_turn}};
+}
+
 // The server's path, once per seat per action: the same text as the DOM's
 // dump (keys in nlohmann's order: sorted), written directly.
 std::string legal_actions_text(std::span<const action> legal, seat_t seat) {
-  std::vector<card_options> plays;
-  bool end_turn = false;
-  for (const action& a : legal) {
-    if (a.seat != seat) continue;
-    if (a.type == action_type::end_turn) {
-      end_turn = true;
-      continue;
-    }
-    if (a.type != action_type::play) continue;
-    card_options* entry = nullptr;
-    for (auto& p : plays)
-      if (p.card == a.card) entry = &p;
-    if (!entry) entry = &plays.emplace_back(card_options{a.card, {}, {}, {}});
-    if (a.target != no_uid) entry->targets.push_back(a.target);
-    else if (a.host != no_uid) entry->hosts.emplace_back(a.host, a.line);
-    else entry->lines.push_back(a.line);
-  }
-  std::string out = end_turn ? R"({"end_turn":true,"plays":[)" : R"({"end_turn":false,"plays":[)";
+  const grouped_actions g = group(legal, seat);
+  const std::vector<card_options>& plays = g.plays;
+  std::string out = g.end_turn ? R"({"end_turn":true,"plays":[)" : R"({"end_turn":false,"plays":[)";
   for (std::size_t i = 0; i < plays.size(); ++i) {
     const card_options& p = plays[i];
     if (i) out += ',';
