@@ -244,9 +244,10 @@ test("a solo game against the AI, created from the lobby and played to the end b
   await look.context().close();
 
   // A double click on "end the summoning phase" sends one end_turn: the
-  // button goes off with the first click (the list is spent), and the act
-  // names its seq (a late second one would be stale_action, not the end of
-  // the next turn).
+  // button goes off with the first click (the list is spent), the second
+  // click of a double click is dropped even when the AI's turn came back in
+  // between, and the act names its seq (a late second one would be
+  // stale_action, not the end of the next turn).
   const first = await gameInfo(sol);
   assert.ok(first.myTurn, "a solo human starts");
   await sol.evaluate(() => {

@@ -48,7 +48,12 @@ export class GameScreen {
     this.handEl = h("div#hand");
     this.handTitle = h("h3", {}, "Your hand");
     this.extraEl = h("div#extra-hands");
-    this.endTurnBtn = h("button#end-turn", { onclick: () => this._endTurn() }, "End the summoning phase");
+    // The second click of a double click is dropped: against the AI the reply
+    // (the AI's whole turn) can come back between the two clicks, and the
+    // second would then end the next turn too.
+    this.endTurnBtn = h("button#end-turn", {
+      onclick: (e) => { if (e.detail <= 1) this._endTurn(); },
+    }, "End the summoning phase");
     this.concedeBtn = h("button#concede.danger", { onclick: () => this._concede() }, "Concede");
     this.leaveBtn = h("button#leave-room", { onclick: () => this.actions.leave() }, "Back to the lobby");
     this.overEl = h("div#match-over", { hidden: true });
