@@ -57,10 +57,14 @@ json room_summary_to_json(const room_summary& r) {
 
 json make_rooms(const json& id, std::span<const room_summary> rooms, std::size_t total,
                 std::optional<std::string_view> next) {
-  json j = reply("rooms", id);
   json list = json::array();
   for (const room_summary& r : rooms) list.push_back(room_summary_to_json(r));
-  j["rooms"] = std::move(list);
+  return make_rooms_json(id, std::move(list), total, next);
+}
+
+json make_rooms_json(const json& id, json rooms, std::size_t total, std::optional<std::string_view> next) {
+  json j = reply("rooms", id);
+  j["rooms"] = std::move(rooms);
   j["total"] = total;
   j["next"] = next ? json(*next) : json(nullptr);
   return j;

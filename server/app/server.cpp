@@ -23,6 +23,7 @@
 #include "admin/admin_api.hpp"
 #include "cod/engine/catalogue.hpp"
 #include "cod/protocol/catalogue_json.hpp"
+#include "cluster/cluster_node.hpp"
 #include "cod/protocol/messages.hpp"
 #include "common/metrics.hpp"
 #include "common/random.hpp"
@@ -108,6 +109,8 @@ struct server::impl {
   std::shared_ptr<net_context> net_ctx;
   net::io_context ioc;
   std::shared_ptr<room_registry> rooms;
+  // A cluster node (node_id on a PostgreSQL store): its leases and lobby.
+  std::unique_ptr<cluster_node> cluster;
   std::shared_ptr<listener> lst;
   std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
   net::steady_timer stop_timer{ioc};
@@ -155,6 +158,7 @@ server::~server() {
     wait();
   }
   impl_->stop_admin_pool();
+  if (impl_->cluster) impl_->cluster->stop();  // it calls the store
   // The store goes first: its writer thread ends, and the callbacks it still
   // holds (each keeps its room alive) are destroyed while the io_context the
   // rooms' strands belong to still exists.
@@ -189,7 +193,9 @@ status server::start() {
       spdlog::warn("store: in memory (store \"memory:\" or db \":memory:\"): nothing survives a restart");
       d.store = std::make_unique<memory_store>();
     } else if (where.k == store_setting::kind::postgres) {
-      auto opened = pg_store::open({.uri = where.target});
+      // A node of a cluster: its writes are fenced by the room leases
+      // (pg_fence.hpp), which cluster_node takes before any room writes.
+      auto opened = pg_store::open({.uri = where.target, .node_id = cfg.node_id});
       if (!opened) return opened.error();
       d.store = std::move(*opened);
       spdlog::info("store: PostgreSQL {}", redact_uri(where.target));
@@ -217,7 +223,22 @@ status server::start() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
   };
+  room_directory* const directory = cfg.node_id.empty() ? nullptr : d.store->directory();
+  const bool clustered = directory && effective_store(cfg).k == store_setting::kind::postgres;
+  if (clustered) {
+    d.room_svc.fenced = true;
+    d.room_svc.claim_new_room = [&d](const std::string& room_id) { return d.cluster->claim_new(room_id); };
+  }
   d.rooms = std::make_shared<room_registry>(d.room_svc, [&d] { return make_strand_executor(d.ioc); });
+  if (clustered) {
+    d.cluster = std::make_unique<cluster_node>(cluster_options{.node_id = cfg.node_id}, *directory, d.rooms);
+    d.lobby.fetch_room = [&d](const std::string& room_id, std::function<void(std::shared_ptr<room>)> done) {
+      d.cluster->fetch(room_id, std::move(done));
+    };
+    d.lobby.list_rooms = [&d](const protocol::list_rooms_msg& q) { return d.cluster->list(q); };
+    spdlog::info("cluster: node {} on a shared PostgreSQL: room leases {} ms, renewed every {} ms", cfg.node_id,
+                 cluster_options{}.lease_ms, cluster_options{}.renew_every_ms);
+  }
 
   d.net_ctx = std::make_shared<net_context>();
   d.net_ctx->cfg = cfg;
@@ -295,7 +316,10 @@ status server::start() {
 
   // Recovery: every unfinished match gets its room back before anyone connects.
   try {
-    const auto unfinished = d.store->load_unfinished();
+    auto unfinished = d.store->load_unfinished();
+    // A cluster node resumes its own rooms whose leases it can take: one
+    // taken over while it was away runs on its new node.
+    if (d.cluster) unfinished = d.cluster->claim_own(std::move(unfinished));
     if (!unfinished.empty()) {
       const auto n = d.rooms->recover(unfinished);
       spdlog::info("recovery: {} of {} unfinished matches rebuilt", n, unfinished.size());
@@ -348,6 +372,7 @@ status server::start() {
     d.lst.reset();
     return status::io_error("cannot listen on " + cfg.address + ':' + std::to_string(cfg.port) + ": " + ec.message());
   }
+  if (d.cluster) d.cluster->start();
   spdlog::info("listening on {}:{} (HTTP /healthz /metrics /admin/api/ /play/ /admin/, WebSocket /ws), {} io threads", cfg.address, port(),
                cfg.threads);
   return status::ok();
@@ -385,7 +410,11 @@ void server::wait() {
     if (t.joinable()) t.join();
   d.waited = true;
   d.stop_admin_pool();
+  if (d.cluster) d.cluster->stop();
   d.store->flush();
+  // Nothing of its rooms is left to write: other nodes may take them now
+  // rather than after the leases expire.
+  if (d.cluster) d.cluster->release_all();
   spdlog::info("store flushed; server stopped");
 }
 

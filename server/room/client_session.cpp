@@ -93,6 +93,26 @@ void client_session::on_hello_timeout() {
   close(pr::close_code::policy_violation, "no hello");
 }
 
+template <class M>
+void client_session::enter(const std::shared_ptr<room>& r, const M& m) {
+  {
+    std::lock_guard lock(mutex_);
+    if (room_) {
+      // Resuming the seat this connection already holds is allowed.
+      if constexpr (std::is_same_v<M, pr::resume_msg>) {
+        if (room_ != r) return send_error(m.id, pr::session_errc::already_in_room);
+      } else {
+        return send_error(m.id, pr::session_errc::already_in_room);
+      }
+    }
+    room_ = r;
+  }
+  auto self = shared_from_this();
+  if constexpr (std::is_same_v<M, pr::join_msg>) r->join(self, m);
+  else if constexpr (std::is_same_v<M, pr::resume_msg>) r->resume(self, m);
+  else r->spectate(self, m);
+}
+
 void client_session::on_text(std::string_view text) {
   auto parsed = pr::parse_client_message(text, svc_.cfg.max_frame_bytes);
   if (!parsed.ok()) {
@@ -133,6 +153,7 @@ void client_session::on_text(std::string_view text) {
             return send_error(m.id, pr::session_errc::rate_limited,
                               "list_rooms at most " + std::to_string(svc_.cfg.list_rooms_per_sec) +
                                   " a second: this one was dropped");
+          if (svc_.list_rooms) return send(svc_.list_rooms(m));
           const auto page = svc_.rooms->list(m);
           send(pr::make_rooms(m.id, page.rooms, page.total, page.next));
         } else if constexpr (std::is_same_v<T, pr::create_room_msg>) {
@@ -146,6 +167,8 @@ void client_session::on_text(std::string_view text) {
                          conn_id_, address_, svc_.cfg.max_waiting_rooms_per_address);
             return send_error(m.id, pr::session_errc::too_many_rooms);
           }
+          if (why == room_registry::refusal::unavailable)
+            return send_error(m.id, pr::session_errc::server_busy, "the store cannot take a new room now: try again");
           if (!r) return send_error(m.id, pr::session_errc::server_busy, "too many rooms are open");
           created_.erase(std::remove_if(created_.begin(), created_.end(), [](const auto& w) { return w.expired(); }),
                          created_.end());
@@ -165,23 +188,15 @@ void client_session::on_text(std::string_view text) {
           send(pr::make_room_created(m.id, r->id(), r->seed_hash()));
         } else if constexpr (std::is_same_v<T, pr::join_msg> || std::is_same_v<T, pr::resume_msg> ||
                              std::is_same_v<T, pr::spectate_msg>) {
-          auto r = svc_.rooms->find(m.room);
-          if (!r) return send_error(m.id, pr::session_errc::room_not_found);
-          {
-            std::lock_guard lock(mutex_);
-            if (room_) {
-              // Resuming the seat this connection already holds is allowed.
-              if constexpr (std::is_same_v<T, pr::resume_msg>) {
-                if (room_ != r) return send_error(m.id, pr::session_errc::already_in_room);
-              } else {
-                return send_error(m.id, pr::session_errc::already_in_room);
-              }
-            }
-            room_ = r;
-          }
-          if constexpr (std::is_same_v<T, pr::join_msg>) r->join(self, m);
-          else if constexpr (std::is_same_v<T, pr::resume_msg>) r->resume(self, m);
-          else r->spectate(self, m);
+          if (auto r = svc_.rooms->find(m.room)) return enter(r, m);
+          if (!svc_.fetch_room) return send_error(m.id, pr::session_errc::room_not_found);
+          // A cluster: the room may be another node's, dead or handing it over.
+          svc_.fetch_room(m.room, [weak = weak_from_this(), m](std::shared_ptr<room> r) {
+            auto self = weak.lock();
+            if (!self) return;
+            if (!r) return self->send_error(m.id, pr::session_errc::room_not_found);
+            self->enter(r, m);
+          });
         } else if constexpr (std::is_same_v<T, pr::tournament_join_msg>) {
           if (!svc_.find_tournament_seat) return send_error(m.id, pr::session_errc::bad_token);
           auto found = svc_.find_tournament_seat(m.token);

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/session_error.hpp"
 #include "common/config.hpp"
 #include "common/rate_limiter.hpp"
@@ -48,6 +49,14 @@ struct lobby_services {
   metrics* stats = nullptr;
   config cfg;
   const std::atomic<bool>* shutting_down = nullptr;
+  // A cluster node (docs/cluster.md), null otherwise. fetch_room: a room
+  // this node does not run (join, resume, spectate): takes it over from the
+  // shared store when no other node holds it (or once its holder hands it
+  // over) and calls `done` with it, or with null (no such unfinished room,
+  // or still held elsewhere after a while). `done` runs on another thread.
+  std::function<void(const std::string& room_id, std::function<void(std::shared_ptr<room>)> done)> fetch_room;
+  // list_rooms across every node; null: this node's registry.
+  std::function<nlohmann::json(const protocol::list_rooms_msg& query)> list_rooms;
 };
 
 // The peer rooms see: sends go through the connection's own peer (the
@@ -94,6 +103,9 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
 
  private:
   void send_error(const nlohmann::json& id, protocol::session_errc code, std::string_view message = {});
+  // join, resume or spectate `r` (M: the message); any thread.
+  template <class M>
+  void enter(const std::shared_ptr<room>& r, const M& m);
 
   lobby_services& svc_;
   std::weak_ptr<peer> peer_;

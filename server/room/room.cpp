@@ -42,6 +42,11 @@ room::~room() = default;
 
 void room::run(std::shared_ptr<peer> c, json id, task t) {
   ex_->post([self = shared_from_this(), c = std::move(c), id = std::move(id), t = std::move(t)]() mutable {
+    if (self->moved_) {
+      // Another node runs the room: the client reconnects through the proxy.
+      if (c) c->close(pr::close_code::going_away, "room moved to another node: reconnect");
+      return;
+    }
     if (!self->busy_) {
       t();
       return;
@@ -55,6 +60,7 @@ void room::run(std::shared_ptr<peer> c, json id, task t) {
 }
 
 void room::drain() {
+  if (moved_) backlog_.clear();  // its clients' connections are closed
   while (!busy_ && !backlog_.empty()) {
     task t = std::move(backlog_.front());
     backlog_.pop_front();

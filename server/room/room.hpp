@@ -57,6 +57,13 @@ struct room_services {
   config cfg;
   // Wall-clock milliseconds since the epoch, for stored records.
   std::function<std::int64_t()> wall_ms;
+  // A cluster node (docs/cluster.md): the store refuses a room's writes
+  // (conflict) once another node holds its lease, and a room refused so
+  // moves away (move_away) instead of ending its match.
+  bool fenced = false;
+  // A cluster node: takes a new room's lease before the room starts (a
+  // fenced store refuses the writes of a room without one). Null: one node.
+  std::function<status(const std::string& room_id)> claim_new_room;
 };
 
 // What a tournament room tells its tournament (server/tournament_service),
@@ -142,6 +149,13 @@ class room : public std::enable_shared_from_this<room> {
   // The registry needs this finished room's place (it is already out of the
   // registry): its clients are told it closed.
   void evict();
+  // Another node runs this room from now on (a cluster: its lease was
+  // handed over or lost). After any pending store write: the room stops
+  // (no timer, no write), leaves the registry, and closes its clients'
+  // connections (going_away) so that they reconnect through the proxy to
+  // the new owner; later requests get the same. Then `then` runs, on the
+  // room's executor (the caller releases the lease there).
+  void move_away(std::string why, std::function<void()> then = {});
 
  private:
   struct seat_state {
@@ -234,7 +248,7 @@ class room : public std::enable_shared_from_this<room> {
   // it is given; requests wait in the backlog until the store answers, then
   // `then` runs on the executor (see write_failure) and the backlog drains.
   void persist(const store_write& write, write_failure failed, task then);
-  void on_stored(bool ok, const write_failure& failed, const task& then);
+  void on_stored(const cod::server::status& st, const write_failure& failed, const task& then);
   void do_act(const std::shared_ptr<peer>& c, const protocol::act_msg& m);
   // act and draft_pick: the sender's seat, or -1 once it has been told why
   // it may not act (a spectator; a connection with no seat is detached).
@@ -294,6 +308,8 @@ class room : public std::enable_shared_from_this<room> {
   void linger_after(const std::string& why);
   void expire_after(int seconds);
   void close_room(const std::string& why);
+  // move_away's work, on the executor.
+  void do_move_away(const std::string& why);
 
   // ---- room_recovery.cpp
   // The record's seats (names, token hashes, decks, Champions) taken.
@@ -327,6 +343,7 @@ class room : public std::enable_shared_from_this<room> {
   // Executor-only state.
   status status_ = status::waiting;
   bool stopping_ = false;
+  bool moved_ = false;  // move_away: another node runs the room
   bool busy_ = false;  // a store write is pending
   std::deque<task> backlog_;
   std::vector<seat_state> seats_;

@@ -37,15 +37,27 @@ void room::persist(const store_write& write, write_failure failed, task then) {
   // The store calls back once: what it carries moves on to the executor.
   write([self = shared_from_this(), failed = std::move(failed),
          then = std::move(then)](const server::status& st) mutable {
-    self->ex_->post([self, failed = std::move(failed), then = std::move(then), ok = st.is_ok()] {
-      self->on_stored(ok, failed, then);
+    self->ex_->post([self, failed = std::move(failed), then = std::move(then), st] {
+      self->on_stored(st, failed, then);
     });
   });
 }
 
-void room::on_stored(bool ok, const write_failure& failed, const task& then) {
+void room::on_stored(const server::status& st, const write_failure& failed, const task& then) {
   busy_ = false;
-  if (!ok) {
+  if (!st && svc_.fenced && st.error_code() == server::status::code::conflict) {
+    // The fence: another node holds this room's lease and runs its match
+    // from the stored log (this write is not in it, and was never
+    // acknowledged). Its players reconnect to that node.
+    spdlog::warn("room {}: the store refused a write ({}): another node holds the room; moving away", p_.id,
+                 st.message());
+    if (failed.reply)
+      if (auto c = failed.actor.lock()) c->send(pr::make_error(failed.id, pr::session_errc::internal_error, failed.reply));
+    do_move_away("the store's fence: another node holds the room");
+    drain();
+    return;
+  }
+  if (!st) {
     svc_.stats->persistence_errors_total++;
     spdlog::error("room {}: persistence error: {}", p_.id, failed.what);
     if (failed.abandon_why) {

@@ -301,6 +301,35 @@ void room::evict() {
   });
 }
 
+void room::move_away(std::string why, std::function<void()> then) {
+  run(nullptr, {}, [self = shared_from_this(), why = std::move(why), then = std::move(then)] {
+    self->do_move_away(why);
+    if (then) then();
+  });
+}
+
+void room::do_move_away(const std::string& why) {
+  if (moved_) return;
+  moved_ = true;
+  stopping_ = true;
+  cancel_grace_timers();
+  if (clock_timer_) ex_->cancel(std::exchange(clock_timer_, 0));
+  if (expiry_) ex_->cancel(std::exchange(expiry_, 0));
+  // Closing the connection (not `left`): the client reconnects and resumes
+  // its seat with its token, as after any dropped connection.
+  const auto close = [this](std::weak_ptr<peer>& w) {
+    if (auto c = w.lock()) {
+      c->detach(this);
+      c->close(pr::close_code::going_away, "room moved to another node: reconnect");
+    }
+  };
+  for (auto& s : seats_) close(s.client);
+  for (auto& w : spectators_) close(w.client);
+  spectators_.clear();
+  spdlog::info("room {}: moved away ({})", p_.id, why);
+  if (auto reg = registry_.lock()) reg->remove(p_.id, this);
+}
+
 void room::creator_left() {
   run(nullptr, {}, [self = shared_from_this()] {
     if (self->status_ != status::waiting || self->stopping_) return;

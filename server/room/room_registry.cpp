@@ -68,6 +68,16 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     count_in(*r, protocol::room_status::waiting);
     svc_.stats->rooms = static_cast<std::int64_t>(rooms_.size());
   }
+  if (svc_.claim_new_room) {
+    // Outside the mutex: a round trip to the shared store.
+    if (const status st = svc_.claim_new_room(r->id()); !st) {
+      spdlog::error("room {}: not created: its lease cannot be taken: {}", r->id(), st.message());
+      remove(r->id(), r.get());
+      if (evicted) evicted->evict();
+      *why = refusal::unavailable;
+      return nullptr;
+    }
+  }
   summary_changed();
   if (evicted) evicted->evict();
   *why = refusal::none;
@@ -231,6 +241,39 @@ std::size_t room_registry::recover(std::vector<stored_match> matches) {
     spdlog::info("recovery: {} finished matches to show; the newest {} (max_rooms) are kept", finished, keep);
     matches.erase(first_finished, matches.end() - static_cast<std::ptrdiff_t>(keep));
   }
+  return rebuild(matches);
+}
+
+std::shared_ptr<room> room_registry::adopt(stored_match match) {
+  const std::string id = match.match.room_id;
+  {
+    std::lock_guard lock(mutex_);
+    if (rooms_.count(id)) return nullptr;
+  }
+  if (rebuild({std::move(match)}) == 0) return nullptr;
+  return find(id);
+}
+
+std::vector<std::pair<std::string, bool>> room_registry::room_states() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<std::string, bool>> out;
+  out.reserve(rooms_.size());
+  for (const auto& [id, r] : rooms_) {
+    auto it = counted_.find(r.get());
+    out.emplace_back(id, it != counted_.end() && it->second.status == protocol::room_status::finished);
+  }
+  return out;
+}
+
+std::vector<protocol::room_summary> room_registry::summaries() const {
+  const auto snap = snapshot();
+  std::vector<protocol::room_summary> out;
+  out.reserve(snap->size());
+  for (const listed& l : *snap) out.push_back(l.summary);
+  return out;
+}
+
+std::size_t room_registry::rebuild(const std::vector<stored_match>& matches) {
   std::size_t n = 0;
   for (const auto& sm : matches) {
     auto recovered = room::recover(svc_, make_executor_(), sm);

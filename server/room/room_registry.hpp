@@ -28,11 +28,13 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // `services` must outlive the registry and every room.
   room_registry(room_services& services, executor_factory make_executor);
 
-  enum class refusal { none, full, address_busy };
+  enum class refusal { none, full, address_busy, unavailable };
   // A new waiting room with a fresh seed, or null with the reason: `full`
   // when max_rooms rooms are not finished, `address_busy` when
   // `creator_address` already has max_waiting_rooms_per_address rooms
-  // waiting for players. Finished rooms stay a while for their players but
+  // waiting for players, `unavailable` when a cluster node cannot take the
+  // new room's lease (room_services::claim_new_room: the store is down).
+  // Finished rooms stay a while for their players but
   // hold no place: past max_rooms of them, the one that finished first is
   // closed to make room.
   // `reserved`: a tournament room's seats (room::params::reserved).
@@ -72,6 +74,15 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // rooms (room ids "<node_id>-...") are taken; the others are left alone.
   // Returns the number of rooms recovered.
   std::size_t recover(std::vector<stored_match> matches);
+  // A cluster node took over another node's room (its lease claimed): its
+  // unfinished match is rebuilt as recover() does, whatever its room id's
+  // prefix. The room, or null when the match does not replay (it is then
+  // finished as "recovery_failed") or its id is taken here already.
+  std::shared_ptr<room> adopt(stored_match match);
+  // Every room's id and whether its match is finished, as they are now.
+  std::vector<std::pair<std::string, bool>> room_states() const;
+  // Every room's summary, in room id order (the lobby's snapshot).
+  std::vector<protocol::room_summary> summaries() const;
 
   // Server stopping: no room concedes anyone or expires from now on.
   void shutdown();
@@ -95,6 +106,8 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   std::unordered_map<const room*, counted> counted_;
   std::size_t unfinished_ = 0;
   std::unordered_map<std::string, std::size_t> waiting_by_address_;
+  // recover() and adopt(), once the matches are chosen.
+  std::size_t rebuild(const std::vector<stored_match>& matches);
   // Under mutex_: counts `r` in (or out of) the totals above.
   void count_in(const room& r, protocol::room_status status);
   void count_out(const room* r);

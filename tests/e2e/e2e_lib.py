@@ -165,7 +165,8 @@ class Server:
         self.starts += 1
         self.log_path = os.path.join(self.work, "%s-%d.log" % (self.name, self.starts))
         out = open(self.log_path, "w")
-        cmd = [self.exe, "--address", LOOPBACK, "--port", str(self.port), "--db", self.db] + self.extra
+        # db None: the store is in `extra` (--store).
+        cmd = [self.exe, "--address", LOOPBACK, "--port", str(self.port)] + (["--db", self.db] if self.db else []) + self.extra
         log("start:", " ".join(cmd))
         self.proc = spawn(cmd, stdout=out)
         out.close()
@@ -409,6 +410,13 @@ def run_admin(admin, db, *cmd, timeout=30):
     return p.returncode, p.stdout.decode(errors="replace")
 
 
+def run_admin_store(admin, store, *cmd, timeout=30):
+    """cod-admin on a store setting (a postgresql:// URI, sqlite:PATH)."""
+    p = subprocess.run([admin, "--store", store] + list(cmd), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=timeout, preexec_fn=_die_with_parent)
+    return p.returncode, p.stdout.decode(errors="replace")
+
+
 def check_stored_match(args, db, room, final_seq, acks, status="finished"):
     """The stored log is whole: seqs 1..final_seq, every acknowledged seq in
     it, the match finished, and (with cod-admin) it lists, shows and
@@ -435,6 +443,83 @@ def check_stored_match(args, db, room, final_seq, acks, status="finished"):
         log("cod-admin verify %s: ok" % rec["match_id"])
     return rec, actions
 
+
+
+# ---------------------------------------------------------------------------
+# A cluster's pieces: HAProxy in front of nodes, a throwaway PostgreSQL
+
+def free_port():
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return s.getsockname()[1]
+
+
+def start_proxy(work, servers, port=None):
+    """HAProxy from config/haproxy/cod.cfg.in (scripts/proxy-config), TLS
+    with a certificate from scripts/make-cert, in front of `servers`
+    ({node_id: Server}). Returns (process, port, the CA file bots trust)."""
+    import shutil
+    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    check(os.path.exists(haproxy), "haproxy is not installed (scripts/install-deps installs it)")
+    scripts = os.path.join(SOURCE_ROOT, "scripts")
+    certs = os.path.join(work, "tls")
+    if not os.path.exists(os.path.join(certs, "proxy.pem")):
+        subprocess.run([os.path.join(scripts, "make-cert"), certs], check=True, stdout=subprocess.DEVNULL)
+    port = port or free_port()
+    cfg = subprocess.run([os.path.join(scripts, "proxy-config"), "--listen", "%s:%d" % (LOOPBACK, port),
+                          "--cert", os.path.join(certs, "proxy.pem")] +
+                         [a for node, srv in servers.items() for a in ("--node", "%s=%s:%d" % (node, LOOPBACK, srv.port))],
+                         check=True, stdout=subprocess.PIPE, text=True).stdout
+    path = os.path.join(work, "haproxy.cfg")
+    with open(path, "w") as f:
+        f.write(cfg)
+    r = subprocess.run([haproxy, "-c", "-q", "-f", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    check(r.returncode == 0, "haproxy refuses the rendered configuration:\n%s" % r.stdout)
+    out = open(os.path.join(work, "haproxy.log"), "w")
+    proc = spawn([haproxy, "-db", "-f", path], stdout=out)
+    out.close()
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        check(proc.poll() is None, "haproxy exited at start-up:\n%s" % open(os.path.join(work, "haproxy.log")).read())
+        try:
+            socket.create_connection((LOOPBACK, port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        raise TestFailure("haproxy did not listen on port %d" % port)
+    log("haproxy (pid %d) on %d, TLS, in front of %s" % (proc.pid, port, sorted(servers)))
+    return proc, port, os.path.join(certs, "cert.pem")
+
+
+class Postgres:
+    """A throwaway PostgreSQL (scripts/pg-temp, fsync off), stopped when the
+    test ends however it ends."""
+
+    def __init__(self, work):
+        self.dir = os.path.join(work, "pg")
+        script = os.path.join(SOURCE_ROOT, "scripts", "pg-temp")
+        self.script = script
+        atexit.register(self.stop)
+        r = subprocess.run([script, "start", self.dir, "--fast"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=120)
+        check(r.returncode == 0, "scripts/pg-temp start failed:\n%s" % r.stdout)
+        self.uri = r.stdout.strip().splitlines()[-1]
+        log("PostgreSQL at %s" % self.uri)
+
+    def query(self, sql, *params):
+        """Rows of text columns (psql, unaligned): `params` are bound as
+        psql variables :p1, :p2... (quoted as literals)."""
+        cmd = ["psql", self.uri, "-X", "-q", "-At", "-F", "\t", "-v", "ON_ERROR_STOP=1"]
+        for i, p in enumerate(params):
+            cmd += ["-v", "p%d=%s" % (i + 1, p)]
+        r = subprocess.run(cmd, input=sql, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+        check(r.returncode == 0, "psql failed (%s):\n%s" % (sql, r.stdout))
+        return [line.split("\t") for line in r.stdout.splitlines() if line]
+
+    def stop(self):
+        if os.path.exists(self.dir):
+            subprocess.run([self.script, "stop", self.dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 # ---------------------------------------------------------------------------
 # A minimal WebSocket client (RFC 6455), to send what a real client never would.

@@ -18,55 +18,12 @@ n2, each on its own database), and HAProxy terminates TLS in front of them:
 """
 
 import os
-import shutil
-import socket
 import sqlite3
-import subprocess
 import sys
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import e2e_lib as e2e  # noqa: E402
 from e2e_lib import check  # noqa: E402
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind((e2e.LOOPBACK, 0))
-        return s.getsockname()[1]
-
-
-def start_proxy(work, servers):
-    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
-    check(os.path.exists(haproxy), "haproxy is not installed (scripts/install-deps installs it)")
-    scripts = os.path.join(e2e.SOURCE_ROOT, "scripts")
-    certs = os.path.join(work, "tls")
-    subprocess.run([os.path.join(scripts, "make-cert"), certs], check=True, stdout=subprocess.DEVNULL)
-    port = free_port()
-    cfg = subprocess.run([os.path.join(scripts, "proxy-config"), "--listen", "%s:%d" % (e2e.LOOPBACK, port),
-                          "--cert", os.path.join(certs, "proxy.pem"),
-                          ] + [a for node, srv in servers.items() for a in ("--node", "%s=%s:%d" % (node, e2e.LOOPBACK, srv.port))],
-                         check=True, stdout=subprocess.PIPE, text=True).stdout
-    path = os.path.join(work, "haproxy.cfg")
-    with open(path, "w") as f:
-        f.write(cfg)
-    r = subprocess.run([haproxy, "-c", "-q", "-f", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    check(r.returncode == 0, "haproxy refuses the rendered configuration:\n%s" % r.stdout)
-    log = open(os.path.join(work, "haproxy.log"), "w")
-    proc = e2e.spawn([haproxy, "-db", "-f", path], stdout=log)
-    log.close()
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        check(proc.poll() is None, "haproxy exited at start-up:\n%s" % open(os.path.join(work, "haproxy.log")).read())
-        try:
-            socket.create_connection((e2e.LOOPBACK, port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    else:
-        raise e2e.TestFailure("haproxy did not listen on port %d" % port)
-    e2e.log("haproxy (pid %d) on %d, TLS, in front of %s" % (proc.pid, port, sorted(servers)))
-    return proc, port, os.path.join(certs, "cert.pem")
 
 
 def test(args, work):
@@ -74,7 +31,7 @@ def test(args, work):
     for node in ("n1", "n2"):
         dbs[node] = os.path.join(work, "%s.db" % node)
         servers[node] = e2e.Server(args.server, work, dbs[node], name=node, extra=["--node-id", node]).start()
-    proxy, port, ca = start_proxy(work, servers)
+    proxy, port, ca = e2e.start_proxy(work, servers)
     # "localhost": the name the certificate carries (the bot checks it).
     url = ["--url", "wss://localhost:%d/ws" % port, "--tls-ca", ca]
     any_server = servers["n1"]  # the bots' --port, overridden by --url

@@ -83,6 +83,10 @@ nlohmann::json room_summary_to_json(const room_summary& r);
 // `next` is the id to pass as "after" for the next page (null on the last).
 nlohmann::json make_rooms(const nlohmann::json& id, std::span<const room_summary> rooms, std::size_t total,
                           std::optional<std::string_view> next);
+// The same, with the rooms already in their wire form (room_summary_to_json):
+// a cluster's lobby lists other nodes' rooms as they published them.
+nlohmann::json make_rooms_json(const nlohmann::json& id, nlohmann::json rooms, std::size_t total,
+                               std::optional<std::string_view> next);
 // {"type": "room_created", "room", "seed_hash"}
 nlohmann::json make_room_created(const nlohmann::json& id, std::string_view room,
                                  std::string_view seed_hash);

@@ -1,0 +1,364 @@
+#include "cluster/cluster_node.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include <spdlog/spdlog.h>
+
+#include "cod/protocol/server_messages.hpp"
+#include "room/room.hpp"
+#include "room/room_registry.hpp"
+
+namespace cod::server {
+
+namespace pr = cod::protocol;
+using nlohmann::json;
+
+namespace {
+
+std::int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// A room id as nodes make them ("n2-rk7q4"): anything else is nobody's room,
+// and costs the store nothing.
+bool plausible_room_id(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+}  // namespace
+
+cluster_node::cluster_node(cluster_options o, room_directory& dir, std::shared_ptr<room_registry> rooms)
+    : o_(std::move(o)), dir_(dir), rooms_(std::move(rooms)), remote_(std::make_shared<std::vector<remote_room>>()) {}
+
+cluster_node::~cluster_node() { stop(); }
+
+std::vector<stored_match> cluster_node::claim_own(std::vector<stored_match> unfinished) {
+  const std::string mine = o_.node_id + "-";
+  std::vector<stored_match> out;
+  std::size_t elsewhere = 0;
+  for (auto& sm : unfinished) {
+    if (!sm.match.room_id.starts_with(mine)) continue;
+    const auto claimed = dir_.claim_room(sm.match.room_id, o_.node_id, o_.lease_ms);
+    if (!claimed) {
+      spdlog::error("cluster: room {} not resumed here: its lease cannot be taken: {}", sm.match.room_id,
+                    claimed.error().message());
+      continue;
+    }
+    if (!*claimed) {
+      ++elsewhere;
+      continue;
+    }
+    out.push_back(std::move(sm));
+  }
+  if (elsewhere > 0)
+    spdlog::info("cluster: {} of this node's rooms run on other nodes now (taken over while it was away); they "
+                 "come back when the proxy sends their players here",
+                 elsewhere);
+  return out;
+}
+
+status cluster_node::claim_new(const std::string& room_id) {
+  const auto claimed = dir_.claim_room(room_id, o_.node_id, o_.lease_ms);
+  if (!claimed) return claimed.error();
+  if (!*claimed) return status::conflict("room " + room_id + " is held by another node");
+  return status::ok();
+}
+
+void cluster_node::fetch(const std::string& room_id, std::function<void(std::shared_ptr<room>)> done) {
+  {
+    std::lock_guard lk(mu_);
+    auto it = fetches_.find(room_id);
+    if (!stop_ && plausible_room_id(room_id) && (it != fetches_.end() || fetches_.size() < o_.max_pending_fetches)) {
+      auto& w = fetches_[room_id];
+      if (w.done.empty()) w.deadline_ms = steady_ms() + o_.fetch_timeout_ms;
+      w.done.push_back(std::move(done));
+      wake_.notify_one();
+      return;
+    }
+  }
+  done(nullptr);
+}
+
+void cluster_node::start() {
+  thread_ = std::thread([this] { run(); });
+}
+
+void cluster_node::stop() {
+  {
+    std::lock_guard lk(mu_);
+    if (stop_ && !thread_.joinable()) return;
+    stop_ = true;
+    wake_.notify_one();
+  }
+  if (thread_.joinable()) thread_.join();
+  std::map<std::string, fetch_wait> left;
+  {
+    std::lock_guard lk(mu_);
+    left.swap(fetches_);
+  }
+  for (auto& [id, w] : left)
+    for (auto& d : w.done) d(nullptr);
+}
+
+void cluster_node::release_all() {
+  const auto held = dir_.renew_leases(o_.node_id, o_.lease_ms);
+  if (!held) {
+    spdlog::warn("cluster: leases not released ({}): other nodes take the rooms once they expire",
+                 held.error().message());
+    return;
+  }
+  for (const auto& id : *held) dir_.release_room(id, o_.node_id);
+  spdlog::info("cluster: {} room leases released: other nodes may take the rooms now", held->size());
+}
+
+void cluster_node::run() {
+  for (;;) {
+    {
+      std::unique_lock lk(mu_);
+      wake_.wait_for(lk, std::chrono::milliseconds(o_.tick_ms), [this] { return stop_ || !released_.empty(); });
+      if (stop_) return;
+    }
+    release_moved();
+    serve_fetches();
+    if (steady_ms() >= next_renew_ms_) {
+      next_renew_ms_ = steady_ms() + o_.renew_every_ms;
+      renew();
+      hand_over();
+      publish();
+      sweep();
+    }
+  }
+}
+
+std::shared_ptr<room> cluster_node::take(const std::string& room_id, bool* held_elsewhere) {
+  if (auto r = rooms_->find(room_id)) return r;
+  const auto claimed = dir_.claim_room(room_id, o_.node_id, o_.lease_ms);
+  if (!claimed) {
+    spdlog::warn("cluster: room {}: claim failed: {}", room_id, claimed.error().message());
+    return nullptr;
+  }
+  if (!*claimed) {
+    if (held_elsewhere) *held_elsewhere = true;
+    return nullptr;
+  }
+  const auto stored = dir_.load_room_match(room_id);
+  if (!stored || !*stored) {
+    // No unfinished match: nothing to run (a finished room, or no room).
+    if (!stored) spdlog::warn("cluster: room {}: its match cannot be read: {}", room_id, stored.error().message());
+    dir_.release_room(room_id, o_.node_id);
+    return nullptr;
+  }
+  const std::size_t actions = (*stored)->actions.size();
+  auto r = rooms_->adopt(std::move(**stored));
+  if (!r) {
+    dir_.release_room(room_id, o_.node_id);
+    return rooms_->find(room_id);
+  }
+  spdlog::info("cluster: room {} taken over ({} actions replayed); its seats may resume with their tokens", room_id,
+               actions);
+  return r;
+}
+
+void cluster_node::serve_fetches() {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lk(mu_);
+    for (const auto& [id, w] : fetches_) ids.push_back(id);
+  }
+  for (const auto& id : ids) {
+    bool elsewhere = false;
+    auto r = take(id, &elsewhere);
+    std::vector<std::function<void(std::shared_ptr<room>)>> done;
+    {
+      std::lock_guard lk(mu_);
+      auto it = fetches_.find(id);
+      if (it == fetches_.end()) continue;
+      auto& w = it->second;
+      const bool timed_out = steady_ms() >= w.deadline_ms;
+      if (!r && elsewhere && !timed_out) {
+        if (steady_ms() >= w.next_request_ms) {
+          w.next_request_ms = steady_ms() + o_.renew_every_ms;
+          requests_.push_back(id);
+        }
+        continue;
+      }
+      if (!r && elsewhere)
+        spdlog::warn("cluster: room {}: still held by another node after {} ms; the connection is told room_not_found",
+                     id, o_.fetch_timeout_ms);
+      done.swap(w.done);
+      fetches_.erase(it);
+    }
+    for (auto& d : done) d(r);
+  }
+  std::vector<std::string> ask;
+  {
+    std::lock_guard lk(mu_);
+    ask.swap(requests_);
+  }
+  for (const auto& id : ask) {
+    // Its holder hands it over at its next renewal (hand_over, on that node).
+    const auto asked = dir_.request_room(id, o_.node_id);
+    if (!asked) spdlog::warn("cluster: room {}: handover request failed: {}", id, asked.error().message());
+  }
+}
+
+void cluster_node::renew() {
+  // Read before the renewal: a room created after it is claimed after it too.
+  const auto local = rooms_->room_states();
+  const auto held = dir_.renew_leases(o_.node_id, o_.lease_ms);
+  if (!held) {
+    spdlog::warn("cluster: leases not renewed: {}", held.error().message());
+    return;
+  }
+  const std::set<std::string> held_set(held->begin(), held->end());
+  std::set<std::string> running;
+  std::set<std::string> lost, idle;
+  for (const auto& [id, finished] : local) {
+    if (finished) continue;
+    running.insert(id);
+    if (!held_set.count(id)) lost.insert(id);
+  }
+  for (const auto& id : *held)
+    if (!running.count(id)) idle.insert(id);
+  // Twice in a row: a room claimed (or closed) while these two reads ran
+  // looks lost (or idle) once.
+  for (const auto& id : lost)
+    if (suspect_lost_.count(id))
+      if (auto r = rooms_->find(id)) r->move_away("another node holds its lease");
+  for (const auto& id : idle)
+    if (suspect_idle_.count(id)) dir_.release_room(id, o_.node_id);
+  suspect_lost_ = std::move(lost);
+  suspect_idle_ = std::move(idle);
+}
+
+void cluster_node::hand_over() {
+  const auto wanted = dir_.wanted_rooms(o_.node_id);
+  if (!wanted) {
+    spdlog::warn("cluster: handover requests not read: {}", wanted.error().message());
+    return;
+  }
+  for (const auto& id : *wanted) {
+    auto r = rooms_->find(id);
+    if (!r) {
+      dir_.release_room(id, o_.node_id);
+      continue;
+    }
+    // Released once the room has stopped (after its pending write), from
+    // this thread: the room's executor must not block on the store.
+    r->move_away("another node asked for it (the proxy sends its players there)", [this, id] {
+      std::lock_guard lk(mu_);
+      released_.push_back(id);
+      wake_.notify_one();
+    });
+  }
+}
+
+void cluster_node::release_moved() {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lk(mu_);
+    ids.swap(released_);
+  }
+  for (const auto& id : ids) {
+    const status st = dir_.release_room(id, o_.node_id);
+    if (st) spdlog::info("cluster: room {} handed over", id);
+  }
+}
+
+void cluster_node::sweep() {
+  const auto unheld = dir_.expired_rooms(256);
+  if (!unheld) {
+    spdlog::warn("cluster: expired leases not read: {}", unheld.error().message());
+    return;
+  }
+  const std::int64_t now = steady_ms();
+  std::map<std::string, std::int64_t> still;
+  for (const auto& id : *unheld) {
+    auto it = unheld_since_.find(id);
+    const std::int64_t since = it == unheld_since_.end() ? now : it->second;
+    if (now - since < o_.sweep_after_ms) {
+      still.emplace(id, since);
+      continue;
+    }
+    bool elsewhere = false;
+    if (take(id, &elsewhere)) spdlog::info("cluster: room {} swept: no node held it for {} ms", id, now - since);
+  }
+  unheld_since_ = std::move(still);
+}
+
+void cluster_node::publish() {
+  const auto local = rooms_->summaries();
+  std::vector<room_listing> listings;
+  listings.reserve(local.size());
+  for (const auto& s : local) listings.push_back({s.room, pr::room_summary_to_json(s).dump(), {}, 0});
+  if (const status st = dir_.publish_rooms(o_.node_id, listings); !st)
+    spdlog::warn("cluster: lobby not published: {}", st.message());
+  const auto all = dir_.list_all_rooms(3 * o_.renew_every_ms + o_.lease_ms);
+  if (!all) {
+    spdlog::warn("cluster: lobby not read: {}", all.error().message());
+    return;
+  }
+  auto remote = std::make_shared<std::vector<remote_room>>();
+  for (const auto& l : *all) {
+    if (l.node_id == o_.node_id) continue;  // this node's own: read live from the registry
+    json j = json::parse(l.summary_json, nullptr, false);
+    if (!j.is_object() || !j.contains("status") || !j.contains("mode") || !j.contains("format")) continue;
+    const auto status = pr::room_status_from_name(j["status"].get<std::string>());
+    const auto mode = game_mode_from_name(j["mode"].get<std::string>());
+    const auto format = pr::deck_format_from_name(j["format"].get<std::string>());
+    if (!status || !mode || !format) continue;
+    remote->push_back({l.room_id, *status, *mode, *format, std::move(j)});
+  }
+  std::lock_guard lk(lobby_mu_);
+  remote_ = std::move(remote);
+}
+
+json cluster_node::list(const pr::list_rooms_msg& q) const {
+  std::shared_ptr<const std::vector<remote_room>> remote;
+  {
+    std::lock_guard lk(lobby_mu_);
+    remote = remote_;
+  }
+  const auto local = rooms_->summaries();
+  // Both in room id order: merged, this node's own first on a tie (a room
+  // in the middle of a handover is listed once).
+  struct entry {
+    const std::string* room;
+    pr::room_status status;
+    game_mode mode;
+    pr::deck_format format;
+    const pr::room_summary* mine;
+    const json* theirs;
+  };
+  std::vector<entry> all;
+  all.reserve(local.size() + remote->size());
+  for (const auto& s : local) all.push_back({&s.room, s.status, s.mode, s.format, &s, nullptr});
+  for (const auto& r : *remote) all.push_back({&r.room, r.status, r.mode, r.format, nullptr, &r.summary});
+  std::stable_sort(all.begin(), all.end(), [](const entry& a, const entry& b) { return *a.room < *b.room; });
+  all.erase(std::unique(all.begin(), all.end(), [](const entry& a, const entry& b) { return *a.room == *b.room; }),
+            all.end());
+  const auto limit = static_cast<std::size_t>(std::clamp(q.limit, 1, pr::max_room_page));
+  json rooms = json::array();
+  std::size_t total = 0;
+  std::optional<std::string> next;
+  std::string last;
+  for (const entry& e : all) {
+    if ((q.room && *e.room != *q.room) || (q.status && e.status != *q.status) || (q.mode && e.mode != *q.mode) ||
+        (q.format && e.format != *q.format))
+      continue;
+    ++total;
+    if (q.after && *e.room <= *q.after) continue;
+    if (rooms.size() < limit) {
+      rooms.push_back(e.mine ? pr::room_summary_to_json(*e.mine) : *e.theirs);
+      last = *e.room;
+    } else if (!next) {
+      next = last;
+    }
+  }
+  return pr::make_rooms_json(q.id, std::move(rooms), total, next);
+}
+
+}  // namespace cod::server

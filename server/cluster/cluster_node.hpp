@@ -1,0 +1,131 @@
+// One node of a cluster (docs/cluster.md): the rooms this node runs, kept
+// in step with the room leases of the shared store (room_directory.hpp).
+//
+// A thread of its own makes every store call (they block; none runs on a
+// room's strand or an io thread, except claim_new's one round trip):
+//   - every renew_every_ms: renews this node's leases; stops (move_away) a
+//     room whose lease another node took; releases the leases of rooms it no
+//     longer runs (closed, finished); hands over the rooms other nodes ask
+//     for (request_room); publishes its lobby and reads every node's;
+//   - every tick: serves fetch(), the rooms connections ask for that this
+//     node does not run: claims the room (asking its holder to hand it over
+//     while another node holds a live lease) and rebuilds it from the log;
+//   - sweeps: claims and rebuilds the rooms no node holds (their node died)
+//     once nobody has come for them for sweep_after_ms.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cod/protocol/client_messages.hpp"
+#include "common/status.hpp"
+#include "persist/records.hpp"
+#include "persist/room_directory.hpp"
+
+namespace cod::server {
+
+class room;
+class room_registry;
+
+struct cluster_options {
+  std::string node_id;
+  std::int64_t lease_ms = 3000;        // a lease lasts this long after its last renewal
+  std::int64_t renew_every_ms = 1000;  // renewals, handovers, the lobby
+  std::int64_t tick_ms = 100;          // fetches waiting for a room's holder retry this often
+  std::int64_t fetch_timeout_ms = 8000;
+  // A room no node holds is swept (claimed without a connection asking)
+  // after this long: a connection that comes for it first takes it to the
+  // node the proxy sends it to.
+  std::int64_t sweep_after_ms = 2000;
+  std::size_t max_pending_fetches = 1024;
+};
+
+class cluster_node {
+ public:
+  cluster_node(cluster_options o, room_directory& dir, std::shared_ptr<room_registry> rooms);
+  ~cluster_node();  // stop()
+  cluster_node(const cluster_node&) = delete;
+  cluster_node& operator=(const cluster_node&) = delete;
+
+  // Start-up, before start(): of this node's rooms' unfinished matches (room
+  // ids "<node_id>-..."), those whose lease this node takes (none of them
+  // taken over by a live node meanwhile). The others are left to their
+  // holders (they hand them back if the proxy sends their players here).
+  std::vector<stored_match> claim_own(std::vector<stored_match> unfinished);
+  // A new room's lease, before it starts (room_services::claim_new_room).
+  // Blocks for one round trip.
+  status claim_new(const std::string& room_id);
+  // lobby_services::fetch_room. Any thread; `done` runs on the cluster thread.
+  void fetch(const std::string& room_id, std::function<void(std::shared_ptr<room>)> done);
+  // lobby_services::list_rooms: this node's rooms as they are now, and the
+  // other nodes' as they last published them (at most renew_every_ms old).
+  nlohmann::json list(const protocol::list_rooms_msg& q) const;
+
+  void start();
+  // Stops the thread; pending fetches get null.
+  void stop();
+  // Graceful stop, after the store flushed (nothing of these rooms is left
+  // to write): gives up every lease, so that other nodes take the rooms at
+  // once instead of after lease_ms.
+  void release_all();
+
+ private:
+  struct fetch_wait {
+    std::int64_t deadline_ms = 0;
+    std::int64_t next_request_ms = 0;  // the next handover request to the room's holder
+    std::vector<std::function<void(std::shared_ptr<room>)>> done;
+  };
+  // A remote room of the lobby, read back from the store.
+  struct remote_room {
+    std::string room;
+    protocol::room_status status;
+    game_mode mode;
+    protocol::deck_format format;
+    nlohmann::json summary;
+  };
+
+  void run();
+  void renew();
+  void serve_fetches();
+  void hand_over();
+  void release_moved();
+  void sweep();
+  void publish();
+  // Claims room_id and rebuilds its match here. The room, or null: held by
+  // another node (`held_elsewhere` set), no unfinished match, or the store
+  // failed.
+  std::shared_ptr<room> take(const std::string& room_id, bool* held_elsewhere);
+
+  cluster_options o_;
+  room_directory& dir_;
+  std::shared_ptr<room_registry> rooms_;
+  std::thread thread_;
+
+  std::mutex mu_;  // guards what follows, up to thread_state
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::map<std::string, fetch_wait> fetches_;
+  std::vector<std::string> requests_;  // handover requests to send
+  std::vector<std::string> released_;  // rooms moved away: their leases to release
+
+  mutable std::mutex lobby_mu_;
+  std::shared_ptr<const std::vector<remote_room>> remote_;
+
+  // The cluster thread's own.
+  std::int64_t next_renew_ms_ = 0;
+  std::map<std::string, std::int64_t> unheld_since_;  // sweep: room -> first seen with no live lease
+  std::set<std::string> suspect_lost_;  // renew: running here, lease not held (last round)
+  std::set<std::string> suspect_idle_;  // renew: lease held, not running here (last round)
+};
+
+}  // namespace cod::server

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""End to end, a cluster (docs/cluster.md): a throwaway PostgreSQL, three
+cod-server nodes on it (n1, n2, n3) and HAProxy in front over TLS; every
+bot connects through the proxy only.
+
+1. Failover: --duels duels and --ffa four-player free-for-alls of cod-bots,
+   created through the proxy (round robin puts them on every node); once
+   every match is under way, the node with the most rooms is killed (-9).
+   Its bots lose their connection (exit 3) and come back with their tokens
+   through the proxy, which sends each room to one of the two other nodes;
+   that node takes the room over from the store once its lease expires.
+   Every match finishes.
+2. A whole-cluster restart: the dead node comes back, --restart-duels new
+   duels start, every node is killed (-9) in mid-play, all three start
+   again on the same store, and every match resumes and finishes.
+
+For every match: every action a bot saw acknowledged is in the store, the
+stored seqs are 1..N with N the bots' final seq, the match is finished,
+and `cod-admin --store URI verify-all` verifies every match of the store.
+
+  test_cluster.py --server S --bot B --admin A [--duels N] [--ffa N] [--restart-duels N]
+"""
+
+import os
+import sys
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import e2e_lib as e2e  # noqa: E402
+from e2e_lib import check  # noqa: E402
+
+NODES = ("n1", "n2", "n3")
+
+
+def extra(ap):
+    ap.add_argument("--duels", type=int, default=100)
+    ap.add_argument("--ffa", type=int, default=10)
+    ap.add_argument("--restart-duels", type=int, default=10)
+    ap.add_argument("--delay-ms", type=int, default=40, help="each bot's pause before an action")
+
+
+class Cluster:
+    def __init__(self, args, work):
+        self.args, self.work = args, work
+        self.pg = e2e.Postgres(work)
+        self.servers = {}
+        for node in NODES:
+            # --grace-period-sec covers the takeover.
+            self.servers[node] = e2e.Server(args.server, work, None, name=node,
+                                            extra=["--store", self.pg.uri, "--node-id", node,
+                                                   "--grace-period-sec", "120", "--log-level", "info"]).start()
+        self.proxy, self.port, self.ca = e2e.start_proxy(work, self.servers)
+        self.url = ["--url", "wss://localhost:%d/ws" % self.port, "--tls-ca", self.ca]
+
+    def bot(self, name, args):
+        return e2e.Bot(self.args.bot, self.work, name, self.servers["n1"].port,
+                       args + self.url + ["--delay-ms", str(self.args.delay_ms), "--timeout-sec", "240"])
+
+
+def start_games(c, prefix, duels, ffas):
+    """{room: [bots]}: each room's creator first, then its joiners."""
+    games = {}
+    creators = []
+    for g in range(duels + ffas):
+        mode = "duel" if g < duels else "ffa"
+        a = c.bot("%s%d-0" % (prefix, g), ["--create", "--mode", mode, "--deck", "1", "--seed", str(g)]).start()
+        creators.append((a, mode))
+    for g, (a, mode) in enumerate(creators):
+        room = a.token(60)["room"]
+        games[room] = [a]
+        for s in range(1, 2 if mode == "duel" else 4):
+            b = c.bot("%s%d-%d" % (prefix, g, s), ["--room", room, "--deck", str(1 + s), "--seed", str(g * 4 + s)])
+            games[room].append(b.start())
+    for room, bots in games.items():
+        for b in bots[1:]:
+            b.token(60)
+    e2e.log("%d rooms under way: %s" % (len(games), by_node(games)))
+    return games
+
+
+def by_node(games):
+    count = {}
+    for room in games:
+        count[room.split("-")[0]] = count.get(room.split("-")[0], 0) + 1
+    return count
+
+
+def wait_under_way(games, acks_each, timeout=120):
+    """Until every room has `acks_each` acknowledged actions (or is over)."""
+    deadline = time.time() + timeout
+    while True:
+        slow = [room for room, bots in games.items()
+                if sum(len(b.acks()) for b in bots) < acks_each and all(b.proc.poll() is None for b in bots)]
+        if not slow:
+            return
+        check(time.time() < deadline, "%d rooms have fewer than %d actions after %d s" % (len(slow), acks_each, timeout))
+        time.sleep(0.2)
+
+
+def finish_all(c, games, timeout=240):
+    """Waits for every bot; one that lost its connection (exit 3) comes back
+    with its token through the proxy, as many times as it must."""
+    deadline = time.time() + timeout
+    resumed = 0
+    pending = [(room, b) for room, bots in games.items() for b in bots]
+    while pending:
+        check(time.time() < deadline, "%d bots still playing after %d s" % (len(pending), timeout))
+        still = []
+        for room, b in pending:
+            code = b.proc.poll()
+            if code is None:
+                still.append((room, b))
+            elif code == 3:
+                check(b.runs < 8, "bot %s lost its connection %d times:\n%s" % (b.name, b.runs, b.output()[-3000:]))
+                token = b.token()
+                b.start(["--room", room, "--resume", token["token"], "--seed", "7"] + c.url +
+                        ["--delay-ms", str(c.args.delay_ms), "--timeout-sec", "240"])
+                resumed += 1
+                still.append((room, b))
+            else:
+                check(code == 0, "bot %s exited %s:\n%s" % (b.name, code, b.output()[-3000:]))
+        pending = still
+        time.sleep(0.1)
+    return resumed
+
+
+def check_games(c, games):
+    for room, bots in games.items():
+        sums = [b.summary() for b in bots]
+        seqs = {s["seq"] for s in sums}
+        check(len(seqs) == 1 and min(seqs) > 0, "room %s: final seqs %s" % (room, [s["seq"] for s in sums]))
+        final = seqs.pop()
+        check(sorted(s["seat"] for s in sums) == list(range(len(bots))), "room %s: seats %s" % (room, sums))
+        rows = c.pg.query("SELECT m.status, a.seq FROM matches m JOIN match_actions a ON a.match_id = m.match_id "
+                          "WHERE m.room_id = :'p1' ORDER BY a.seq", room)
+        check(rows, "room %s: no stored actions" % room)
+        check({r[0] for r in rows} == {"finished"}, "room %s: status %s" % (room, {r[0] for r in rows}))
+        stored = [int(r[1]) for r in rows]
+        check(stored == list(range(1, final + 1)), "room %s: stored seqs %s..%s (%d), bots saw seq %d" %
+              (room, stored[:3], stored[-3:], len(stored), final))
+        acked = set()
+        for b in bots:
+            acked |= set(b.acks())
+        missing = sorted(acked - set(stored))
+        check(not missing, "room %s: acknowledged actions missing from the store: %s" % (room, missing))
+    e2e.log("%d matches: stored whole, every acknowledged action in the store" % len(games))
+
+
+def verify_all(c):
+    rc, out = e2e.run_admin_store(c.args.admin, c.pg.uri, "verify-all", timeout=300)
+    check(rc == 0, "cod-admin verify-all (%d):\n%s" % (rc, out[-3000:]))
+    e2e.log(out.strip().splitlines()[-1])
+
+
+def test(args, work):
+    c = Cluster(args, work)
+
+    # 1. Failover.
+    games = start_games(c, "f", args.duels, args.ffa)
+    nodes = by_node(games)
+    check(len(nodes) == 3, "round robin left a node without rooms: %s" % nodes)
+    wait_under_way(games, 6)
+    victim = max(nodes, key=lambda n: nodes[n])
+    doomed = [room for room in games if room.startswith(victim + "-")]
+    unfinished = [room for room in doomed if any(b.proc.poll() is None for b in games[room])]
+    c.servers[victim].kill9()
+    resumed = finish_all(c, games)
+    e2e.log("failover: %s killed with %d rooms (%d still playing); %d bots resumed through the proxy" %
+            (victim, len(doomed), len(unfinished), resumed))
+    check_games(c, games)
+    taken = sum(c.servers[n].log().count("taken over") + c.servers[n].log().count("swept")
+                for n in NODES if n != victim)
+    check(taken >= len(unfinished), "%d rooms taken over for %d rooms left playing on %s" % (taken, len(unfinished), victim))
+    for n in NODES:
+        if n != victim:
+            c.servers[n].check_healthy()
+
+    # 2. The whole cluster restarts.
+    c.servers[victim].start()
+    games2 = start_games(c, "r", args.restart_duels, 0)
+    wait_under_way(games2, 6)
+    for n in NODES:
+        c.servers[n].kill9()
+    for n in NODES:
+        c.servers[n].start()
+    resumed = finish_all(c, games2)
+    e2e.log("whole-cluster restart: %d bots resumed" % resumed)
+    check_games(c, games2)
+
+    verify_all(c)
+    check(c.proxy.poll() is None, "haproxy died")
+    for n in NODES:
+        c.servers[n].check_healthy()
+        c.servers[n].stop(strict=True)
+
+
+if __name__ == "__main__":
+    e2e.main(test, __doc__, extra, time_limit=600)
