@@ -232,8 +232,8 @@ status server::start() {
   d.rooms = std::make_shared<room_registry>(d.room_svc, [&d] { return make_strand_executor(d.ioc); });
   if (clustered) {
     d.cluster = std::make_unique<cluster_node>(cluster_options{.node_id = cfg.node_id}, *directory, d.rooms);
-    d.lobby.fetch_room = [&d](const std::string& room_id, std::function<void(std::shared_ptr<room>)> done) {
-      d.cluster->fetch(room_id, std::move(done));
+    d.lobby.fetch_room = [&d](const std::string& room_id, bool routed, lobby_services::fetched done) {
+      d.cluster->fetch(room_id, routed, std::move(done));
     };
     d.lobby.list_rooms = [&d](const protocol::list_rooms_msg& q) { return d.cluster->list(q); };
     spdlog::info("cluster: node {} on a shared PostgreSQL: room leases {} ms, renewed every {} ms", cfg.node_id,

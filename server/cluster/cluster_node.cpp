@@ -67,19 +67,20 @@ status cluster_node::claim_new(const std::string& room_id) {
   return status::ok();
 }
 
-void cluster_node::fetch(const std::string& room_id, std::function<void(std::shared_ptr<room>)> done) {
+void cluster_node::fetch(const std::string& room_id, bool routed, fetched done) {
   {
     std::lock_guard lk(mu_);
     auto it = fetches_.find(room_id);
     if (!stop_ && plausible_room_id(room_id) && (it != fetches_.end() || fetches_.size() < o_.max_pending_fetches)) {
       auto& w = fetches_[room_id];
       if (w.done.empty()) w.deadline_ms = steady_ms() + o_.fetch_timeout_ms;
+      w.routed = w.routed || routed;
       w.done.push_back(std::move(done));
       wake_.notify_one();
       return;
     }
   }
-  done(nullptr);
+  done(nullptr, false);
 }
 
 void cluster_node::start() {
@@ -100,7 +101,7 @@ void cluster_node::stop() {
     left.swap(fetches_);
   }
   for (auto& [id, w] : left)
-    for (auto& d : w.done) d(nullptr);
+    for (auto& d : w.done) d(nullptr, false);
 }
 
 void cluster_node::release_all() {
@@ -171,27 +172,27 @@ void cluster_node::serve_fetches() {
   for (const auto& id : ids) {
     bool elsewhere = false;
     auto r = take(id, &elsewhere);
-    std::vector<std::function<void(std::shared_ptr<room>)>> done;
+    std::vector<fetched> done;
     {
       std::lock_guard lk(mu_);
       auto it = fetches_.find(id);
       if (it == fetches_.end()) continue;
       auto& w = it->second;
       const bool timed_out = steady_ms() >= w.deadline_ms;
-      if (!r && elsewhere && !timed_out) {
+      if (!r && elsewhere && w.routed && !timed_out) {
         if (steady_ms() >= w.next_request_ms) {
           w.next_request_ms = steady_ms() + o_.renew_every_ms;
           requests_.push_back(id);
         }
         continue;
       }
-      if (!r && elsewhere)
+      if (!r && elsewhere && w.routed)
         spdlog::warn("cluster: room {}: still held by another node after {} ms; the connection is told room_not_found",
                      id, o_.fetch_timeout_ms);
       done.swap(w.done);
       fetches_.erase(it);
     }
-    for (auto& d : done) d(r);
+    for (auto& d : done) d(r, !r && elsewhere);
   }
   std::vector<std::string> ask;
   {

@@ -66,7 +66,8 @@ class cluster_node {
   // Blocks for one round trip.
   status claim_new(const std::string& room_id);
   // lobby_services::fetch_room. Any thread; `done` runs on the cluster thread.
-  void fetch(const std::string& room_id, std::function<void(std::shared_ptr<room>)> done);
+  using fetched = std::function<void(std::shared_ptr<room> r, bool elsewhere)>;
+  void fetch(const std::string& room_id, bool routed, fetched done);
   // lobby_services::list_rooms: this node's rooms as they are now, and the
   // other nodes' as they last published them (at most renew_every_ms old).
   nlohmann::json list(const protocol::list_rooms_msg& q) const;
@@ -83,7 +84,8 @@ class cluster_node {
   struct fetch_wait {
     std::int64_t deadline_ms = 0;
     std::int64_t next_request_ms = 0;  // the next handover request to the room's holder
-    std::vector<std::function<void(std::shared_ptr<room>)>> done;
+    bool routed = false;               // a connection named the room: ask its holder for it
+    std::vector<fetched> done;
   };
   // A remote room of the lobby, read back from the store.
   struct remote_room {

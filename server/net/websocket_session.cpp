@@ -56,6 +56,24 @@ void websocket_session::fail(beast::error_code ec, const char* what) {
     spdlog::info("connection {} ({}): {}: {}", id_, remote_, what, ec.message());
 }
 
+namespace {
+// The `room` query parameter of the upgrade request's target
+// (/ws?room=ID): the room a cluster's proxy routed the connection by.
+std::string room_param(std::string_view target) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return {};
+  std::string_view query = target.substr(q + 1);
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    if (pair.starts_with("room=")) return std::string(pair.substr(5));
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return {};
+}
+}  // namespace
+
 void websocket_session::run(http::request<http::string_body> req, bool refuse) {
   req_ = std::move(req);
   refuse_ = refuse;
@@ -66,6 +84,7 @@ void websocket_session::run(http::request<http::string_body> req, bool refuse) {
 void websocket_session::on_run() {
   client_ = std::make_shared<client_session>(*ctx_->lobby, weak_from_this(), id_,
                                              admitted_ ? admitted_->address() : std::string());
+  client_->set_routed_room(room_param(std::string_view(req_.target().data(), req_.target().size())));
   auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
   timeouts.handshake_timeout = std::chrono::seconds(ctx_->cfg.handshake_timeout_sec);
   timeouts.idle_timeout = std::chrono::seconds(ctx_->cfg.idle_timeout_sec);

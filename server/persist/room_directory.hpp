@@ -68,9 +68,6 @@ class room_directory {
   // its whole log: what resuming one room needs. nullopt when it has none.
   virtual result<std::optional<stored_match>> load_room_match(const std::string& room_id) = 0;
 
-  // TEMP until the handover branch lands.
-  virtual result<bool> request_room(const std::string&, const std::string&) { return false; }
-  virtual result<std::vector<std::string>> wanted_rooms(const std::string&) { return std::vector<std::string>{}; }
   // Replaces node_id's lobby listing with `rooms` (all or nothing) and marks
   // the node alive now. invalid when a room id repeats.
   virtual status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) = 0;

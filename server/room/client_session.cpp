@@ -191,11 +191,15 @@ void client_session::on_text(std::string_view text) {
           if (auto r = svc_.rooms->find(m.room)) return enter(r, m);
           if (!svc_.fetch_room) return send_error(m.id, pr::session_errc::room_not_found);
           // A cluster: the room may be another node's, dead or handing it over.
-          svc_.fetch_room(m.room, [weak = weak_from_this(), m](std::shared_ptr<room> r) {
+          svc_.fetch_room(m.room, m.room == routed_room_, [weak = weak_from_this(), m](std::shared_ptr<room> r, bool elsewhere) {
             auto self = weak.lock();
             if (!self) return;
-            if (!r) return self->send_error(m.id, pr::session_errc::room_not_found);
-            self->enter(r, m);
+            if (r) return self->enter(r, m);
+            if (elsewhere)
+              return self->send_error(m.id, pr::session_errc::room_not_found,
+                                      "room " + m.room + " runs on another node: connect with /ws?room=" + m.room +
+                                          " (docs/cluster.md)");
+            self->send_error(m.id, pr::session_errc::room_not_found);
           });
         } else if constexpr (std::is_same_v<T, pr::tournament_join_msg>) {
           if (!svc_.find_tournament_seat) return send_error(m.id, pr::session_errc::bad_token);

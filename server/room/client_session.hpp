@@ -51,10 +51,15 @@ struct lobby_services {
   const std::atomic<bool>* shutting_down = nullptr;
   // A cluster node (docs/cluster.md), null otherwise. fetch_room: a room
   // this node does not run (join, resume, spectate): takes it over from the
-  // shared store when no other node holds it (or once its holder hands it
-  // over) and calls `done` with it, or with null (no such unfinished room,
-  // or still held elsewhere after a while). `done` runs on another thread.
-  std::function<void(const std::string& room_id, std::function<void(std::shared_ptr<room>)> done)> fetch_room;
+  // shared store when no other node holds it and calls `done` with it, or
+  // with null (no such unfinished room; `elsewhere`: another node runs it).
+  // `routed`: the connection named the room in its URL (/ws?room=ID), so
+  // the proxy sends the room's connections here: the room's holder is asked
+  // to hand it over, and `done` waits for that a while. Without it a room
+  // another node runs is not pulled here (two nodes pulling one room back
+  // and forth). `done` runs on another thread.
+  using fetched = std::function<void(std::shared_ptr<room> r, bool elsewhere)>;
+  std::function<void(const std::string& room_id, bool routed, fetched done)> fetch_room;
   // list_rooms across every node; null: this node's registry.
   std::function<nlohmann::json(const protocol::list_rooms_msg& query)> list_rooms;
 };
@@ -80,6 +85,9 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   // hello_timeout_sec passed without a hello: error hello_required, close 1008.
   void on_hello_timeout();
   bool said_hello() const { return hello_; }
+  // The room the connection's URL named (/ws?room=ID: a cluster's proxy
+  // routed it by that room); set once, before the first message.
+  void set_routed_room(std::string room) { routed_room_ = std::move(room); }
 
   // Thread-safe. Error messages are counted in metrics by code.
   void send(const nlohmann::json& j) override;
@@ -112,6 +120,7 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   std::uint64_t conn_id_;
   std::string address_;
   std::string session_;
+  std::string routed_room_;
   // list_rooms has a budget of its own: each costs more than any other request.
   rate_limiter list_budget_;
   std::vector<std::weak_ptr<room>> created_;

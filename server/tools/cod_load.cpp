@@ -104,6 +104,12 @@ bool drop_unused_keys(int, json::parse_event_t event, json& parsed) {
 }
 using clock_type = std::chrono::steady_clock;
 
+// A room id's node ("n2" of "n2-rk7q4"; "" for a node without an id).
+std::string_view node_of(std::string_view room) {
+  const auto dash = room.find('-');
+  return dash == std::string_view::npos ? std::string_view() : room.substr(0, dash);
+}
+
 struct options {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;
@@ -123,6 +129,7 @@ struct options {
   double reconnect_every_sec = 0; // --reconnect-every: a storm of drops + resumes every this many s
   double reconnect_fraction = 0.1;  // --reconnect-fraction: the share of seated connections dropped
   int per_address = 0;  // --per-address: connections per source address 127.1.x.y (0: the OS picks 127.0.0.1)
+  bool route_by_room = false;  // --route-by-room: name the room in the URL (/ws?room=ID), for a cluster's proxy
 };
 
 void usage(std::FILE* to) {
@@ -132,6 +139,7 @@ void usage(std::FILE* to) {
       "                [--seed N] [--exhaustion] [--catalogue PATH] [--think-ms MS]\n"
       "                [--acks separate|in_update] [--legal-actions] [--ack-file PATH]\n"
       "                [--reconnect-every SEC] [--reconnect-fraction F] [--per-address K]\n"
+      "                [--route-by-room]\n"
       "Plays N concurrent duel rooms (2 N WebSocket connections) of random legal moves against\n"
       "cod-server for S seconds once every room has started, and prints accepted actions/s,\n"
       "act->update latency percentiles, errors by code, and the server's RSS and CPU (--server-pid).\n"
@@ -152,7 +160,11 @@ void usage(std::FILE* to) {
       "(--reconnect-fraction, default 0.1) of the connections seated in a match drop at once and\n"
       "resume (a reconnect storm).\n"
       "--per-address K: connect from 127.1.x.y, K connections per address (a room's two seats\n"
-      "share one), so that the server's per-address limits can stay on for other clients.\n",
+      "share one), so that the server's per-address limits can stay on for other clients.\n"
+      "--route-by-room: behind a cluster's proxy (docs/cluster.md), a connection for a room names\n"
+      "it in its URL (/ws?room=ID): the joining seat reconnects so before it joins a room of\n"
+      "another node, and a seat resumes so; prints how long seats took to play again after a\n"
+      "lost connection (a node killed: the failover time).\n",
       to);
 }
 
@@ -181,6 +193,7 @@ struct stats {
   std::atomic<long> acks_written{0};      // lines of --ack-file
   std::atomic<long> scan_fallbacks{0};   // own-turn updates bot/view_scan.hpp refused (parsed as JSON)
   std::mutex mutex;
+  std::vector<std::int64_t> back_in_ms;   // lost connection -> the resumed seat's state (under mutex)
   std::map<std::string, long> errors;     // by code, in the window (rule errors included)
   std::vector<std::uint32_t> latencies_us;
   std::string first_disconnect;
@@ -248,6 +261,14 @@ class conn : public std::enable_shared_from_this<conn> {
   void offer_room(std::string room) {
     net::post(strand_, [self = shared_from_this(), room = std::move(room)]() mutable {
       self->next_room_ = std::move(room);
+      if (self->sh_.opt.route_by_room && self->open_ && node_of(self->next_room_) != node_of(self->connected_for_)) {
+        // Another node's room: connect again, through the proxy, to that node.
+        self->route_room_ = self->next_room_;
+        self->retargeting_ = true;
+        beast::error_code ec;
+        beast::get_lowest_layer(*self->ws_).socket().close(ec);
+        return;
+      }
       self->try_join();
     });
   }
@@ -316,7 +337,16 @@ class conn : public std::enable_shared_from_this<conn> {
     std::string host = sh_.opt.host;
     host += ':';
     host += std::to_string(sh_.opt.port);
-    ws_->async_handshake(host, "/ws", [self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
+    // A seat names its room (the proxy sends it to the room's node); a
+    // joining seat, the room it is about to join.
+    std::string target = "/ws";
+    const std::string& room = !token_.empty() ? room_ : route_room_;
+    if (sh_.opt.route_by_room && !room.empty()) {
+      target += "?room=";
+      target += room;
+    }
+    connected_for_ = sh_.opt.route_by_room ? room : std::string();
+    ws_->async_handshake(host, target, [self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
   }
   void open_failed(const char* what, beast::error_code ec) {
     if (reconnecting_) {
@@ -386,8 +416,13 @@ class conn : public std::enable_shared_from_this<conn> {
       beast::error_code ignored;
       beast::get_lowest_layer(*ws_).socket().close(ignored);  // ends the other pending operation
       if (!sh_.st.stopping) {
-        if (std::exchange(dropping_, false)) sh_.st.drops++;
-        else note_lost(what, ec);
+        if (std::exchange(retargeting_, false)) {
+        } else if (std::exchange(dropping_, false)) {
+          sh_.st.drops++;
+        } else {
+          note_lost(what, ec);
+          if (!token_.empty()) lost_at_ = clock_type::now();
+        }
         lost_pending_ = true;
       }
     }
@@ -508,7 +543,15 @@ class conn : public std::enable_shared_from_this<conn> {
       seat_ = m.at("seat").get<int>();
       room_ = m.at("room").get<std::string>();
       token_ = m.at("token").get<std::string>();
-      if (std::exchange(resume_id_, 0)) sh_.st.resumes++;
+      if (std::exchange(resume_id_, 0)) {
+        sh_.st.resumes++;
+        if (lost_at_ != clock_type::time_point{}) {
+          const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_type::now() - lost_at_).count();
+          lost_at_ = {};
+          std::lock_guard lock(sh_.st.mutex);
+          sh_.st.back_in_ms.push_back(ms);
+        }
+      }
     } else if (type == "state") {
       last_seq_ = m.at("seq").get<long>();
       if (!match_counted_) {  // the match's first state (not a resume's)
@@ -730,6 +773,10 @@ class conn : public std::enable_shared_from_this<conn> {
   bool reconnecting_ = false;   // connecting again after a loss
   bool lost_pending_ = false;   // lost; reconnect once the pending operations have ended
   bool dropping_ = false;       // drop(): a storm, not a failure
+  bool retargeting_ = false;    // --route-by-room: reconnecting to another room's node
+  std::string route_room_;      // --route-by-room: the room to name in the URL when not seated
+  std::string connected_for_;   // --route-by-room: the room the current connection named
+  clock_type::time_point lost_at_{};  // a seated connection lost (for back_in_ms)
   std::string room_;            // the seat to resume: room and token from `joined`
   std::string token_;
   std::string match_key_;       // the match's seed_hash (state): with room_, names the stored match
@@ -824,6 +871,10 @@ int main(int argc, char** argv) {
     }
     if (a == "--exhaustion") {
       o.constructed_exhaustion = true;
+      continue;
+    }
+    if (a == "--route-by-room") {
+      o.route_by_room = true;
       continue;
     }
     if (a == "--legal-actions") {
@@ -1008,7 +1059,7 @@ int main(int argc, char** argv) {
   const long accepted = sh.st.accepted;
   std::printf("rooms: %d (%d WebSocket connections), load driver threads: %d\n", o.rooms, n_conns, o.threads);
   std::printf("duration: %.1f s measured (after %.1f s of setup)\n", window_s, setup_s);
-  std::printf("accepted actions: %ld = %.0f/s (each committed to SQLite before its update is sent)\n", accepted,
+  std::printf("accepted actions: %ld = %.0f/s (each committed to the store before its update is sent)\n", accepted,
               static_cast<double>(accepted) / window_s);
   std::printf("updates received: %ld, %.0f bytes each on average%s\n", sh.st.update_frames.load(),
               sh.st.update_frames ? static_cast<double>(sh.st.update_bytes) / static_cast<double>(sh.st.update_frames) : 0.0,
@@ -1037,6 +1088,22 @@ int main(int argc, char** argv) {
                 "resumed, %ld resumes refused (room gone: a new room)\n",
                 storms, sh.st.drops.load(), sh.st.reconnects.load(), sh.st.reconnect_failures.load(),
                 sh.st.resumes.load(), sh.st.resumes_refused.load());
+  {
+    std::vector<std::int64_t> back;
+    {
+      std::lock_guard lock(sh.st.mutex);
+      back = sh.st.back_in_ms;
+    }
+    if (!back.empty()) {
+      std::sort(back.begin(), back.end());
+      const auto at = [&back](double p) {
+        return back[std::min(back.size() - 1, static_cast<std::size_t>(p / 100.0 * static_cast<double>(back.size() - 1) + 0.5))];
+      };
+      std::printf("back in play after a lost connection (ms, %zu seats): p50 %lld  p90 %lld  p99 %lld  max %lld\n",
+                  back.size(), static_cast<long long>(at(50)), static_cast<long long>(at(90)),
+                  static_cast<long long>(at(99)), static_cast<long long>(back.back()));
+    }
+  }
   if (sh.ack_file) {
     const bool ok = std::fclose(sh.ack_file) == 0;
     std::printf("acknowledged actions written to %s: %ld (all accepted: %ld)%s\n", o.ack_file.c_str(),

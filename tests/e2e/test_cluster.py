@@ -36,7 +36,7 @@ def extra(ap):
     ap.add_argument("--duels", type=int, default=100)
     ap.add_argument("--ffa", type=int, default=10)
     ap.add_argument("--restart-duels", type=int, default=10)
-    ap.add_argument("--delay-ms", type=int, default=40, help="each bot's pause before an action")
+    ap.add_argument("--delay-ms", type=int, default=150, help="each bot's pause before an action")
 
 
 class Cluster:
@@ -159,7 +159,7 @@ def test(args, work):
     games = start_games(c, "f", args.duels, args.ffa)
     nodes = by_node(games)
     check(len(nodes) == 3, "round robin left a node without rooms: %s" % nodes)
-    wait_under_way(games, 6)
+    wait_under_way(games, 4)
     victim = max(nodes, key=lambda n: nodes[n])
     doomed = [room for room in games if room.startswith(victim + "-")]
     unfinished = [room for room in doomed if any(b.proc.poll() is None for b in games[room])]
@@ -170,6 +170,8 @@ def test(args, work):
     check_games(c, games)
     taken = sum(c.servers[n].log().count("taken over") + c.servers[n].log().count("swept")
                 for n in NODES if n != victim)
+    check(len(unfinished) >= len(doomed) // 2, "only %d of %s's %d rooms were still playing at the kill" %
+          (len(unfinished), victim, len(doomed)))
     check(taken >= len(unfinished), "%d rooms taken over for %d rooms left playing on %s" % (taken, len(unfinished), victim))
     for n in NODES:
         if n != victim:
