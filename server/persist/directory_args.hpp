@@ -25,6 +25,11 @@ inline status check_lease(const std::string& room_id, const std::string& node_id
   return check_node(node_id);
 }
 
+inline status check_request(const std::string& room_id, const std::string& node_id) {
+  if (room_id.empty()) return status::invalid("a handover request needs a room_id");
+  return check_node(node_id);
+}
+
 inline status check_listings(const std::string& node_id, const std::vector<room_listing>& rooms) {
   std::set<std::string> seen;
   for (const room_listing& r : rooms)

@@ -22,10 +22,10 @@ result<bool> memory_store::claim_room(const std::string& room_id, const std::str
   if (status st = detail::check_lease(room_id, node_id, lease_ms); !st) return st;
   std::lock_guard lk(mu_);
   const std::int64_t now = now_ms();
-  auto [it, added] = leases_.try_emplace(room_id, lease{node_id, now + lease_ms});
+  auto [it, added] = leases_.try_emplace(room_id, lease{node_id, now + lease_ms, std::nullopt});
   if (added) return true;
   if (it->second.node_id != node_id && it->second.expires_ms > now) return false;
-  it->second = {node_id, now + lease_ms};
+  it->second = {node_id, now + lease_ms, std::nullopt};
   return true;
 }
 
@@ -48,6 +48,24 @@ status memory_store::release_room(const std::string& room_id, const std::string&
   if (it == leases_.end() || it->second.node_id != node_id) return detail::not_held(room_id, node_id);
   leases_.erase(it);
   return {};
+}
+
+result<bool> memory_store::request_room(const std::string& room_id, const std::string& node_id) {
+  if (status st = detail::check_request(room_id, node_id); !st) return st;
+  std::lock_guard lk(mu_);
+  auto it = leases_.find(room_id);
+  if (it == leases_.end() || it->second.node_id == node_id || it->second.expires_ms <= now_ms()) return false;
+  it->second.wanted_by = node_id;
+  return true;
+}
+
+result<std::vector<std::string>> memory_store::wanted_rooms(const std::string& node_id) {
+  if (status st = detail::check_node(node_id); !st) return st;
+  std::lock_guard lk(mu_);
+  std::vector<std::string> out;
+  for (const auto& [room, l] : leases_)
+    if (l.node_id == node_id && l.wanted_by) out.push_back(room);
+  return out;  // sorted: a std::map
 }
 
 result<std::vector<std::string>> memory_store::expired_rooms(std::size_t limit) {

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,6 +67,8 @@ class memory_store final : public match_store, public room_directory {
   result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
   result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
   status release_room(const std::string& room_id, const std::string& node_id) override;
+  result<bool> request_room(const std::string& room_id, const std::string& node_id) override;
+  result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
   result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
   result<std::optional<stored_match>> load_room_match(const std::string& room_id) override;
   status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
@@ -97,6 +100,7 @@ class memory_store final : public match_store, public room_directory {
   struct lease {
     std::string node_id;
     std::int64_t expires_ms = 0;
+    std::optional<std::string> wanted_by;  // request_room; a claim clears it
   };
   std::map<std::string, lease> leases_;  // by room
   struct node_listing {

@@ -66,8 +66,8 @@ result<bool> pg_directory::claim_room(const std::string& room_id, const std::str
     // one's row lock, then sees its lease live and takes nothing.
     static const std::string sql = with_now(
         "INSERT INTO room_leases AS l (room_id, node_id, expires_ms) VALUES ($1, $2, NOW_MS + $3) "
-        "ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, expires_ms = EXCLUDED.expires_ms "
-        "WHERE l.expires_ms <= NOW_MS OR l.node_id = EXCLUDED.node_id RETURNING l.node_id");
+        "ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, expires_ms = EXCLUDED.expires_ms, "
+        "wanted_by = NULL WHERE l.expires_ms <= NOW_MS OR l.node_id = EXCLUDED.node_id RETURNING l.node_id");
     return c.query(sql, pg::params().add(room_id).add(node_id).add(lease_ms)).rows() == 1;
   });
 }
@@ -94,6 +94,29 @@ status pg_directory::release_room(const std::string& room_id, const std::string&
   });
   if (!released) return released.error();
   return *released ? status{} : not_held(room_id, node_id);
+}
+
+result<bool> pg_directory::request_room(const std::string& room_id, const std::string& node_id) {
+  if (status st = check_request(room_id, node_id); !st) return st;
+  return guarded("requesting a room", [&](pg::conn& c) -> result<bool> {
+    // A single-row UPDATE: its row lock waits for a fenced batch of the
+    // holder's that holds the row FOR SHARE (pg_fence.hpp) and, being the
+    // statement's only lock, never deadlocks with one. node_id and
+    // expires_ms stay, so the holder's writes still pass the fence until it
+    // releases.
+    static const std::string sql = with_now(
+        "UPDATE room_leases SET wanted_by = $2 WHERE room_id = $1 AND node_id <> $2 AND expires_ms > NOW_MS");
+    return c.query(sql, pg::params().add(room_id).add(node_id)).affected() == 1;
+  });
+}
+
+result<std::vector<std::string>> pg_directory::wanted_rooms(const std::string& node_id) {
+  if (status st = check_node(node_id); !st) return st;
+  return guarded("listing wanted rooms", [&](pg::conn& c) -> result<std::vector<std::string>> {
+    return column0(c.query("SELECT room_id FROM room_leases WHERE node_id = $1 AND wanted_by IS NOT NULL "
+                           "ORDER BY room_id",
+                           pg::params().add(node_id)));
+  });
 }
 
 result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) {

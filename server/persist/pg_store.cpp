@@ -103,6 +103,14 @@ status pg_store::release_room(const std::string& room_id, const std::string& nod
   return directory_->release_room(room_id, node_id);
 }
 
+result<bool> pg_store::request_room(const std::string& room_id, const std::string& node_id) {
+  return directory_->request_room(room_id, node_id);
+}
+
+result<std::vector<std::string>> pg_store::wanted_rooms(const std::string& node_id) {
+  return directory_->wanted_rooms(node_id);
+}
+
 result<std::vector<std::string>> pg_store::expired_rooms(std::size_t limit) {
   return directory_->expired_rooms(limit);
 }

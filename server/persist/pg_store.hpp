@@ -81,6 +81,8 @@ class pg_store final : public match_store, public room_directory {
   result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
   result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
   status release_room(const std::string& room_id, const std::string& node_id) override;
+  result<bool> request_room(const std::string& room_id, const std::string& node_id) override;
+  result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
   result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
   result<std::optional<stored_match>> load_room_match(const std::string& room_id) override;
   status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;

@@ -60,6 +60,20 @@ class room_directory {
   // holds it: another node may claim it at once. conflict when node_id does
   // not hold it (nothing changed).
   virtual status release_room(const std::string& room_id, const std::string& node_id) = 0;
+  // Asks the node holding room_id's live lease to hand it over to node_id:
+  // marks the lease row as wanted by node_id (a later request replaces an
+  // earlier one). true: marked (the holder is another node with a live lease;
+  // it releases the room at its next look at wanted_rooms, then node_id
+  // claims it). false: nothing to ask (no row, the lease expired, or node_id
+  // holds it itself): claim it directly. A claim clears the mark (the new
+  // holder starts unasked; so does a holder claiming its own room again: the
+  // requester asks again); a renewal keeps it. For the node the proxy sends
+  // a room's connections to when another node holds it (docs/cluster.md,
+  // "Handover requests").
+  virtual result<bool> request_room(const std::string& room_id, const std::string& node_id) = 0;
+  // The rooms node_id holds that another node asked for (request_room),
+  // sorted: the holder stops each and releases it (release_room).
+  virtual result<std::vector<std::string>> wanted_rooms(const std::string& node_id) = 0;
   // Rooms with an unfinished match that no node holds a live lease on (its
   // lease expired or was released, or was never taken): what a sweeper
   // claims and resumes. At most `limit`, by room id.

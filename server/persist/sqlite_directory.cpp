@@ -64,7 +64,7 @@ result<bool> sqlite_directory::claim_room(const std::string& room_id, const std:
   return guarded("claiming a room", [&]() -> result<bool> {
     sql::stmt s(*db_, with_now("INSERT INTO room_leases (room_id, node_id, expires_ms) VALUES (?1, ?2, NOW_MS + ?3) "
                                "ON CONFLICT (room_id) DO UPDATE SET node_id = excluded.node_id, "
-                               "expires_ms = excluded.expires_ms "
+                               "expires_ms = excluded.expires_ms, wanted_by = NULL "
                                "WHERE room_leases.expires_ms <= NOW_MS OR room_leases.node_id = excluded.node_id "
                                "RETURNING node_id"));
     s.bind(1, room_id).bind(2, node_id).bind(3, lease_ms);
@@ -96,6 +96,27 @@ status sqlite_directory::release_room(const std::string& room_id, const std::str
   });
   if (!released) return released.error();
   return *released ? status{} : not_held(room_id, node_id);
+}
+
+result<bool> sqlite_directory::request_room(const std::string& room_id, const std::string& node_id) {
+  if (status st = check_request(room_id, node_id); !st) return st;
+  return guarded("requesting a room", [&]() -> result<bool> {
+    sql::stmt s(*db_, with_now("UPDATE room_leases SET wanted_by = ?2 "
+                               "WHERE room_id = ?1 AND node_id <> ?2 AND expires_ms > NOW_MS"));
+    s.bind(1, room_id).bind(2, node_id);
+    s.run();
+    return db_->changes() == 1;
+  });
+}
+
+result<std::vector<std::string>> sqlite_directory::wanted_rooms(const std::string& node_id) {
+  if (status st = check_node(node_id); !st) return st;
+  return guarded("listing wanted rooms", [&]() -> result<std::vector<std::string>> {
+    sql::stmt s(*db_,
+                "SELECT room_id FROM room_leases WHERE node_id = ?1 AND wanted_by IS NOT NULL ORDER BY room_id");
+    s.bind(1, node_id);
+    return column0(s);
+  });
 }
 
 result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t limit) {

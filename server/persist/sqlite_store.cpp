@@ -408,6 +408,14 @@ status sqlite_store::release_room(const std::string& room_id, const std::string&
   return directory_->release_room(room_id, node_id);
 }
 
+result<bool> sqlite_store::request_room(const std::string& room_id, const std::string& node_id) {
+  return directory_->request_room(room_id, node_id);
+}
+
+result<std::vector<std::string>> sqlite_store::wanted_rooms(const std::string& node_id) {
+  return directory_->wanted_rooms(node_id);
+}
+
 result<std::vector<std::string>> sqlite_store::expired_rooms(std::size_t limit) {
   return directory_->expired_rooms(limit);
 }

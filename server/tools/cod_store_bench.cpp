@@ -8,14 +8,15 @@
 // broadcasts and takes the next one), so the writer's group commit sees up to
 // N writes per transaction. Each match is created with two seats, gets
 // --actions appends of a realistic action (the JSON of a play, a digest), is
-// finished, and a new match takes its place. It runs --duration-sec seconds
-// after a warm-up and prints persisted actions/s, the commit latency (append
-// -> its callback) percentiles, the batches and their mean size, and the CPU
-// the process used per action.
+// finished, and a new match takes its place in the same room (N rooms, one
+// match at a time each). It runs --duration-sec seconds after a warm-up and
+// prints persisted actions/s, the commit latency (append -> its callback)
+// percentiles, the batches and their mean size, and the CPU the process used
+// per action.
 //
 //   cod-store-bench [--matches N] [--actions A] [--duration-sec S]
 //                   [--store sqlite:PATH | --store postgresql://... | --db PATH]...
-//                   [--sync normal|full] [--max-batch B]
+//                   [--sync normal|full] [--max-batch B] [--node-id ID]
 //
 // Each --store is measured in turn, in the order given (so one run compares
 // SQLite and PostgreSQL on the same machine state); `sqlite:` alone is a
@@ -24,6 +25,14 @@
 // Defaults: 1000 matches, 30 actions per match (a duel's usual length),
 // 10 s, one temporary SQLite database, synchronous=NORMAL (the SQLite
 // store's default), batches of up to 1024.
+//
+// --node-id ID measures a cluster node's writes: each PostgreSQL store is
+// opened fenced as node ID (pg_options::node_id, pg_fence.hpp) and the N
+// rooms are claimed for it (claim_room, a 10-minute lease) before their
+// first match is written, so every write passes the fence and pays for it
+// (the lease rows locked, each match's state read afresh, in every batch).
+// SQLite has no fence: its stores ignore it. The rooms are released at the
+// end.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -55,16 +64,23 @@ struct options {
   std::vector<std::string> stores;  // store settings, measured in turn
   cod::server::sqlite_options::sync sync = cod::server::sqlite_options::sync::normal;
   std::size_t max_batch = 1024;
+  std::string node_id;  // PostgreSQL: fenced as this node; "": unfenced
 };
+
+// Long enough for any run: a lease that expired would still name the node
+// (only another node's claim takes it), so even then the writes pass.
+constexpr std::int64_t bench_lease_ms = 10 * 60 * 1000;
 
 void usage(std::FILE* to) {
   std::fputs(
       "usage: cod-store-bench [--matches N] [--actions A] [--duration-sec S]\n"
       "                       [--store sqlite:PATH | --store postgresql://... | --db PATH]...\n"
-      "                       [--sync normal|full] [--max-batch B]\n"
+      "                       [--sync normal|full] [--max-batch B] [--node-id ID]\n"
       "Persists actions of N concurrent matches (one write in flight per match, as rooms do)\n"
       "through the server's store and prints actions/s and the commit latency; each --store\n"
-      "in turn (default: a temporary SQLite database; sqlite: alone is one too).\n",
+      "in turn (default: a temporary SQLite database; sqlite: alone is one too).\n"
+      "--node-id ID: PostgreSQL stores are opened fenced as node ID and claim the matches'\n"
+      "rooms first, as a cluster node's (SQLite ignores it).\n",
       to);
 }
 
@@ -82,6 +98,7 @@ bool parse_args(int argc, char** argv, options& o) {
     else if (a == "--actions") o.actions = static_cast<int>(std::strtol(v.c_str(), &end, 10));
     else if (a == "--duration-sec") o.duration_sec = std::strtod(v.c_str(), &end);
     else if (a == "--max-batch") o.max_batch = std::strtoul(v.c_str(), &end, 10);
+    else if (a == "--node-id" && !v.empty()) o.node_id = v;
     else if (a == "--db") o.stores.push_back("sqlite:" + v);
     else if (a == "--store" && (v.starts_with("sqlite:") || v.starts_with("postgresql://") ||
                                 v.starts_with("postgres://")))
@@ -107,10 +124,10 @@ std::int64_t wall_ms() {
 }
 
 // A duel's row as a room writes it (sizes alike; the contents do not matter).
-cod::server::match_record bench_match(const std::string& id) {
+cod::server::match_record bench_match(const std::string& id, const std::string& room) {
   cod::server::match_record m;
   m.match_id = id;
-  m.room_id = "bench";
+  m.room_id = room;
   m.mode = "duel";
   m.format = "preconstructed";
   m.options_json = R"({"exhaustion":false})";
@@ -146,8 +163,10 @@ struct bench {
   std::mutex done_mu;
   std::condition_variable done_cv;
 
-  // One match slot: a chain of writes, one in flight.
+  // One match slot: a chain of writes, one in flight, and the room its
+  // matches are played in, one after the other.
   struct slot {
+    std::string room_id;
     std::string match_id;
     std::int64_t seq = 0;
   };
@@ -163,7 +182,7 @@ struct bench {
     s.match_id = prefix + std::to_string(next_match++);
     s.seq = 0;
     const auto t0 = clock_type::now();
-    store->create_match(bench_match(s.match_id), written(i, t0, false));
+    store->create_match(bench_match(s.match_id, s.room_id), written(i, t0, false));
   }
 
   void append(std::size_t i) {
@@ -223,8 +242,10 @@ cod::server::result<std::unique_ptr<cod::server::match_store>> open_store(const 
                                                                           std::string& described) {
   if (!setting.starts_with("sqlite:")) {
     described = "PostgreSQL " + cod::server::redact_uri(setting) + " (synchronous_commit as the server says, max batch " +
-                std::to_string(opt.max_batch) + ")";
-    auto opened = cod::server::pg_store::open({.uri = setting, .max_batch = opt.max_batch});
+                std::to_string(opt.max_batch) + ", " +
+                (opt.node_id.empty() ? std::string("unfenced") : "fenced as node " + opt.node_id) + ")";
+    auto opened =
+        cod::server::pg_store::open({.uri = setting, .max_batch = opt.max_batch, .node_id = opt.node_id});
     if (!opened) return opened.error();
     return std::unique_ptr<cod::server::match_store>(std::move(*opened));
   }
@@ -237,7 +258,7 @@ cod::server::result<std::unique_ptr<cod::server::match_store>> open_store(const 
   }
   described = "SQLite " + path + " (synchronous=" +
               (opt.sync == cod::server::sqlite_options::sync::full ? "FULL" : "NORMAL") + ", max batch " +
-              std::to_string(opt.max_batch) + ")";
+              std::to_string(opt.max_batch) + (opt.node_id.empty() ? "" : ", no fence: --node-id ignored") + ")";
   cod::server::sqlite_options so;
   so.path = path;
   so.synchronous = opt.sync;
@@ -245,6 +266,30 @@ cod::server::result<std::unique_ptr<cod::server::match_store>> open_store(const 
   auto opened = cod::server::sqlite_store::open(so);
   if (!opened) return opened.error();
   return std::unique_ptr<cod::server::match_store>(std::move(*opened));
+}
+
+// Claims (claim) or releases (!claim) every slot's room for opt.node_id;
+// false, saying why, when one fails.
+bool leases(cod::server::match_store& store, const options& opt, const std::vector<bench::slot>& slots, bool claim) {
+  cod::server::room_directory* d = store.directory();
+  if (!d) {
+    std::fprintf(stderr, "cod-store-bench: this store has no room directory\n");
+    return false;
+  }
+  for (const bench::slot& s : slots) {
+    if (claim) {
+      const cod::server::result<bool> r = d->claim_room(s.room_id, opt.node_id, bench_lease_ms);
+      if (r && *r) continue;
+      std::fprintf(stderr, "cod-store-bench: claiming room %s for node %s: %s\n", s.room_id.c_str(),
+                   opt.node_id.c_str(), r ? "another node holds it" : r.error().message().c_str());
+    } else {
+      const cod::server::status st = d->release_room(s.room_id, opt.node_id);
+      if (st.is_ok()) continue;
+      std::fprintf(stderr, "cod-store-bench: releasing room %s: %s\n", s.room_id.c_str(), st.message().c_str());
+    }
+    return false;
+  }
+  return true;
 }
 
 // One store's measurement; false when it could not run or a write failed.
@@ -263,6 +308,10 @@ bool run(const options& opt, const std::string& setting) {
   b.opt = opt;
   b.prefix = "bench-" + std::to_string(getpid()) + "-" + std::to_string(wall_ms()) + "-";
   b.slots.resize(static_cast<std::size_t>(opt.matches));
+  for (std::size_t i = 0; i < b.slots.size(); ++i) b.slots[i].room_id = b.prefix + "room-" + std::to_string(i);
+  // Fenced: a room's writes pass only once its lease names this node.
+  const bool fenced = !opt.node_id.empty() && !setting.starts_with("sqlite:");
+  if (fenced && !leases(*store, opt, b.slots, true)) return false;
   b.latency_us.reserve(1 << 20);
   b.running = opt.matches;
   // The matches exist before the first action (flush), as in rooms. Then
@@ -271,7 +320,7 @@ bool run(const options& opt, const std::string& setting) {
   // push that hands it to the writer; next_match is the writer's from now on.
   for (std::size_t i = 0; i < b.slots.size(); ++i) {
     b.slots[i].match_id = b.prefix + std::to_string(b.next_match++);
-    store->create_match(bench_match(b.slots[i].match_id), {});
+    store->create_match(bench_match(b.slots[i].match_id, b.slots[i].room_id), {});
   }
   store->flush();
   for (std::size_t i = 0; i < b.slots.size(); ++i) b.append(i);
@@ -307,9 +356,10 @@ bool run(const options& opt, const std::string& setting) {
               n ? 1e6 * cpu / static_cast<double>(n) : 0.0);
   std::printf("failed writes: %llu\n", static_cast<unsigned long long>(b.failures.load()));
   std::fflush(stdout);
+  const bool released = !fenced || leases(*store, opt, b.slots, false);
   store.reset();
   if (!dir.empty()) std::filesystem::remove_all(dir);
-  return b.failures == 0;
+  return b.failures == 0 && released;
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     // 0006_admin_audit.sql
     {"admin_audit", {"audit_id", "at_ms", "role", "remote", "match_id", "route", "target"}},
     // 0007_cluster.sql
-    {"room_leases", {"room_id", "node_id", "expires_ms"}},
+    {"room_leases", {"room_id", "node_id", "expires_ms", "wanted_by"}},  // wanted_by: 0008_handover.sql
     {"lobby_nodes", {"node_id", "published_ms"}},
     {"lobby_rooms", {"node_id", "room_id", "summary_json"}},
 };

@@ -109,6 +109,9 @@ TEST_CASE("pg_store: migrations on an empty database, a no-op reopen, the same t
                                  "tournament_games", "tournament_log",
                                  "tournament_pairings", "tournament_players", "tournament_rounds",
                                  "tournament_server_options", "tournaments"});
+  CHECK(raw.rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'room_leases' "
+                 "ORDER BY ordinal_position") ==
+        std::vector<std::string>{"room_id", "node_id", "expires_ms", "wanted_by"});  // 0007, 0008
   {
     auto s = open_store(db.uri());
     CHECK(s->schema_version_at_open() == known);

@@ -1,6 +1,6 @@
 // The room directory (room_directory.hpp) on every store: leases (claim,
-// renew, release, expiry on the store's clock), the rooms a sweeper finds,
-// one room's match, the lobby of several nodes. Times: leases that must not
+// renew, release, expiry on the store's clock), handover requests, the rooms
+// a sweeper finds, one room's match, the lobby of several nodes. Times: leases that must not
 // expire last a minute; those that must, 200 ms, and the test polls for the
 // expiry with a generous deadline (never asserting how fast anything is).
 #include <doctest/doctest.h>
@@ -36,6 +36,18 @@ bool claim(room_directory& d, const std::string& room, const std::string& node, 
 
 std::vector<std::string> held(room_directory& d, const std::string& node, std::int64_t lease_ms = minute) {
   auto r = d.renew_leases(node, lease_ms);
+  REQUIRE_MESSAGE(r, r.error().message());
+  return *r;
+}
+
+bool request(room_directory& d, const std::string& room, const std::string& node) {
+  const result<bool> r = d.request_room(room, node);
+  REQUIRE_MESSAGE(r, r.error().message());
+  return *r;
+}
+
+std::vector<std::string> wanted(room_directory& d, const std::string& node) {
+  auto r = d.wanted_rooms(node);
   REQUIRE_MESSAGE(r, r.error().message());
   return *r;
 }
@@ -117,6 +129,102 @@ TEST_CASE("store: an expired lease can be claimed by another node; renewing keep
     CHECK(!claim(d, "lost", "n1"));
     CHECK(held(d, "n1") == std::vector<std::string>{"kept"});
     CHECK(held(d, "n2") == std::vector<std::string>{"lost"});
+  });
+}
+
+TEST_CASE("store: a handover request marks another node's live lease; its holder sees it in wanted_rooms") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    CHECK(claim(d, "r1", "n1"));
+    CHECK(claim(d, "r2", "n1"));
+    CHECK(claim(d, "r3", "n3"));
+    CHECK(wanted(d, "n1").empty());
+
+    CHECK(request(d, "r2", "n2"));
+    CHECK(request(d, "r1", "n2"));
+    CHECK(wanted(d, "n1") == std::vector<std::string>{"r1", "r2"});  // sorted
+    CHECK(wanted(d, "n2").empty());  // the asker holds nothing
+    CHECK(wanted(d, "n3").empty());  // nobody asked n3
+    // A renewal keeps the request; the holder still holds the room.
+    CHECK(held(d, "n1") == std::vector<std::string>{"r1", "r2"});
+    CHECK(wanted(d, "n1") == std::vector<std::string>{"r1", "r2"});
+    CHECK(!claim(d, "r1", "n2"));  // asking is not taking: n1's lease is live
+
+    // The holder hands it over: released, the asker claims it and starts unasked.
+    CHECK(d.release_room("r1", "n1").is_ok());
+    CHECK(wanted(d, "n1") == std::vector<std::string>{"r2"});
+    CHECK(claim(d, "r1", "n2"));
+    CHECK(wanted(d, "n2").empty());
+    CHECK(held(d, "n2") == std::vector<std::string>{"r1"});
+  });
+}
+
+TEST_CASE("store: nothing to ask when nobody holds the room, its lease expired, or the asker holds it") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    CHECK(!request(d, "never-claimed", "n2"));
+    CHECK(claim(d, "mine", "n2"));
+    CHECK(!request(d, "mine", "n2"));
+    CHECK(wanted(d, "n2").empty());
+
+    CHECK(claim(d, "released", "n1"));
+    CHECK(d.release_room("released", "n1").is_ok());
+    CHECK(!request(d, "released", "n2"));
+
+    // Expired (seen through expired_rooms, which marks nothing, unlike a
+    // request made too early): claimed directly, not asked for.
+    created(s, sample_record("short"));  // room-short
+    CHECK(claim(d, "room-short", "n1", short_lease));
+    CHECK(eventually([&] { return contains(expired(d), "room-short"); }));
+    CHECK(!request(d, "room-short", "n2"));
+    CHECK(wanted(d, "n1").empty());
+    CHECK(claim(d, "room-short", "n2"));
+    CHECK(wanted(d, "n2").empty());
+  });
+}
+
+TEST_CASE("store: a second handover request replaces the first; a claim clears it") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    CHECK(claim(d, "r", "n1"));
+    CHECK(request(d, "r", "n2"));
+    CHECK(request(d, "r", "n3"));  // replaces n2's: still one wanted room
+    CHECK(wanted(d, "n1") == std::vector<std::string>{"r"});
+    // The holder claiming its own room again clears it too (a claim always
+    // does): the asker asks again.
+    CHECK(claim(d, "r", "n1"));
+    CHECK(wanted(d, "n1").empty());
+    CHECK(request(d, "r", "n3"));
+    CHECK(wanted(d, "n1") == std::vector<std::string>{"r"});
+
+    // n1 hands it to whoever claims first (here n3); a new holder starts
+    // unasked, even though n2 had asked before.
+    CHECK(d.release_room("r", "n1").is_ok());
+    CHECK(claim(d, "r", "n3"));
+    CHECK(wanted(d, "n3").empty());
+    CHECK(wanted(d, "n1").empty());
+
+    // Taken over after expiry, the room comes unasked too. (Asked while the
+    // lease is a minute long, then renewed short: the request must find it
+    // live however slow the machine.)
+    CHECK(claim(d, "t", "n1"));
+    CHECK(request(d, "t", "n2"));
+    CHECK(held(d, "n1", short_lease) == std::vector<std::string>{"t"});
+    CHECK(wanted(d, "n1") == std::vector<std::string>{"t"});
+    CHECK(eventually([&] { return claim(d, "t", "n3"); }));
+    CHECK(wanted(d, "n3").empty());
+    CHECK(wanted(d, "n1").empty());
+  });
+}
+
+TEST_CASE("store: handover requests refuse empty ids") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    CHECK(claim(d, "r", "n1"));
+    CHECK(d.request_room("", "n2").error().error_code() == status::code::invalid);
+    CHECK(d.request_room("r", "").error().error_code() == status::code::invalid);
+    CHECK(d.wanted_rooms("").error().error_code() == status::code::invalid);
+    CHECK(wanted(d, "n1").empty());  // a refused request marked nothing
   });
 }
 
