@@ -261,14 +261,6 @@ class conn : public std::enable_shared_from_this<conn> {
   void offer_room(std::string room) {
     net::post(strand_, [self = shared_from_this(), room = std::move(room)]() mutable {
       self->next_room_ = std::move(room);
-      if (self->sh_.opt.route_by_room && self->open_ && node_of(self->next_room_) != node_of(self->connected_for_)) {
-        // Another node's room: connect again, through the proxy, to that node.
-        self->route_room_ = self->next_room_;
-        self->retargeting_ = true;
-        beast::error_code ec;
-        beast::get_lowest_layer(*self->ws_).socket().close(ec);
-        return;
-      }
       self->try_join();
     });
   }
@@ -605,6 +597,14 @@ class conn : public std::enable_shared_from_this<conn> {
   }
   void try_join() {
     if (sh_.st.stopping || !welcomed_ || !left_ || next_room_.empty()) return;
+    if (sh_.opt.route_by_room && node_of(next_room_) != node_of(connected_for_)) {
+      // Another node's room: connect again, through the proxy, to that node.
+      route_room_ = next_room_;
+      retargeting_ = true;
+      beast::error_code ec;
+      beast::get_lowest_layer(*ws_).socket().close(ec);
+      return;
+    }
     join(std::exchange(next_room_, std::string()));
   }
   void join(const std::string& room) {
