@@ -707,6 +707,10 @@ int bot::on_error(const json& m, bool& done) {
     if (!send_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     return -1;
   }
+  // The server stops (its connection closes next, 1001): like a lost
+  // connection, the seat resumes with its token (behind a cluster's proxy,
+  // on another node).
+  if (code == "shutting_down") return fail(exit_connection, cat("server shutting down (", where(), ")"));
   // An error about setup (join, resume, ...) or pushed (a match abandoned).
   std::string why = code;
   if (m.contains("reason")) why += cat(" (", m.value("reason", ""), ")");

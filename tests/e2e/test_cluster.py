@@ -10,9 +10,15 @@ bot connects through the proxy only.
    through the proxy, which sends each room to one of the two other nodes;
    that node takes the room over from the store once its lease expires.
    Every match finishes.
-2. A whole-cluster restart: the dead node comes back, --restart-duels new
-   duels start, every node is killed (-9) in mid-play, all three start
-   again on the same store, and every match resumes and finishes.
+2. Handover and a whole-cluster restart: the dead node comes back and
+   --restart-duels new duels start (slower). The node with the most of them
+   is stopped gracefully (SIGTERM): it gives its leases up, its bots come
+   back through the proxy and play on at once on the other nodes. It starts
+   again; its rooms' bots reconnect (their clients restarted), the proxy
+   sends them to the room's own node again, which asks the room's holder to
+   hand it over ("handed over" in the holder's log): the room moves back
+   with its seats. Then every node is killed (-9) in mid-play, all three
+   start again on the same store, and every match resumes and finishes.
 
 For every match: every action a bot saw acknowledged is in the store, the
 stored seqs are 1..N with N the bots' final seq, the match is finished,
@@ -52,24 +58,25 @@ class Cluster:
         self.proxy, self.port, self.ca = e2e.start_proxy(work, self.servers)
         self.url = ["--url", "wss://localhost:%d/ws" % self.port, "--tls-ca", self.ca]
 
-    def bot(self, name, args):
+    def bot(self, name, args, delay_ms=None):
         return e2e.Bot(self.args.bot, self.work, name, self.servers["n1"].port,
-                       args + self.url + ["--delay-ms", str(self.args.delay_ms), "--timeout-sec", "240"])
+                       args + self.url + ["--delay-ms", str(delay_ms or self.args.delay_ms), "--timeout-sec", "240"])
 
 
-def start_games(c, prefix, duels, ffas):
+def start_games(c, prefix, duels, ffas, delay_ms=None):
     """{room: [bots]}: each room's creator first, then its joiners."""
     games = {}
     creators = []
     for g in range(duels + ffas):
         mode = "duel" if g < duels else "ffa"
-        a = c.bot("%s%d-0" % (prefix, g), ["--create", "--mode", mode, "--deck", "1", "--seed", str(g)]).start()
+        a = c.bot("%s%d-0" % (prefix, g), ["--create", "--mode", mode, "--deck", "1", "--seed", str(g)], delay_ms).start()
         creators.append((a, mode))
     for g, (a, mode) in enumerate(creators):
         room = a.token(60)["room"]
         games[room] = [a]
         for s in range(1, 2 if mode == "duel" else 4):
-            b = c.bot("%s%d-%d" % (prefix, g, s), ["--room", room, "--deck", str(1 + s), "--seed", str(g * 4 + s)])
+            b = c.bot("%s%d-%d" % (prefix, g, s), ["--room", room, "--deck", str(1 + s), "--seed", str(g * 4 + s)],
+                      delay_ms)
             games[room].append(b.start())
     for room, bots in games.items():
         for b in bots[1:]:
@@ -97,13 +104,19 @@ def wait_under_way(games, acks_each, timeout=120):
         time.sleep(0.2)
 
 
-def finish_all(c, games, timeout=240):
+def resume(c, room, b, delay_ms=None):
+    b.start(["--room", room, "--resume", b.token()["token"], "--seed", "7"] + c.url +
+            ["--delay-ms", str(delay_ms or c.args.delay_ms), "--timeout-sec", "240"])
+
+
+def finish_all(c, games, timeout=240, until=None, delay_ms=None):
     """Waits for every bot; one that lost its connection (exit 3) comes back
-    with its token through the proxy, as many times as it must."""
+    with its token through the proxy, as many times as it must. With
+    `until`: returns as soon as until() is true."""
     deadline = time.time() + timeout
     resumed = 0
     pending = [(room, b) for room, bots in games.items() for b in bots]
-    while pending:
+    while pending and not (until and until()):
         check(time.time() < deadline, "%d bots still playing after %d s" % (len(pending), timeout))
         still = []
         for room, b in pending:
@@ -112,9 +125,7 @@ def finish_all(c, games, timeout=240):
                 still.append((room, b))
             elif code == 3:
                 check(b.runs < 8, "bot %s lost its connection %d times:\n%s" % (b.name, b.runs, b.output()[-3000:]))
-                token = b.token()
-                b.start(["--room", room, "--resume", token["token"], "--seed", "7"] + c.url +
-                        ["--delay-ms", str(c.args.delay_ms), "--timeout-sec", "240"])
+                resume(c, room, b, delay_ms)
                 resumed += 1
                 still.append((room, b))
             else:
@@ -177,15 +188,52 @@ def test(args, work):
         if n != victim:
             c.servers[n].check_healthy()
 
-    # 2. The whole cluster restarts.
+    # 2. A graceful stop, a handover back, and the whole cluster restarts.
+    slow = 4 * args.delay_ms
     c.servers[victim].start()
-    games2 = start_games(c, "r", args.restart_duels, 0)
-    wait_under_way(games2, 6)
+    time.sleep(1.5)  # the proxy's health checks see it up
+    games2 = start_games(c, "r", args.restart_duels, 0, slow)
+    wait_under_way(games2, 4)
+    nodes2 = by_node(games2)
+    leaving = max(nodes2, key=lambda n: nodes2[n])
+    moved = [room for room in games2 if room.startswith(leaving + "-")]
+    acks_at_stop = {room: sum(len(b.acks()) for b in games2[room]) for room in moved}
+    stopped_at = time.time()
+    c.servers[leaving].stop(strict=True)
+    check("room leases released" in c.servers[leaving].log(), "%s did not release its leases:\n%s" %
+          (leaving, c.servers[leaving].log()[-2000:]))
+
+    def played_on():
+        return all(sum(len(b.acks()) for b in games2[room]) >= acks_at_stop[room] + 2 for room in moved)
+    finish_all(c, games2, until=played_on, delay_ms=slow)
+    check(played_on(), "the rooms of %s did not play on after its graceful stop" % leaving)
+    e2e.log("graceful stop of %s: its %d rooms played on elsewhere within %.1f s" %
+            (leaving, len(moved), time.time() - stopped_at))
+
+    c.servers[leaving].start()
+    time.sleep(1.5)  # the proxy's health checks see it up
+    for room in moved:  # the players' clients restart: they reconnect through the proxy
+        for b in games2[room]:
+            if b.proc.poll() is None:
+                b.proc.kill()
+                b.proc.wait()
+            resume(c, room, b, slow)
+
+    def home_again():
+        return c.servers[leaving].log().count("taken over") >= len(moved)
+    finish_all(c, games2, until=home_again, delay_ms=slow)
+    check(home_again(), "%s took back %d of its %d rooms" %
+          (leaving, c.servers[leaving].log().count("taken over"), len(moved)))
+    handed = sum(c.servers[n].log().count("handed over") for n in NODES if n != leaving)
+    check(handed >= len(moved), "%d rooms handed over to %s, %d expected" % (handed, leaving, len(moved)))
+    e2e.log("handover: %s took its %d rooms back from their holders" % (leaving, len(moved)))
+
+    wait_under_way(games2, 2)
     for n in NODES:
         c.servers[n].kill9()
     for n in NODES:
         c.servers[n].start()
-    resumed = finish_all(c, games2)
+    resumed = finish_all(c, games2, delay_ms=slow)
     e2e.log("whole-cluster restart: %d bots resumed" % resumed)
     check_games(c, games2)
 
