@@ -54,8 +54,8 @@ std::vector<stored_match> cluster_node::claim_own(std::vector<stored_match> unfi
     out.push_back(std::move(sm));
   }
   if (elsewhere > 0)
-    spdlog::info("cluster: {} of this node's rooms run on other nodes now (taken over while it was away); they "
-                 "come back when the proxy sends their players here",
+    spdlog::info("cluster: {} of this node's rooms run on other nodes now (they took them while it was away); "
+                 "they come back when the proxy sends their players here",
                  elsewhere);
   return out;
 }

@@ -178,7 +178,8 @@ std::vector<config_key> make_keys() {
                          &config::organiser_token));
   k.push_back({"node_id",
                "this node's id in a cluster, 1 to 12 of a-z and 0-9: every room id it creates starts with it and "
-               "'-', which the proxy routes by (docs/cluster.md); empty: a node alone",
+               "'-', which the proxy routes by; on a PostgreSQL store the node joins the cluster of the nodes on "
+               "it (room leases, takeovers, one lobby: docs/cluster.md); empty: a node alone",
                [](config& c, std::string_view v) -> std::optional<std::string> {
                  const bool ok = v.size() <= 12 && std::all_of(v.begin(), v.end(), [](char ch) {
                                    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');

@@ -179,7 +179,7 @@ def test(args, work):
     e2e.log("failover: %s killed with %d rooms (%d still playing); %d bots resumed through the proxy" %
             (victim, len(doomed), len(unfinished), resumed))
     check_games(c, games)
-    taken = sum(c.servers[n].log().count("taken over") + c.servers[n].log().count("swept")
+    taken = sum(c.servers[n].log().count(" taken over (")
                 for n in NODES if n != victim)
     check(len(unfinished) >= len(doomed) // 2, "only %d of %s's %d rooms were still playing at the kill" %
           (len(unfinished), victim, len(doomed)))
@@ -220,11 +220,11 @@ def test(args, work):
             resume(c, room, b, slow)
 
     def home_again():
-        return c.servers[leaving].log().count("taken over") >= len(moved)
+        return c.servers[leaving].log().count(" taken over (") >= len(moved)
     finish_all(c, games2, until=home_again, delay_ms=slow)
     check(home_again(), "%s took back %d of its %d rooms" %
-          (leaving, c.servers[leaving].log().count("taken over"), len(moved)))
-    handed = sum(c.servers[n].log().count("handed over") for n in NODES if n != leaving)
+          (leaving, c.servers[leaving].log().count(" taken over ("), len(moved)))
+    handed = sum(c.servers[n].log().count(" handed over") for n in NODES if n != leaving)
     check(handed >= len(moved), "%d rooms handed over to %s, %d expected" % (handed, leaving, len(moved)))
     e2e.log("handover: %s took its %d rooms back from their holders" % (leaving, len(moved)))
 
