@@ -1,0 +1,181 @@
+// cluster_node (docs/cluster.md, "What a node does") on two "nodes" in one
+// process: two room harnesses on one memory_store, whose room directory the
+// two cluster_nodes share, with short leases. A node's death is its
+// cluster thread stopped without releasing (its leases run out) and its
+// rooms shut down.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "cluster/cluster_node.hpp"
+#include "room_harness.hpp"
+
+using namespace cod::server;
+using namespace cod::server::test;
+
+namespace {
+
+cluster_options fast_options(const std::string& node) {
+  cluster_options o;
+  o.node_id = node;
+  o.lease_ms = 400;
+  o.renew_every_ms = 100;
+  o.tick_ms = 10;
+  o.fetch_timeout_ms = 5000;
+  o.sweep_after_ms = 60'000;  // no sweeps here: connections take the rooms
+  return o;
+}
+
+// A harness whose rooms are a cluster node's.
+struct node {
+  harness h;
+  cluster_node cluster;
+  node(const std::string& id, memory_store& store)
+      : h(cluster_config(id), &store), cluster(fast_options(id), *store.directory(), h.rooms) {
+    h.rsvc.claim_new_room = [this](const std::string& room_id) { return cluster.claim_new(room_id); };
+    h.lsvc.fetch_room = [this](const std::string& room_id, bool routed, lobby_services::fetched done) {
+      cluster.fetch(room_id, routed, std::move(done));
+    };
+    cluster.start();
+  }
+  static config cluster_config(const std::string& id) {
+    config c = test_config();
+    c.node_id = id;
+    return c;
+  }
+};
+
+// Pumps both nodes' executors until `c` has received a message of `type`
+// (the cluster thread answers from its own thread).
+json wait_for(client& c, const std::string& type, harness& a, harness& b) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+  std::vector<json> seen;
+  while (std::chrono::steady_clock::now() < deadline) {
+    a.ex->run();
+    b.ex->run();
+    for (auto& m : c.take()) {
+      seen.push_back(m);
+      if (m.at("type") == type) {
+        a.ex->run();
+        b.ex->run();
+        for (auto& more : c.take()) seen.push_back(more);
+        return json(seen);
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  INFO("received: " << json(seen).dump());
+  FAIL("no " << type << " within 8 s");
+  return json(seen);
+}
+
+const json* of_type(const json& msgs, const std::string& type) {
+  for (const auto& m : msgs)
+    if (m.at("type") == type) return &m;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("cluster node: a dead node's room is taken over by a routed resume, same seat and state; a live node's "
+          "room is not pulled by a connection that did not name it") {
+  memory_store store(memory_store::callbacks::run_inline);
+  auto n1 = std::make_unique<node>("n1", store);
+  node n2("n2", store);
+
+  auto host = n1->h.connect();
+  const std::string room = n1->h.create_room(host);
+  REQUIRE(room.starts_with("n1-"));
+  auto [a, b] = n1->h.start_duel(room);
+  const auto seq = a.state.at("seq").get<std::int64_t>();
+
+  // n1 is alive: a lobby connection on n2 is told where the room is.
+  auto lobby = n2.h.connect();
+  lobby.session->on_text(json({{"type", "resume"}, {"id", 5}, {"room", room}, {"token", a.token}}).dump());
+  const json refused = wait_for(lobby, "error", n1->h, n2.h);
+  const json* e = of_type(refused, "error");
+  REQUIRE(e);
+  CHECK(e->at("code") == "room_not_found");
+  CHECK(e->at("message").get<std::string>().find("runs on another node: connect with /ws?room=" + room) !=
+        std::string::npos);
+  CHECK(n1->h.rooms->find(room) != nullptr);  // not pulled over
+  CHECK(n2.h.rooms->find(room) == nullptr);
+
+  // n1 dies: its leases are not renewed and run out.
+  n1->cluster.stop();
+  n1->h.crash();
+
+  auto back = n2.h.connect(false);
+  back.session->set_routed_room(room);
+  back.say({{"type", "hello"}, {"version", 1}, {"client", "test"}});
+  back.expect("welcome");
+  back.session->on_text(json({{"type", "resume"}, {"id", 6}, {"room", room}, {"token", a.token}}).dump());
+  const json msgs = wait_for(back, "state", n1->h, n2.h);
+  const json* joined = of_type(msgs, "joined");
+  REQUIRE(joined);
+  CHECK(joined->at("seat") == a.seat);
+  CHECK(joined->at("token") == a.token);
+  const json* st = of_type(msgs, "state");
+  REQUIRE(st);
+  CHECK(st->at("seq") == seq);
+  CHECK(st->at("view") == a.state.at("view"));
+  CHECK(n2.h.rooms->find(room) != nullptr);
+  n1.reset();
+}
+
+TEST_CASE("cluster node: a routed connection on another node gets a live room handed over; the holder closes its "
+          "clients' connections with 1001 and they resume on the new node") {
+  memory_store store(memory_store::callbacks::run_inline);
+  node n1("n1", store);
+  node n2("n2", store);
+
+  auto host = n1.h.connect();
+  const std::string room = n1.h.create_room(host);
+  auto [a, b] = n1.h.start_duel(room);
+  const auto seq = b.state.at("seq").get<std::int64_t>();
+
+  auto routed = n2.h.connect(false);
+  routed.session->set_routed_room(room);
+  routed.say({{"type", "hello"}, {"version", 1}, {"client", "test"}});
+  routed.expect("welcome");
+  routed.session->on_text(json({{"type", "resume"}, {"id", 7}, {"room", room}, {"token", b.token}}).dump());
+  const json msgs = wait_for(routed, "state", n1.h, n2.h);
+  const json* joined = of_type(msgs, "joined");
+  REQUIRE(joined);
+  CHECK(joined->at("seat") == b.seat);
+  const json* st = of_type(msgs, "state");
+  REQUIRE(st);
+  CHECK(st->at("seq") == seq);
+
+  // The holder moved the room away: its clients were told to reconnect.
+  n1.h.ex->run();
+  CHECK(n1.h.rooms->find(room) == nullptr);
+  CHECK(n2.h.rooms->find(room) != nullptr);
+  REQUIRE(a.c.peer->close_code.has_value());
+  CHECK(*a.c.peer->close_code == 1001);
+  CHECK(a.c.peer->close_reason.find("moved to another node") != std::string::npos);
+
+  // n2 holds the lease now: n1's next renewal sees it, and a room created
+  // on n2 is n2's.
+  auto host2 = n2.h.connect();
+  CHECK(n2.h.create_room(host2).starts_with("n2-"));
+}
+
+TEST_CASE("cluster node: start-up takes back only the node's own rooms whose leases are free") {
+  memory_store store(memory_store::callbacks::run_inline);
+  room_directory& dir = *store.directory();
+  auto match = [](const std::string& room) {
+    stored_match m;
+    m.match.room_id = room;
+    m.match.match_id = room + "-m";
+    return m;
+  };
+  REQUIRE(dir.claim_room("n1-rtaken", "n2", 60'000).value());  // taken over while n1 was away
+  harness h;
+  cluster_node n1(fast_options("n1"), dir, h.rooms);
+  const auto mine = n1.claim_own({match("n1-rfree"), match("n1-rtaken"), match("n2-rother")});
+  REQUIRE(mine.size() == 1);
+  CHECK(mine[0].match.room_id == "n1-rfree");
+  CHECK_FALSE(dir.claim_room("n1-rfree", "n3", 60'000).value());  // n1 holds it now
+}
