@@ -66,11 +66,23 @@ test("the page, its modules and the catalogue load; the lobby shows errors in wo
 test("a duel played to the end by clicking in two browser contexts; a reload and a dropped connection mid-game resume the seat", async () => {
   const ann = await openClient(browser, server, { name: "Ann", deck: 1 });
   const bob = await openClient(browser, server, { name: "Bob", deck: 3 });
+  // The WebSockets each page opens from now on (docs/cluster.md: a proxy
+  // routes a room's connections by the room in their URL).
+  const sockets = new Map([[ann, []], [bob, []]]);
+  for (const [p, urls] of sockets) p.on("websocket", (ws) => urls.push(new URL(ws.url())));
+  const roomOf = (url) => (url.pathname === "/ws" ? url.searchParams.get("room") : `not /ws: ${url}`);
+  // The lobby's connection names no room.
+  for (const p of [ann, bob]) assert.equal(roomOf(new URL(await p.evaluate(() => window.codApp.conn.url))), null);
   const room = await createRoom(ann, { mode: "duel" });
   assert.match(room, /^[A-Za-z0-9_-]+$/);
   await joinFromLobby(bob, room);
   await waitForGame(ann);
   await waitForGame(bob);
+  // Joining (after creating it, for Ann) went over a connection for the room: /ws?room=ID.
+  for (const p of [ann, bob]) {
+    assert.deepEqual(sockets.get(p).map(roomOf), [room]);
+    assert.equal(await p.evaluate(() => window.codApp.conn.url), sockets.get(p)[0].href);
+  }
 
   // Both lines with their Bridge; two seats; a hand with the Stronghold in it.
   for (const p of [ann, bob]) {
@@ -148,6 +160,8 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
       assert.equal(afterReload.seq, before.seq, "same match position after the reload");
       assert.deepEqual(afterReload.hand, before.hand, "same hand, same order");
       assert.equal(afterReload.viewer, before.viewer, "same seat");
+      // The reloaded page resumed over one connection, opened for the room at once.
+      assert.deepEqual(sockets.get(ann).map(roomOf), [room, room]);
       reloaded = true;
     }
     if (turns === 4 && !dropped) {
@@ -161,6 +175,8 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
       // Ann was told, in the log, that Bob left and came back.
       await ann.waitForFunction(() => /Bob is back/.test(document.querySelector("#log").textContent));
       assert.match(await ann.textContent("#log"), /Bob lost the connection/);
+      // It came back over a connection for the room.
+      assert.deepEqual(sockets.get(bob).map(roomOf), [room, room]);
       dropped = true;
     }
   }

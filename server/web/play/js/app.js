@@ -1,7 +1,7 @@
 // The reference web client: lobby, waiting room, draft screen, game screen; reconnects
 // (and resumes its seat with the token kept in localStorage) after a lost
 // connection or a page reload. Every refusal from the server is shown in words.
-import { Connection, seatStore, watchStore } from "./protocol.js";
+import { Connection, socketUrl, seatStore, watchStore } from "./protocol.js";
 import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel } from "./lobby.js";
 import { GameScreen } from "./game.js";
@@ -184,6 +184,7 @@ async function join(room) {
     return;
   }
   try {
+    await connectFor(room.room);
     const j = await app.conn.request("join", { room: room.room, ...fields });
     seatStore.set({ room: j.room, seat: j.seat, token: j.token, name: fields.name });
     watchStore.clear();
@@ -214,6 +215,7 @@ async function createRoom(req) {
 async function spectate(room) {
   hideError();
   try {
+    await connectFor(room.room);
     await app.conn.request("spectate", { room: room.room });
     watchStore.set({ room: room.room });
     enterRoom({ id: room.room, role: "spectator", seat: null });
@@ -244,6 +246,7 @@ async function leave() {
 
 async function resume(saved) {
   try {
+    await connectFor(saved.room);
     const j = await app.conn.request("resume", { room: saved.room, token: saved.token });
     enterRoom({ id: j.room, role: "player", seat: j.seat });
     return true;
@@ -330,8 +333,10 @@ function onLeft(msg) {
 // ---- the connection ----
 
 // `quiet`: a reconnect says "connected" only once the seat or room is back.
-async function connect(quiet = false) {
-  const conn = new Connection();
+// `room`: the room the connection is for (/ws?room=ID), or null for the
+// lobby (/ws); see connectFor.
+async function connect(quiet = false, room = null) {
+  const conn = new Connection(socketUrl(window.location, room), room);
   app.conn = conn;
   conn.on("state", onState);
   conn.on("draft", onDraft);
@@ -354,10 +359,33 @@ async function connect(quiet = false) {
   return conn;
 }
 
+// A connection for one room, before joining, resuming or watching it: its
+// URL names the room (/ws?room=ID), so that a proxy in front of several
+// nodes sends it to the node that runs the room (docs/cluster.md). The
+// connection in use is kept when it was opened for that room; otherwise a
+// new one replaces it (the lobby's, or another room's). After leaving a
+// room its connection serves the lobby until the next room.
+async function connectFor(room) {
+  if (app.conn && !app.conn.closed && app.conn.room === room) return;
+  const old = app.conn;
+  try {
+    await connect(false, room);
+  } finally {
+    // Its close handler does nothing now that it is not app.conn.
+    if (old) old.close();
+  }
+}
+
+// The room the page is about at load: the seat it holds, else the room it watches.
+function savedRoom() {
+  const saved = seatStore.get() || watchStore.get();
+  return saved ? saved.room : null;
+}
+
 async function reconnect() {
   const room = app.room;
   try {
-    await connect(true);
+    await connect(true, room ? room.id : null);
   } catch {
     return; // the close handler schedules the next try
   }
@@ -388,11 +416,11 @@ async function main() {
     refresh: () => refreshRooms(),
   });
   try {
-    await connect();
+    await connect(false, savedRoom());
   } catch {
     setConnState("cannot reach the server: retrying...", false);
     window.setTimeout(async () => {
-      try { await connect(); } catch { /* the close handler retries */ }
+      try { await connect(false, savedRoom()); } catch { /* the close handler retries */ }
       start();
     }, 1000);
     return;

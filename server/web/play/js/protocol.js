@@ -1,7 +1,7 @@
-// The wire protocol (docs/protocol.md) for browsers: one WebSocket to /ws,
-// hello first, requests matched to replies by id, pushed messages to
-// listeners. No DOM here: the game screen, the lobby and the admin page (and
-// any other client) use it the same way.
+// The wire protocol (docs/protocol.md) for browsers: one WebSocket to /ws
+// (/ws?room=ID when it is for one room), hello first, requests matched to
+// replies by id, pushed messages to listeners. No DOM here: the game screen,
+// the lobby and the admin page (and any other client) use it the same way.
 
 export const PROTOCOL_VERSION = 1;
 export const CLIENT_NAME = "cod-web/0.1";
@@ -27,15 +27,21 @@ export class ConnectionLost extends Error {
   }
 }
 
-export function socketUrl(loc = window.location) {
-  return (loc.protocol === "https:" ? "wss://" : "ws://") + loc.host + "/ws";
+// The WebSocket's URL: /ws for the lobby; /ws?room=ID for a connection that
+// takes part in one room (join, resume, spectate), so that a proxy in front
+// of several nodes sends it to the room's node (docs/cluster.md, "Routing").
+export function socketUrl(loc = window.location, room = null) {
+  return (loc.protocol === "https:" ? "wss://" : "ws://") + loc.host + "/ws" +
+    (room ? "?room=" + encodeURIComponent(room) : "");
 }
 
 // Pushed messages (no id): state, update, seat_status, match_over, clock,
 // left, and errors about frames the server could not read.
 export class Connection {
-  constructor(url = socketUrl()) {
+  // `room`: the room this connection is for (its URL says so), or null.
+  constructor(url = socketUrl(), room = null) {
     this.url = url;
+    this.room = room;
     this.ws = null;
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject, type}
