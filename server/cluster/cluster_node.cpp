@@ -135,7 +135,6 @@ void cluster_node::run() {
 }
 
 std::shared_ptr<room> cluster_node::take(const std::string& room_id, bool* held_elsewhere) {
-  if (auto r = rooms_->find(room_id)) return r;
   const auto claimed = dir_.claim_room(room_id, o_.node_id, o_.lease_ms);
   if (!claimed) {
     spdlog::warn("cluster: room {}: claim failed: {}", room_id, claimed.error().message());
@@ -145,6 +144,9 @@ std::shared_ptr<room> cluster_node::take(const std::string& room_id, bool* held_
     if (held_elsewhere) *held_elsewhere = true;
     return nullptr;
   }
+  // Running here already (a sweep of a room whose lease lapsed while the
+  // store was out of reach): the claim renewed it.
+  if (auto r = rooms_->find(room_id)) return r;
   const auto stored = dir_.load_room_match(room_id);
   if (!stored || !*stored) {
     // No unfinished match: nothing to run (a finished room, or no room).
@@ -171,7 +173,8 @@ void cluster_node::serve_fetches() {
   }
   for (const auto& id : ids) {
     bool elsewhere = false;
-    auto r = take(id, &elsewhere);
+    auto r = rooms_->find(id);  // taken by an earlier fetch or a sweep meanwhile
+    if (!r) r = take(id, &elsewhere);
     std::vector<fetched> done;
     {
       std::lock_guard lk(mu_);
@@ -284,8 +287,8 @@ void cluster_node::sweep() {
       still.emplace(id, since);
       continue;
     }
-    bool elsewhere = false;
-    if (take(id, &elsewhere)) spdlog::info("cluster: room {} swept: no node held it for {} ms", id, now - since);
+    const bool here = rooms_->find(id) != nullptr;
+    if (take(id, nullptr) && !here) spdlog::info("cluster: room {} swept: no node held it for {} ms", id, now - since);
   }
   unheld_since_ = std::move(still);
 }
