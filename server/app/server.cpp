@@ -28,6 +28,7 @@
 #include "common/metrics.hpp"
 #include "common/random.hpp"
 #include "net/connection_limits.hpp"
+#include "net/forwarded_for.hpp"
 #include "net/listener.hpp"
 #include "net/net_context.hpp"
 #include "net/static_files.hpp"
@@ -82,7 +83,7 @@ std::unique_ptr<connection_limits> make_connection_limits(const config& cfg) {
     }
   }
   return std::make_unique<connection_limits>(cfg.max_connections_per_address, static_cast<int>(http),
-                                             static_cast<int>(ws));
+                                             static_cast<int>(ws), parse_trusted_proxies(cfg.trusted_proxies));
 }
 
 }  // namespace
@@ -243,6 +244,9 @@ status server::start() {
   d.net_ctx = std::make_shared<net_context>();
   d.net_ctx->cfg = cfg;
   d.net_ctx->limits = make_connection_limits(cfg);
+  d.net_ctx->trusted_proxies = parse_trusted_proxies(cfg.trusted_proxies);
+  if (!d.net_ctx->trusted_proxies.empty())
+    spdlog::info("trusted proxies: {} (their X-Forwarded-For names the client)", cfg.trusted_proxies);
   d.net_ctx->stats = &d.stats;
   d.net_ctx->lobby = &d.lobby;
   d.lobby.rooms = d.rooms;

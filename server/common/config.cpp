@@ -98,6 +98,20 @@ std::vector<config_key> make_keys() {
                       "TCP connections at once from one IP address; more are closed at once (0: no limit; behind a "
                       "proxy every client has the proxy's address: set 0 and limit at the proxy)",
                       &config::max_connections_per_address, 0, big));
+  k.push_back({"trusted_proxies",
+               "IP addresses of the proxies in front, comma-separated: a connection from one of them is the client "
+               "its X-Forwarded-For names last (per-address limits, logs) and is not counted against "
+               "max_connections_per_address (limit per client at the proxy); empty: none",
+               [](config& c, std::string_view v) -> std::optional<std::string> {
+                 const bool ok = std::all_of(v.begin(), v.end(), [](char ch) {
+                   return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F') ||
+                          ch == '.' || ch == ':' || ch == ',';
+                 });
+                 if (!ok) return key_error("trusted_proxies", "expected IP addresses separated by commas");
+                 c.trusted_proxies = std::string(v);
+                 return std::nullopt;
+               },
+               [](const config& c) { return c.trusted_proxies; }});
   k.push_back(string_key("db", "SQLite database file (its directory is created); \":memory:\" stores nothing",
                          &config::db));
   k.push_back({"store",

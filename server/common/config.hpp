@@ -27,6 +27,10 @@ struct config {
   int max_connections = 1000;             // WebSocket connections; more get server_busy, close 1013
   int max_http_connections = 256;         // TCP connections not (yet) upgraded to WebSocket; more are closed at once
   int max_connections_per_address = 64;   // TCP connections from one IP address (0: no limit; behind a proxy: 0)
+  // IP addresses of proxies in front (comma-separated): a connection from
+  // one of them is the client named last in its X-Forwarded-For, and is not
+  // counted against max_connections_per_address (the proxy limits per client).
+  std::string trusted_proxies;
   // Storage and data.
   std::string db = "./data/cod.db";       // SQLite file (its directory is created); ":memory:" keeps nothing
   std::string store;                      // "sqlite:PATH", "memory:" or a postgresql:// URI; "" = as db says

@@ -13,7 +13,7 @@ bool admission::upgrade() {
 
 std::unique_ptr<admission> connection_limits::admit(const std::string& address, refusal& why) {
   std::lock_guard lock(mutex_);
-  if (per_address_ > 0) {
+  if (per_address_ > 0 && !unlimited_.count(address)) {
     auto it = by_address_.find(address);
     if (it != by_address_.end() && it->second >= per_address_) {
       why = refusal::per_address;

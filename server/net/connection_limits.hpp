@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cod::server {
 
@@ -44,9 +45,11 @@ class connection_limits {
  public:
   enum class refusal { none, per_address, http_full };
 
-  // 0 for `per_address`: no limit per address.
-  connection_limits(int per_address, int max_http, int max_websocket)
-      : per_address_(per_address), max_http_(max_http), max_websocket_(max_websocket) {}
+  // 0 for `per_address`: no limit per address. `unlimited`: addresses the
+  // per-address limit does not apply to (trusted proxies: they limit per
+  // client themselves).
+  connection_limits(int per_address, int max_http, int max_websocket, std::unordered_set<std::string> unlimited = {})
+      : per_address_(per_address), max_http_(max_http), max_websocket_(max_websocket), unlimited_(std::move(unlimited)) {}
 
   // A new TCP connection from `address`: its admission, or null with the
   // reason in `why`.
@@ -65,6 +68,7 @@ class connection_limits {
   const int per_address_;
   const int max_http_;
   const int max_websocket_;
+  const std::unordered_set<std::string> unlimited_;
   mutable std::mutex mutex_;
   std::size_t http_ = 0;
   std::size_t websocket_ = 0;

@@ -1,5 +1,7 @@
 #include "net/http_session.hpp"
 
+#include "net/forwarded_for.hpp"
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <spdlog/spdlog.h>
@@ -126,9 +128,13 @@ void http_session::handle_admin(const request& req) {
   if (ec) {
     areq.remote = "?";
   } else {
-    areq.remote = peer.address().to_string();
+    const std::string forwarded = forwarded_for_of(req);
+    const std::string ip = peer.address().to_string();
+    const std::string client = client_address(ip, forwarded, ctx_->trusted_proxies);
+    // Behind a trusted proxy: the client's address, its port unknown (0).
+    areq.remote = client;
     areq.remote += ':';
-    areq.remote += std::to_string(peer.port());
+    areq.remote += client == ip ? std::to_string(peer.port()) : std::string("0");
   }
   // No read is pending while the admin thread works: the next request is
   // read after this response is written, as for every other route.

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_set>
 #include <unordered_map>
 #include <utility>
 
@@ -56,6 +57,8 @@ struct net_context {
   connection_list connections;
   // Who may connect (set with cfg, before the listener runs).
   std::unique_ptr<connection_limits> limits;
+  // config::trusted_proxies, parsed (forwarded_for.hpp).
+  std::unordered_set<std::string> trusted_proxies;
   std::atomic<bool> shutting_down{false};
   std::atomic<std::uint64_t> next_connection_id{1};
 };

@@ -1,5 +1,7 @@
 #include "net/websocket_session.hpp"
 
+#include "net/forwarded_for.hpp"
+
 #include <string_view>
 
 #include <boost/asio/dispatch.hpp>
@@ -82,8 +84,12 @@ void websocket_session::run(http::request<http::string_body> req, bool refuse) {
 }
 
 void websocket_session::on_run() {
-  client_ = std::make_shared<client_session>(*ctx_->lobby, weak_from_this(), id_,
-                                             admitted_ ? admitted_->address() : std::string());
+  const std::string forwarded = forwarded_for_of(req_);
+  const std::string address =
+      admitted_ ? client_address(admitted_->address(), forwarded, ctx_->trusted_proxies) : std::string();
+  if (admitted_ && address != admitted_->address())
+    spdlog::debug("connection {} ({}): client {} (X-Forwarded-For, from a trusted proxy)", id_, remote_, address);
+  client_ = std::make_shared<client_session>(*ctx_->lobby, weak_from_this(), id_, address);
   client_->set_routed_room(room_param(std::string_view(req_.target().data(), req_.target().size())));
   auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
   timeouts.handshake_timeout = std::chrono::seconds(ctx_->cfg.handshake_timeout_sec);

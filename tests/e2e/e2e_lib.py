@@ -467,7 +467,9 @@ def start_proxy(work, servers, port=None):
         subprocess.run([os.path.join(scripts, "make-cert"), certs], check=True, stdout=subprocess.DEVNULL)
     port = port or free_port()
     cfg = subprocess.run([os.path.join(scripts, "proxy-config"), "--listen", "%s:%d" % (LOOPBACK, port),
-                          "--cert", os.path.join(certs, "proxy.pem")] +
+                          "--cert", os.path.join(certs, "proxy.pem"),
+                          # Every bot comes from 127.0.0.1: no per-client limit.
+                          "--max-per-client", "0"] +
                          [a for node, srv in servers.items() for a in ("--node", "%s=%s:%d" % (node, LOOPBACK, srv.port))],
                          check=True, stdout=subprocess.PIPE, text=True).stdout
     path = os.path.join(work, "haproxy.cfg")
@@ -533,11 +535,12 @@ class WSClosed(Exception):
 class WS:
     GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
-    def __init__(self, port, path="/ws", timeout=10):
+    def __init__(self, port, path="/ws", timeout=10, headers=()):
         self.sock = socket.create_connection((LOOPBACK, port), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
+        extra = "".join("%s: %s\r\n" % h for h in headers)
         req = ("GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (path, LOOPBACK, port, key))
+               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n%s\r\n" % (path, LOOPBACK, port, key, extra))
         self.sock.sendall(req.encode())
         buf = b""
         while b"\r\n\r\n" not in buf:

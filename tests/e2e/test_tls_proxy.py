@@ -12,7 +12,11 @@ n2, each on its own database), and HAProxy terminates TLS in front of them:
   trusting that certificate (--tls-ca), and each match is stored, whole,
   in its node's database only;
 - a bot that does not trust the certificate is refused at the TLS
-  handshake (exit 3, "certificate verify failed"): cod-bot checks the peer.
+  handshake (exit 3, "certificate verify failed"): cod-bot checks the peer;
+- the nodes trust the proxy's address (trusted_proxies): a connection from
+  it is the client its X-Forwarded-For names last, and the per-client
+  limit of waiting rooms (here 1) counts each client apart, not the
+  connection's own address (which every client behind a proxy shares).
 
   test_tls_proxy.py --server S --bot B [--admin A]
 """
@@ -30,7 +34,9 @@ def test(args, work):
     servers, dbs = {}, {}
     for node in ("n1", "n2"):
         dbs[node] = os.path.join(work, "%s.db" % node)
-        servers[node] = e2e.Server(args.server, work, dbs[node], name=node, extra=["--node-id", node]).start()
+        servers[node] = e2e.Server(args.server, work, dbs[node], name=node,
+                                   extra=["--node-id", node, "--trusted-proxies", "127.0.0.1",
+                                          "--max-waiting-rooms-per-address", "1"]).start()
     proxy, port, ca = e2e.start_proxy(work, servers)
     # "localhost": the name the certificate carries (the bot checks it).
     url = ["--url", "wss://localhost:%d/ws" % port, "--tls-ca", ca]
@@ -67,6 +73,23 @@ def test(args, work):
     code = c.wait(20)
     check(code == 3, "a bot without the CA exited %s, not 3:\n%s" % (code, c.output()))
     check("certificate verify failed" in c.output(), "no verification failure reported:\n%s" % c.output())
+
+    # X-Forwarded-For from a trusted proxy (127.0.0.1): each named client
+    # has its own waiting room; a second for the same client is refused.
+    def create_as(client):
+        ws = e2e.WS(servers["n1"].port, headers=[("X-Forwarded-For", "198.51.100.9, " + client)])
+        ws.request({"type": "hello", "id": 1, "version": 1})
+        reply = ws.request({"type": "create_room", "id": 2, "mode": "duel", "format": "preconstructed"})
+        return ws, reply
+    held = []
+    for client, expected in (("203.0.113.7", "room_created"), ("203.0.113.8", "room_created"),
+                             ("203.0.113.7", "error")):
+        ws, reply = create_as(client)
+        held.append(ws)
+        check(reply["type"] == expected, "create_room as %s: %s" % (client, reply))
+    check(held[-1] and reply["code"] == "too_many_rooms", "the second room of one client: %s" % reply)
+    for ws in held:
+        ws.close()
 
     check(proxy.poll() is None, "haproxy died")
     for srv in servers.values():

@@ -3,9 +3,12 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/metrics.hpp"
 #include "common/rate_limiter.hpp"
+#include "net/connection_limits.hpp"
+#include "net/forwarded_for.hpp"
 #include "net/send_queue.hpp"
 
 using namespace cod::server;
@@ -141,4 +144,36 @@ TEST_CASE("metrics: actions per second over the last whole seconds") {
   CHECK(rate > 0.0);
   CHECK(rate <= 30.0);
   CHECK(m.actions_per_second(t + 60s) == doctest::Approx(0.0));
+}
+
+TEST_CASE("trusted proxies: the client is X-Forwarded-For's last entry, only from a trusted proxy") {
+  const auto trusted = cod::server::parse_trusted_proxies(" 127.0.0.1, ::1 ,,10.0.0.5");
+  CHECK(trusted.size() == 3);
+  CHECK(trusted.count("::1") == 1);
+  using cod::server::client_address;
+  // From the proxy: the entry the proxy appended (the last), not the client's own.
+  CHECK(client_address("127.0.0.1", "203.0.113.7", trusted) == "203.0.113.7");
+  CHECK(client_address("127.0.0.1", "1.2.3.4, 203.0.113.7", trusted) == "203.0.113.7");
+  CHECK(client_address("10.0.0.5", "6.6.6.6,2001:db8::1", trusted) == "2001:db8::1");
+  // From anyone else, or with no usable entry: the TCP peer.
+  CHECK(client_address("198.51.100.2", "203.0.113.7", trusted) == "198.51.100.2");
+  CHECK(client_address("127.0.0.1", "", trusted) == "127.0.0.1");
+  CHECK(client_address("127.0.0.1", "1.2.3.4, not an address", trusted) == "127.0.0.1");
+  CHECK(client_address("127.0.0.1", "1.2.3.4 ; rm -rf", trusted) == "127.0.0.1");
+  CHECK(client_address("127.0.0.1", "203.0.113.7", {}) == "127.0.0.1");
+}
+
+TEST_CASE("trusted proxies: their connections are not counted against max_connections_per_address") {
+  cod::server::connection_limits limits(2, 100, 100, {"127.0.0.1"});
+  cod::server::connection_limits::refusal why{};
+  std::vector<std::unique_ptr<cod::server::admission>> held;
+  for (int i = 0; i < 10; ++i) {
+    held.push_back(limits.admit("127.0.0.1", why));
+    REQUIRE(held.back() != nullptr);
+  }
+  held.push_back(limits.admit("192.0.2.1", why));
+  held.push_back(limits.admit("192.0.2.1", why));
+  CHECK(held.back() != nullptr);
+  CHECK(limits.admit("192.0.2.1", why) == nullptr);
+  CHECK(why == cod::server::connection_limits::refusal::per_address);
 }
