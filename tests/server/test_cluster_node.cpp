@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "cluster/cluster_node.hpp"
@@ -37,11 +38,13 @@ struct node {
     h.lsvc.fetch_room = [this](const std::string& room_id, bool routed, lobby_services::fetched done) {
       cluster.fetch(room_id, routed, std::move(done));
     };
+    h.lsvc.list_rooms = [this](const cod::protocol::list_rooms_msg& q) { return cluster.list(q); };
     cluster.start();
   }
   static config cluster_config(const std::string& id) {
     config c = test_config();
     c.node_id = id;
+    c.list_rooms_per_sec = 1000;  // the lobby test polls
     return c;
   }
 };
@@ -178,4 +181,41 @@ TEST_CASE("cluster node: start-up takes back only the node's own rooms whose lea
   REQUIRE(mine.size() == 1);
   CHECK(mine[0].match.room_id == "n1-rfree");
   CHECK_FALSE(dir.claim_room("n1-rfree", "n3", 60'000).value());  // n1 holds it now
+}
+
+TEST_CASE("cluster node: the lobby lists every node's rooms, this node's as they are now") {
+  memory_store store(memory_store::callbacks::run_inline);
+  node n1("n1", store);
+  node n2("n2", store);
+  auto host1 = n1.h.connect();
+  auto host2 = n2.h.connect();
+  const std::string r1 = n1.h.create_room(host1);
+  const std::string r2 = n2.h.create_room(host2, json::object(), "preconstructed", "ffa");
+  // n2's own room at once; n1's once n1 has published (every renew_every_ms).
+  auto lister = n2.h.connect();
+  std::set<std::string> listed;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < deadline) {
+    lister.say({{"type", "list_rooms"}});
+    const json reply = lister.expect("rooms");
+    listed.clear();
+    for (const auto& r : reply.at("rooms")) listed.insert(r.at("room").get<std::string>());
+    if (listed.size() == 2) {
+      CHECK(reply.at("total") == 2);
+      break;
+    }
+    CHECK(listed.count(r2) == 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(listed == std::set<std::string>{r1, r2});
+  // Filters and pages apply to the merged list.
+  lister.say({{"type", "list_rooms"}, {"mode", "ffa"}});
+  const json ffa = lister.expect("rooms");
+  REQUIRE(ffa.at("rooms").size() == 1);
+  CHECK(ffa.at("rooms")[0].at("room") == r2);
+  lister.say({{"type", "list_rooms"}, {"limit", 1}});
+  const json page = lister.expect("rooms");
+  CHECK(page.at("rooms").size() == 1);
+  CHECK(page.at("total") == 2);
+  CHECK(page.at("next") == page.at("rooms")[0].at("room"));
 }
