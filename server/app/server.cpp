@@ -226,17 +226,10 @@ status server::start() {
   };
   room_directory* const directory = cfg.node_id.empty() ? nullptr : d.store->directory();
   const bool clustered = directory && effective_store(cfg).k == store_setting::kind::postgres;
-  if (clustered) {
-    d.room_svc.fenced = true;
-    d.room_svc.claim_new_room = [&d](const std::string& room_id) { return d.cluster->claim_new(room_id); };
-  }
   d.rooms = std::make_shared<room_registry>(d.room_svc, [&d] { return make_strand_executor(d.ioc); });
   if (clustered) {
     d.cluster = std::make_unique<cluster_node>(cluster_options{.node_id = cfg.node_id}, *directory, d.rooms);
-    d.lobby.fetch_room = [&d](const std::string& room_id, bool routed, lobby_services::fetched done) {
-      d.cluster->fetch(room_id, routed, std::move(done));
-    };
-    d.lobby.list_rooms = [&d](const protocol::list_rooms_msg& q) { return d.cluster->list(q); };
+    d.cluster->serve(d.room_svc, d.lobby, true);
     spdlog::info("cluster: node {} on a shared PostgreSQL: room leases {} ms, renewed every {} ms", cfg.node_id,
                  cluster_options{}.lease_ms, cluster_options{}.renew_every_ms);
   }

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cod/protocol/server_messages.hpp"
+#include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
 
@@ -81,6 +82,15 @@ void cluster_node::fetch(const std::string& room_id, bool routed, fetched done) 
     }
   }
   done(nullptr, false);
+}
+
+void cluster_node::serve(room_services& rooms, lobby_services& lobby, bool fenced) {
+  rooms.fenced = fenced;
+  rooms.claim_new_room = [this](const std::string& room_id) { return claim_new(room_id); };
+  lobby.fetch_room = [this](const std::string& room_id, bool routed, lobby_services::fetched done) {
+    fetch(room_id, routed, std::move(done));
+  };
+  lobby.list_rooms = [this](const pr::list_rooms_msg& q) { return list(q); };
 }
 
 void cluster_node::start() {

@@ -36,6 +36,8 @@ namespace cod::server {
 
 class room;
 class room_registry;
+struct room_services;
+struct lobby_services;
 
 struct cluster_options {
   std::string node_id;
@@ -71,6 +73,12 @@ class cluster_node {
   // lobby_services::list_rooms: this node's rooms as they are now, and the
   // other nodes' as they last published them (at most renew_every_ms old).
   nlohmann::json list(const protocol::list_rooms_msg& q) const;
+
+  // Makes the rooms and lobby of `rooms`' node this cluster node's: new
+  // rooms claim their lease (claim_new), unknown rooms are fetched, the
+  // lobby lists every node, and the store's conflicts move rooms away
+  // (room_services::fenced, when `fenced`). Before the server runs.
+  void serve(room_services& rooms, lobby_services& lobby, bool fenced);
 
   void start();
   // Stops the thread; pending fetches get null.

@@ -34,11 +34,8 @@ struct node {
   cluster_node cluster;
   node(const std::string& id, memory_store& store)
       : h(cluster_config(id), &store), cluster(fast_options(id), *store.directory(), h.rooms) {
-    h.rsvc.claim_new_room = [this](const std::string& room_id) { return cluster.claim_new(room_id); };
-    h.lsvc.fetch_room = [this](const std::string& room_id, bool routed, lobby_services::fetched done) {
-      cluster.fetch(room_id, routed, std::move(done));
-    };
-    h.lsvc.list_rooms = [this](const cod::protocol::list_rooms_msg& q) { return cluster.list(q); };
+    // memory_store has no fence: nothing refuses a room's writes.
+    cluster.serve(h.rsvc, h.lsvc, false);
     cluster.start();
   }
   static config cluster_config(const std::string& id) {
