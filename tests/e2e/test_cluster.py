@@ -173,6 +173,10 @@ def ended_while_away(c, room, b):
     return bool(rows) and all(r[0] == "finished" for r in rows)
 
 
+def unfinished_rooms(c):
+    return {r[0] for r in c.pg.query("SELECT room_id FROM matches WHERE status <> 'finished'")}
+
+
 def seated_summary(b):
     """The bot's last summary line that names its seat (a run refused at
     resume names none)."""
@@ -223,17 +227,21 @@ def test(args, work):
     unfinished = [room for room in doomed if any(b.proc.poll() is None for b in games[room])]
     c.servers[victim].kill9()
     resumed = finish_all(c, games)
-    e2e.log("failover: %s killed with %d rooms (%d still playing, %d of them drafted, %d solo); %d bots resumed "
-            "through the proxy" % (victim, len(doomed), len(unfinished), len([r for r in unfinished if r in DRAFTED]),
-                                   len([r for r in unfinished if len(games[r]) == 1]), resumed))
+    e2e.log("failover: %s killed with %d rooms (bots still running in %d); %d bots resumed through the proxy" %
+            (victim, len(doomed), len(unfinished), resumed))
     check_games(c, games)
     taken = sum(c.servers[n].log().count(" taken over (")
                 for n in NODES if n != victim)
-    check(len(unfinished) >= min(10, len(doomed)), "only %d of %s's %d rooms were still playing at the kill" %
-          (len(unfinished), victim, len(doomed)))
-    # A room whose match ended with the dead node's last action has nothing
-    # to take over (its bots came back to room_not_found: ENDED_AWAY).
-    live = [r for r in unfinished if not any(b.name in ENDED_AWAY for b in games[r])]
+    # The rooms another node had to take over: a bot of theirs lost its
+    # connection and came back. Not the rooms whose bots were still running
+    # at the kill: a bot that has seen its match end may not have exited
+    # yet. And not a room whose match ended with the dead node's last
+    # action: nothing to take over (its bots came back to room_not_found).
+    live = [r for r in doomed if any(b.runs > 1 for b in games[r]) and not any(b.name in ENDED_AWAY for b in games[r])]
+    check(len(live) >= min(10, len(doomed)), "only %d of %s's %d rooms were still playing at the kill" %
+          (len(live), victim, len(doomed)))
+    e2e.log("%d rooms of %s taken over (%d drafted, %d solo)" % (len(live), victim, len([r for r in live if r in DRAFTED]),
+                                                               len([r for r in live if len(games[r]) == 1])))
     check(taken >= len(live), "%d rooms taken over for %d rooms left playing on %s" % (taken, len(live), victim))
     for n in NODES:
         if n != victim:
@@ -247,15 +255,25 @@ def test(args, work):
     wait_under_way(games2, 4)
     nodes2 = by_node(games2)
     leaving = max(nodes2, key=lambda n: nodes2[n])
-    moved = [room for room in games2 if room.startswith(leaving + "-")]
-    acks_at_stop = {room: sum(len(b.acks()) for b in games2[room]) for room in moved}
+    on_leaving = [room for room in games2 if room.startswith(leaving + "-")]
+    acks_at_stop = {room: sum(len(b.acks()) for b in games2[room]) for room in on_leaving}
     stopped_at = time.time()
     c.servers[leaving].stop(strict=True)
     check("room leases released" in c.servers[leaving].log(), "%s did not release its leases:\n%s" %
           (leaving, c.servers[leaving].log()[-2000:]))
+    # Its rooms whose match was not over at the stop (the store says so).
+    moved = [room for room in on_leaving if room in unfinished_rooms(c)]
+    check(moved, "every match of %s ended before its graceful stop" % leaving)
 
     def played_on():
-        return all(sum(len(b.acks()) for b in games2[room]) >= acks_at_stop[room] + 2 for room in moved)
+        # Two more actions each, or the match ended on another node.
+        acks = {room: sum(len(b.acks()) for b in games2[room]) - acks_at_stop[room] for room in moved}
+        if all(n >= 2 for n in acks.values()):
+            return True
+        if any(n < 1 for n in acks.values()):
+            return False
+        playing = unfinished_rooms(c)
+        return all(n >= 2 or room not in playing for room, n in acks.items())
     finish_all(c, games2, until=played_on, delay_ms=slow)
     check(played_on(), "the rooms of %s did not play on after its graceful stop" % leaving)
     e2e.log("graceful stop of %s: its %d rooms played on elsewhere within %.1f s" %
@@ -263,12 +281,19 @@ def test(args, work):
 
     c.servers[leaving].start()
     time.sleep(1.5)  # the proxy's health checks see it up
-    for room in moved:  # the players' clients restart: they reconnect through the proxy
+    # The players' clients restart: they reconnect through the proxy. Only
+    # the rooms still playing once every such client is gone can go home.
+    for room in moved:
         for b in games2[room]:
             if b.proc.poll() is None:
                 b.proc.kill()
                 b.proc.wait()
+    playing = unfinished_rooms(c)
+    for room in moved:
+        for b in games2[room]:
             resume(c, room, b, slow)
+    moved = [room for room in moved if room in playing]
+    check(moved, "every match moved away from %s ended before it came back" % leaving)
 
     def home_again():
         return c.servers[leaving].log().count(" taken over (") >= len(moved)
