@@ -228,7 +228,9 @@ status server::start() {
   const bool clustered = directory && effective_store(cfg).k == store_setting::kind::postgres;
   d.rooms = std::make_shared<room_registry>(d.room_svc, [&d] { return make_strand_executor(d.ioc); });
   if (clustered) {
-    d.cluster = std::make_unique<cluster_node>(cluster_options{.node_id = cfg.node_id}, *directory, d.rooms);
+    const cluster_options co{.node_id = cfg.node_id,
+                             .finished_room_ttl_ms = std::int64_t{cfg.finished_room_ttl_sec} * 1000};
+    d.cluster = std::make_unique<cluster_node>(co, *directory, d.rooms);
     d.cluster->serve(d.room_svc, d.lobby, true);
     spdlog::info("cluster: node {} on a shared PostgreSQL: room leases {} ms, renewed every {} ms", cfg.node_id,
                  cluster_options{}.lease_ms, cluster_options{}.renew_every_ms);
@@ -346,8 +348,11 @@ status server::start() {
   // find has its result read from the store.
   if (cfg.finished_room_ttl_sec > 0) {
     try {
-      const auto finished =
+      auto finished =
           d.store->load_finished_since(d.room_svc.wall_ms() - std::int64_t{cfg.finished_room_ttl_sec} * 1000);
+      // A cluster node shows its own rooms' (another node's come when asked for).
+      if (d.cluster)
+        std::erase_if(finished, [&](const stored_match& sm) { return !sm.match.room_id.starts_with(cfg.node_id + "-"); });
       if (!finished.empty()) {
         const auto n = d.rooms->recover(finished);
         spdlog::info("recovery: {} of {} matches finished in the last {} s hold their result for resumes", n,

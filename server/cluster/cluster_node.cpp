@@ -85,6 +85,7 @@ void cluster_node::fetch(const std::string& room_id, bool routed, fetched done) 
 }
 
 void cluster_node::serve(room_services& rooms, lobby_services& lobby, bool fenced) {
+  wall_ms_ = rooms.wall_ms;
   rooms.fenced = fenced;
   rooms.claim_new_room = [this](const std::string& room_id) { return claim_new(room_id); };
   lobby.fetch_room = [this](const std::string& room_id, bool routed, lobby_services::fetched done) {
@@ -157,12 +158,26 @@ std::shared_ptr<room> cluster_node::take(const std::string& room_id, bool* held_
   // Running here already (a sweep of a room whose lease lapsed while the
   // store was out of reach): the claim renewed it.
   if (auto r = rooms_->find(room_id)) return r;
-  const auto stored = dir_.load_room_match(room_id);
+  const std::int64_t finished_since = o_.finished_room_ttl_ms > 0 && wall_ms_
+                                         ? wall_ms_() - o_.finished_room_ttl_ms
+                                         : room_directory::only_unfinished;
+  const auto stored = dir_.load_room_match(room_id, finished_since);
   if (!stored || !*stored) {
-    // No unfinished match: nothing to run (a finished room, or no room).
+    // Nothing to run or show (no such room, or its match ended long ago).
     if (!stored) spdlog::warn("cluster: room {}: its match cannot be read: {}", room_id, stored.error().message());
     dir_.release_room(room_id, o_.node_id);
     return nullptr;
+  }
+  if ((*stored)->finished()) {
+    // Its node died with the match's last action, before every seat saw
+    // the end: the room shows the result to those who resume. A finished
+    // room writes nothing, so it needs no lease (any node may show it).
+    dir_.release_room(room_id, o_.node_id);
+    auto r = rooms_->adopt(std::move(**stored));
+    if (!r) return rooms_->find(room_id);
+    spdlog::info("cluster: room {}: its match had ended; rebuilt as a finished room for the seats that resume",
+                 room_id);
+    return r;
   }
   const std::size_t actions = (*stored)->actions.size();
   auto r = rooms_->adopt(std::move(**stored));

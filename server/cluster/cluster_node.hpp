@@ -50,6 +50,11 @@ struct cluster_options {
   // node the proxy sends it to.
   std::int64_t sweep_after_ms = 2000;
   std::size_t max_pending_fetches = 1024;
+  // A room whose match ended within this long (finished_room_ttl_sec) and
+  // that no node runs is rebuilt as a finished room when a connection asks
+  // for it, as a restart does: the seats that had not seen the end (their
+  // node died with the last action) resume to its result. 0: never.
+  std::int64_t finished_room_ttl_ms = 0;
 };
 
 class cluster_node {
@@ -111,14 +116,16 @@ class cluster_node {
   void release_moved();
   void sweep();
   void publish();
-  // Claims room_id and rebuilds its match here. The room, or null: held by
-  // another node (`held_elsewhere` set), no unfinished match, or the store
-  // failed.
+  // Claims room_id and rebuilds its match here (an unfinished one, or one
+  // that ended within finished_room_ttl_ms as a finished room). The room,
+  // or null: held by another node (`held_elsewhere` set), no such match, or
+  // the store failed.
   std::shared_ptr<room> take(const std::string& room_id, bool* held_elsewhere);
 
   cluster_options o_;
   room_directory& dir_;
   std::shared_ptr<room_registry> rooms_;
+  std::function<std::int64_t()> wall_ms_;  // the rooms' clock (serve), for finished_room_ttl_ms
   std::thread thread_;
 
   std::mutex mu_;  // guards what follows, up to thread_state

@@ -43,15 +43,17 @@ inline status not_held(const std::string& room_id, const std::string& node_id) {
 }
 
 // load_room_match of the SQL stores: the directory finds the room's match,
-// the reader loads it whole; a match that finished in between is none.
+// the reader loads it whole; a match that finished in between is none when
+// finished matches are not asked for.
 template <class Directory, class Reader>
-result<std::optional<stored_match>> load_room_match(Directory& d, Reader& r, const std::string& room_id) {
-  const result<std::optional<std::string>> id = d.room_match_id(room_id);
+result<std::optional<stored_match>> load_room_match(Directory& d, Reader& r, const std::string& room_id,
+                                                    std::int64_t finished_since_ms) {
+  const result<std::optional<std::string>> id = d.room_match_id(room_id, finished_since_ms);
   if (!id) return id.error();
   if (!*id) return std::optional<stored_match>{};
   try {
     std::optional<stored_match> sm = r.load_match(**id);
-    if (sm && sm->finished()) sm.reset();
+    if (sm && sm->finished() && sm->result->ended_ms < finished_since_ms) sm.reset();
     return sm;
   } catch (const std::exception& e) {
     return status::io_error(cat("loading room ", room_id, "'s match ", **id, ": ", e.what()));

@@ -82,13 +82,20 @@ result<std::vector<std::string>> memory_store::expired_rooms(std::size_t limit) 
   return out;
 }
 
-result<std::optional<stored_match>> memory_store::load_room_match(const std::string& room_id) {
+result<std::optional<stored_match>> memory_store::load_room_match(const std::string& room_id,
+                                                                 std::int64_t finished_since_ms) {
   std::lock_guard lk(mu_);
   const stored_match* newest = nullptr;
-  for (const auto& [id, sm] : matches_)
-    if (!sm.finished() && sm.match.room_id == room_id &&
-        (!newest || sm.match.created_ms >= newest->match.created_ms))
-      newest = &sm;  // by id within a created_ms: the map's order
+  const stored_match* newest_finished = nullptr;
+  for (const auto& [id, sm] : matches_) {
+    if (sm.match.room_id != room_id) continue;
+    // By id within a created_ms: the map's order.
+    if (!sm.finished() && (!newest || sm.match.created_ms >= newest->match.created_ms)) newest = &sm;
+    if (sm.finished() && sm.result->ended_ms >= finished_since_ms &&
+        (!newest_finished || sm.match.created_ms >= newest_finished->match.created_ms))
+      newest_finished = &sm;
+  }
+  if (!newest) newest = newest_finished;
   if (!newest) return std::optional<stored_match>{};
   return std::optional<stored_match>{*newest};
 }

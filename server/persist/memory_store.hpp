@@ -70,7 +70,8 @@ class memory_store final : public match_store, public room_directory {
   result<bool> request_room(const std::string& room_id, const std::string& node_id) override;
   result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
   result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
-  result<std::optional<stored_match>> load_room_match(const std::string& room_id) override;
+  result<std::optional<stored_match>> load_room_match(const std::string& room_id,
+                                                      std::int64_t finished_since_ms) override;
   status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
   result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) override;
 

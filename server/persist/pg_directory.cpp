@@ -128,11 +128,13 @@ result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) 
   });
 }
 
-result<std::optional<std::string>> pg_directory::room_match_id(const std::string& room_id) {
+result<std::optional<std::string>> pg_directory::room_match_id(const std::string& room_id,
+                                                                std::int64_t finished_since_ms) {
   return guarded("finding a room's match", [&](pg::conn& c) -> result<std::optional<std::string>> {
-    const auto ids = column0(c.query("SELECT match_id FROM matches WHERE room_id = $1 AND status = 'playing' "
-                                     "ORDER BY created_ms DESC, match_id DESC LIMIT 1",
-                                     pg::params().add(room_id)));
+    const auto ids = column0(c.query("SELECT match_id FROM matches WHERE room_id = $1 AND (status = 'playing' OR "
+                                     "ended_ms >= $2) ORDER BY status = 'playing' DESC, created_ms DESC, "
+                                     "match_id DESC LIMIT 1",
+                                     pg::params().add(room_id).add(finished_since_ms)));
     if (ids.empty()) return std::optional<std::string>{};
     return std::optional<std::string>{ids[0]};
   });

@@ -44,6 +44,8 @@ struct room_listing {
 
 class room_directory {
  public:
+  static constexpr std::int64_t only_unfinished = INT64_MAX;
+
   virtual ~room_directory() = default;
 
   // Takes room_id's lease for node_id, atomically, when no node holds it,
@@ -79,8 +81,12 @@ class room_directory {
   // claims and resumes. At most `limit`, by room id.
   virtual result<std::vector<std::string>> expired_rooms(std::size_t limit) = 0;
   // The room's unfinished match (its newest, should there be several) with
-  // its whole log: what resuming one room needs. nullopt when it has none.
-  virtual result<std::optional<stored_match>> load_room_match(const std::string& room_id) = 0;
+  // its whole log: what resuming one room needs. When it has none, its
+  // newest match that ended at or after finished_since_ms (the stored
+  // ended_ms): what a node shows the players of a match that ended with its
+  // node's last action (only_unfinished: never). nullopt when it has neither.
+  virtual result<std::optional<stored_match>> load_room_match(const std::string& room_id,
+                                                              std::int64_t finished_since_ms) = 0;
 
   // Replaces node_id's lobby listing with `rooms` (all or nothing) and marks
   // the node alive now. invalid when a room id repeats.

@@ -129,11 +129,13 @@ result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t lim
   });
 }
 
-result<std::optional<std::string>> sqlite_directory::room_match_id(const std::string& room_id) {
+result<std::optional<std::string>> sqlite_directory::room_match_id(const std::string& room_id,
+                                                                    std::int64_t finished_since_ms) {
   return guarded("finding a room's match", [&]() -> result<std::optional<std::string>> {
-    sql::stmt s(*db_, "SELECT match_id FROM matches WHERE room_id = ?1 AND status = 'playing' "
-                      "ORDER BY created_ms DESC, match_id DESC LIMIT 1");
+    sql::stmt s(*db_, "SELECT match_id FROM matches WHERE room_id = ?1 AND (status = 'playing' OR ended_ms >= ?2) "
+                      "ORDER BY status = 'playing' DESC, created_ms DESC, match_id DESC LIMIT 1");
     s.bind(1, room_id);
+    s.bind(2, finished_since_ms);
     auto ids = column0(s);
     if (ids.empty()) return std::optional<std::string>{};
     return std::optional<std::string>{ids[0]};

@@ -420,8 +420,9 @@ result<std::vector<std::string>> sqlite_store::expired_rooms(std::size_t limit) 
   return directory_->expired_rooms(limit);
 }
 
-result<std::optional<stored_match>> sqlite_store::load_room_match(const std::string& room_id) {
-  return detail::load_room_match(*directory_, *reader_, room_id);
+result<std::optional<stored_match>> sqlite_store::load_room_match(const std::string& room_id,
+                                                              std::int64_t finished_since_ms) {
+  return detail::load_room_match(*directory_, *reader_, room_id, finished_since_ms);
 }
 
 status sqlite_store::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {

@@ -132,7 +132,7 @@ TEST_CASE("pg_store: a node that lost a room's lease cannot write its match; the
   const status fenced = append(*n1, "m", by(0, 3));
   CHECK(fenced.error_code() == status::code::conflict);
   CHECK(fenced.message().find("room-m") != std::string::npos);
-  const auto loaded = n2->load_room_match("room-m");
+  const auto loaded = n2->load_room_match("room-m", room_directory::only_unfinished);
   REQUIRE(loaded);
   REQUIRE(loaded->has_value());
   CHECK((*loaded)->actions.size() == 2);
@@ -194,7 +194,7 @@ TEST_CASE("pg_store: takeovers in the middle of a node's appends: every acknowle
     while (last_acked < next_seq + 2 && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     const bool taken = claim_when_expired(*nodes[taker], "room-m", taker ? "n2" : "n1", 300);
-    const auto loaded = nodes[taker]->load_room_match("room-m");
+    const auto loaded = nodes[taker]->load_room_match("room-m", room_directory::only_unfinished);
     if (!taken) stop = true;
     writer.join();  // the owner's next append after the claim is fenced: it stops
     CHECK(not_conflict == 0);

@@ -256,7 +256,7 @@ TEST_CASE("store: expired_rooms lists the rooms of unfinished matches that no li
   });
 }
 
-TEST_CASE("store: load_room_match gives the room's unfinished match with its whole log") {
+TEST_CASE("store: load_room_match gives the room's unfinished match with its whole log, else a recently finished one") {
   for_each_store([](match_store& s) {
     room_directory& d = dir_of(s);
     match_record old_one = sample_record("old", 1700000000000);
@@ -277,7 +277,7 @@ TEST_CASE("store: load_room_match gives the room's unfinished match with its who
     s.flush();
     REQUIRE(a.wrong() == 0);
 
-    const auto got = d.load_room_match("lobby-7");
+    const auto got = d.load_room_match("lobby-7", room_directory::only_unfinished);
     REQUIRE_MESSAGE(got, got.error().message());
     REQUIRE(got->has_value());
     const stored_match& sm = **got;
@@ -292,12 +292,33 @@ TEST_CASE("store: load_room_match gives the room's unfinished match with its who
     // Finished: the room has no match to resume; unknown rooms neither.
     s.finish_match("current", {{0}, "victory", 1700000008000}, a.expect(true));
     s.flush();
-    const auto none = d.load_room_match("lobby-7");
+    const auto none = d.load_room_match("lobby-7", room_directory::only_unfinished);
     REQUIRE(none);
     CHECK(!none->has_value());
-    const auto unknown = d.load_room_match("no-such-room");
+    const auto unknown = d.load_room_match("no-such-room", 0);
     REQUIRE(unknown);
     CHECK(!unknown->has_value());
+
+    // Finished ones when asked for: the newest that ended since the time given.
+    const auto recent = d.load_room_match("lobby-7", 1700000008000);
+    REQUIRE(recent);
+    REQUIRE(recent->has_value());
+    CHECK((*recent)->match.match_id == "current");
+    REQUIRE((*recent)->finished());
+    CHECK((*recent)->result->winners == std::vector<int>{0});
+    CHECK((*recent)->actions.size() == 3);
+    const auto too_old = d.load_room_match("lobby-7", 1700000008001);
+    REQUIRE(too_old);
+    CHECK(!too_old->has_value());
+    // An unfinished match comes first, however new the finished one.
+    match_record next = sample_record("next", 1700000001000);
+    next.room_id = "lobby-7";
+    created(s, next);
+    s.flush();
+    const auto playing = d.load_room_match("lobby-7", 0);
+    REQUIRE(playing);
+    REQUIRE(playing->has_value());
+    CHECK((*playing)->match.match_id == "next");
   });
 }
 

@@ -32,11 +32,15 @@ cluster_options fast_options(const std::string& node) {
 struct node {
   harness h;
   cluster_node cluster;
-  node(const std::string& id, memory_store& store)
-      : h(cluster_config(id), &store), cluster(fast_options(id), *store.directory(), h.rooms) {
+  node(const std::string& id, memory_store& store, std::int64_t finished_room_ttl_ms = 0)
+      : h(cluster_config(id), &store), cluster(with_ttl(fast_options(id), finished_room_ttl_ms), *store.directory(), h.rooms) {
     // memory_store has no fence: nothing refuses a room's writes.
     cluster.serve(h.rsvc, h.lsvc, false);
     cluster.start();
+  }
+  static cluster_options with_ttl(cluster_options o, std::int64_t finished_room_ttl_ms) {
+    o.finished_room_ttl_ms = finished_room_ttl_ms;
+    return o;
   }
   static config cluster_config(const std::string& id) {
     config c = test_config();
@@ -215,4 +219,50 @@ TEST_CASE("cluster node: the lobby lists every node's rooms, this node's as they
   CHECK(page.at("rooms").size() == 1);
   CHECK(page.at("total") == 2);
   CHECK(page.at("next") == page.at("rooms")[0].at("room"));
+}
+
+TEST_CASE("cluster node: a match that ended with its dead node's last action is shown finished on another node "
+          "within finished_room_ttl, and not after") {
+  memory_store store(memory_store::callbacks::run_inline);
+  auto n1 = std::make_unique<node>("n1", store);
+  node n2("n2", store);
+  auto host = n1->h.connect();
+  const std::string room = n1->h.create_room(host);
+  auto [a, b] = n1->h.start_duel(room);
+  // a's concession ends the match; n1 dies before b sees the end.
+  auto r = act(a.c, {{"type", "concede"}});
+  const json* over = find_type(r, "match_over");
+  REQUIRE(over);
+  const json over_before = *over;
+  n1->cluster.stop();
+  n1->h.crash();
+
+  // Resumes b on a node that has not seen the room yet.
+  auto resume_elsewhere = [&](const std::string& id, std::int64_t ttl_ms) {
+    node n(id, store, ttl_ms);
+    auto back = n.h.connect(false);
+    back.session->set_routed_room(room);
+    back.say({{"type", "hello"}, {"version", 1}, {"client", "test"}});
+    back.expect("welcome");
+    back.session->on_text(json({{"type", "resume"}, {"id", 8}, {"room", room}, {"token", b.token}}).dump());
+    return wait_for(back, ttl_ms > 0 ? "match_over" : "error", n.h, n2.h);
+  };
+
+  const json msgs = resume_elsewhere("n3", 100'000);
+  const json* joined = of_type(msgs, "joined");
+  REQUIRE(joined);
+  CHECK(joined->at("seat") == b.seat);
+  const json* end = of_type(msgs, "match_over");
+  REQUIRE(end);
+  CHECK(*end == over_before);
+  // A finished room holds no lease: another node may claim it at once.
+  CHECK(store.directory()->claim_room(room, "n9", 1000).value());
+  REQUIRE(store.directory()->release_room(room, "n9").is_ok());
+
+  // finished_room_ttl_ms 0: never shown.
+  const json refused = resume_elsewhere("n4", 0);
+  const json* e = of_type(refused, "error");
+  REQUIRE(e);
+  CHECK(e->at("code") == "room_not_found");
+  n1.reset();
 }
