@@ -334,8 +334,10 @@ status server::start() {
   td.store = d.store.get();
   td.wall_ms = d.room_svc.wall_ms;
   td.random = [] { return random_u64(); };
+  if (d.cluster) td.node_id = cfg.node_id;
   d.tournaments = std::make_unique<tournament_service>(td);
   d.tournaments->load();
+  if (d.cluster) d.cluster->each_round([t = d.tournaments.get()] { t->poll_store(); });
   d.lobby.find_tournament_seat = [t = d.tournaments.get()](std::string_view token) { return t->find_seat(token); };
   d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store);
   d.admin_api->set_tournaments(d.organiser.get());

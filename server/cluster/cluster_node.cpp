@@ -141,6 +141,7 @@ void cluster_node::run() {
       hand_over();
       publish();
       sweep();
+      if (each_round_) each_round_();
     }
   }
 }

@@ -85,6 +85,10 @@ class cluster_node {
   // (room_services::fenced, when `fenced`). Before the server runs.
   void serve(room_services& rooms, lobby_services& lobby, bool fenced);
 
+  // Runs `f` on the cluster thread after each round of renewals (every
+  // renew_every_ms): the tournaments' poll_store. Before start().
+  void each_round(std::function<void()> f) { each_round_ = std::move(f); }
+
   void start();
   // Stops the thread; pending fetches get null.
   void stop();
@@ -126,6 +130,7 @@ class cluster_node {
   room_directory& dir_;
   std::shared_ptr<room_registry> rooms_;
   std::function<std::int64_t()> wall_ms_;  // the rooms' clock (serve), for finished_room_ttl_ms
+  std::function<void()> each_round_;
   std::thread thread_;
 
   std::mutex mu_;  // guards what follows, up to thread_state

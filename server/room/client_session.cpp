@@ -207,7 +207,9 @@ void client_session::on_text(std::string_view text) {
           using k = tournament_seat::kind;
           if (found.what == k::bad_token) {
             spdlog::info("connection {}: tournament_join with an unknown token refused", conn_id_);
-            return send_error(m.id, pr::session_errc::bad_token, "that token belongs to no tournament player");
+            return send_error(m.id, pr::session_errc::bad_token,
+                              found.detail.empty() ? std::string("that token belongs to no tournament player")
+                                                   : found.detail);
           }
           if (found.what == k::waiting) return send_error(m.id, pr::session_errc::tournament_waiting, found.detail);
           if (found.what == k::over) return send_error(m.id, pr::session_errc::tournament_over, found.detail);

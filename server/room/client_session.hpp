@@ -39,7 +39,7 @@ struct tournament_seat {
   std::shared_ptr<room> r;  // seated: the room, the seat and the player's name
   int seat = -1;
   std::string name;
-  std::string detail;  // waiting, over: a sentence for the player
+  std::string detail;  // waiting, over (and bad_token, optionally): a sentence for the player
 };
 
 struct lobby_services {

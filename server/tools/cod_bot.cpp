@@ -90,6 +90,7 @@ struct options {
   std::string resume_token;
   std::string tournament_token;
   std::string spectate;
+  std::string tournament;  // routes tournament_join (?room=ID)
   std::string token_file;
   std::string ack_file;
   std::string dump_file;
@@ -133,6 +134,8 @@ void usage(std::FILE* to) {
       "  --resume TOKEN           with --room: take back a seat (after a lost connection)\n"
       "  --spectate ID            watch room ID until the match is over\n"
       "  --tournament-token T     play every game of a tournament as the player with join token T\n"
+      "  --tournament ID          with --tournament-token: the tournament's id, added as ?room=ID (a cluster\n"
+      "                           runs a tournament on the node that created it: the proxy sends it there)\n"
       "  --deck N                 preconstructed deck 1..4 (default 1)\n"
       "  --cards ID,ID,...        a constructed deck (8 catalogue ids)\n"
       "  --seat N                 the seat wanted (default: the lowest free one)\n"
@@ -268,6 +271,8 @@ int parse_args(int argc, char** argv, options& o) {
       o.resume_token = v;
     } else if (a == "--tournament-token") {
       o.tournament_token = v;
+    } else if (a == "--tournament") {
+      o.tournament = v;
     } else if (a == "--spectate") {
       o.spectate = v;
     } else if (a == "--token-file") {
@@ -295,6 +300,7 @@ int parse_args(int argc, char** argv, options& o) {
                     (!o.tournament_token.empty() ? 1 : 0);
   if (modes != 1) return fail("give exactly one of --create, --room ID, --spectate ID, --tournament-token T");
   if (!o.resume_token.empty() && o.room.empty()) return fail("--resume needs --room");
+  if (!o.tournament.empty() && o.tournament_token.empty()) return fail("--tournament needs --tournament-token");
   if (o.deck && !o.cards.empty()) return fail("give --deck or --cards, not both");
   if (!o.cards.empty() && o.create && o.format == pr::deck_format::preconstructed)
     return fail("--cards needs a constructed room (--format constructed)");
@@ -863,7 +869,7 @@ int bot::run() {
 
   // Bound for one room: say which in the path, for a cluster's proxy.
   std::string target = o_.target;
-  const std::string& bound = o_.room.empty() ? o_.spectate : o_.room;
+  const std::string& bound = !o_.room.empty() ? o_.room : !o_.spectate.empty() ? o_.spectate : o_.tournament;
   if (!bound.empty() && target.find('?') == std::string::npos) target = cat(target, "?room=", bound);
   const std::string url = cat(o_.tls.enabled ? "wss://" : "ws://", o_.host, ":", std::to_string(o_.port), target);
   switch (ws_.connect(o_.host, o_.port, target, deadline_, o_.tls)) {

@@ -40,6 +40,24 @@ void tournament_service::save(const std::string& id, const entry& e) {
   });
 }
 
+bool tournament_service::owns(const std::string& id) const {
+  return d_.node_id.empty() || id.starts_with(d_.node_id + "-");
+}
+
+bool tournament_service::report_stored(const std::string& id, entry& e, const std::string& match_id, int table,
+                                       tn::player_id a, tn::player_id b, const stored_match& sm) {
+  // Voided (re-paired) or aborted by the server: no result to report.
+  if (sm.result && sm.result->reason != "voided" && sm.result->reason != "aborted") {
+    tn::player_id w = tn::no_player;
+    if (sm.result->winners.size() == 1) w = sm.result->winners[0] == 0 ? a : b;
+    if (!e.t.report_game(match_id, w)) return false;
+    spdlog::info("tournament {}: match {} of table {} ended while no room of this node ran it: counted from the store",
+                 id, match_id, table);
+    return true;
+  }
+  return false;
+}
+
 void tournament_service::load() {
   std::vector<stored_tournament> found;
   try {
@@ -49,7 +67,12 @@ void tournament_service::load() {
   }
 
   std::lock_guard lock(mu_);
+  std::size_t others = 0;
   for (auto& l : found) {
+    if (!owns(l.id)) {
+      ++others;  // another node's (docs/cluster.md, "Tournaments")
+      continue;
+    }
     entry& e = entries_[l.id];
     e.t = std::move(l.t);
     e.x = l.extras;
@@ -64,18 +87,20 @@ void tournament_service::load() {
           if (game.decided || game.match_id.empty()) continue;
           const std::string room_id = room_of_match(game.match_id);
           if (d_.rooms->find(room_id)) {
-            e.rooms.push_back({r->number, p.table, static_cast<int>(g) + 1, p.a, p.b, room_id, game.match_id});
-            hook(l.id, room_id);
+            e.rooms.push_back({r->number, p.table, static_cast<int>(g) + 1, p.a, p.b, room_id, game.match_id, {}});
+            e.rooms.back().hooked = hook(l.id, room_id);
             ++running;
             continue;
           }
-          // No room: the match ended while the tournament did not hear of it.
+          // No room: the match ended while the tournament did not hear of
+          // it, or (a cluster) it runs on another node: poll_store counts it
+          // when it ends.
           const auto sm = d_.store->load_match(game.match_id);
-          // Voided (re-paired) or aborted by the server: no result to report.
-          if (sm && sm->result && sm->result->reason != "voided" && sm->result->reason != "aborted") {
-            tn::player_id w = tn::no_player;
-            if (sm->result->winners.size() == 1) w = sm->result->winners[0] == 0 ? p.a : p.b;
-            if (e.t.report_game(game.match_id, w)) changed = true;
+          if (sm && report_stored(l.id, e, game.match_id, p.table, p.a, p.b, *sm)) {
+            changed = true;
+          } else if (!d_.node_id.empty() && sm && !sm->finished()) {
+            spdlog::info("tournament {}: match {} of table {} runs on another node; its result is read from the store",
+                         l.id, game.match_id, p.table);
           } else {
             spdlog::warn("tournament {}: match {} of table {} was not recovered; the organiser may give a game loss",
                          l.id, game.match_id, p.table);
@@ -88,14 +113,61 @@ void tournament_service::load() {
     spdlog::info("tournament {} ('{}'): loaded, stage {}, {} running matches recovered", l.id, e.t.settings().name,
                  tn::stage_name(e.t.current_stage()), running);
   }
+  if (others > 0) spdlog::info("tournaments: {} of the store's run on other nodes (their ids name them)", others);
+}
+
+void tournament_service::poll_store() {
+  // The undecided games of the current rounds with no room of this node:
+  // read outside the lock (the store blocks; rooms' hooks take the lock).
+  struct pending {
+    std::string id, match_id;
+    int table;
+    tn::player_id a, b;
+  };
+  std::vector<pending> todo;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [id, e] : entries_) {
+      const tn::round* r = e.t.current_round();
+      if (!r) continue;
+      for (const auto& p : r->pairings)
+        for (const auto& game : p.games) {
+          if (game.decided || game.match_id.empty()) continue;
+          // Hooked here: the room reports its end itself.
+          const bool here = std::any_of(e.rooms.begin(), e.rooms.end(), [&](const tournament_room& tr) {
+            if (tr.match_id != game.match_id) return false;
+            const auto r = d_.rooms->find(tr.room_id);
+            return r && r == tr.hooked.lock();
+          });
+          if (!here) todo.push_back({id, game.match_id, p.table, p.a, p.b});
+        }
+    }
+  }
+  for (const auto& t : todo) {
+    std::optional<stored_match> sm;
+    try {
+      sm = d_.store->load_match(t.match_id);
+    } catch (const persist_error& e) {
+      spdlog::warn("tournament {}: match {} could not be read: {}", t.id, t.match_id, e.what());
+      continue;
+    }
+    if (!sm || !sm->finished()) continue;
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(t.id);
+    if (it == entries_.end()) continue;
+    entry& e = it->second;
+    if (!report_stored(t.id, e, t.match_id, t.table, t.a, t.b, *sm)) continue;
+    std::erase_if(e.rooms, [&](const tournament_room& tr) { return tr.match_id == t.match_id; });
+    after_result(t.id, e);
+  }
 }
 
 // ---------------------------------------------------------------------------
 // Rooms.
 
-void tournament_service::hook(const std::string& id, const std::string& room_id) {
+std::shared_ptr<room> tournament_service::hook(const std::string& id, const std::string& room_id) {
   auto r = d_.rooms->find(room_id);
-  if (!r) return;
+  if (!r) return nullptr;
   room_hooks h;
   h.spectator_delay = entries_[id].x.spectator_delay;
   h.started = [this, id](const std::string& rid, const std::string& mid) { on_started(id, rid, mid); };
@@ -103,6 +175,7 @@ void tournament_service::hook(const std::string& id, const std::string& room_id)
     on_finished(id, rid, mid, w);
   };
   r->set_hooks(std::move(h));
+  return r;
 }
 
 void tournament_service::retire_room(const tournament_room& tr, const std::string& why) {
@@ -150,8 +223,8 @@ void tournament_service::open_rooms(const std::string& id, entry& e) {
                     s.round, s.table, s.game_number);
       continue;
     }
-    e.rooms.push_back({s.round, s.table, s.game_number, s.a, s.b, r->id(), {}});
-    hook(id, r->id());
+    e.rooms.push_back({s.round, s.table, s.game_number, s.a, s.b, r->id(), {}, {}});
+    e.rooms.back().hooked = hook(id, r->id());
     spdlog::info("tournament {}: round {} table {} game {}: room {} for '{}' vs '{}'", id, s.round, s.table,
                  s.game_number, r->id(), e.t.players()[static_cast<std::size_t>(s.a)].name,
                  e.t.players()[static_cast<std::size_t>(s.b)].name);
@@ -244,8 +317,9 @@ tn::status tournament_service::create(tn::config c, const std::vector<std::strin
   e.x = x;
   e.created_ms = d_.wall_ms();
   std::lock_guard lock(mu_);
-  std::string id = hex_id(d_.random());
-  while (entries_.count(id)) id = hex_id(d_.random());
+  const std::string prefix = d_.node_id.empty() ? std::string() : d_.node_id + "-";
+  std::string id = prefix + hex_id(d_.random());
+  while (entries_.count(id)) id = prefix + hex_id(d_.random());
   out.id = id;
   out.tokens = std::move(tokens);
   out.warnings = tn::tournament::warnings(c, static_cast<int>(names.size()));
@@ -333,8 +407,17 @@ std::optional<tournament_snapshot> tournament_service::get(const std::string& id
 }
 
 std::vector<tournament_snapshot> tournament_service::list() const {
-  std::lock_guard lock(mu_);
   std::vector<tournament_snapshot> out;
+  if (!d_.node_id.empty()) {
+    // The other nodes' as last saved (their open rooms are theirs to know).
+    try {
+      for (auto& l : d_.store->load_tournaments())
+        if (!owns(l.id)) out.push_back({l.id, std::move(l.t), l.extras, l.created_ms, {}});
+    } catch (const persist_error& e) {
+      spdlog::warn("tournaments: the other nodes' tournaments could not be read: {}", e.what());
+    }
+  }
+  std::lock_guard lock(mu_);
   for (const auto& [id, e] : entries_) out.push_back({id, e.t, e.x, e.created_ms, e.rooms});
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     return a.created_ms != b.created_ms ? a.created_ms < b.created_ms : a.id < b.id;
@@ -377,7 +460,12 @@ tournament_seat tournament_service::find_seat(std::string_view token) {
                    : std::string("the first round has not started yet");
     return out;
   }
-  return {};
+  tournament_seat unknown;
+  if (!d_.node_id.empty())
+    unknown.detail = cat("that token belongs to no tournament player of node ", d_.node_id,
+                         ": a tournament runs on the node that created it; connect with /ws?room=TOURNAMENT_ID "
+                         "(docs/cluster.md)");
+  return unknown;
 }
 
 }  // namespace cod::server

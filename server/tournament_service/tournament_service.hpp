@@ -28,6 +28,7 @@
 
 namespace cod::server {
 
+class room;
 class room_registry;
 
 // tournament_extras (what the server keeps beside the tournament value) is
@@ -40,6 +41,9 @@ struct tournament_room {
   tournaments::player_id a = tournaments::no_player, b = tournaments::no_player;  // seats 0, 1
   std::string room_id;
   std::string match_id;  // once its match started
+  // The room object given the tournament's hooks: a room that moved to
+  // another node and back is another object, without them (poll_store).
+  std::weak_ptr<room> hooked;
 };
 
 // A copy of one tournament, for the API's answers.
@@ -58,6 +62,11 @@ class tournament_service {
     match_store* store = nullptr;
     std::function<std::int64_t()> wall_ms;
     tournaments::random_source random;  // join tokens, seeds and ids
+    // A cluster node's id (docs/cluster.md, "Tournaments"); empty on a
+    // single server. A node runs the tournaments it created, whose ids it
+    // prefixes with "<node_id>-" (so that the proxy sends their players and
+    // organisers to it), and only those.
+    std::string node_id;
   };
   explicit tournament_service(deps d);
 
@@ -84,11 +93,19 @@ class tournament_service {
                                                tournaments::player_id p, std::string_view reason);
   std::optional<tournaments::status> repair(const std::string& id, std::string_view actor, std::string_view reason);
 
+  // This node's tournaments.
   std::optional<tournament_snapshot> get(const std::string& id) const;
+  // Every tournament: a cluster node's own, and the others' as the store has
+  // them (blocking: the admin thread's).
   std::vector<tournament_snapshot> list() const;
 
   // tournament_join: where the token's player plays now.
   tournament_seat find_seat(std::string_view token);
+
+  // A cluster node's, every second or so, off the rooms' strands: the games
+  // whose room runs on another node (taken over while this node was away)
+  // report their results from the store, as load() does at start-up.
+  void poll_store();
 
  private:
   struct entry {
@@ -99,9 +116,16 @@ class tournament_service {
   };
   // All under mu_.
   void save(const std::string& id, const entry& e);
+  // Whether this node runs tournament `id` (deps::node_id).
+  bool owns(const std::string& id) const;
+  // A game's match ended as the store says: counts it (its room may be gone,
+  // or on another node). True when it changed the tournament.
+  bool report_stored(const std::string& id, entry& e, const std::string& match_id, int table,
+                     tournaments::player_id a, tournaments::player_id b, const stored_match& sm);
   void open_rooms(const std::string& id, entry& e);
   void after_result(const std::string& id, entry& e);
-  void hook(const std::string& id, const std::string& room_id);
+  // Gives the room its hooks; the room, or null when it is not here.
+  std::shared_ptr<room> hook(const std::string& id, const std::string& room_id);
   void retire_room(const tournament_room& r, const std::string& why);
   void concede_in(const entry& e, const std::string& match_id, tournaments::player_id p, const std::string& why);
   // The tournament and room a room hook reports on; nullopt for a report no

@@ -21,6 +21,10 @@ bot connects through the proxy only.
    hand it over ("handed over" in the holder's log): the room moves back
    with its seats. Then every node is killed (-9) in mid-play, all three
    start again on the same store, and every match resumes and finishes.
+3. A tournament, created and played through the proxy, runs on the node
+   that created it; that node is killed in mid-round: its games' rooms are
+   taken over like the others and finish; when the node is back it counts
+   their results from the store and the tournament finishes.
 
 For every match: every action a bot saw acknowledged is in the store, the
 stored seqs are 1..N with N the bots' final seq, the match is finished,
@@ -30,7 +34,10 @@ and `cod-admin --store URI verify-all` verifies every match of the store.
                   [--restart-duels N]
 """
 
+import http.client
+import json
 import os
+import ssl
 import sys
 import time
 
@@ -39,6 +46,7 @@ import e2e_lib as e2e  # noqa: E402
 from e2e_lib import check  # noqa: E402
 
 NODES = ("n1", "n2", "n3")
+ORGANISER = "e2e-organiser-token-c1u5t3r"
 
 
 def extra(ap):
@@ -59,6 +67,7 @@ class Cluster:
             # --grace-period-sec covers the takeover.
             self.servers[node] = e2e.Server(args.server, work, None, name=node,
                                             extra=["--store", self.pg.uri, "--node-id", node,
+                                                   "--organiser-token", ORGANISER,
                                                    "--grace-period-sec", "120", "--log-level", "info"]).start()
         self.proxy, self.port, self.ca = e2e.start_proxy(work, self.servers)
         self.url = ["--url", "wss://localhost:%d/ws" % self.port, "--tls-ca", self.ca]
@@ -192,6 +201,62 @@ def check_games(c, games):
     e2e.log("%d matches: stored whole, every acknowledged action in the store" % len(games))
 
 
+def organise(c, method, path, body=None, want=(200,)):
+    """The organiser API through the proxy (HTTPS): the answer's body, or
+    None for a status in `want` other than the first."""
+    conn = http.client.HTTPSConnection("localhost", c.port, timeout=10,
+                                       context=ssl.create_default_context(cafile=c.ca))
+    try:
+        conn.request(method, path, body=None if body is None else json.dumps(body),
+                     headers={"Content-Type": "application/json", "Authorization": "Bearer " + ORGANISER})
+        r = conn.getresponse()
+        text = r.read().decode()
+    finally:
+        conn.close()
+    want = want if isinstance(want, tuple) else (want,)
+    check(r.status in want, "%s %s: %d, wanted %s: %s" % (method, path, r.status, want, text))
+    return json.loads(text) if text and r.status == want[0] else None
+
+
+def tournament_failover(c):
+    """A tournament runs on the node that created it; its games' rooms fail
+    over like any other, and the node counts their results when it is back."""
+    t = organise(c, "POST", "/admin/api/tournaments",
+                 {"name": "Cluster cup", "players": ["Ada", "Bo", "Cy", "Di"], "rounds": 1}, 201)
+    tid = t["tournament"]
+    owner = tid.split("-")[0]
+    check(owner in NODES, "tournament id %s names no node" % tid)
+    organise(c, "POST", "/admin/api/tournaments/%s/rounds" % tid, {})
+    bots = [c.bot("t%d" % i, ["--tournament-token", p["token"], "--tournament", tid, "--deck", str(1 + i),
+                              "--seed", str(90 + i)]).start() for i, p in enumerate(t["players"])]
+    games = {}
+    for b in bots:
+        room = b.token(60)["room"]
+        check(room.startswith(owner + "-"), "tournament room %s is not on %s" % (room, owner))
+        games.setdefault(room, []).append(b)
+    check(len(games) == 2, "tournament rooms %s" % list(games))
+    wait_under_way(games, 4)
+    c.servers[owner].kill9()
+    resumed = finish_all(c, games)
+    check_games(c, games)
+    c.servers[owner].start()
+    deadline = time.time() + 30
+    while True:
+        # 404 until the proxy's health checks see the node up (another node answers).
+        st = organise(c, "GET", "/admin/api/tournaments/" + tid, want=(200, 404))
+        if st and st["stage"] == "finished":
+            break
+        check(time.time() < deadline, "tournament %s not finished 30 s after %s came back: %s" %
+              (tid, owner, json.dumps(st["rounds"]) if st else "404"))
+        time.sleep(0.5)
+    for p in st["rounds"][0]["pairings"]:
+        for g in p["games"]:
+            rows = c.pg.query("SELECT status FROM matches WHERE match_id = :'p1'", g["match_id"])
+            check(rows == [["finished"]], "game %s: stored %s" % (g["match_id"], rows))
+    e2e.log("tournament %s on %s: its node killed in round 1, its %d games finished on other nodes (%d bots resumed); "
+            "back, the node counted their results" % (tid, owner, len(games), resumed))
+
+
 def verify_all(c):
     rc, out = e2e.run_admin_store(c.args.admin, c.pg.uri, "verify-all", timeout=300)
     check(rc == 0, "cod-admin verify-all (%d):\n%s" % (rc, out[-3000:]))
@@ -298,6 +363,9 @@ def test(args, work):
     resumed = finish_all(c, games2, delay_ms=slow)
     e2e.log("whole-cluster restart: %d bots resumed" % resumed)
     check_games(c, games2)
+
+    # 3. A tournament whose node dies in mid-round.
+    tournament_failover(c)
 
     verify_all(c)
     check(c.proxy.poll() is None, "haproxy died")

@@ -23,8 +23,11 @@ struct fixture {
   admin::api api{admin_token, shipped(), *h.store, organiser_token};
 
   // `shared_store`: a store that outlives the fixture (a restart); its own otherwise.
-  explicit fixture(match_store* shared_store = nullptr) : h(test_config(), shared_store) {
+  // `node_id`: a cluster node's service.
+  explicit fixture(match_store* shared_store = nullptr, const std::string& node_id = "")
+      : h(test_config(), shared_store) {
     tournament_service::deps d;
+    d.node_id = node_id;
     d.rooms = h.rooms;
     d.store = h.store;
     d.wall_ms = [this] { return h.wall += 1000; };
@@ -425,6 +428,99 @@ TEST_CASE("tournaments on memory_store: every change is stored; a restarted serv
   CHECK(after.at("config") == before.at("config"));
   CHECK(after.at("log") == before.at("log"));
   CHECK(after.at("standings") == before.at("standings"));
+}
+
+TEST_CASE("tournaments in a cluster: a node runs those it created, tells other nodes' players where theirs run, "
+          "and counts the games that ended on another node from the store") {
+  memory_store store{memory_store::callbacks::run_inline};
+  std::string id, room, match_id;
+  json c, p;
+  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+  std::string a_token, b_token;
+  {
+    fixture n1(&store, "n1");
+    c = n1.ok("POST", "/admin/api/tournaments", {{"name", "Spread"}, {"players", {"Ann", "Ben"}}, {"rounds", 1}},
+              201);
+    id = c.at("tournament");
+    CHECK(id.starts_with("n1-t"));
+    auto st = n1.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+    p = st.at("rounds")[0].at("pairings")[0];
+    auto ca = n1.h.connect(), cb = n1.h.connect();
+    const json ja = tjoin(ca, tok(p.at("a")));
+    REQUIRE(ja.at("type") == "joined");
+    room = ja.at("room");
+    a_token = ja.at("token");
+    REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+    match_id = n1.ok("GET", "/admin/api/tournaments/" + id).at("rounds")[0].at("pairings")[0].at("games")[0].at(
+        "match_id");
+
+    // Another node does not run it (no second copy opening rooms), lists
+    // it from the store, and tells its players where to go.
+    fixture n2(&store, "n2");
+    n2.svc->load();
+    CHECK(n2.call("GET", "/admin/api/tournaments/" + id).status == 404);
+    const auto listed = n2.ok("GET", "/admin/api/tournaments");
+    REQUIRE(listed.at("tournaments").size() == 1);
+    CHECK(listed.at("tournaments")[0].at("tournament") == id);
+    auto elsewhere = n2.h.connect();
+    const json refused = tjoin(elsewhere, tok(p.at("a")));
+    CHECK(refused.at("code") == "bad_token");
+    CHECK(refused.at("message").get<std::string>().find("/ws?room=TOURNAMENT_ID") != std::string::npos);
+    n1.h.crash();
+  }
+  // n1 died; its match runs on n3 (taken over) and ends there, without the
+  // tournament's hooks.
+  {
+    fixture n3(&store, "n3");
+    n3.h.recover_one();
+    auto back = n3.h.connect();
+    back.say({{"type", "resume"}, {"room", room}, {"token", a_token}});
+    REQUIRE(find_type(back.take(), "joined"));
+    const auto r = act(back, {{"type", "concede"}});
+    REQUIRE(find_type(r, "match_over"));
+  }
+  // n1 comes back: its tournament is its own again; the game it could not
+  // watch is counted from the store.
+  fixture n1(&store, "n1");
+  n1.svc->load();
+  const auto after = n1.ok("GET", "/admin/api/tournaments/" + id);
+  CHECK(after.at("stage") == "finished");
+  const json game = after.at("rounds")[0].at("pairings")[0].at("games")[0];
+  CHECK(game.at("match_id") == match_id);
+  CHECK(game.at("decided") == true);
+
+  // The same while the node runs: poll_store counts a game that ended elsewhere.
+  n1.counter = 7;  // other tokens than the restarted fixture's first ones
+  auto c2 = n1.ok("POST", "/admin/api/tournaments", {{"name", "Later"}, {"players", {"Cid", "Dee"}}, {"rounds", 1}}, 201);
+  const std::string id2 = c2.at("tournament");
+  const json p2 = n1.ok("POST", "/admin/api/tournaments/" + id2 + "/rounds", json::object()).at("rounds")[0].at(
+      "pairings")[0];
+  auto tok2 = [&](const json& who) { return c2.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+  auto ca = n1.h.connect(), cb = n1.h.connect();
+  const json ja = tjoin(ca, tok2(p2.at("a")));
+  INFO(ja.dump());
+  REQUIRE(ja.at("type") == "joined");
+  REQUIRE(tjoin(cb, tok2(p2.at("b"))).at("type") == "joined");
+  const std::string room2 = ja.at("room");
+  // The room moves to another node (a handover): it leaves n1 with its hooks.
+  n1.h.rooms->find(room2)->move_away("another node asked for it", nullptr);
+  n1.h.ex->run();
+  REQUIRE(n1.h.rooms->find(room2) == nullptr);
+  n1.svc->poll_store();
+  CHECK(n1.ok("GET", "/admin/api/tournaments/" + id2).at("stage") != "finished");
+  {
+    harness n4(test_config(), &store);
+    auto unfinished = store.load_unfinished();
+    REQUIRE(unfinished.size() == 1);
+    REQUIRE(n4.rooms->recover(unfinished) == 1);
+    n4.ex->run();
+    auto back = n4.connect();
+    back.say({{"type", "resume"}, {"room", room2}, {"token", ja.at("token")}});
+    REQUIRE(find_type(back.take(), "joined"));
+    REQUIRE(find_type(act(back, {{"type", "concede"}}), "match_over"));
+  }
+  n1.svc->poll_store();
+  CHECK(n1.ok("GET", "/admin/api/tournaments/" + id2).at("stage") == "finished");
 }
 
 }  // namespace cod::server::test
