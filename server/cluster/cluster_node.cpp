@@ -200,7 +200,22 @@ void cluster_node::serve_fetches() {
   for (const auto& id : ids) {
     bool elsewhere = false;
     auto r = rooms_->find(id);  // taken by an earlier fetch or a sweep meanwhile
-    if (!r) r = take(id, &elsewhere);
+    bool known = true;
+    if (!r) {
+      std::lock_guard lk(mu_);
+      auto it = fetches_.find(id);
+      known = it != fetches_.end() && it->second.known;
+    }
+    if (!r && !known) {
+      // A read first: an id nobody ever used (a typo, a flood of made-up
+      // ids) costs no claim and release, two writes.
+      const auto found = dir_.room_known(id);
+      if (!found) spdlog::warn("cluster: room {}: cannot be looked up: {}", id, found.error().message());
+      known = found && *found;
+      std::lock_guard lk(mu_);
+      if (auto it = fetches_.find(id); it != fetches_.end()) it->second.known = known;
+    }
+    if (!r && known) r = take(id, &elsewhere);
     std::vector<fetched> done;
     {
       std::lock_guard lk(mu_);

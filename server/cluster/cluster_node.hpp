@@ -102,6 +102,7 @@ class cluster_node {
     std::int64_t deadline_ms = 0;
     std::int64_t next_request_ms = 0;  // the next handover request to the room's holder
     bool routed = false;               // a connection named the room: ask its holder for it
+    bool known = false;                // the store has a lease or a match of it (room_known)
     std::vector<fetched> done;
   };
   // A remote room of the lobby, read back from the store.

@@ -82,6 +82,13 @@ result<std::vector<std::string>> memory_store::expired_rooms(std::size_t limit) 
   return out;
 }
 
+result<bool> memory_store::room_known(const std::string& room_id) {
+  std::lock_guard lk(mu_);
+  if (leases_.count(room_id)) return true;
+  return std::any_of(matches_.begin(), matches_.end(),
+                     [&](const auto& m) { return m.second.match.room_id == room_id; });
+}
+
 result<std::optional<stored_match>> memory_store::load_room_match(const std::string& room_id,
                                                                  std::int64_t finished_since_ms) {
   std::lock_guard lk(mu_);

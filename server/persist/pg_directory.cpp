@@ -119,6 +119,15 @@ result<std::vector<std::string>> pg_directory::wanted_rooms(const std::string& n
   });
 }
 
+result<bool> pg_directory::room_known(const std::string& room_id) {
+  return guarded("looking a room up", [&](pg::conn& c) -> result<bool> {
+    return !column0(c.query("SELECT room_id FROM room_leases WHERE room_id = $1 UNION ALL "
+                            "SELECT room_id FROM matches WHERE room_id = $1 LIMIT 1",
+                            pg::params().add(room_id)))
+                .empty();
+  });
+}
+
 result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) {
   return guarded("listing expired rooms", [&](pg::conn& c) -> result<std::vector<std::string>> {
     static const std::string sql = with_now(

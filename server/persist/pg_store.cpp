@@ -111,6 +111,8 @@ result<std::vector<std::string>> pg_store::wanted_rooms(const std::string& node_
   return directory_->wanted_rooms(node_id);
 }
 
+result<bool> pg_store::room_known(const std::string& room_id) { return directory_->room_known(room_id); }
+
 result<std::vector<std::string>> pg_store::expired_rooms(std::size_t limit) {
   return directory_->expired_rooms(limit);
 }

@@ -76,6 +76,10 @@ class room_directory {
   // The rooms node_id holds that another node asked for (request_room),
   // sorted: the holder stops each and releases it (release_room).
   virtual result<std::vector<std::string>> wanted_rooms(const std::string& node_id) = 0;
+  // Whether room_id is any node's room: its lease row or a match of it is
+  // in the store. A read, one round trip: what a node asks before claiming
+  // a room a connection named, so that made-up ids cost no writes.
+  virtual result<bool> room_known(const std::string& room_id) = 0;
   // Rooms with an unfinished match that no node holds a live lease on (its
   // lease expired or was released, or was never taken): what a sweeper
   // claims and resumes. At most `limit`, by room id.

@@ -119,6 +119,15 @@ result<std::vector<std::string>> sqlite_directory::wanted_rooms(const std::strin
   });
 }
 
+result<bool> sqlite_directory::room_known(const std::string& room_id) {
+  return guarded("looking a room up", [&]() -> result<bool> {
+    sql::stmt s(*db_, "SELECT room_id FROM room_leases WHERE room_id = ?1 UNION ALL "
+                      "SELECT room_id FROM matches WHERE room_id = ?1 LIMIT 1");
+    s.bind(1, room_id);
+    return !column0(s).empty();
+  });
+}
+
 result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t limit) {
   return guarded("listing expired rooms", [&]() -> result<std::vector<std::string>> {
     sql::stmt s(*db_, with_now("SELECT DISTINCT m.room_id FROM matches m LEFT JOIN room_leases l ON l.room_id = m.room_id "

@@ -416,6 +416,8 @@ result<std::vector<std::string>> sqlite_store::wanted_rooms(const std::string& n
   return directory_->wanted_rooms(node_id);
 }
 
+result<bool> sqlite_store::room_known(const std::string& room_id) { return directory_->room_known(room_id); }
+
 result<std::vector<std::string>> sqlite_store::expired_rooms(std::size_t limit) {
   return directory_->expired_rooms(limit);
 }

@@ -93,6 +93,7 @@ class sqlite_store final : public match_store, public room_directory {
   status release_room(const std::string& room_id, const std::string& node_id) override;
   result<bool> request_room(const std::string& room_id, const std::string& node_id) override;
   result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
+  result<bool> room_known(const std::string& room_id) override;
   result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
   result<std::optional<stored_match>> load_room_match(const std::string& room_id,
                                                       std::int64_t finished_since_ms) override;

@@ -256,6 +256,27 @@ TEST_CASE("store: expired_rooms lists the rooms of unfinished matches that no li
   });
 }
 
+TEST_CASE("store: room_known: a room with a lease row or a match is known, a made-up id is not") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    auto known = [&d](const std::string& room) {
+      const auto k = d.room_known(room);
+      REQUIRE_MESSAGE(k, k.error().message());
+      return *k;
+    };
+    CHECK_FALSE(known("n1-rmadeup"));
+    CHECK(claim(d, "n1-rwaiting", "n1"));  // a waiting room: a lease, no match yet
+    CHECK(known("n1-rwaiting"));
+    match_record m = sample_record("played", 1700000000000);
+    m.room_id = "n2-rplayed";
+    created(s, m);
+    s.flush();
+    CHECK(known("n2-rplayed"));  // a match, no lease
+    CHECK(d.release_room("n1-rwaiting", "n1").is_ok());
+    CHECK_FALSE(known("n1-rwaiting"));
+  });
+}
+
 TEST_CASE("store: load_room_match gives the room's unfinished match with its whole log, else a recently finished one") {
   for_each_store([](match_store& s) {
     room_directory& d = dir_of(s);
