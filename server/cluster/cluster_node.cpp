@@ -332,6 +332,13 @@ void cluster_node::sweep() {
     if (take(id, nullptr) && !here) spdlog::info("cluster: room {} swept: no node held it for {} ms", id, now - since);
   }
   unheld_since_ = std::move(still);
+  if (now >= next_forget_ms_) {
+    next_forget_ms_ = now + o_.forget_every_ms;
+    const auto gone = dir_.forget_stale(o_.forget_after_ms);
+    if (!gone) spdlog::warn("cluster: stale leases and nodes not forgotten: {}", gone.error().message());
+    else if (*gone > 0)
+      spdlog::info("cluster: {} stale lease or node rows forgotten (gone {} ms ago or more)", *gone, o_.forget_after_ms);
+  }
 }
 
 void cluster_node::publish() {

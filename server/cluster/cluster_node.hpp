@@ -50,6 +50,10 @@ struct cluster_options {
   // node the proxy sends it to.
   std::int64_t sweep_after_ms = 2000;
   std::size_t max_pending_fetches = 1024;
+  // Housekeeping (room_directory::forget_stale): every forget_every_ms, the
+  // lease rows and lobby rows of rooms and nodes gone forget_after_ms ago.
+  std::int64_t forget_every_ms = 60'000;
+  std::int64_t forget_after_ms = 600'000;
   // A room whose match ended within this long (finished_room_ttl_sec) and
   // that no node runs is rebuilt as a finished room when a connection asks
   // for it, as a restart does: the seats that had not seen the end (their
@@ -146,6 +150,7 @@ class cluster_node {
 
   // The cluster thread's own.
   std::int64_t next_renew_ms_ = 0;
+  std::int64_t next_forget_ms_ = 0;
   std::map<std::string, std::int64_t> unheld_since_;  // sweep: room -> first seen with no live lease
   std::set<std::string> suspect_lost_;  // renew: running here, lease not held (last round)
   std::set<std::string> suspect_idle_;  // renew: lease held, not running here (last round)

@@ -82,6 +82,19 @@ result<std::vector<std::string>> memory_store::expired_rooms(std::size_t limit) 
   return out;
 }
 
+result<std::size_t> memory_store::forget_stale(std::int64_t stale_for_ms) {
+  std::lock_guard lk(mu_);
+  const std::int64_t before = now_ms() - stale_for_ms;
+  std::size_t gone = 0;
+  gone += std::erase_if(leases_, [&](const auto& l) {
+    return l.second.expires_ms <= before && std::none_of(matches_.begin(), matches_.end(), [&](const auto& m) {
+             return m.second.match.room_id == l.first && !m.second.finished();
+           });
+  });
+  gone += std::erase_if(lobby_, [&](const auto& n) { return n.second.published_ms <= before; });
+  return gone;
+}
+
 result<bool> memory_store::room_known(const std::string& room_id) {
   std::lock_guard lk(mu_);
   if (leases_.count(room_id)) return true;

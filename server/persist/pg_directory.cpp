@@ -172,6 +172,23 @@ status pg_directory::publish_rooms(const std::string& node_id, const std::vector
   return done.error();
 }
 
+result<std::size_t> pg_directory::forget_stale(std::int64_t stale_for_ms) {
+  return guarded("forgetting stale leases and nodes", [&](pg::conn& c) -> result<std::size_t> {
+    static const std::string leases_sql = with_now(
+        "DELETE FROM room_leases l WHERE l.expires_ms <= NOW_MS - $1 AND NOT EXISTS "
+        "(SELECT 1 FROM matches m WHERE m.room_id = l.room_id AND m.status = 'playing')");
+    static const std::string rooms_sql = with_now(
+        "DELETE FROM lobby_rooms WHERE node_id IN (SELECT node_id FROM lobby_nodes WHERE published_ms <= NOW_MS - $1)");
+    static const std::string nodes_sql = with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - $1");
+    const auto leases = c.query(leases_sql, pg::params().add(stale_for_ms)).affected();
+    c.exec("BEGIN");
+    c.query(rooms_sql, pg::params().add(stale_for_ms));
+    const auto nodes = c.query(nodes_sql, pg::params().add(stale_for_ms)).affected();
+    c.exec("COMMIT");
+    return static_cast<std::size_t>(leases + nodes);
+  });
+}
+
 result<std::vector<room_listing>> pg_directory::list_all_rooms(std::int64_t stale_after_ms) {
   return guarded("listing the lobby", [&](pg::conn& c) -> result<std::vector<room_listing>> {
     static const std::string sql = with_now(

@@ -41,6 +41,7 @@ class pg_directory {
   result<std::optional<std::string>> room_match_id(const std::string& room_id, std::int64_t finished_since_ms);
   status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms);
   result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms);
+  result<std::size_t> forget_stale(std::int64_t stale_for_ms);
 
  private:
   // Runs f(conn) under the mutex on a live connection; a persist_error

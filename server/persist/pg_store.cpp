@@ -113,6 +113,8 @@ result<std::vector<std::string>> pg_store::wanted_rooms(const std::string& node_
 
 result<bool> pg_store::room_known(const std::string& room_id) { return directory_->room_known(room_id); }
 
+result<std::size_t> pg_store::forget_stale(std::int64_t stale_for_ms) { return directory_->forget_stale(stale_for_ms); }
+
 result<std::vector<std::string>> pg_store::expired_rooms(std::size_t limit) {
   return directory_->expired_rooms(limit);
 }

@@ -100,6 +100,15 @@ class room_directory {
   // whoever claims them). A room listed by several nodes (the window of a
   // takeover) comes once, from the newest publish.
   virtual result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) = 0;
+
+  // Housekeeping, from any node now and then: deletes the lease rows that
+  // expired stale_for_ms ago or more and whose room has no unfinished match
+  // (a dead node's waiting rooms, a finished room's lease nobody released),
+  // and the lobby rows of the nodes that have not published for
+  // stale_for_ms (a node that comes back publishes anew). Returns how many
+  // rows of leases and nodes went. Rooms with an unfinished match keep
+  // their rows: the sweep takes them over.
+  virtual result<std::size_t> forget_stale(std::int64_t stale_for_ms) = 0;
 };
 
 }  // namespace cod::server

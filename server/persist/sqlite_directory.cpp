@@ -173,6 +173,28 @@ status sqlite_directory::publish_rooms(const std::string& node_id, const std::ve
   return done.error();
 }
 
+result<std::size_t> sqlite_directory::forget_stale(std::int64_t stale_for_ms) {
+  return guarded("forgetting stale leases and nodes", [&]() -> result<std::size_t> {
+    db_->exec("BEGIN IMMEDIATE");
+    sql::stmt leases(*db_, with_now("DELETE FROM room_leases WHERE expires_ms <= NOW_MS - ?1 AND NOT EXISTS "
+                                    "(SELECT 1 FROM matches m WHERE m.room_id = room_leases.room_id AND "
+                                    "m.status = 'playing')"));
+    leases.bind(1, stale_for_ms);
+    leases.run();
+    const std::int64_t gone = db_->changes();
+    sql::stmt rooms(*db_, with_now("DELETE FROM lobby_rooms WHERE node_id IN "
+                                   "(SELECT node_id FROM lobby_nodes WHERE published_ms <= NOW_MS - ?1)"));
+    rooms.bind(1, stale_for_ms);
+    rooms.run();
+    sql::stmt nodes(*db_, with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - ?1"));
+    nodes.bind(1, stale_for_ms);
+    nodes.run();
+    const std::int64_t nodes_gone = db_->changes();
+    db_->exec("COMMIT");
+    return static_cast<std::size_t>(gone + nodes_gone);
+  });
+}
+
 result<std::vector<room_listing>> sqlite_directory::list_all_rooms(std::int64_t stale_after_ms) {
   return guarded("listing the lobby", [&]() -> result<std::vector<room_listing>> {
     // SQLite gives a bare column the values of the row MAX() picked: the

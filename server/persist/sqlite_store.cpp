@@ -418,6 +418,8 @@ result<std::vector<std::string>> sqlite_store::wanted_rooms(const std::string& n
 
 result<bool> sqlite_store::room_known(const std::string& room_id) { return directory_->room_known(room_id); }
 
+result<std::size_t> sqlite_store::forget_stale(std::int64_t stale_for_ms) { return directory_->forget_stale(stale_for_ms); }
+
 result<std::vector<std::string>> sqlite_store::expired_rooms(std::size_t limit) {
   return directory_->expired_rooms(limit);
 }

@@ -277,6 +277,39 @@ TEST_CASE("store: room_known: a room with a lease row or a match is known, a mad
   });
 }
 
+TEST_CASE("store: forget_stale deletes long-expired leases of rooms without an unfinished match, and long-silent "
+          "nodes' lobby rows") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    match_record playing = sample_record("playing", 1700000000000);
+    playing.room_id = "n1-rplaying";
+    created(s, playing);
+    s.flush();
+    CHECK(claim(d, "n1-rplaying", "n1", 1));  // unfinished match: kept, however old
+    CHECK(claim(d, "n1-rwaiting", "n1", 1));  // no match: forgotten
+    CHECK(claim(d, "n2-rlive", "n2"));        // a live lease: kept
+    REQUIRE(d.publish_rooms("n1", {{"n1-rwaiting", "{}", {}, 0}}).is_ok());
+    CHECK(eventually([&] { return expired(d) == std::vector<std::string>{"n1-rplaying"}; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    const auto none = d.forget_stale(60'000);  // nothing that old
+    REQUIRE(none);
+    CHECK(*none == 0);
+    const auto gone = d.forget_stale(10);
+    REQUIRE_MESSAGE(gone, gone.error().message());
+    CHECK(*gone == 2);  // n1-rwaiting's lease, node n1
+    const auto known = [&d](const std::string& room) { return d.room_known(room).value(); };
+    CHECK_FALSE(known("n1-rwaiting"));
+    CHECK(known("n1-rplaying"));
+    CHECK_FALSE(claim(d, "n2-rlive", "n1"));  // still n2's
+    const auto listed = d.list_all_rooms(3'600'000);
+    REQUIRE(listed);
+    CHECK(listed->empty());
+    // A node that comes back publishes anew.
+    REQUIRE(d.publish_rooms("n1", {{"n1-rplaying", "{}", {}, 0}}).is_ok());
+    CHECK(d.list_all_rooms(60'000).value().size() == 1);
+  });
+}
+
 TEST_CASE("store: load_room_match gives the room's unfinished match with its whole log, else a recently finished one") {
   for_each_store([](match_store& s) {
     room_directory& d = dir_of(s);
