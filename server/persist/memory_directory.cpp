@@ -87,7 +87,11 @@ result<std::size_t> memory_store::forget_stale(std::int64_t stale_for_ms) {
   const std::int64_t before = now_ms() - stale_for_ms;
   std::size_t gone = 0;
   gone += std::erase_if(leases_, [&](const auto& l) {
-    return l.second.expires_ms <= before && std::none_of(matches_.begin(), matches_.end(), [&](const auto& m) {
+    const auto t = tournaments_.find(l.first);
+    const bool running_tournament =
+        t != tournaments_.end() && t->second.t.current_stage() != tournaments::stage::finished;
+    return l.second.expires_ms <= before && !running_tournament &&
+           std::none_of(matches_.begin(), matches_.end(), [&](const auto& m) {
              return m.second.match.room_id == l.first && !m.second.finished();
            });
   });
@@ -97,7 +101,7 @@ result<std::size_t> memory_store::forget_stale(std::int64_t stale_for_ms) {
 
 result<bool> memory_store::room_known(const std::string& room_id) {
   std::lock_guard lk(mu_);
-  if (leases_.count(room_id)) return true;
+  if (leases_.count(room_id) || tournaments_.count(room_id)) return true;
   return std::any_of(matches_.begin(), matches_.end(),
                      [&](const auto& m) { return m.second.match.room_id == room_id; });
 }

@@ -122,7 +122,8 @@ result<std::vector<std::string>> pg_directory::wanted_rooms(const std::string& n
 result<bool> pg_directory::room_known(const std::string& room_id) {
   return guarded("looking a room up", [&](pg::conn& c) -> result<bool> {
     return !column0(c.query("SELECT room_id FROM room_leases WHERE room_id = $1 UNION ALL "
-                            "SELECT room_id FROM matches WHERE room_id = $1 LIMIT 1",
+                            "SELECT room_id FROM matches WHERE room_id = $1 UNION ALL "
+                            "SELECT tournament_id FROM tournaments WHERE tournament_id = $1 LIMIT 1",
                             pg::params().add(room_id)))
                 .empty();
   });
@@ -176,7 +177,8 @@ result<std::size_t> pg_directory::forget_stale(std::int64_t stale_for_ms) {
   return guarded("forgetting stale leases and nodes", [&](pg::conn& c) -> result<std::size_t> {
     static const std::string leases_sql = with_now(
         "DELETE FROM room_leases l WHERE l.expires_ms <= NOW_MS - $1 AND NOT EXISTS "
-        "(SELECT 1 FROM matches m WHERE m.room_id = l.room_id AND m.status = 'playing')");
+        "(SELECT 1 FROM matches m WHERE m.room_id = l.room_id AND m.status = 'playing') AND NOT EXISTS "
+        "(SELECT 1 FROM tournaments t WHERE t.tournament_id = l.room_id AND t.stage <> 'finished')");
     static const std::string rooms_sql = with_now(
         "DELETE FROM lobby_rooms WHERE node_id IN (SELECT node_id FROM lobby_nodes WHERE published_ms <= NOW_MS - $1)");
     static const std::string nodes_sql = with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - $1");

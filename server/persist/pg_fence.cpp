@@ -18,7 +18,9 @@ const std::string* room_of(const write_op& op, const match_states& view) {
   if (const auto* f = std::get_if<finish_op>(&op.what)) return by_match(f->match_id);
   if (const auto* d = std::get_if<draft_op>(&op.what)) return by_match(d->match_id);
   if (const auto* n = std::get_if<note_op>(&op.what)) return by_match(n->match_id);
-  return nullptr;  // tournament, audit
+  // A tournament's lease row is named by its id (docs/cluster.md, "Tournaments").
+  if (const auto* t = std::get_if<tournament_op>(&op.what)) return &t->t.id;
+  return nullptr;  // audit
 }
 
 }  // namespace
@@ -35,7 +37,8 @@ pg::params lock_params(const std::vector<write_op>& batch, const std::string& no
   std::vector<std::string> rooms, matches;
   for (const write_op& op : batch) {
     if (const auto* c = std::get_if<create_op>(&op.what)) rooms.push_back(c->m.room_id);
-    else if (!std::holds_alternative<tournament_op>(op.what) && !std::holds_alternative<audit_op>(op.what))
+    else if (const auto* t = std::get_if<tournament_op>(&op.what)) rooms.push_back(t->t.id);
+    else if (!std::holds_alternative<audit_op>(op.what))
       each_match(op, [&](const std::string& id) { matches.push_back(id); });
   }
   return pg::params().add(node_id).add(text_array(rooms)).add(text_array(matches));
@@ -45,7 +48,8 @@ status check_fence(const write_op& op, const match_states& view, const fence& f)
   if (!f.on()) return {};
   const std::string* room = room_of(op, view);
   if (!room || f.held.count(*room)) return {};
-  return status::conflict(cat("node ", f.node_id, " does not hold the lease of room ", *room,
+  const char* what = std::holds_alternative<tournament_op>(op.what) ? "tournament " : "room ";
+  return status::conflict(cat("node ", f.node_id, " does not hold the lease of ", what, *room,
                               " (taken over by another node, released, or never claimed): the write is fenced off"));
 }
 

@@ -37,7 +37,8 @@ const std::pair<std::string, std::string>& lock_statement();
 // the matches of its other room writes (their rooms found in SQL).
 pg::params lock_params(const std::vector<write_op>& batch, const std::string& node_id);
 // ok, or conflict when `op` writes a room whose lease this node does not
-// hold. Tournaments and audit rows are not a room's: never fenced. A write
+// hold. A tournament's save is fenced by its own lease (a row of room_leases
+// named by the tournament id); audit rows are never fenced. A write
 // for an unknown match passes (check_write refuses it: not_found).
 status check_fence(const write_op& op, const match_states& view, const fence& f);
 

@@ -76,8 +76,8 @@ class room_directory {
   // The rooms node_id holds that another node asked for (request_room),
   // sorted: the holder stops each and releases it (release_room).
   virtual result<std::vector<std::string>> wanted_rooms(const std::string& node_id) = 0;
-  // Whether room_id is any node's room: its lease row or a match of it is
-  // in the store. A read, one round trip: what a node asks before claiming
+  // Whether room_id is any node's room or tournament: its lease row, a
+  // match of it or a tournament of that id is in the store. A read, one round trip: what a node asks before claiming
   // a room a connection named, so that made-up ids cost no writes.
   virtual result<bool> room_known(const std::string& room_id) = 0;
   // Rooms with an unfinished match that no node holds a live lease on (its
@@ -102,12 +102,12 @@ class room_directory {
   virtual result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) = 0;
 
   // Housekeeping, from any node now and then: deletes the lease rows that
-  // expired stale_for_ms ago or more and whose room has no unfinished match
-  // (a dead node's waiting rooms, a finished room's lease nobody released),
-  // and the lobby rows of the nodes that have not published for
-  // stale_for_ms (a node that comes back publishes anew). Returns how many
-  // rows of leases and nodes went. Rooms with an unfinished match keep
-  // their rows: the sweep takes them over.
+  // expired stale_for_ms ago or more, unless their room has an unfinished
+  // match or they are an unfinished tournament's (docs/cluster.md,
+  // "Tournaments"): a dead node's waiting rooms, a finished room's lease
+  // nobody released. Also the lobby rows of the nodes that have not
+  // published for stale_for_ms (a node that comes back publishes anew).
+  // Returns how many rows of leases and nodes went.
   virtual result<std::size_t> forget_stale(std::int64_t stale_for_ms) = 0;
 };
 

@@ -122,7 +122,8 @@ result<std::vector<std::string>> sqlite_directory::wanted_rooms(const std::strin
 result<bool> sqlite_directory::room_known(const std::string& room_id) {
   return guarded("looking a room up", [&]() -> result<bool> {
     sql::stmt s(*db_, "SELECT room_id FROM room_leases WHERE room_id = ?1 UNION ALL "
-                      "SELECT room_id FROM matches WHERE room_id = ?1 LIMIT 1");
+                      "SELECT room_id FROM matches WHERE room_id = ?1 UNION ALL "
+                      "SELECT tournament_id FROM tournaments WHERE tournament_id = ?1 LIMIT 1");
     s.bind(1, room_id);
     return !column0(s).empty();
   });
@@ -178,7 +179,8 @@ result<std::size_t> sqlite_directory::forget_stale(std::int64_t stale_for_ms) {
     db_->exec("BEGIN IMMEDIATE");
     sql::stmt leases(*db_, with_now("DELETE FROM room_leases WHERE expires_ms <= NOW_MS - ?1 AND NOT EXISTS "
                                     "(SELECT 1 FROM matches m WHERE m.room_id = room_leases.room_id AND "
-                                    "m.status = 'playing')"));
+                                    "m.status = 'playing') AND NOT EXISTS (SELECT 1 FROM tournaments t WHERE "
+                                    "t.tournament_id = room_leases.room_id AND t.stage <> 'finished')"));
     leases.bind(1, stale_for_ms);
     leases.run();
     const std::int64_t gone = db_->changes();

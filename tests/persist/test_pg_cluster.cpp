@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "../tournament/helpers.hpp"
 #include "helpers.hpp"
 #include "persist/pg_store.hpp"
 
@@ -159,6 +160,29 @@ TEST_CASE("pg_store: a node that lost a room's lease cannot write its match; the
   for (std::size_t i = 0; i < seats.size(); ++i) CHECK(sm->actions[i] == by(seats[i], static_cast<std::int64_t>(i + 1)));
   CHECK(n1->health().ok);  // refusals are not storage failures
   CHECK(n2->health().ok);
+}
+
+TEST_CASE("pg_store: a tournament's save is fenced by the tournament's own lease (docs/cluster.md, Tournaments)") {
+  pg_test_db db(test_pg_uri());
+  auto n1 = node(db.uri(), "n1");
+  auto n2 = node(db.uri(), "n2");
+  stored_tournament t{"n1-tcup", tournaments::test::make(4, tournaments::test::make_config(2)), {}, 1000};
+  auto save = [&t](match_store& s) {
+    return wait_for([&](match_store::done_fn done) { s.save_tournament(t, std::move(done)); });
+  };
+  const status unclaimed = save(*n1);
+  CHECK(unclaimed.error_code() == status::code::conflict);
+  CHECK(unclaimed.message().find("tournament n1-tcup") != std::string::npos);
+  REQUIRE(claim(*n1, "n1-tcup", "n1", 300));
+  CHECK(save(*n1).is_ok());
+  // n1 stops renewing: n2 takes the tournament over; n1's next save is refused.
+  REQUIRE(claim_when_expired(*n2, "n1-tcup", "n2", 60'000));
+  CHECK(save(*n1).error_code() == status::code::conflict);
+  t.extras.auto_advance = true;
+  CHECK(save(*n2).is_ok());
+  const auto back = n1->load_tournaments();
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].extras.auto_advance);
 }
 
 TEST_CASE("pg_store: takeovers in the middle of a node's appends: every acknowledged append is in the log loaded") {

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "../tournament/helpers.hpp"
 #include "helpers.hpp"
 #include "persist/room_directory.hpp"
 
@@ -307,6 +308,39 @@ TEST_CASE("store: forget_stale deletes long-expired leases of rooms without an u
     // A node that comes back publishes anew.
     REQUIRE(d.publish_rooms("n1", {{"n1-rplaying", "{}", {}, 0}}).is_ok());
     CHECK(d.list_all_rooms(60'000).value().size() == 1);
+  });
+}
+
+TEST_CASE("store: a tournament's id is known, and its expired lease is kept by forget_stale until it has finished") {
+  for_each_store([](match_store& s) {
+    namespace tn = cod::tournaments;
+    room_directory& d = dir_of(s);
+    CHECK_FALSE(d.room_known("n1-tcup").value());
+    stored_tournament t{"n1-tcup", tn::test::make(4, tn::test::make_config(1)), {}, 1000};
+    s.save_tournament(t, nullptr);
+    s.flush();
+    CHECK(d.room_known("n1-tcup").value());  // no lease row: known by the tournament
+    CHECK(claim(d, "n1-tcup", "n1", 1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    const auto kept = d.forget_stale(10);
+    REQUIRE_MESSAGE(kept, kept.error().message());
+    CHECK(*kept == 0);  // unfinished: the row stays (whoever takes the tournament over claims it)
+    // Finished: its lease row is housekeeping's like any other.
+    REQUIRE(t.t.start_next_round("server", 2000).ok());
+    for (const auto& g : t.t.games_to_start()) {
+      const std::string m = "n1-tcup-t" + std::to_string(g.table);
+      s.create_match(sample_record(m), nullptr);
+      s.flush();
+      REQUIRE(t.t.attach_match(g.table, m).ok());
+      REQUIRE(t.t.report_game(m, g.a).ok());
+    }
+    REQUIRE(t.t.current_stage() == tn::stage::finished);
+    s.save_tournament(t, nullptr);
+    s.flush();
+    const auto gone = d.forget_stale(10);
+    REQUIRE_MESSAGE(gone, gone.error().message());
+    CHECK(*gone == 1);
+    CHECK(d.room_known("n1-tcup").value());  // still a tournament
   });
 }
 
