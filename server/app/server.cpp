@@ -334,11 +334,27 @@ status server::start() {
   td.store = d.store.get();
   td.wall_ms = d.room_svc.wall_ms;
   td.random = [] { return random_u64(); };
-  if (d.cluster) td.node_id = cfg.node_id;
+  if (d.cluster) {
+    // A tournament holds a lease like a room (docs/cluster.md, "Tournaments").
+    td.node_id = cfg.node_id;
+    td.claim = [c = d.cluster.get()](const std::string& id) { return c->claim_new(id); };
+    td.want = [c = d.cluster.get()](const std::string& id) { return c->want_tournament(id); };
+  }
   d.tournaments = std::make_unique<tournament_service>(td);
   d.tournaments->load();
-  if (d.cluster) d.cluster->each_round([t = d.tournaments.get()] { t->poll_store(); });
-  d.lobby.find_tournament_seat = [t = d.tournaments.get()](std::string_view token) { return t->find_seat(token); };
+  if (d.cluster) {
+    auto* t = d.tournaments.get();
+    d.cluster->each_round([t] { t->poll_store(); });
+    d.cluster->serve_tournaments({.running = [t] { return t->running(); },
+                                  .adopt = [t](const std::string& id) { return t->adopt(id); },
+                                  .give_up = [t](const std::string& id, std::function<void()> saved) {
+                                    t->give_up(id, std::move(saved));
+                                  },
+                                  .lost = [t](const std::string& id) { t->lost(id); }});
+  }
+  d.lobby.find_tournament_seat = [t = d.tournaments.get()](std::string_view token, const std::string& routed) {
+    return t->find_seat(token, routed);
+  };
   d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store);
   d.admin_api->set_tournaments(d.organiser.get());
 

@@ -84,6 +84,24 @@ void cluster_node::fetch(const std::string& room_id, bool routed, fetched done) 
   done(nullptr, false);
 }
 
+bool cluster_node::want_tournament(const std::string& id) {
+  if (!plausible_room_id(id) || !tournaments_.adopt) return false;
+  std::lock_guard lk(mu_);
+  if (stop_) return false;
+  if (auto a = absent_.find(id); a != absent_.end()) {
+    if (steady_ms() < a->second) return false;
+    absent_.erase(a);
+  }
+  auto it = tournament_wants_.find(id);
+  if (it == tournament_wants_.end()) {
+    if (tournament_wants_.size() >= o_.max_pending_fetches) return true;  // asked again later
+    it = tournament_wants_.emplace(id, tournament_wait{}).first;
+    it->second.deadline_ms = steady_ms() + o_.fetch_timeout_ms;
+    wake_.notify_one();
+  }
+  return true;
+}
+
 void cluster_node::serve(room_services& rooms, lobby_services& lobby, bool fenced) {
   wall_ms_ = rooms.wall_ms;
   rooms.fenced = fenced;
@@ -135,6 +153,7 @@ void cluster_node::run() {
     }
     release_moved();
     serve_fetches();
+    serve_tournament_wants();
     if (steady_ms() >= next_renew_ms_) {
       next_renew_ms_ = steady_ms() + o_.renew_every_ms;
       renew();
@@ -250,9 +269,70 @@ void cluster_node::serve_fetches() {
   }
 }
 
+void cluster_node::serve_tournament_wants() {
+  std::vector<std::string> ids;
+  {
+    std::lock_guard lk(mu_);
+    for (const auto& [id, w] : tournament_wants_) ids.push_back(id);
+  }
+  if (ids.empty()) return;
+  const auto running_now = tournaments_.running();
+  const std::set<std::string> running(running_now.begin(), running_now.end());
+  const std::int64_t now = steady_ms();
+  for (const auto& id : ids) {
+    tournament_wait w;
+    {
+      std::lock_guard lk(mu_);
+      w = tournament_wants_[id];
+    }
+    enum class next { done, absent, wait } what = next::wait;
+    if (running.count(id) || rooms_->find(id)) {
+      what = next::done;  // here already (or a room's id: never a tournament's)
+    } else {
+      if (!w.known) {
+        const auto found = dir_.room_known(id);
+        if (!found) spdlog::warn("cluster: tournament {}: cannot be looked up: {}", id, found.error().message());
+        w.known = found && *found;
+        if (found && !*found) what = next::absent;
+      }
+      if (w.known) {
+        const auto claimed = dir_.claim_room(id, o_.node_id, o_.lease_ms);
+        if (!claimed) {
+          spdlog::warn("cluster: tournament {}: claim failed: {}", id, claimed.error().message());
+        } else if (*claimed) {
+          if (tournaments_.adopt(id)) {
+            spdlog::info("cluster: tournament {} taken over: this node runs it now", id);
+          } else {
+            dir_.release_room(id, o_.node_id);  // nothing to run: finished, or gone
+          }
+          what = next::done;
+        } else if (now >= w.next_request_ms) {
+          // Its holder hands it over at its next renewal round (hand_over).
+          w.next_request_ms = now + o_.renew_every_ms;
+          const auto asked = dir_.request_room(id, o_.node_id);
+          if (!asked) spdlog::warn("cluster: tournament {}: handover request failed: {}", id, asked.error().message());
+        }
+      }
+    }
+    if (what == next::wait && now >= w.deadline_ms) {
+      spdlog::warn("cluster: tournament {}: still not here after {} ms (another node holds it, or the store fails)",
+                   id, o_.fetch_timeout_ms);
+      what = next::done;
+    }
+    std::lock_guard lk(mu_);
+    if (what == next::absent) {
+      if (absent_.size() >= o_.max_pending_fetches) absent_.clear();
+      absent_[id] = now + 5'000;
+    }
+    if (what == next::wait) tournament_wants_[id] = w;
+    else tournament_wants_.erase(id);
+  }
+}
+
 void cluster_node::renew() {
   // Read before the renewal: a room created after it is claimed after it too.
   const auto local = rooms_->room_states();
+  const std::vector<std::string> tournaments = tournaments_.running ? tournaments_.running() : std::vector<std::string>{};
   const auto held = dir_.renew_leases(o_.node_id, o_.lease_ms);
   if (!held) {
     spdlog::warn("cluster: leases not renewed: {}", held.error().message());
@@ -266,13 +346,20 @@ void cluster_node::renew() {
     running.insert(id);
     if (!held_set.count(id)) lost.insert(id);
   }
+  for (const auto& id : tournaments) {
+    running.insert(id);
+    if (!held_set.count(id)) lost.insert(id);
+  }
   for (const auto& id : *held)
     if (!running.count(id)) idle.insert(id);
   // Twice in a row: a room claimed (or closed) while these two reads ran
   // looks lost (or idle) once.
-  for (const auto& id : lost)
-    if (suspect_lost_.count(id))
-      if (auto r = rooms_->find(id)) r->move_away("another node holds its lease");
+  const std::set<std::string> tournament_set(tournaments.begin(), tournaments.end());
+  for (const auto& id : lost) {
+    if (!suspect_lost_.count(id)) continue;
+    if (tournament_set.count(id)) tournaments_.lost(id);
+    else if (auto r = rooms_->find(id)) r->move_away("another node holds its lease");
+  }
   for (const auto& id : idle)
     if (suspect_idle_.count(id)) dir_.release_room(id, o_.node_id);
   suspect_lost_ = std::move(lost);
@@ -285,7 +372,18 @@ void cluster_node::hand_over() {
     spdlog::warn("cluster: handover requests not read: {}", wanted.error().message());
     return;
   }
+  std::set<std::string> tournaments;
+  if (tournaments_.running && !wanted->empty())
+    for (auto& id : tournaments_.running()) tournaments.insert(std::move(id));
   for (const auto& id : *wanted) {
+    if (tournaments.count(id)) {
+      tournaments_.give_up(id, [this, id] {
+        std::lock_guard lk(mu_);
+        released_.push_back(id);
+        wake_.notify_one();
+      });
+      continue;
+    }
     auto r = rooms_->find(id);
     if (!r) {
       dir_.release_room(id, o_.node_id);

@@ -61,6 +61,23 @@ struct cluster_options {
   std::int64_t finished_room_ttl_ms = 0;
 };
 
+// The tournaments a node runs (docs/cluster.md, "Tournaments"): each holds
+// a lease like a room's, a row of the same table named by the tournament id,
+// renewed, handed over and taken over with the rooms'. The tournament
+// service's side, called on the cluster thread.
+struct tournament_hooks {
+  // The unfinished tournaments this node runs now.
+  std::function<std::vector<std::string>()> running;
+  // This node just took the tournament's lease: run it from the store.
+  // false: nothing to run (no such tournament, or it has finished).
+  std::function<bool(const std::string& id)> adopt;
+  // Another node asked for it: stop running it; `saved` runs once its last
+  // save is stored (then its lease is released).
+  std::function<void(const std::string& id, std::function<void()> saved)> give_up;
+  // Another node holds its lease now: forget it.
+  std::function<void(const std::string& id)> lost;
+};
+
 class cluster_node {
  public:
   cluster_node(cluster_options o, room_directory& dir, std::shared_ptr<room_registry> rooms);
@@ -88,6 +105,15 @@ class cluster_node {
   // lobby lists every node, and the store's conflicts move rooms away
   // (room_services::fenced, when `fenced`). Before the server runs.
   void serve(room_services& rooms, lobby_services& lobby, bool fenced);
+
+  // Tournaments hold leases too (tournament_hooks). Before start().
+  void serve_tournaments(tournament_hooks h) { tournaments_ = std::move(h); }
+  // A request for tournament `id` reached this node (the proxy sends its
+  // traffic here): it is claimed and adopted when no node holds it, else its
+  // holder is asked to hand it over, retried for fetch_timeout_ms. Any
+  // thread; never blocks. false: the store has no such id (looked up
+  // within the last few seconds), or a made-up id.
+  bool want_tournament(const std::string& id);
 
   // Runs `f` on the cluster thread after each round of renewals (every
   // renew_every_ms): the tournaments' poll_store. Before start().
@@ -118,7 +144,14 @@ class cluster_node {
     nlohmann::json summary;
   };
 
+  struct tournament_wait {
+    std::int64_t deadline_ms = 0;
+    std::int64_t next_request_ms = 0;
+    bool known = false;  // the store has it (room_known)
+  };
+
   void run();
+  void serve_tournament_wants();
   void renew();
   void serve_fetches();
   void hand_over();
@@ -136,6 +169,7 @@ class cluster_node {
   std::shared_ptr<room_registry> rooms_;
   std::function<std::int64_t()> wall_ms_;  // the rooms' clock (serve), for finished_room_ttl_ms
   std::function<void()> each_round_;
+  tournament_hooks tournaments_;
   std::thread thread_;
 
   std::mutex mu_;  // guards what follows, up to thread_state
@@ -144,6 +178,8 @@ class cluster_node {
   std::map<std::string, fetch_wait> fetches_;
   std::vector<std::string> requests_;  // handover requests to send
   std::vector<std::string> released_;  // rooms moved away: their leases to release
+  std::map<std::string, tournament_wait> tournament_wants_;
+  std::map<std::string, std::int64_t> absent_;  // ids the store does not have -> until when that is believed
 
   mutable std::mutex lobby_mu_;
   std::shared_ptr<const std::vector<remote_room>> remote_;

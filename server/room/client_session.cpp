@@ -203,7 +203,7 @@ void client_session::on_text(std::string_view text) {
           });
         } else if constexpr (std::is_same_v<T, pr::tournament_join_msg>) {
           if (!svc_.find_tournament_seat) return send_error(m.id, pr::session_errc::bad_token);
-          auto found = svc_.find_tournament_seat(m.token);
+          auto found = svc_.find_tournament_seat(m.token, routed_room_);
           using k = tournament_seat::kind;
           if (found.what == k::bad_token) {
             spdlog::info("connection {}: tournament_join with an unknown token refused", conn_id_);

@@ -44,8 +44,9 @@ struct tournament_seat {
 
 struct lobby_services {
   std::shared_ptr<room_registry> rooms;
-  // tournament_join: null when the server runs no tournaments.
-  std::function<tournament_seat(std::string_view token)> find_tournament_seat;
+  // tournament_join: null when the server runs no tournaments. `routed`:
+  // the room the connection's URL named (a cluster's tournament id).
+  std::function<tournament_seat(std::string_view token, const std::string& routed)> find_tournament_seat;
   metrics* stats = nullptr;
   config cfg;
   const std::atomic<bool>* shutting_down = nullptr;

@@ -176,6 +176,11 @@ admin::response create(tournament_service& svc, const json& body, const std::str
   tournament_service::created out;
   auto st = svc.create(c, names, x, actor, out, seed_given);
   if (!st) return refused(st);
+  if (!out.store_error.empty()) {
+    auto r = error_response(503, "store_unavailable", cat("the tournament was not created: ", out.store_error));
+    r.headers.emplace_back("Retry-After", "1");
+    return r;
+  }
   json j = {{"tournament", out.id}, {"warnings", out.warnings}};
   json ps = json::array();
   for (std::size_t i = 0; i < names.size(); ++i) ps.push_back({{"player", i}, {"name", names[i]}, {"token", out.tokens[i]}});
@@ -213,7 +218,15 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
     return ok_json({{"tournaments", list}});
   }
   const std::string& id = seg[1];
-  const auto snap = svc_.get(id);
+  auto snap = svc_.get(id);
+  // A cluster node that does not run it (docs/cluster.md, "Tournaments"):
+  // reads answer from the stored copy; an unfinished one is asked to move
+  // here (the proxy sends its traffic here), and acts wait for that.
+  bool stored_copy = false, moving = false;  // moving: asked to (deps::want)
+  if (!snap && svc_.clustered()) {
+    snap = svc_.stored_copy(id, moving);
+    stored_copy = snap.has_value();
+  }
   if (!snap) return error_response(404, "no_such_tournament", cat("no tournament '", id, "'"));
   if (seg.size() == 2) {
     if (!get) return method_not_allowed("GET");
@@ -246,6 +259,15 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
   if (what != "rounds" && what != "drop" && what != "game_loss" && what != "repair")
     return error_response(404, "not_found", "no such organiser endpoint (docs/tournaments.md)");
   if (!post) return method_not_allowed("POST");
+  if (stored_copy && snap->t.current_stage() == tn::stage::finished)
+    return error_response(409, "tournament_finished", cat("tournament ", id, " has finished"));
+  if (stored_copy) {
+    auto r = error_response(503, "tournament_moving",
+                            cat("tournament ", id, " is moving to this node (its node is away, or handing it over): "
+                                "retry in a moment"));
+    r.headers.emplace_back("Retry-After", "1");
+    return r;
+  }
   admin::response err;
   std::string reason;
   std::optional<tn::status> st;

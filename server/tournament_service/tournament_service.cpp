@@ -27,6 +27,16 @@ std::string hex_id(std::uint64_t v) {
   return s;
 }
 
+// An id a cluster node gives a tournament ("n2-t3f0a9c71b2"): the node id
+// (no dash), "-t", ten hex digits. A room's is "n2-rk7q4": only ids of this
+// form are asked to move here (deps::want), never a room's.
+bool cluster_tournament_id(const std::string& id) {
+  const auto dash = id.find('-');
+  if (dash == std::string::npos || dash == 0 || id.size() != dash + 12 || id[dash + 1] != 't') return false;
+  return std::all_of(id.begin() + static_cast<std::ptrdiff_t>(dash) + 2, id.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
 }  // namespace
 
 tournament_service::tournament_service(deps d) : d_(std::move(d)) {}
@@ -34,13 +44,14 @@ tournament_service::tournament_service(deps d) : d_(std::move(d)) {}
 // ---------------------------------------------------------------------------
 // Saving and loading.
 
-void tournament_service::save(const std::string& id, const entry& e) {
-  d_.store->save_tournament({id, e.t, e.x, e.created_ms}, [id](const status& st) {
+void tournament_service::save(const std::string& id, const entry& e, std::function<void()> then) {
+  d_.store->save_tournament({id, e.t, e.x, e.created_ms}, [id, then = std::move(then)](const status& st) {
     if (!st) spdlog::error("tournament {}: could not be saved: {}", id, st.message());
+    if (then) then();
   });
 }
 
-bool tournament_service::owns(const std::string& id) const {
+bool tournament_service::named_here(const std::string& id) const {
   return d_.node_id.empty() || id.starts_with(d_.node_id + "-");
 }
 
@@ -58,6 +69,66 @@ bool tournament_service::report_stored(const std::string& id, entry& e, const st
   return false;
 }
 
+std::map<std::string, stored_match> tournament_service::undecided_matches(const stored_tournament& l) const {
+  std::map<std::string, stored_match> out;
+  const tn::round* r = l.t.current_round();
+  if (!r) return out;
+  for (const auto& p : r->pairings)
+    for (const auto& game : p.games) {
+      if (game.decided || game.match_id.empty()) continue;
+      try {
+        if (auto sm = d_.store->load_match(game.match_id)) out.emplace(game.match_id, std::move(*sm));
+      } catch (const persist_error& e) {
+        spdlog::warn("tournament {}: match {} could not be read: {}", l.id, game.match_id, e.what());
+      }
+    }
+  return out;
+}
+
+void tournament_service::restore(stored_tournament l, const std::map<std::string, stored_match>& matches) {
+  entry& e = entries_[l.id];
+  e = entry{};
+  e.t = std::move(l.t);
+  e.x = l.extras;
+  e.created_ms = l.created_ms;
+  const tn::round* r = e.t.current_round();
+  int running = 0;
+  bool changed = false;
+  if (r) {
+    for (const auto& p : r->pairings) {
+      for (std::size_t g = 0; g < p.games.size(); ++g) {
+        const auto& game = p.games[g];
+        if (game.decided || game.match_id.empty()) continue;
+        const auto sm = matches.find(game.match_id);
+        // Ended while the tournament did not hear of it (its room gone, on
+        // another node, or a finished room here that reports nothing more).
+        if (sm != matches.end() && report_stored(l.id, e, game.match_id, p.table, p.a, p.b, sm->second)) {
+          changed = true;
+          continue;
+        }
+        const std::string room_id = room_of_match(game.match_id);
+        if (d_.rooms->find(room_id)) {
+          e.rooms.push_back({r->number, p.table, static_cast<int>(g) + 1, p.a, p.b, room_id, game.match_id, {}});
+          e.rooms.back().hooked = hook(l.id, room_id);
+          ++running;
+        } else if (clustered() && sm != matches.end() && !sm->second.finished()) {
+          // It runs on another node: poll_store counts it when it ends.
+          spdlog::info("tournament {}: match {} of table {} runs on another node; its result is read from the store",
+                       l.id, game.match_id, p.table);
+        } else {
+          spdlog::warn("tournament {}: match {} of table {} was not recovered; the organiser may give a game loss",
+                       l.id, game.match_id, p.table);
+        }
+      }
+    }
+  }
+  // A result counted here may finish the round: the next starts (auto_advance).
+  if (changed) after_result(l.id, e);
+  else open_rooms(l.id, e);
+  spdlog::info("tournament {} ('{}'): loaded, stage {}, {} running matches recovered", l.id, e.t.settings().name,
+               tn::stage_name(e.t.current_stage()), running);
+}
+
 void tournament_service::load() {
   std::vector<stored_tournament> found;
   try {
@@ -65,55 +136,82 @@ void tournament_service::load() {
   } catch (const persist_error& e) {
     spdlog::error("tournaments: the stored tournaments could not be read: {}", e.what());
   }
-
-  std::lock_guard lock(mu_);
-  std::size_t others = 0;
+  std::size_t others = 0, away = 0;
   for (auto& l : found) {
-    if (!owns(l.id)) {
+    if (!named_here(l.id)) {
       ++others;  // another node's (docs/cluster.md, "Tournaments")
       continue;
     }
-    entry& e = entries_[l.id];
-    e.t = std::move(l.t);
-    e.x = l.extras;
-    e.created_ms = l.created_ms;
-    const tn::round* r = e.t.current_round();
-    int running = 0;
-    bool changed = false;
-    if (r) {
-      for (const auto& p : r->pairings) {
-        for (std::size_t g = 0; g < p.games.size(); ++g) {
-          const auto& game = p.games[g];
-          if (game.decided || game.match_id.empty()) continue;
-          const std::string room_id = room_of_match(game.match_id);
-          if (d_.rooms->find(room_id)) {
-            e.rooms.push_back({r->number, p.table, static_cast<int>(g) + 1, p.a, p.b, room_id, game.match_id, {}});
-            e.rooms.back().hooked = hook(l.id, room_id);
-            ++running;
-            continue;
-          }
-          // No room: the match ended while the tournament did not hear of
-          // it, or (a cluster) it runs on another node: poll_store counts it
-          // when it ends.
-          const auto sm = d_.store->load_match(game.match_id);
-          if (sm && report_stored(l.id, e, game.match_id, p.table, p.a, p.b, *sm)) {
-            changed = true;
-          } else if (!d_.node_id.empty() && sm && !sm->finished()) {
-            spdlog::info("tournament {}: match {} of table {} runs on another node; its result is read from the store",
-                         l.id, game.match_id, p.table);
-          } else {
-            spdlog::warn("tournament {}: match {} of table {} was not recovered; the organiser may give a game loss",
-                         l.id, game.match_id, p.table);
-          }
-        }
+    if (clustered() && l.t.current_stage() != tn::stage::finished && d_.claim) {
+      // Taken over by a live node while this one was away: it stays there
+      // until the proxy sends its traffic here again (want, handover).
+      if (const status st = d_.claim(l.id); !st) {
+        if (st.error_code() != status::code::conflict)
+          spdlog::error("tournament {}: not run here: its lease cannot be taken: {}", l.id, st.message());
+        ++away;
+        continue;
       }
     }
-    if (changed) save(l.id, e);
-    open_rooms(l.id, e);
-    spdlog::info("tournament {} ('{}'): loaded, stage {}, {} running matches recovered", l.id, e.t.settings().name,
-                 tn::stage_name(e.t.current_stage()), running);
+    const auto matches = undecided_matches(l);
+    std::lock_guard lock(mu_);
+    restore(std::move(l), matches);
   }
-  if (others > 0) spdlog::info("tournaments: {} of the store's run on other nodes (their ids name them)", others);
+  if (others > 0) spdlog::info("tournaments: {} of the store's were created by other nodes", others);
+  if (away > 0)
+    spdlog::info("tournaments: {} of this node's run on other nodes now (taken over while it was away); they come "
+                 "back when the proxy sends their players or organisers here",
+                 away);
+}
+
+std::vector<std::string> tournament_service::running() const {
+  std::vector<std::string> out;
+  std::lock_guard lock(mu_);
+  for (const auto& [id, e] : entries_)
+    if (e.t.current_stage() != tn::stage::finished) out.push_back(id);
+  return out;
+}
+
+bool tournament_service::adopt(const std::string& id) {
+  std::optional<stored_tournament> l;
+  try {
+    for (auto& t : d_.store->load_tournaments())
+      if (t.id == id) l = std::move(t);
+  } catch (const persist_error& e) {
+    spdlog::error("tournament {}: cannot be taken over: the store cannot be read: {}", id, e.what());
+    return false;
+  }
+  if (!l || l->t.current_stage() == tn::stage::finished) return false;
+  const auto matches = undecided_matches(*l);
+  std::lock_guard lock(mu_);
+  restore(std::move(*l), matches);
+  return true;
+}
+
+void tournament_service::forget(const std::string& id, const char* why) {
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  // Waiting rooms close (their games open on the tournament's new node);
+  // running matches play on here and their results reach the store.
+  for (const auto& tr : it->second.rooms)
+    if (tr.match_id.empty()) retire_room(tr, "the tournament moved to another node: tournament_join again");
+  entries_.erase(it);
+  spdlog::info("tournament {}: no longer run here: {}", id, why);
+}
+
+void tournament_service::give_up(const std::string& id, std::function<void()> saved) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) {
+    saved();
+    return;
+  }
+  save(id, it->second, std::move(saved));
+  forget(id, "another node asked for it (the proxy sends its players there)");
+}
+
+void tournament_service::lost(const std::string& id) {
+  std::lock_guard lock(mu_);
+  forget(id, "another node holds its lease");
 }
 
 void tournament_service::poll_store() {
@@ -316,10 +414,22 @@ tn::status tournament_service::create(tn::config c, const std::vector<std::strin
   if (auto st = tn::tournament::create(c, names, d_.random, e.t, tokens); !st) return st;
   e.x = x;
   e.created_ms = d_.wall_ms();
-  std::lock_guard lock(mu_);
   const std::string prefix = d_.node_id.empty() ? std::string() : d_.node_id + "-";
-  std::string id = prefix + hex_id(d_.random());
-  while (entries_.count(id)) id = prefix + hex_id(d_.random());
+  std::string id;
+  {
+    std::lock_guard lock(mu_);
+    id = prefix + hex_id(d_.random());
+    while (entries_.count(id)) id = prefix + hex_id(d_.random());
+  }
+  // A cluster node runs (and saves) a tournament whose lease it holds.
+  if (clustered() && d_.claim) {
+    if (const status st = d_.claim(id); !st) {
+      spdlog::error("tournament: not created: its lease cannot be taken: {}", st.message());
+      out.store_error = st.message();
+      return {};
+    }
+  }
+  std::lock_guard lock(mu_);
   out.id = id;
   out.tokens = std::move(tokens);
   out.warnings = tn::tournament::warnings(c, static_cast<int>(names.size()));
@@ -409,10 +519,12 @@ std::optional<tournament_snapshot> tournament_service::get(const std::string& id
 std::vector<tournament_snapshot> tournament_service::list() const {
   std::vector<tournament_snapshot> out;
   if (!d_.node_id.empty()) {
-    // The other nodes' as last saved (their open rooms are theirs to know).
+    // The others as last saved (their open rooms are their nodes' to know).
     try {
-      for (auto& l : d_.store->load_tournaments())
-        if (!owns(l.id)) out.push_back({l.id, std::move(l.t), l.extras, l.created_ms, {}});
+      auto stored = d_.store->load_tournaments();
+      std::lock_guard lock(mu_);  // the stored copy of one this node runs is older: skipped
+      for (auto& l : stored)
+        if (!entries_.count(l.id)) out.push_back({l.id, std::move(l.t), l.extras, l.created_ms, {}});
     } catch (const persist_error& e) {
       spdlog::warn("tournaments: the other nodes' tournaments could not be read: {}", e.what());
     }
@@ -425,46 +537,88 @@ std::vector<tournament_snapshot> tournament_service::list() const {
   return out;
 }
 
-tournament_seat tournament_service::find_seat(std::string_view token) {
+std::optional<tournament_snapshot> tournament_service::stored_copy(const std::string& id, bool& moving) const {
+  moving = false;
+  std::optional<tournament_snapshot> out;
+  try {
+    for (auto& l : d_.store->load_tournaments())
+      if (l.id == id) out = tournament_snapshot{l.id, std::move(l.t), l.extras, l.created_ms, {}};
+  } catch (const persist_error& e) {
+    spdlog::warn("tournament {}: the stored copy could not be read: {}", id, e.what());
+    return std::nullopt;
+  }
+  if (out && out->t.current_stage() != tn::stage::finished && d_.want && cluster_tournament_id(id))
+    moving = d_.want(id);
+  return out;
+}
+
+tournament_seat tournament_service::find_seat(std::string_view token, const std::string& routed) {
   using k = tournament_seat::kind;
-  std::lock_guard lock(mu_);
-  for (auto& [id, e] : entries_) {
-    const auto p = e.t.find_player_by_token(token);
-    if (!p) continue;
-    const auto& pl = e.t.players()[static_cast<std::size_t>(*p)];
-    tournament_seat out;
-    out.name = pl.name;
-    if (pl.dropped()) {
-      out.what = k::over;
-      out.detail = cat("you were dropped from tournament ", id);
-      return out;
-    }
-    if (e.t.current_stage() == tn::stage::finished) {
-      out.what = k::over;
-      out.detail = cat("tournament ", id, " has finished");
-      return out;
-    }
-    open_rooms(id, e);  // a room that could not be opened before is tried again
-    for (const auto& tr : e.rooms) {
-      if (tr.a != *p && tr.b != *p) continue;
-      if (auto r = d_.rooms->find(tr.room_id)) {
-        out.what = k::seated;
-        out.r = std::move(r);
-        out.seat = tr.a == *p ? 0 : 1;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, e] : entries_) {
+      const auto p = e.t.find_player_by_token(token);
+      if (!p) continue;
+      const auto& pl = e.t.players()[static_cast<std::size_t>(*p)];
+      tournament_seat out;
+      out.name = pl.name;
+      if (pl.dropped()) {
+        out.what = k::over;
+        out.detail = cat("you were dropped from tournament ", id);
         return out;
       }
+      if (e.t.current_stage() == tn::stage::finished) {
+        out.what = k::over;
+        out.detail = cat("tournament ", id, " has finished");
+        return out;
+      }
+      open_rooms(id, e);  // a room that could not be opened before is tried again
+      for (const auto& tr : e.rooms) {
+        if (tr.a != *p && tr.b != *p) continue;
+        if (auto r = d_.rooms->find(tr.room_id)) {
+          out.what = k::seated;
+          out.r = std::move(r);
+          out.seat = tr.a == *p ? 0 : 1;
+          return out;
+        }
+      }
+      out.what = k::waiting;
+      const tn::round* r = e.t.current_round();
+      out.detail = r ? cat("round ", r->number, ": no game of yours is open (a bye, or your match is over); wait for the next")
+                     : std::string("the first round has not started yet");
+      // A match of this player's that runs on another node (taken over while
+      // the tournament's node was away): its seat resumes there.
+      if (r)
+        for (const auto& pr : r->pairings)
+          for (const auto& g : pr.games)
+            if ((pr.a == *p || pr.b == *p) && !g.decided && !g.match_id.empty())
+              out.detail = cat("round ", r->number, ": your match ", g.match_id, " runs in room ",
+                               room_of_match(g.match_id), " on another node: resume your seat there (/ws?room=",
+                               room_of_match(g.match_id), ") or wait for its end");
+      return out;
     }
-    out.what = k::waiting;
-    const tn::round* r = e.t.current_round();
-    out.detail = r ? cat("round ", r->number, ": no game of yours is open (a bye, or your match is over); wait for the next")
-                   : std::string("the first round has not started yet");
-    return out;
+    if (clustered() && (routed.empty() || entries_.count(routed))) {
+      tournament_seat unknown;
+      unknown.detail = cat("that token belongs to no tournament player of node ", d_.node_id,
+                           ": a tournament runs on one node at a time; connect with /ws?room=TOURNAMENT_ID "
+                           "(docs/cluster.md)");
+      return unknown;
+    }
+  }
+  // A cluster node the proxy sent a tournament's traffic to that it does not
+  // run (its node is away, or it is handing it over): it moves here.
+  if (clustered() && d_.want && cluster_tournament_id(routed) && d_.want(routed)) {
+    tournament_seat moving;
+    moving.what = k::waiting;
+    moving.detail = cat("tournament ", routed, " is moving to this node: try again in a moment");
+    return moving;
   }
   tournament_seat unknown;
-  if (!d_.node_id.empty())
-    unknown.detail = cat("that token belongs to no tournament player of node ", d_.node_id,
-                         ": a tournament runs on the node that created it; connect with /ws?room=TOURNAMENT_ID "
-                         "(docs/cluster.md)");
+  if (clustered())
+    unknown.detail = cluster_tournament_id(routed)
+                         ? cat("tournament ", routed, " does not exist")
+                         : std::string("that token belongs to no tournament player: connect with "
+                                       "/ws?room=TOURNAMENT_ID (docs/cluster.md)");
   return unknown;
 }
 

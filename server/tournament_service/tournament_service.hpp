@@ -63,10 +63,18 @@ class tournament_service {
     std::function<std::int64_t()> wall_ms;
     tournaments::random_source random;  // join tokens, seeds and ids
     // A cluster node's id (docs/cluster.md, "Tournaments"); empty on a
-    // single server. A node runs the tournaments it created, whose ids it
-    // prefixes with "<node_id>-" (so that the proxy sends their players and
-    // organisers to it), and only those.
+    // single server. A node prefixes the ids of the tournaments it creates
+    // with "<node_id>-" (so that the proxy sends their players and
+    // organisers to it) and runs those whose lease it holds: the ones it
+    // created, and those it took over while their node was away.
     std::string node_id;
+    // A cluster node's: takes a tournament's lease (cluster_node::claim_new;
+    // conflict: another node holds it). Blocks for one round trip.
+    std::function<status(const std::string& id)> claim;
+    // A cluster node's: a request for a tournament this node does not run
+    // came here: move it here (cluster_node::want_tournament). false: the
+    // store has no such tournament.
+    std::function<bool(const std::string& id)> want;
   };
   explicit tournament_service(deps d);
 
@@ -79,6 +87,7 @@ class tournament_service {
   // ---- organiser acts: each logged (spdlog and the tournament's log) and saved.
   struct created {
     std::string id;
+    std::string store_error;  // a cluster node could not take the new tournament's lease: nothing was created
     std::vector<std::string> tokens;  // by player id: the only time they exist in clear
     std::vector<std::string> warnings;
   };
@@ -95,12 +104,34 @@ class tournament_service {
 
   // This node's tournaments.
   std::optional<tournament_snapshot> get(const std::string& id) const;
+  // A cluster node's, for a tournament it does not run (get() nullopt): the
+  // stored copy, without its rooms (blocking: the admin thread's), after
+  // asking for the tournament to move here (deps::want) when it is not
+  // finished. `moving` says whether it was asked to.
+  std::optional<tournament_snapshot> stored_copy(const std::string& id, bool& moving) const;
+  bool clustered() const { return !d_.node_id.empty(); }
   // Every tournament: a cluster node's own, and the others' as the store has
   // them (blocking: the admin thread's).
   std::vector<tournament_snapshot> list() const;
 
-  // tournament_join: where the token's player plays now.
-  tournament_seat find_seat(std::string_view token);
+  // tournament_join: where the token's player plays now. `routed`: the
+  // tournament the connection named (/ws?room=ID): on a cluster node that
+  // does not run it, it is asked to move here (tournament_waiting meanwhile).
+  tournament_seat find_seat(std::string_view token, const std::string& routed = {});
+
+  // ---- a cluster node's tournament leases (cluster_node's tournament_hooks),
+  // on the cluster thread.
+  // The unfinished tournaments this node runs.
+  std::vector<std::string> running() const;
+  // This node just took tournament `id`'s lease: runs it as load() does at
+  // start-up. false: no such tournament, or it has finished.
+  bool adopt(const std::string& id);
+  // Another node asked for it: its waiting rooms close (their games open on
+  // the new node), its running matches play on here and report to the
+  // store; `saved` runs once the last save is stored.
+  void give_up(const std::string& id, std::function<void()> saved);
+  // Another node took its lease: forgotten, as give_up, without saving.
+  void lost(const std::string& id);
 
   // A cluster node's, every second or so, off the rooms' strands: the games
   // whose room runs on another node (taken over while this node was away)
@@ -115,9 +146,18 @@ class tournament_service {
     std::vector<tournament_room> rooms;
   };
   // All under mu_.
-  void save(const std::string& id, const entry& e);
-  // Whether this node runs tournament `id` (deps::node_id).
-  bool owns(const std::string& id) const;
+  void save(const std::string& id, const entry& e, std::function<void()> then = nullptr);
+  // Whether tournament `id`'s id names this node (deps::node_id).
+  bool named_here(const std::string& id) const;
+  // Runs a stored tournament here: hooks its games' rooms that run on this
+  // node, counts the results of those that ended (`matches`: the stored
+  // matches of its undecided games, read beforehand outside the lock),
+  // opens the rooms of the games to start. Under mu_.
+  void restore(stored_tournament l, const std::map<std::string, stored_match>& matches);
+  // The stored matches of the undecided games of `l`'s current round.
+  std::map<std::string, stored_match> undecided_matches(const stored_tournament& l) const;
+  // Drops a tournament this node stops running; its waiting rooms close.
+  void forget(const std::string& id, const char* why);
   // A game's match ended as the store says: counts it (its room may be gone,
   // or on another node). True when it changed the tournament.
   bool report_stored(const std::string& id, entry& e, const std::string& match_id, int table,

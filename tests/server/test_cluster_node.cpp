@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -32,10 +33,12 @@ cluster_options fast_options(const std::string& node) {
 struct node {
   harness h;
   cluster_node cluster;
-  node(const std::string& id, memory_store& store, std::int64_t finished_room_ttl_ms = 0)
+  node(const std::string& id, memory_store& store, std::int64_t finished_room_ttl_ms = 0,
+       tournament_hooks tournaments = {})
       : h(cluster_config(id), &store), cluster(with_ttl(fast_options(id), finished_room_ttl_ms), *store.directory(), h.rooms) {
     // memory_store has no fence: nothing refuses a room's writes.
     cluster.serve(h.rsvc, h.lsvc, false);
+    if (tournaments.running) cluster.serve_tournaments(std::move(tournaments));
     cluster.start();
   }
   static cluster_options with_ttl(cluster_options o, std::int64_t finished_room_ttl_ms) {
@@ -73,6 +76,51 @@ json wait_for(client& c, const std::string& type, harness& a, harness& b) {
   FAIL("no " << type << " within 8 s");
   return json(seen);
 }
+
+// A tournament service's side of the leases (tournament_hooks), recorded;
+// called on the cluster thread.
+struct fake_tournaments {
+  std::mutex mu;
+  std::set<std::string> running;
+  std::vector<std::string> adopted, given_up, lost;
+  tournament_hooks hooks() {
+    return {.running = [this] {
+              std::lock_guard lk(mu);
+              return std::vector<std::string>(running.begin(), running.end());
+            },
+            .adopt = [this](const std::string& id) {
+              std::lock_guard lk(mu);
+              adopted.push_back(id);
+              running.insert(id);
+              return true;
+            },
+            .give_up = [this](const std::string& id, std::function<void()> saved) {
+              {
+                std::lock_guard lk(mu);
+                given_up.push_back(id);
+                running.erase(id);
+              }
+              saved();
+            },
+            .lost = [this](const std::string& id) {
+              std::lock_guard lk(mu);
+              lost.push_back(id);
+              running.erase(id);
+            }};
+  }
+  template <class F>
+  bool eventually(F&& f) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+    while (std::chrono::steady_clock::now() < deadline) {
+      {
+        std::lock_guard lk(mu);
+        if (f()) return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+};
 
 const json* of_type(const json& msgs, const std::string& type) {
   for (const auto& m : msgs)
@@ -265,4 +313,44 @@ TEST_CASE("cluster node: a match that ended with its dead node's last action is 
   REQUIRE(e);
   CHECK(e->at("code") == "room_not_found");
   n1.reset();
+}
+
+TEST_CASE("cluster node: a tournament's lease: renewed with the rooms', handed over to the node that wants it, "
+          "and a node that lost it is told") {
+  memory_store store(memory_store::callbacks::run_inline);
+  fake_tournaments t1, t2;
+  node n1("n1", store, 0, t1.hooks());
+  node n2("n2", store, 0, t2.hooks());
+  const std::string id = "n1-t0123456789";
+  REQUIRE(n1.cluster.claim_new(id).is_ok());
+  {
+    std::lock_guard lk(t1.mu);
+    t1.running.insert(id);
+  }
+  // Renewed, not released as idle: another node cannot take it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // more than a lease, several renewals
+  CHECK_FALSE(store.directory()->claim_room(id, "n3", 400).value());
+
+  // Wanted on n2 (the proxy sends its traffic there): n1 gives it up, n2 adopts it.
+  CHECK(n2.cluster.want_tournament(id));
+  CHECK(t2.eventually([&] { return t2.adopted == std::vector<std::string>{id}; }));
+  CHECK(t1.eventually([&] { return t1.given_up == std::vector<std::string>{id} && t1.running.empty(); }));
+  CHECK(n1.cluster.want_tournament(id) == true);  // n1 may ask for it back: it exists
+  CHECK(t1.eventually([&] { return t1.adopted == std::vector<std::string>{id}; }));
+  CHECK(t2.eventually([&] { return t2.given_up == std::vector<std::string>{id}; }));
+
+  // A node that thinks it runs a tournament another node holds is told (lost).
+  {
+    std::lock_guard lk(t2.mu);
+    t2.running.insert(id);
+  }
+  CHECK(t2.eventually([&] { return t2.lost == std::vector<std::string>{id} && t2.running.empty(); }));
+  CHECK(t1.running.count(id) == 1);
+
+  // A made-up id: looked up once, then refused for a while.
+  const std::string made_up = "n9-t0000000000";
+  CHECK(n2.cluster.want_tournament(made_up));
+  CHECK(t2.eventually([&] { return !n2.cluster.want_tournament(made_up); }));
+  CHECK_FALSE(n2.cluster.want_tournament("n2-rk7q4-not-an-id!"));
+  CHECK(t2.adopted == std::vector<std::string>{id});  // not the made-up one
 }

@@ -4,6 +4,9 @@
 // the spectator delay. Rooms on the manual executor, memory_store inline.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "admin/admin_api.hpp"
 #include "room_harness.hpp"
 #include "tournament_service/organiser_api.hpp"
@@ -21,6 +24,9 @@ struct fixture {
   std::unique_ptr<tournament_service> svc;
   std::unique_ptr<organiser_api> org;
   admin::api api{admin_token, shipped(), *h.store, organiser_token};
+  // A cluster node's (deps::claim, deps::want), when set.
+  std::function<status(const std::string&)> claim;
+  std::vector<std::string> wanted;  // what deps::want was asked for
 
   // `shared_store`: a store that outlives the fixture (a restart); its own otherwise.
   // `node_id`: a cluster node's service.
@@ -28,6 +34,13 @@ struct fixture {
       : h(test_config(), shared_store) {
     tournament_service::deps d;
     d.node_id = node_id;
+    if (!node_id.empty()) {
+      d.claim = [this](const std::string& id) { return claim ? claim(id) : status::ok(); };
+      d.want = [this](const std::string& id) {
+        wanted.push_back(id);
+        return true;
+      };
+    }
     d.rooms = h.rooms;
     d.store = h.store;
     d.wall_ms = [this] { return h.wall += 1000; };
@@ -35,7 +48,9 @@ struct fixture {
     svc = std::make_unique<tournament_service>(d);
     org = std::make_unique<organiser_api>(*svc, *h.store);
     api.set_tournaments(org.get());
-    h.lsvc.find_tournament_seat = [this](std::string_view t) { return svc->find_seat(t); };
+    h.lsvc.find_tournament_seat = [this](std::string_view t, const std::string& routed) {
+      return svc->find_seat(t, routed);
+    };
   }
 
   admin::response call(const std::string& method, const std::string& target, const json& body = nullptr,
@@ -455,10 +470,16 @@ TEST_CASE("tournaments in a cluster: a node runs those it created, tells other n
         "match_id");
 
     // Another node does not run it (no second copy opening rooms), lists
-    // it from the store, and tells its players where to go.
+    // it from the store, and tells its players where to go. Asked for it
+    // (the proxy sends its traffic there), it reads the stored copy and asks
+    // for the tournament to move; acts wait for that.
     fixture n2(&store, "n2");
     n2.svc->load();
-    CHECK(n2.call("GET", "/admin/api/tournaments/" + id).status == 404);
+    CHECK(n2.ok("GET", "/admin/api/tournaments/" + id).at("tournament") == id);
+    CHECK(n2.wanted == std::vector<std::string>{id});
+    const auto moving = n2.call("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+    CHECK(moving.status == 503);
+    CHECK(moving.body.find("tournament_moving") != std::string::npos);
     const auto listed = n2.ok("GET", "/admin/api/tournaments");
     REQUIRE(listed.at("tournaments").size() == 1);
     CHECK(listed.at("tournaments")[0].at("tournament") == id);
@@ -521,6 +542,139 @@ TEST_CASE("tournaments in a cluster: a node runs those it created, tells other n
   }
   n1.svc->poll_store();
   CHECK(n1.ok("GET", "/admin/api/tournaments/" + id2).at("stage") == "finished");
+}
+
+TEST_CASE("tournaments in a cluster: a tournament whose node stays down is taken over by the node its traffic "
+          "reaches, hooks its games' rooms there, goes on, and is handed back when asked") {
+  memory_store store{memory_store::callbacks::run_inline};
+  room_directory& dir = *store.directory();
+  auto claimer = [&dir](const std::string& node, std::int64_t lease_ms) {
+    return [&dir, node, lease_ms](const std::string& id) -> status {
+      const auto r = dir.claim_room(id, node, lease_ms);
+      if (!r) return r.error();
+      return *r ? status::ok() : status::conflict("held by another node");
+    };
+  };
+  std::string id, room, a_token, b_token;
+  json c, p;
+  auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+  {
+    fixture n1(&store, "n1");
+    n1.claim = claimer("n1", 1);  // a lease that lapses at once: n1 "dies" with it
+    c = n1.ok("POST", "/admin/api/tournaments", {{"name", "Orphan"}, {"players", {"Ann", "Ben", "Cat", "Dan"}},
+                                                 {"rounds", 2}, {"auto_advance", true}},
+              201);
+    id = c.at("tournament");
+    CHECK(n1.svc->running() == std::vector<std::string>{id});
+    auto st = n1.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
+    p = st.at("rounds")[0].at("pairings")[0];
+    auto ca = n1.h.connect(), cb = n1.h.connect();
+    const json ja = tjoin(ca, tok(p.at("a")));
+    REQUIRE(ja.at("type") == "joined");
+    room = ja.at("room");
+    a_token = ja.at("token");
+    REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+    n1.h.crash();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  fixture n2(&store, "n2");
+  n2.claim = claimer("n2", 60'000);
+  n2.svc->load();  // n1's: not loaded
+  CHECK(n2.svc->running().empty());
+  // A player of the other table comes through the proxy (?room=ID): told to
+  // wait while the tournament moves here.
+  auto early = n2.h.connect();
+  early.session->set_routed_room(id);
+  const auto p2 = n2.ok("GET", "/admin/api/tournaments/" + id).at("rounds")[0].at("pairings")[1];
+  const json waiting = tjoin(early, tok(p2.at("a")));
+  CHECK(waiting.at("code") == "tournament_waiting");
+  CHECK(waiting.at("message").get<std::string>().find("moving to this node") != std::string::npos);
+  // The cluster thread's part: the match's room is taken over here (a
+  // resume), then the tournament's lease, and the node runs it.
+  n2.h.recover_one();
+  REQUIRE(n2.claim(id).is_ok());
+  CHECK(n2.svc->adopt(id));
+  CHECK(n2.svc->running() == std::vector<std::string>{id});
+  // Its game's room here has the tournament's hooks again: its end counts.
+  auto back = n2.h.connect();
+  back.say({{"type", "resume"}, {"room", room}, {"token", a_token}});
+  REQUIRE(find_type(back.take(), "joined"));
+  REQUIRE(find_type(act(back, {{"type", "concede"}}), "match_over"));
+  const auto after = n2.ok("GET", "/admin/api/tournaments/" + id);
+  CHECK(after.at("rounds")[0].at("pairings")[0].at("games")[0].at("decided") == true);
+  // The other table's game had not started: n2 opened its room.
+  auto cc = n2.h.connect(), cd = n2.h.connect();
+  cc.session->set_routed_room(id);
+  cd.session->set_routed_room(id);
+  const json jc = tjoin(cc, tok(p2.at("a")));
+  REQUIRE(jc.at("type") == "joined");
+  CHECK(n2.h.rooms->find(jc.at("room").get<std::string>()) != nullptr);
+  REQUIRE(tjoin(cd, tok(p2.at("b"))).at("type") == "joined");
+  REQUIRE(find_type(act(cc, {{"type", "concede"}}), "match_over"));
+  // auto_advance: round 2 started on n2.
+  CHECK(n2.ok("GET", "/admin/api/tournaments/" + id).at("rounds").size() == 2);
+
+  // n1 is back and the proxy sends the tournament's traffic there again: n2
+  // hands it over when asked; its waiting rooms close; the last save is
+  // stored before the lease goes.
+  bool saved = false;
+  n2.svc->give_up(id, [&saved] { saved = true; });
+  CHECK(saved);
+  CHECK(n2.svc->running().empty());
+  CHECK(n2.ok("GET", "/admin/api/tournaments/" + id).at("rounds").size() == 2);  // the stored copy
+  REQUIRE(dir.release_room(id, "n2").is_ok());
+  fixture n1(&store, "n1");
+  n1.claim = claimer("n1", 60'000);
+  n1.svc->load();
+  CHECK(n1.svc->running() == std::vector<std::string>{id});
+  const auto st = n1.ok("GET", "/admin/api/tournaments/" + id);
+  CHECK(st.at("rounds").size() == 2);
+  CHECK(st.at("stage") == "swiss");
+  // A node that lost the lease forgets the tournament.
+  n1.svc->lost(id);
+  CHECK(n1.svc->running().empty());
+}
+
+TEST_CASE("tournaments in a cluster: a node taking over a tournament whose round ended meanwhile starts the next "
+          "(auto_advance)") {
+  memory_store store{memory_store::callbacks::run_inline};
+  std::string id;
+  std::vector<std::pair<std::string, std::string>> seats;  // (room, token) of each table's seat 0
+  {
+    fixture n1(&store, "n1");
+    const json c =
+        n1.ok("POST", "/admin/api/tournaments",
+              {{"name", "Gap"}, {"players", {"Ann", "Ben", "Cid", "Dee"}}, {"rounds", 2}, {"auto_advance", true}}, 201);
+    id = c.at("tournament");
+    const json round = n1.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object()).at("rounds")[0];
+    auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+    std::vector<client> conns;
+    for (const json& p : round.at("pairings")) {
+      conns.push_back(n1.h.connect());
+      const json ja = tjoin(conns.back(), tok(p.at("a")));
+      REQUIRE(ja.at("type") == "joined");
+      seats.emplace_back(ja.at("room"), ja.at("token"));
+      conns.push_back(n1.h.connect());
+      REQUIRE(tjoin(conns.back(), tok(p.at("b"))).at("type") == "joined");
+    }
+    REQUIRE(seats.size() == 2);
+    n1.h.crash();
+  }
+  // Both matches end on n2 before any node runs the tournament again.
+  fixture n2(&store, "n2");
+  REQUIRE(n2.h.rooms->recover(store.load_unfinished()) == 2);
+  n2.h.ex->run();
+  for (const auto& [room, token] : seats) {
+    auto back = n2.h.connect();
+    back.say({{"type", "resume"}, {"room", room}, {"token", token}});
+    REQUIRE(find_type(back.take(), "joined"));
+    REQUIRE(find_type(act(back, {{"type", "concede"}}), "match_over"));
+  }
+  CHECK(n2.ok("GET", "/admin/api/tournaments/" + id).at("rounds").size() == 1);  // the stored copy
+  CHECK(n2.svc->adopt(id));
+  const json st = n2.ok("GET", "/admin/api/tournaments/" + id);
+  CHECK(st.at("rounds").size() == 2);
+  for (const json& p : st.at("rounds")[0].at("pairings")) CHECK(p.at("games")[0].at("decided") == true);
 }
 
 }  // namespace cod::server::test
