@@ -83,6 +83,25 @@ json tjoin(client& c, const std::string& token, int deck = 1) {
   return j ? *j : msgs.front();
 }
 
+// Starts round 1 of tournament `id` (`created`: the create answer) and seats
+// the players of table 1 on connections `ca` and `cb`.
+struct seated_table {
+  json pairing;
+  std::string room, a_token;
+};
+seated_table start_and_seat_table_1(fixture& f, const json& created, const std::string& id, client& ca, client& cb) {
+  auto tok = [&](const json& who) { return created.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+  seated_table out;
+  out.pairing = f.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object()).at("rounds")[0].at(
+      "pairings")[0];
+  const json ja = tjoin(ca, tok(out.pairing.at("a")));
+  REQUIRE(ja.at("type") == "joined");
+  out.room = ja.at("room");
+  out.a_token = ja.at("token");
+  REQUIRE(tjoin(cb, tok(out.pairing.at("b"))).at("type") == "joined");
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("organiser API: create, refusals, rounds, players seated by token, results from the matches") {
@@ -458,14 +477,11 @@ TEST_CASE("tournaments in a cluster: a node runs those it created, tells other n
               201);
     id = c.at("tournament");
     CHECK(id.starts_with("n1-t"));
-    auto st = n1.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
-    p = st.at("rounds")[0].at("pairings")[0];
     auto ca = n1.h.connect(), cb = n1.h.connect();
-    const json ja = tjoin(ca, tok(p.at("a")));
-    REQUIRE(ja.at("type") == "joined");
-    room = ja.at("room");
-    a_token = ja.at("token");
-    REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+    const auto first = start_and_seat_table_1(n1, c, id, ca, cb);
+    p = first.pairing;
+    room = first.room;
+    a_token = first.a_token;
     match_id = n1.ok("GET", "/admin/api/tournaments/" + id).at("rounds")[0].at("pairings")[0].at("games")[0].at(
         "match_id");
 
@@ -566,14 +582,11 @@ TEST_CASE("tournaments in a cluster: a tournament whose node stays down is taken
               201);
     id = c.at("tournament");
     CHECK(n1.svc->running() == std::vector<std::string>{id});
-    auto st = n1.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object());
-    p = st.at("rounds")[0].at("pairings")[0];
     auto ca = n1.h.connect(), cb = n1.h.connect();
-    const json ja = tjoin(ca, tok(p.at("a")));
-    REQUIRE(ja.at("type") == "joined");
-    room = ja.at("room");
-    a_token = ja.at("token");
-    REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
+    const auto first = start_and_seat_table_1(n1, c, id, ca, cb);
+    p = first.pairing;
+    room = first.room;
+    a_token = first.a_token;
     n1.h.crash();
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
