@@ -269,6 +269,21 @@ void cluster_node::serve_fetches() {
   }
 }
 
+cluster_node::taken cluster_node::take_tournament(const std::string& id) {
+  const auto claimed = dir_.claim_room(id, o_.node_id, o_.lease_ms);
+  if (!claimed) {
+    spdlog::warn("cluster: tournament {}: claim failed: {}", id, claimed.error().message());
+    return taken::failed;
+  }
+  if (!*claimed) return taken::held_elsewhere;
+  if (!tournaments_.adopt(id)) {
+    dir_.release_room(id, o_.node_id);  // nothing to run: finished, or gone
+    return taken::nothing;
+  }
+  spdlog::info("cluster: tournament {} taken over: this node runs it now", id);
+  return taken::yes;
+}
+
 void cluster_node::serve_tournament_wants() {
   std::vector<std::string> ids;
   {
@@ -296,17 +311,10 @@ void cluster_node::serve_tournament_wants() {
         if (found && !*found) what = next::absent;
       }
       if (w.known) {
-        const auto claimed = dir_.claim_room(id, o_.node_id, o_.lease_ms);
-        if (!claimed) {
-          spdlog::warn("cluster: tournament {}: claim failed: {}", id, claimed.error().message());
-        } else if (*claimed) {
-          if (tournaments_.adopt(id)) {
-            spdlog::info("cluster: tournament {} taken over: this node runs it now", id);
-          } else {
-            dir_.release_room(id, o_.node_id);  // nothing to run: finished, or gone
-          }
+        const auto took = take_tournament(id);
+        if (took == taken::yes || took == taken::nothing) {
           what = next::done;
-        } else if (now >= w.next_request_ms) {
+        } else if (took == taken::held_elsewhere && now >= w.next_request_ms) {
           // Its holder hands it over at its next renewal round (hand_over).
           w.next_request_ms = now + o_.renew_every_ms;
           const auto asked = dir_.request_room(id, o_.node_id);
@@ -430,6 +438,7 @@ void cluster_node::sweep() {
     if (take(id, nullptr) && !here) spdlog::info("cluster: room {} swept: no node held it for {} ms", id, now - since);
   }
   unheld_since_ = std::move(still);
+  if (tournaments_.adopt) sweep_tournaments(now);
   if (now >= next_forget_ms_) {
     next_forget_ms_ = now + o_.forget_every_ms;
     const auto gone = dir_.forget_stale(o_.forget_after_ms);
@@ -437,6 +446,26 @@ void cluster_node::sweep() {
     else if (*gone > 0)
       spdlog::info("cluster: {} stale lease or node rows forgotten (gone {} ms ago or more)", *gone, o_.forget_after_ms);
   }
+}
+
+void cluster_node::sweep_tournaments(std::int64_t now) {
+  const auto unheld = dir_.expired_tournaments(64);
+  if (!unheld) {
+    spdlog::warn("cluster: expired tournament leases not read: {}", unheld.error().message());
+    return;
+  }
+  std::map<std::string, std::int64_t> still;
+  for (const auto& id : *unheld) {
+    auto it = tournament_unheld_since_.find(id);
+    const std::int64_t since = it == tournament_unheld_since_.end() ? now : it->second;
+    if (now - since < o_.sweep_after_ms) {
+      still.emplace(id, since);
+      continue;
+    }
+    if (take_tournament(id) == taken::yes)
+      spdlog::info("cluster: tournament {} swept: no node held it for {} ms", id, now - since);
+  }
+  tournament_unheld_since_ = std::move(still);
 }
 
 void cluster_node::publish() {

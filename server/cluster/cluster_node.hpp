@@ -11,7 +11,8 @@
 //     node does not run: claims the room (asking its holder to hand it over
 //     while another node holds a live lease) and rebuilds it from the log;
 //   - sweeps: claims and rebuilds the rooms no node holds (their node died)
-//     once nobody has come for them for sweep_after_ms.
+//     once nobody has come for them for sweep_after_ms; the same for the
+//     tournaments (tournament_hooks).
 #pragma once
 
 #include <condition_variable>
@@ -152,6 +153,10 @@ class cluster_node {
 
   void run();
   void serve_tournament_wants();
+  // Claims tournament `id` and has it adopted here.
+  enum class taken { yes, held_elsewhere, nothing, failed };
+  taken take_tournament(const std::string& id);
+  void sweep_tournaments(std::int64_t now);
   void renew();
   void serve_fetches();
   void hand_over();
@@ -188,6 +193,7 @@ class cluster_node {
   std::int64_t next_renew_ms_ = 0;
   std::int64_t next_forget_ms_ = 0;
   std::map<std::string, std::int64_t> unheld_since_;  // sweep: room -> first seen with no live lease
+  std::map<std::string, std::int64_t> tournament_unheld_since_;  // the same for tournaments
   std::set<std::string> suspect_lost_;  // renew: running here, lease not held (last round)
   std::set<std::string> suspect_idle_;  // renew: lease held, not running here (last round)
 };

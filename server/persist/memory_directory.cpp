@@ -68,6 +68,18 @@ result<std::vector<std::string>> memory_store::wanted_rooms(const std::string& n
   return out;  // sorted: a std::map
 }
 
+result<std::vector<std::string>> memory_store::expired_tournaments(std::size_t limit) {
+  std::lock_guard lk(mu_);
+  const std::int64_t now = now_ms();
+  std::vector<std::string> out;  // sorted: a std::map
+  for (const auto& [id, t] : tournaments_) {
+    if (t.t.current_stage() == tournaments::stage::finished) continue;
+    auto l = leases_.find(id);
+    if ((l == leases_.end() || l->second.expires_ms <= now) && out.size() < limit) out.push_back(id);
+  }
+  return out;
+}
+
 result<std::vector<std::string>> memory_store::expired_rooms(std::size_t limit) {
   std::lock_guard lk(mu_);
   const std::int64_t now = now_ms();

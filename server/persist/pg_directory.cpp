@@ -138,6 +138,16 @@ result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) 
   });
 }
 
+result<std::vector<std::string>> pg_directory::expired_tournaments(std::size_t limit) {
+  return guarded("listing expired tournaments", [&](pg::conn& c) -> result<std::vector<std::string>> {
+    static const std::string sql = with_now(
+        "SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON l.room_id = t.tournament_id "
+        "WHERE t.stage <> 'finished' AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id "
+        "LIMIT $1");
+    return column0(c.query(sql, pg::params().add(static_cast<std::int64_t>(limit))));
+  });
+}
+
 result<std::optional<std::string>> pg_directory::room_match_id(const std::string& room_id,
                                                                 std::int64_t finished_since_ms) {
   return guarded("finding a room's match", [&](pg::conn& c) -> result<std::optional<std::string>> {

@@ -37,6 +37,7 @@ class pg_directory {
   result<std::vector<std::string>> wanted_rooms(const std::string& node_id);
   result<bool> room_known(const std::string& room_id);
   result<std::vector<std::string>> expired_rooms(std::size_t limit);
+  result<std::vector<std::string>> expired_tournaments(std::size_t limit);
   // The match_id load_room_match loads (through the reader).
   result<std::optional<std::string>> room_match_id(const std::string& room_id, std::int64_t finished_since_ms);
   status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms);

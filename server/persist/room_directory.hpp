@@ -84,6 +84,9 @@ class room_directory {
   // lease expired or was released, or was never taken): what a sweeper
   // claims and resumes. At most `limit`, by room id.
   virtual result<std::vector<std::string>> expired_rooms(std::size_t limit) = 0;
+  // Unfinished tournaments that no node holds a live lease on (docs/cluster.md,
+  // "Tournaments"): what a sweeper claims and runs. At most `limit`, by id.
+  virtual result<std::vector<std::string>> expired_tournaments(std::size_t limit) = 0;
   // The room's unfinished match (its newest, should there be several) with
   // its whole log: what resuming one room needs. When it has none, its
   // newest match that ended at or after finished_since_ms (the stored

@@ -139,6 +139,16 @@ result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t lim
   });
 }
 
+result<std::vector<std::string>> sqlite_directory::expired_tournaments(std::size_t limit) {
+  return guarded("listing expired tournaments", [&]() -> result<std::vector<std::string>> {
+    sql::stmt s(*db_, with_now("SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON "
+                               "l.room_id = t.tournament_id WHERE t.stage <> 'finished' AND "
+                               "(l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id LIMIT ?1"));
+    s.bind(1, static_cast<std::int64_t>(limit));
+    return column0(s);
+  });
+}
+
 result<std::optional<std::string>> sqlite_directory::room_match_id(const std::string& room_id,
                                                                     std::int64_t finished_since_ms) {
   return guarded("finding a room's match", [&]() -> result<std::optional<std::string>> {

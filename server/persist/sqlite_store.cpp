@@ -424,6 +424,10 @@ result<std::vector<std::string>> sqlite_store::expired_rooms(std::size_t limit) 
   return directory_->expired_rooms(limit);
 }
 
+result<std::vector<std::string>> sqlite_store::expired_tournaments(std::size_t limit) {
+  return directory_->expired_tournaments(limit);
+}
+
 result<std::optional<stored_match>> sqlite_store::load_room_match(const std::string& room_id,
                                                               std::int64_t finished_since_ms) {
   return detail::load_room_match(*directory_, *reader_, room_id, finished_since_ms);

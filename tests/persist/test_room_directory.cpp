@@ -311,7 +311,8 @@ TEST_CASE("store: forget_stale deletes long-expired leases of rooms without an u
   });
 }
 
-TEST_CASE("store: a tournament's id is known, and its expired lease is kept by forget_stale until it has finished") {
+TEST_CASE("store: a tournament's id is known; expired_tournaments lists it while no live lease holds it and it has "
+          "not finished; forget_stale keeps its expired lease row until then") {
   for_each_store([](match_store& s) {
     namespace tn = cod::tournaments;
     room_directory& d = dir_of(s);
@@ -320,6 +321,12 @@ TEST_CASE("store: a tournament's id is known, and its expired lease is kept by f
     s.save_tournament(t, nullptr);
     s.flush();
     CHECK(d.room_known("n1-tcup").value());  // no lease row: known by the tournament
+    auto orphans = [&d] { return d.expired_tournaments(10).value(); };
+    CHECK(orphans() == std::vector<std::string>{"n1-tcup"});  // never claimed
+    CHECK(claim(d, "n1-tcup", "n1"));
+    CHECK(orphans().empty());  // a live lease
+    CHECK(d.release_room("n1-tcup", "n1").is_ok());
+    CHECK(orphans() == std::vector<std::string>{"n1-tcup"});
     CHECK(claim(d, "n1-tcup", "n1", 1));
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     const auto kept = d.forget_stale(10);
@@ -337,6 +344,7 @@ TEST_CASE("store: a tournament's id is known, and its expired lease is kept by f
     REQUIRE(t.t.current_stage() == tn::stage::finished);
     s.save_tournament(t, nullptr);
     s.flush();
+    CHECK(orphans().empty());  // finished: nothing to run
     const auto gone = d.forget_stale(10);
     REQUIRE_MESSAGE(gone, gone.error().message());
     CHECK(*gone == 1);

@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "../tournament/helpers.hpp"
 #include "cluster/cluster_node.hpp"
 #include "room_harness.hpp"
 
@@ -353,4 +354,22 @@ TEST_CASE("cluster node: a tournament's lease: renewed with the rooms', handed o
   CHECK(t2.eventually([&] { return !n2.cluster.want_tournament(made_up); }));
   CHECK_FALSE(n2.cluster.want_tournament("n2-rk7q4-not-an-id!"));
   CHECK(t2.adopted == std::vector<std::string>{id});  // not the made-up one
+}
+
+TEST_CASE("cluster node: a tournament no node holds (its node died, nobody asked for it) is swept") {
+  memory_store store(memory_store::callbacks::run_inline);
+  const std::string id = "n1-t0123456789";
+  store.save_tournament({id, cod::tournaments::test::make(4, cod::tournaments::test::make_config(2)), {}, 1000}, nullptr);
+  store.flush();
+  fake_tournaments t;
+  harness h(node::cluster_config("n2"), &store);
+  cluster_options o = fast_options("n2");
+  o.sweep_after_ms = 100;
+  cluster_node n(o, *store.directory(), h.rooms);
+  n.serve(h.rsvc, h.lsvc, false);
+  n.serve_tournaments(t.hooks());
+  n.start();
+  CHECK(t.eventually([&] { return t.adopted == std::vector<std::string>{id}; }));
+  CHECK_FALSE(store.directory()->claim_room(id, "n3", 400).value());  // n2's now
+  n.stop();
 }
