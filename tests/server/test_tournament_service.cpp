@@ -643,9 +643,12 @@ TEST_CASE("tournaments in a cluster: a tournament whose node stays down is taken
   const auto st = n1.ok("GET", "/admin/api/tournaments/" + id);
   CHECK(st.at("rounds").size() == 2);
   CHECK(st.at("stage") == "swiss");
-  // A node that lost the lease forgets the tournament.
+  // A node that lost the lease forgets the tournament; its waiting rooms close.
+  CHECK(n1.h.rooms->summaries().size() == 2);
   n1.svc->lost(id);
+  n1.h.ex->run();
   CHECK(n1.svc->running().empty());
+  CHECK(n1.h.rooms->summaries().empty());
 }
 
 TEST_CASE("tournaments in a cluster: a node taking over a tournament whose round ended meanwhile starts the next "
