@@ -419,6 +419,20 @@ void cluster_node::release_moved() {
   }
 }
 
+std::vector<std::pair<std::string, std::int64_t>> cluster_node::due_for_sweep(
+    const std::vector<std::string>& unheld, std::map<std::string, std::int64_t>& since, std::int64_t now) const {
+  std::vector<std::pair<std::string, std::int64_t>> due;
+  std::map<std::string, std::int64_t> still;
+  for (const auto& id : unheld) {
+    auto it = since.find(id);
+    const std::int64_t first = it == since.end() ? now : it->second;
+    if (now - first < o_.sweep_after_ms) still.emplace(id, first);
+    else due.emplace_back(id, now - first);
+  }
+  since = std::move(still);
+  return due;
+}
+
 void cluster_node::sweep() {
   const auto unheld = dir_.expired_rooms(256);
   if (!unheld) {
@@ -426,18 +440,10 @@ void cluster_node::sweep() {
     return;
   }
   const std::int64_t now = steady_ms();
-  std::map<std::string, std::int64_t> still;
-  for (const auto& id : *unheld) {
-    auto it = unheld_since_.find(id);
-    const std::int64_t since = it == unheld_since_.end() ? now : it->second;
-    if (now - since < o_.sweep_after_ms) {
-      still.emplace(id, since);
-      continue;
-    }
+  for (const auto& [id, waited] : due_for_sweep(*unheld, unheld_since_, now)) {
     const bool here = rooms_->find(id) != nullptr;
-    if (take(id, nullptr) && !here) spdlog::info("cluster: room {} swept: no node held it for {} ms", id, now - since);
+    if (take(id, nullptr) && !here) spdlog::info("cluster: room {} swept: no node held it for {} ms", id, waited);
   }
-  unheld_since_ = std::move(still);
   if (tournaments_.adopt) sweep_tournaments(now);
   if (now >= next_forget_ms_) {
     next_forget_ms_ = now + o_.forget_every_ms;
@@ -454,18 +460,9 @@ void cluster_node::sweep_tournaments(std::int64_t now) {
     spdlog::warn("cluster: expired tournament leases not read: {}", unheld.error().message());
     return;
   }
-  std::map<std::string, std::int64_t> still;
-  for (const auto& id : *unheld) {
-    auto it = tournament_unheld_since_.find(id);
-    const std::int64_t since = it == tournament_unheld_since_.end() ? now : it->second;
-    if (now - since < o_.sweep_after_ms) {
-      still.emplace(id, since);
-      continue;
-    }
+  for (const auto& [id, waited] : due_for_sweep(*unheld, tournament_unheld_since_, now))
     if (take_tournament(id) == taken::yes)
-      spdlog::info("cluster: tournament {} swept: no node held it for {} ms", id, now - since);
-  }
-  tournament_unheld_since_ = std::move(still);
+      spdlog::info("cluster: tournament {} swept: no node held it for {} ms", id, waited);
 }
 
 void cluster_node::publish() {

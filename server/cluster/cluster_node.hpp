@@ -157,6 +157,11 @@ class cluster_node {
   enum class taken { yes, held_elsewhere, nothing, failed };
   taken take_tournament(const std::string& id);
   void sweep_tournaments(std::int64_t now);
+  // Of `unheld` (no live lease), the ids unheld for sweep_after_ms, with how
+  // long; `since` keeps when each other one was first seen unheld.
+  std::vector<std::pair<std::string, std::int64_t>> due_for_sweep(const std::vector<std::string>& unheld,
+                                                                  std::map<std::string, std::int64_t>& since,
+                                                                  std::int64_t now) const;
   void renew();
   void serve_fetches();
   void hand_over();

@@ -69,13 +69,22 @@ bool tournament_service::report_stored(const std::string& id, entry& e, const st
   return false;
 }
 
+std::set<std::string> tournament_service::live_rooms() const {
+  std::set<std::string> out;
+  for (auto& [id, finished] : d_.rooms->room_states())
+    if (!finished) out.insert(std::move(id));
+  return out;
+}
+
 std::map<std::string, stored_match> tournament_service::undecided_matches(const stored_tournament& l) const {
   std::map<std::string, stored_match> out;
   const tn::round* r = l.t.current_round();
   if (!r) return out;
+  const auto live = live_rooms();
   for (const auto& p : r->pairings)
     for (const auto& game : p.games) {
-      if (game.decided || game.match_id.empty()) continue;
+      // A match still played here reports its end through the hooks.
+      if (game.decided || game.match_id.empty() || live.count(room_of_match(game.match_id))) continue;
       try {
         if (auto sm = d_.store->load_match(game.match_id)) out.emplace(game.match_id, std::move(*sm));
       } catch (const persist_error& e) {
@@ -223,6 +232,7 @@ void tournament_service::poll_store() {
     tn::player_id a, b;
   };
   std::vector<pending> todo;
+  const auto live = live_rooms();
   {
     std::lock_guard lock(mu_);
     for (const auto& [id, e] : entries_) {
@@ -231,9 +241,9 @@ void tournament_service::poll_store() {
       for (const auto& p : r->pairings)
         for (const auto& game : p.games) {
           if (game.decided || game.match_id.empty()) continue;
-          // Hooked here: the room reports its end itself.
+          // Hooked here and still playing: the room reports its end itself.
           const bool here = std::any_of(e.rooms.begin(), e.rooms.end(), [&](const tournament_room& tr) {
-            if (tr.match_id != game.match_id) return false;
+            if (tr.match_id != game.match_id || !live.count(tr.room_id)) return false;
             const auto r = d_.rooms->find(tr.room_id);
             return r && r == tr.hooked.lock();
           });

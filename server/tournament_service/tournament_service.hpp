@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -154,7 +155,10 @@ class tournament_service {
   // matches of its undecided games, read beforehand outside the lock),
   // opens the rooms of the games to start. Under mu_.
   void restore(stored_tournament l, const std::map<std::string, stored_match>& matches);
-  // The stored matches of the undecided games of `l`'s current round.
+  // The rooms of this node whose match has not finished (room_registry::room_states).
+  std::set<std::string> live_rooms() const;
+  // The stored matches of the undecided games of `l`'s current round whose
+  // room does not play on here.
   std::map<std::string, stored_match> undecided_matches(const stored_tournament& l) const;
   // Drops a tournament this node stops running; its waiting rooms close.
   void forget(const std::string& id, const char* why);
