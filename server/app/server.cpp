@@ -339,6 +339,9 @@ status server::start() {
     td.node_id = cfg.node_id;
     td.claim = [c = d.cluster.get()](const std::string& id) { return c->claim_new(id); };
     td.want = [c = d.cluster.get()](const std::string& id) { return c->want_tournament(id); };
+    td.fetch_room = [c = d.cluster.get()](const std::string& room_id, tournament_service::deps::room_reached then) {
+      c->fetch(room_id, true, [then = std::move(then)](std::shared_ptr<room> r, bool) { then(std::move(r)); });
+    };
   }
   d.tournaments = std::make_unique<tournament_service>(td);
   d.tournaments->load();

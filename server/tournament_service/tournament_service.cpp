@@ -403,12 +403,46 @@ void tournament_service::after_result(const std::string& id, entry& e) {
   open_rooms(id, e);
 }
 
-void tournament_service::concede_in(const entry& e, const std::string& match_id, tn::player_id p,
-                                    const std::string& why) {
-  for (const auto& tr : e.rooms) {
-    if (tr.match_id != match_id) continue;
-    if (auto r = d_.rooms->find(tr.room_id)) r->concede_seat(tr.a == p ? 0 : 1, why);
+void tournament_service::with_match_room(const std::string& id, const std::string& match_id, const char* act,
+                                         std::function<void(room&)> f) {
+  const std::string room_id = room_of_match(match_id);
+  if (auto r = d_.rooms->find(room_id)) {
+    f(*r);
+    return;
   }
+  if (!clustered() || !d_.fetch_room) {
+    spdlog::warn("tournament {}: the {} does not reach match {}: its room {} is not here", id, act, match_id, room_id);
+    return;
+  }
+  // Its room plays on another node (taken over while this tournament's node
+  // was away): it moves here, where the act ends its match; its players
+  // reconnect as after any handover.
+  spdlog::info("tournament {}: the {} ends match {}, whose room {} runs on another node: asking for it", id, act,
+               match_id, room_id);
+  d_.fetch_room(room_id, [id, match_id, room_id, act, f = std::move(f)](std::shared_ptr<room> r) {
+    if (!r) {
+      spdlog::warn("tournament {}: the {} does not reach match {}: room {} could not be moved here; the match plays "
+                   "on and its result is not counted",
+                   id, act, match_id, room_id);
+      return;
+    }
+    f(*r);
+  });
+}
+
+void tournament_service::concede_in(const std::string& id, const entry& e, const std::string& match_id,
+                                    tn::player_id p, const std::string& why) {
+  const tn::round* r = e.t.current_round();
+  // A game not started has no match: open_rooms closes its waiting room.
+  if (!r || match_id.empty()) return;
+  for (const auto& pairing : r->pairings)
+    for (const auto& game : pairing.games) {
+      if (game.match_id != match_id) continue;
+      // Seat 0 is the pairing's a (open_rooms reserves the seats in that order).
+      const int seat = pairing.a == p ? 0 : 1;
+      with_match_room(id, match_id, "concession", [seat, why](room& rm) { rm.concede_seat(seat, why); });
+      return;
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -477,7 +511,7 @@ std::optional<tn::status> tournament_service::drop(const std::string& id, std::s
   spdlog::info("tournament {}: {} dropped player {} ('{}'): {}", id, actor, p,
                e.t.players()[static_cast<std::size_t>(p)].name, reason);
   // The running match ends as the tournament counts it: the dropped player concedes.
-  for (const auto& m : voided) concede_in(e, m, p, cat("dropped from the tournament by ", actor));
+  for (const auto& m : voided) concede_in(id, e, m, p, cat("dropped from the tournament by ", actor));
   after_result(id, e);
   return st;
 }
@@ -493,7 +527,7 @@ std::optional<tn::status> tournament_service::game_loss(const std::string& id, s
   if (!st) return st;
   spdlog::info("tournament {}: {} gave player {} ('{}') a game loss: {}", id, actor, p,
                e.t.players()[static_cast<std::size_t>(p)].name, reason);
-  if (!voided.empty()) concede_in(e, voided, p, cat("game loss given by ", actor));
+  if (!voided.empty()) concede_in(id, e, voided, p, cat("game loss given by ", actor));
   after_result(id, e);
   return st;
 }
@@ -508,8 +542,16 @@ std::optional<tn::status> tournament_service::repair(const std::string& id, std:
   auto st = e.t.repair_round(actor, d_.wall_ms(), reason, &abandoned);
   if (!st) return st;
   spdlog::info("tournament {}: {} re-paired round {}: {}", id, actor, e.t.current_round()->number, reason);
-  // Every room of the old pairings goes: running matches end without a result.
-  for (const auto& tr : e.rooms) retire_room(tr, cat("the round was re-paired by ", actor));
+  // Every room of the old pairings goes: running matches end without a result,
+  // those on another node too.
+  const std::string why = cat("the round was re-paired by ", actor);
+  for (const auto& tr : e.rooms) retire_room(tr, why);
+  for (const auto& m : abandoned) {
+    if (m.empty()) continue;  // not started: its waiting room was in e.rooms
+    const bool retired = std::any_of(e.rooms.begin(), e.rooms.end(),
+                                     [&](const tournament_room& tr) { return tr.match_id == m; });
+    if (!retired) with_match_room(id, m, "re-pair", [why](room& rm) { rm.retire(why); });
+  }
   e.rooms.clear();
   save(id, e);
   open_rooms(id, e);

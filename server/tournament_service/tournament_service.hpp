@@ -76,6 +76,13 @@ class tournament_service {
     // came here: move it here (cluster_node::want_tournament). false: the
     // store has no such tournament.
     std::function<bool(const std::string& id)> want;
+    // A cluster node's: brings a room another node runs here (a routed
+    // cluster_node::fetch: its holder hands it over), then runs `then` with
+    // it on the cluster thread; null when it could not be moved. An
+    // organiser act that ends a game (drop, game loss, re-pair) reaches the
+    // game's room this way when the room plays on another node.
+    using room_reached = std::function<void(std::shared_ptr<room>)>;
+    std::function<void(const std::string& room_id, room_reached then)> fetch_room;
   };
   explicit tournament_service(deps d);
 
@@ -171,7 +178,12 @@ class tournament_service {
   // Gives the room its hooks; the room, or null when it is not here.
   std::shared_ptr<room> hook(const std::string& id, const std::string& room_id);
   void retire_room(const tournament_room& r, const std::string& why);
-  void concede_in(const entry& e, const std::string& match_id, tournaments::player_id p, const std::string& why);
+  // Runs `f` on the room of `match_id`'s game: at once when it runs here,
+  // else (a cluster node) once it has moved here (deps::fetch_room).
+  void with_match_room(const std::string& id, const std::string& match_id, const char* act,
+                       std::function<void(room&)> f);
+  void concede_in(const std::string& id, const entry& e, const std::string& match_id, tournaments::player_id p,
+                  const std::string& why);
   // The tournament and room a room hook reports on; nullopt for a report no
   // longer expected (the room was retired meanwhile, or an unknown tournament).
   struct hooked_room {

@@ -27,6 +27,8 @@ struct fixture {
   // A cluster node's (deps::claim, deps::want), when set.
   std::function<status(const std::string&)> claim;
   std::vector<std::string> wanted;  // what deps::want was asked for
+  // A cluster node's deps::fetch_room, when set.
+  std::function<void(const std::string&, tournament_service::deps::room_reached)> fetch_room;
 
   // `shared_store`: a store that outlives the fixture (a restart); its own otherwise.
   // `node_id`: a cluster node's service.
@@ -39,6 +41,10 @@ struct fixture {
       d.want = [this](const std::string& id) {
         wanted.push_back(id);
         return true;
+      };
+      d.fetch_room = [this](const std::string& room_id, tournament_service::deps::room_reached then) {
+        if (fetch_room) fetch_room(room_id, std::move(then));
+        else then(nullptr);
       };
     }
     d.rooms = h.rooms;
@@ -691,6 +697,103 @@ TEST_CASE("tournaments in a cluster: a node taking over a tournament whose round
   const json st = n2.ok("GET", "/admin/api/tournaments/" + id);
   CHECK(st.at("rounds").size() == 2);
   for (const json& p : st.at("rounds")[0].at("pairings")) CHECK(p.at("games")[0].at("decided") == true);
+}
+
+TEST_CASE("tournaments in a cluster: a game loss, a drop and a re-pair reach the game's room on another node") {
+  memory_store store{memory_store::callbacks::run_inline};
+  std::string four, two;  // a 4-player tournament, a 2-player one
+  std::map<std::string, std::string> room_of;  // "<tournament>/<table>" -> its game's room
+  json c4;
+  {
+    fixture n1(&store, "n1");
+    c4 = n1.ok("POST", "/admin/api/tournaments", {{"name", "Far"}, {"players", {"Ann", "Ben", "Cid", "Dee"}},
+                                                 {"rounds", 2}},
+               201);
+    four = c4.at("tournament");
+    const json c2 = n1.ok("POST", "/admin/api/tournaments", {{"name", "Pair"}, {"players", {"Eve", "Fay"}},
+                                                              {"rounds", 1}},
+                          201);
+    two = c2.at("tournament");
+    std::vector<client> conns;
+    for (const auto& [id, c] : {std::pair{four, c4}, std::pair{two, c2}}) {
+      const json round = n1.ok("POST", "/admin/api/tournaments/" + id + "/rounds", json::object()).at("rounds")[0];
+      auto tok = [&](const json& who) { return c.at("players")[who.at("player").get<std::size_t>()].at("token"); };
+      for (const json& p : round.at("pairings")) {
+        conns.push_back(n1.h.connect());
+        const json ja = tjoin(conns.back(), tok(p.at("a")));
+        REQUIRE(ja.at("type") == "joined");
+        room_of[id + "/" + p.at("table").dump()] = ja.at("room");
+        conns.push_back(n1.h.connect());
+        REQUIRE(tjoin(conns.back(), tok(p.at("b"))).at("type") == "joined");
+      }
+    }
+    REQUIRE(room_of.size() == 3);
+    n1.h.crash();
+  }
+  // n1 died; n3 took its three matches' rooms; n2 takes the tournaments over.
+  fixture n3(&store, "n3");
+  REQUIRE(n3.h.rooms->recover(store.load_unfinished()) == 3);
+  n3.h.ex->run();
+  fixture n2(&store, "n2");
+  REQUIRE(n2.svc->adopt(four));
+  REQUIRE(n2.svc->adopt(two));
+  CHECK(n2.h.rooms->summaries().empty());
+  // What cluster_node::fetch does for a routed room: its holder (n3) hands
+  // it over and n2 rebuilds it from the log.
+  std::vector<std::string> fetched;
+  bool reachable = true;
+  n2.fetch_room = [&](const std::string& room_id, tournament_service::deps::room_reached then) {
+    fetched.push_back(room_id);
+    if (!reachable) return then(nullptr);
+    n3.h.rooms->find(room_id)->move_away("another node asked for it", nullptr);
+    n3.h.ex->run();
+    std::vector<stored_match> mine;
+    for (auto& sm : store.load_unfinished())
+      if (sm.match.room_id == room_id) mine.push_back(std::move(sm));
+    REQUIRE(n2.h.rooms->recover(mine) == 1);
+    n2.h.ex->run();
+    then(n2.h.rooms->find(room_id));
+    n2.h.ex->run();
+  };
+  auto stored_of = [&](const std::string& room_id) {
+    for (const auto& s : store.list_matches({}))
+      if (s.room_id == room_id) return store.load_match(s.match_id);
+    return std::optional<stored_match>{};
+  };
+
+  // A game loss on table 1: its match ends there with that player conceding.
+  const json t1 = n2.ok("GET", "/admin/api/tournaments/" + four).at("rounds")[0].at("pairings")[0];
+  const int loser = t1.at("a").at("player");
+  n2.ok("POST", "/admin/api/tournaments/" + four + "/game_loss", {{"player", loser}, {"reason", "late"}});
+  const std::string room1 = room_of[four + "/" + t1.at("table").dump()];
+  CHECK(fetched == std::vector<std::string>{room1});
+  auto m1 = stored_of(room1);
+  REQUIRE(m1);
+  REQUIRE(m1->finished());
+  CHECK(m1->result->winners == std::vector<int>{1});
+  CHECK(m1->result->reason == "concession");
+
+  // A drop on table 2 whose room cannot be moved: the tournament counts it;
+  // the match plays on where it is.
+  reachable = false;
+  const json t2 = n2.ok("GET", "/admin/api/tournaments/" + four).at("rounds")[0].at("pairings")[1];
+  n2.ok("POST", "/admin/api/tournaments/" + four + "/drop", {{"player", t2.at("b").at("player")}, {"reason", "gone"}});
+  const std::string room2 = room_of[four + "/" + t2.at("table").dump()];
+  CHECK(fetched.back() == room2);
+  CHECK(n3.h.rooms->find(room2) != nullptr);
+  CHECK(!stored_of(room2)->finished());
+  const json games = n2.ok("GET", "/admin/api/tournaments/" + four).at("rounds")[0].at("pairings");
+  for (const json& p : games) CHECK(p.at("games")[0].at("decided") == true);
+
+  // A re-pair of the 2-player tournament voids its match on n3.
+  reachable = true;
+  n2.ok("POST", "/admin/api/tournaments/" + two + "/repair", {{"reason", "wrong decks"}});
+  const std::string room3 = room_of[two + "/1"];
+  CHECK(fetched.back() == room3);
+  auto m3 = stored_of(room3);
+  REQUIRE(m3);
+  REQUIRE(m3->finished());
+  CHECK(m3->result->reason == "voided");
 }
 
 }  // namespace cod::server::test
