@@ -8,6 +8,7 @@
 
 #include "admin/admin_api.hpp"
 #include "common/metrics.hpp"
+#include "net/gzip.hpp"
 #include "net/static_files.hpp"
 #include "net/websocket_session.hpp"
 
@@ -29,7 +30,9 @@ void serve_static(const static_files* files, const Request& req, std::string_vie
   static_result r;
   if (files) {
     const auto inm = req[http::field::if_none_match];
-    r = files->serve(path, std::string_view(inm.data(), inm.size()));
+    const auto ae = req[http::field::accept_encoding];
+    r = files->serve(path, std::string_view(inm.data(), inm.size()),
+                     accepts_gzip(std::string_view(ae.data(), ae.size())));
   } else {
     r = static_files("").serve(path);
   }
@@ -39,6 +42,8 @@ void serve_static(const static_files* files, const Request& req, std::string_vie
   res.set("X-Content-Type-Options", "nosniff");
   if (!r.etag.empty()) res.set(http::field::etag, r.etag);
   if (!r.location.empty()) res.set(http::field::location, r.location);
+  if (!r.content_encoding.empty()) res.set(http::field::content_encoding, r.content_encoding);
+  if (r.vary_accept_encoding) res.set(http::field::vary, "Accept-Encoding");
   res.body() = std::move(r.body);
 }
 }  // namespace

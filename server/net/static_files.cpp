@@ -1,8 +1,11 @@
 #include "net/static_files.hpp"
 
+#include "net/gzip.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <system_error>
 
@@ -15,6 +18,18 @@ namespace {
 constexpr std::uintmax_t max_file_bytes = std::uintmax_t{16} << 20;
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// Smaller files gain too little from gzip to pay for the header.
+constexpr std::uintmax_t min_gzip_bytes = 1024;
+// The compressed copies kept; past this the cache starts again (the web
+// root holds a few hundred KB, so this only bounds a surprise).
+constexpr std::size_t max_gzip_cache_bytes = std::size_t{32} << 20;
+
+// The types gzip shrinks (images and fonts are compressed already).
+bool compressible(std::string_view content_type) {
+  return starts_with(content_type, "text/") || starts_with(content_type, "application/json") ||
+         starts_with(content_type, "image/svg+xml") || starts_with(content_type, "application/wasm");
+}
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -75,7 +90,17 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag) {
 
 }  // namespace
 
-static_files::static_files(std::string root) : root_(std::move(root)) {
+struct static_files::gzip_cache {
+  struct gzipped {
+    std::string etag;  // the identity version it was made from
+    std::string body;  // empty: not smaller than the file
+  };
+  std::mutex mu;  // io threads serve at once
+  std::map<std::string, gzipped> by_file;
+  std::size_t bytes = 0;
+};
+
+static_files::static_files(std::string root) : root_(std::move(root)), gzip_(std::make_shared<gzip_cache>()) {
   if (root_.empty()) return;
   std::error_code ec;
   auto real = fs::canonical(root_, ec);
@@ -148,7 +173,30 @@ std::optional<std::string> static_files::percent_decode(std::string_view path) {
   return out;
 }
 
-static_result static_files::file_result(const std::string& file, std::string_view if_none_match) const {
+std::string static_files::compressed(const std::string& file, const std::string& etag,
+                                     const std::string& body) const {
+  gzip_cache& c = *gzip_;
+  {
+    std::lock_guard lock(c.mu);
+    if (auto it = c.by_file.find(file); it != c.by_file.end() && it->second.etag == etag) return it->second.body;
+  }
+  std::string gz = gzip_compress(body);
+  if (gz.size() >= body.size()) gz.clear();
+  std::lock_guard lock(c.mu);
+  if (auto it = c.by_file.find(file); it != c.by_file.end()) {
+    c.bytes -= it->second.body.size();
+    c.by_file.erase(it);
+  }
+  if (c.bytes + gz.size() > max_gzip_cache_bytes) {
+    c.by_file.clear();
+    c.bytes = 0;
+  }
+  c.bytes += gz.size();
+  c.by_file[file] = {etag, gz};
+  return gz;
+}
+
+static_result static_files::file_result(const std::string& file, std::string_view if_none_match, bool gzip) const {
   std::error_code ec;
   const auto status = fs::status(file, ec);
   if (ec || !fs::is_regular_file(status)) return not_found();
@@ -161,9 +209,15 @@ static_result static_files::file_result(const std::string& file, std::string_vie
   char tag[64];
   std::snprintf(tag, sizeof tag, "\"%llx-%llx\"", static_cast<unsigned long long>(size),
                 static_cast<unsigned long long>(mtime.time_since_epoch().count()));
-  r.etag = tag;
+  const std::string identity_tag = tag;
   r.cache_control = "no-cache";
   r.content_type = std::string(mime_type(file));
+  // A text file has two versions, told apart by their ETags (a strong
+  // validator names one exact body): caches must key on Accept-Encoding.
+  r.vary_accept_encoding = compressible(r.content_type) && size >= min_gzip_bytes;
+  const bool try_gzip = gzip && r.vary_accept_encoding;
+  const std::string gzip_tag = identity_tag.substr(0, identity_tag.size() - 1) + "-gz\"";
+  r.etag = try_gzip ? gzip_tag : identity_tag;
   if (etag_matches(if_none_match, r.etag)) {
     r.status = 304;
     return r;
@@ -174,12 +228,20 @@ static_result static_files::file_result(const std::string& file, std::string_vie
   text << in.rdbuf();
   r.body = std::move(text).str();
   r.status = 200;
+  if (try_gzip) {
+    if (std::string gz = compressed(file, identity_tag, r.body); !gz.empty()) {
+      r.body = std::move(gz);
+      r.content_encoding = "gzip";
+    } else {
+      r.etag = identity_tag;  // gzip would not make it smaller
+    }
+  }
   return r;
 }
 
-static_result static_files::serve(std::string_view path, std::string_view if_none_match) const {
+static_result static_files::serve(std::string_view path, std::string_view if_none_match, bool gzip) const {
   if (!claims(path)) return not_found();
-  if (auto it = files_.find(path); it != files_.end()) return file_result(it->second, if_none_match);
+  if (auto it = files_.find(path); it != files_.end()) return file_result(it->second, if_none_match, gzip);
   if (path == "/play" || path == "/admin") return add_slash(path);
   if (real_root_.empty()) return not_found();
 
@@ -211,7 +273,7 @@ static_result static_files::serve(std::string_view path, std::string_view if_non
   if (real_s.size() <= real_root_.size() || real_s.compare(0, real_root_.size(), real_root_) != 0 ||
       real_s[real_root_.size()] != '/')
     return not_found();
-  return file_result(real_s, if_none_match);
+  return file_result(real_s, if_none_match, gzip);
 }
 
 }  // namespace cod::server

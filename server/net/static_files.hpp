@@ -12,6 +12,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,8 @@ struct static_result {
   std::string etag;           // "\"<size>-<mtime>\"", for 200 and 304
   std::string location;       // 301 only
   std::string cache_control;  // "no-cache" (revalidate with the ETag each time)
+  std::string content_encoding;     // "gzip" when the body is compressed, else empty
+  bool vary_accept_encoding = false;  // the answer depends on Accept-Encoding (a text file)
 };
 
 class static_files {
@@ -43,7 +46,10 @@ class static_files {
 
   // Serves a GET (or HEAD) of `path` (query removed, still %-encoded).
   // if_none_match: the request's If-None-Match header, or empty.
-  static_result serve(std::string_view path, std::string_view if_none_match = {}) const;
+  // gzip: the client accepts gzip (accepts_gzip of its Accept-Encoding):
+  // a text file of 1 KiB or more is sent compressed (compressed once per
+  // version of the file and kept), with an ETag of its own ("...-gz").
+  static_result serve(std::string_view path, std::string_view if_none_match = {}, bool gzip = false) const;
 
   const std::string& root() const { return root_; }
 
@@ -55,11 +61,17 @@ class static_files {
   static std::optional<std::string> percent_decode(std::string_view path);
 
  private:
-  static_result file_result(const std::string& file, std::string_view if_none_match) const;
+  static_result file_result(const std::string& file, std::string_view if_none_match, bool gzip) const;
+  // The gzip body of `file` at version `etag` (empty: compression does not
+  // make it smaller), from the cache or made now from `body`.
+  std::string compressed(const std::string& file, const std::string& etag, const std::string& body) const;
 
   std::string root_;       // as given
   std::string real_root_;  // canonical, "" when root_ is empty or missing
   std::map<std::string, std::string, std::less<>> files_;
+
+  struct gzip_cache;  // the compressed copies, by real path
+  std::shared_ptr<gzip_cache> gzip_;
 };
 
 }  // namespace cod::server

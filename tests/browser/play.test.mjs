@@ -63,6 +63,41 @@ test("the page, its modules and the catalogue load; the lobby shows errors in wo
   await page.context().close();
 });
 
+test("the first visit: under 300 KB of files, sent gzip-compressed; a second visit revalidates", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const files = [];
+  page.on("response", (r) => files.push(r));
+  await page.goto(`${server.url}/play/`, { waitUntil: "networkidle" });
+  await page.waitForSelector("#room-list");
+  let decoded = 0, wire = 0;
+  const rows = [];
+  for (const r of files) {
+    if (!r.url().startsWith(server.url) || r.status() !== 200) continue;
+    const body = (await r.body()).length;
+    const sent = (await r.request().sizes()).responseBodySize;
+    decoded += body;
+    wire += sent;
+    rows.push(`${new URL(r.url()).pathname} ${body} -> ${sent} ${r.headers()["content-encoding"] || "identity"}`);
+  }
+  console.log(`first visit: ${rows.length} files, ${decoded} bytes, ${wire} on the wire\n  ${rows.join("\n  ")}`);
+  const catalogue = files.find((r) => r.url().endsWith("/play/catalogue.json"));
+  assert.ok(catalogue, "the catalogue was fetched");
+  assert.equal(catalogue.headers()["content-encoding"], "gzip");
+  assert.ok(decoded < 300 * 1024, `first visit ${decoded} bytes`);
+  assert.ok(wire < decoded / 2, `${wire} bytes on the wire for ${decoded}`);
+  // A reload revalidates with the ETags: nothing is sent again.
+  const again = [];
+  page.on("response", (r) => again.push(r));
+  await page.reload({ waitUntil: "networkidle" });
+  const resent = again.filter((r) => r.url().startsWith(server.url) && r.status() === 200 && !r.fromServiceWorker());
+  let resentBytes = 0;
+  for (const r of resent) resentBytes += (await r.request().sizes()).responseBodySize;
+  console.log(`reload: ${again.length} responses, ${resentBytes} body bytes sent again`);
+  assert.ok(resentBytes < 4096, `a reload sent ${resentBytes} bytes again`);
+  await context.close();
+});
+
 test("a duel played to the end by clicking in two browser contexts; a reload and a dropped connection mid-game resume the seat", async () => {
   const ann = await openClient(browser, server, { name: "Ann", deck: 1 });
   const bob = await openClient(browser, server, { name: "Bob", deck: 3 });

@@ -9,6 +9,8 @@ with digests, seed commitment, result).
   test_duel.py --server S --bot B [--admin A] [--format constructed --exhaustion]
 """
 
+import gzip
+import http.client
 import json
 import os
 import sys
@@ -23,6 +25,30 @@ def extra(ap):
     ap.add_argument("--exhaustion", action="store_true")
     ap.add_argument("--seed", type=int, default=1, help="picks the constructed decks")
     ap.add_argument("--check-shutdown", action="store_true", help="fail unless SIGTERM ends the server with exit 0")
+
+
+def check_static_gzip(server):
+    """The browser client's catalogue goes gzip-compressed to a client that
+    accepts it (decoded here by Python's own gzip), as is to one that does
+    not, each with its own ETag that revalidates to 304."""
+    def get(path, headers):
+        c = http.client.HTTPConnection(e2e.LOOPBACK, server.port, timeout=5)
+        try:
+            c.request("GET", path, headers=headers)
+            r = c.getresponse()
+            return r.status, dict((k.lower(), v) for k, v in r.getheaders()), r.read()
+        finally:
+            c.close()
+    status, plain_h, plain = get("/play/catalogue.json", {})
+    e2e.check(status == 200 and "content-encoding" not in plain_h, "plain catalogue: %d %s" % (status, plain_h))
+    status, gz_h, gz = get("/play/catalogue.json", {"Accept-Encoding": "gzip, deflate, br"})
+    e2e.check(status == 200 and gz_h.get("content-encoding") == "gzip", "gzip catalogue: %d %s" % (status, gz_h))
+    e2e.check(gz_h.get("vary") == "Accept-Encoding", "Vary: %s" % gz_h.get("vary"))
+    e2e.check(gzip.decompress(gz) == plain, "the gzip body decodes to the file")
+    e2e.check(gz_h["etag"] != plain_h["etag"], "one ETag per encoding")
+    status, _, body = get("/play/catalogue.json", {"Accept-Encoding": "gzip", "If-None-Match": gz_h["etag"]})
+    e2e.check(status == 304 and body == b"", "revalidated gzip catalogue: %d" % status)
+    e2e.log("catalogue: %d bytes, %d gzip-compressed" % (len(plain), len(gz)))
 
 
 def constructed_decks(catalogue, seed):
@@ -79,6 +105,7 @@ def test(args, work):
     e2e.check(first_state["view"]["exhaustion_rule"] is args.exhaustion, "view.exhaustion_rule")
 
     server.check_healthy()
+    check_static_gzip(server)
     status, body = server.http_get("/metrics")
     e2e.check(status == 200, "/metrics answered %d" % status)
     # SIGTERM: a graceful shutdown, exit 0 (under ASan: no report either).

@@ -62,9 +62,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t eol = in.find('\n');
   const std::string_view path = in.substr(0, eol);
   const std::string_view if_none_match = eol == std::string_view::npos ? std::string_view() : in.substr(eol + 1);
-  const auto r = root.files.serve(path, if_none_match);
+  // The first byte's low bit: whether the client accepts gzip.
+  const bool gzip = size > 0 && (data[0] & 1) != 0;
+  const auto r = root.files.serve(path, if_none_match, gzip);
   cod::fuzz::check(r.status == 200 || r.status == 301 || r.status == 304 || r.status == 404, "an unexpected status");
   cod::fuzz::check(r.body.find(secret) == std::string::npos, "served a file it must not");
+  cod::fuzz::check(r.content_encoding.empty() || (gzip && r.status == 200), "compressed for a client that did not ask");
   if (r.status == 301) cod::fuzz::check(!r.location.empty(), "a redirect without a location");
   return 0;
 }

@@ -4,13 +4,21 @@
 // leading outside the root).
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
 
+#include <boost/beast/zlib/inflate_stream.hpp>
+#include <boost/crc.hpp>
+
+#include "net/gzip.hpp"
 #include "net/static_files.hpp"
 
+using cod::server::accepts_gzip;
+using cod::server::gzip_compress;
 using cod::server::static_files;
 namespace fs = std::filesystem;
 
@@ -46,7 +54,72 @@ struct web_tree {
   static void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 };
 
+// Decodes one gzip member as RFC 1952 reads it: the header (no optional
+// fields: ours sets none), raw deflate, then CRC-32 and ISIZE, both checked.
+std::string gunzip(const std::string& gz) {
+  namespace zlib = boost::beast::zlib;
+  REQUIRE(gz.size() >= 18);
+  REQUIRE(static_cast<unsigned char>(gz[0]) == 0x1f);
+  REQUIRE(static_cast<unsigned char>(gz[1]) == 0x8b);
+  REQUIRE(gz[2] == 8);  // deflate
+  REQUIRE(gz[3] == 0);  // no FTEXT, FHCRC, FEXTRA, FNAME, FCOMMENT
+  zlib::inflate_stream is;
+  std::string out(1 << 20, '\0');
+  zlib::z_params zs;
+  zs.next_in = gz.data() + 10;
+  zs.avail_in = gz.size() - 10 - 8;
+  zs.next_out = out.data();
+  zs.avail_out = out.size();
+  boost::system::error_code ec;
+  is.write(zs, zlib::Flush::finish, ec);
+  CHECK(ec == zlib::error::end_of_stream);
+  CHECK(zs.avail_in == 0);
+  out.resize(out.size() - zs.avail_out);
+  auto le32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(gz[at + static_cast<std::size_t>(i)]);
+    return v;
+  };
+  boost::crc_32_type crc;
+  crc.process_bytes(out.data(), out.size());
+  CHECK(le32(gz.size() - 8) == crc.checksum());
+  CHECK(le32(gz.size() - 4) == out.size());
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("gzip: a member any gzip reader decodes, smaller for text; empty input too") {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "{\"id\":" + std::to_string(i) + ",\"name\":\"Fire Imp\",\"mana\":2},";
+  const std::string gz = gzip_compress(text);
+  CHECK(gz.size() * 5 < text.size());
+  CHECK(gunzip(gz) == text);
+  CHECK(gunzip(gzip_compress("")) == "");
+  // Incompressible bytes still round-trip (a little larger).
+  std::mt19937 rng(7);
+  std::string noise(5000, '\0');
+  for (auto& c : noise) c = static_cast<char>(rng());
+  CHECK(gunzip(gzip_compress(noise, 1)) == noise);
+}
+
+TEST_CASE("gzip: Accept-Encoding") {
+  CHECK(accepts_gzip("gzip"));
+  CHECK(accepts_gzip("gzip, deflate, br"));
+  CHECK(accepts_gzip("br;q=1.0, GZip;q=0.5"));
+  CHECK(accepts_gzip("*"));
+  CHECK(accepts_gzip("identity, x-gzip"));
+  CHECK_FALSE(accepts_gzip(""));
+  CHECK_FALSE(accepts_gzip("identity"));
+  CHECK_FALSE(accepts_gzip("deflate, br"));
+  CHECK_FALSE(accepts_gzip("gzip;q=0"));
+  CHECK_FALSE(accepts_gzip("gzip;q=0.000"));
+  CHECK_FALSE(accepts_gzip("gzip;q=0, *"));  // an explicit refusal beats "*"
+  CHECK_FALSE(accepts_gzip("*;q=0"));
+  CHECK_FALSE(accepts_gzip("gzip;q=2"));     // malformed q-values do not turn it on
+  CHECK_FALSE(accepts_gzip("gzip;q=abc"));
+  CHECK_FALSE(accepts_gzip("gzipped"));
+}
 
 TEST_CASE("static files: MIME types by extension") {
   CHECK(static_files::mime_type("index.html") == "text/html; charset=utf-8");
@@ -200,4 +273,54 @@ TEST_CASE("static files: a published file at its own URL (the catalogue)") {
   CHECK(files.serve("/play/catalogue.json", r.etag).status == 304);
   // Only the exact URL.
   CHECK(files.serve("/play/catalogue.json/").status == 404);
+}
+
+TEST_CASE("static files: text files of 1 KiB or more go gzip-compressed to a client that accepts it") {
+  web_tree t;
+  std::string script;
+  for (int i = 0; i < 300; ++i) script += "export const card_" + std::to_string(i) + " = 'a creature';\n";
+  web_tree::write(t.root / "play" / "js" / "big.js", script);
+  std::string png(4000, 'p');
+  web_tree::write(t.root / "play" / "big.png", png);
+  static_files files(t.root.string());
+
+  const auto plain = files.serve("/play/js/big.js");
+  CHECK(plain.status == 200);
+  CHECK(plain.body == script);
+  CHECK(plain.content_encoding.empty());
+  CHECK(plain.vary_accept_encoding);
+
+  const auto gz = files.serve("/play/js/big.js", {}, true);
+  CHECK(gz.status == 200);
+  CHECK(gz.content_encoding == "gzip");
+  CHECK(gz.vary_accept_encoding);
+  CHECK(gz.content_type == "text/javascript; charset=utf-8");
+  CHECK(gz.body.size() < script.size() / 4);
+  CHECK(gunzip(gz.body) == script);
+  // Each version has its own validator; each revalidates only itself.
+  CHECK(gz.etag != plain.etag);
+  CHECK(gz.etag.ends_with("-gz\""));
+  CHECK(files.serve("/play/js/big.js", gz.etag, true).status == 304);
+  CHECK(files.serve("/play/js/big.js", plain.etag, true).status == 200);
+  CHECK(files.serve("/play/js/big.js", gz.etag, false).status == 200);
+  // Served again from the kept copy: the same bytes.
+  CHECK(files.serve("/play/js/big.js", {}, true).body == gz.body);
+
+  // A changed file is compressed again.
+  script += "export const last = 1;\n";
+  web_tree::write(t.root / "play" / "js" / "big.js", script);
+  fs::last_write_time(t.root / "play" / "js" / "big.js", fs::last_write_time(t.root / "play" / "js" / "big.js") +
+                                                             std::chrono::seconds(5));
+  const auto again = files.serve("/play/js/big.js", {}, true);
+  CHECK(again.etag != gz.etag);
+  CHECK(gunzip(again.body) == script);
+
+  // Small files and images are sent as they are, whatever the client accepts.
+  const auto small = files.serve("/play/js/app.js", {}, true);
+  CHECK(small.content_encoding.empty());
+  CHECK_FALSE(small.vary_accept_encoding);
+  CHECK(small.body == "export const x = 1;\n");
+  const auto image = files.serve("/play/big.png", {}, true);
+  CHECK(image.content_encoding.empty());
+  CHECK(image.body == png);
 }
