@@ -3,6 +3,7 @@
 // driven by playwright-core, and a player that clicks through the web client.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -190,4 +191,42 @@ export async function joinFromLobby(page, room) {
   const btn = page.locator(`tr[data-room="${room}"] button.join`);
   await btn.waitFor({ timeout: 10000 });
   await btn.click();
+}
+
+// A TCP relay in front of the server whose network can go silent: cut(),
+// every connection open now stays open and passes nothing more, either way,
+// for good (as a dead Wi-Fi: no reset, no close); new connections are
+// accepted and get no answer. restore(): new connections pass again.
+export async function startRelay(target) {
+  let cut = false;
+  const open = new Set();
+  const relay = net.createServer((client) => {
+    open.add(client);
+    client.on("error", () => {});
+    client.on("close", () => open.delete(client));
+    if (cut) return; // accepted, never answered
+    const upstream = net.connect(target.port, "127.0.0.1");
+    upstream.on("error", () => client.destroy());
+    open.add(upstream);
+    upstream.on("close", () => { open.delete(upstream); if (!client.dead) client.destroy(); });
+    client.on("close", () => { if (!client.dead) upstream.destroy(); });
+    client.on("data", (d) => { if (!client.dead) upstream.write(d); });
+    upstream.on("data", (d) => { if (!client.dead) client.write(d); });
+    client.pair = upstream;
+  });
+  await new Promise((r) => relay.listen(0, "127.0.0.1", r));
+  const port = relay.address().port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cut() {
+      cut = true;
+      for (const s of open) s.dead = true;
+      for (const s of open) if (s.pair) s.pair.dead = true;
+    },
+    restore() { cut = false; },
+    async close() {
+      for (const s of open) s.destroy();
+      await new Promise((r) => relay.close(r));
+    },
+  };
 }

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, screen,
-  createRoom, joinFromLobby, waitForOutcome,
+  createRoom, joinFromLobby, waitForOutcome, startRelay,
 } from "./lib.mjs";
 
 let server;
@@ -345,6 +345,47 @@ test("a solo game against the AI, created from the lobby and played to the end b
   soloFinished = { room, seq: (await gameInfo(sol)).seq, view: await sol.evaluate(() => window.codApp.game.view) };
   assert.deepEqual(sol.jsErrors || [], []);
   await sol.context().close();
+});
+
+test("a network that goes silent is noticed within seconds; the seat comes back as soon as it returns", async () => {
+  const relay = await startRelay(server);
+  try {
+    const page = await openClient(browser, { url: relay.url }, { name: "Net" });
+    await page.selectOption("#create-mode", "solo");
+    await page.click("#create-room");
+    await waitForGame(page);
+    const room = await page.evaluate(() => window.codApp.room.id);
+    assert.match(await page.textContent("#conn-state"), /^connected to /);
+
+    // Silence: no close, no reset; only the heartbeat can tell.
+    const cutAt = Date.now();
+    relay.cut();
+    await page.waitForFunction(() => !document.querySelector("#conn-state").textContent.startsWith("connected"),
+      null, { timeout: 15000 });
+    const noticedMs = Date.now() - cutAt;
+    const said = await page.textContent("#conn-state");
+    assert.match(said, /no answer from the server|reconnecting/);
+    assert.equal(await page.$eval("#conn-state", (e) => e.className), "bad");
+    assert.ok(noticedMs < 8000, `the silence was noticed after ${noticedMs} ms`);
+    // Still down a few seconds on: never "connected" while nothing answers.
+    await page.waitForTimeout(3000);
+    assert.doesNotMatch(await page.textContent("#conn-state"), /^connected/);
+
+    // The network is back: the seat is taken back, play goes on.
+    const backAt = Date.now();
+    relay.restore();
+    await page.waitForFunction(() => document.querySelector("#conn-state").textContent.startsWith("connected to"),
+      null, { timeout: 15000 });
+    const backMs = Date.now() - backAt;
+    assert.equal(await page.evaluate(() => window.codApp.room && window.codApp.room.id), room);
+    assert.equal(await screen(page), "game");
+    assert.equal(await page.$eval("#error", (e) => e.hidden || e.dataset.code !== "connection_lost"), true);
+    console.log(`silent network noticed after ${noticedMs} ms; seat back ${backMs} ms after the network returned`);
+    assert.deepEqual(page.jsErrors || [], []);
+    await page.context().close();
+  } finally {
+    await relay.close();
+  }
 });
 
 test("a free-for-all with Champions and a clock shows four lines to each of four players; a spectator sees no hand; a concession ends it", async () => {

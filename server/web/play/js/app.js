@@ -23,6 +23,7 @@ const app = {
   lobbyTimer: null,
   waitTimer: null,
   reconnectDelay: 500,
+  reconnectTimer: null,
   closing: false,
 };
 window.codApp = app; // for debugging in the console
@@ -346,11 +347,11 @@ async function connect(quiet = false, room = null) {
   conn.on("clock", (m) => app.game && app.game.clockMessage(m));
   conn.on("left", onLeft);
   conn.on("error", (m) => showRefusal(m));
-  conn.on("close", () => {
+  conn.on("close", (ev) => {
     if (app.closing || conn !== app.conn) return;
-    setConnState("disconnected: reconnecting...", false);
-    window.setTimeout(reconnect, app.reconnectDelay);
-    app.reconnectDelay = Math.min(app.reconnectDelay * 2, 8000);
+    setConnState(!navigator.onLine ? "offline: reconnecting when the network is back..."
+      : ev.silent ? "no answer from the server: reconnecting..." : "disconnected: reconnecting...", false);
+    scheduleReconnect();
   });
   const welcome = await conn.open();
   app.reconnectDelay = 500;
@@ -358,6 +359,25 @@ async function connect(quiet = false, room = null) {
   setConnState(quiet ? "reconnected: taking your place back..." : `connected to ${welcome.server}`, true);
   return conn;
 }
+
+// One reconnection attempt at a time: after 0.5 s, then twice as long each
+// failure, at most 2 s (an attempt that gets no answer takes 3 s more:
+// HEARTBEAT.connectMs); at once when the browser says the network is back.
+function scheduleReconnect(delay = app.reconnectDelay) {
+  window.clearTimeout(app.reconnectTimer);
+  app.reconnectTimer = window.setTimeout(() => {
+    app.reconnectTimer = null;
+    reconnect();
+  }, delay);
+  app.reconnectDelay = Math.min(app.reconnectDelay * 2, 2000);
+}
+
+window.addEventListener("online", () => {
+  if (app.reconnectTimer !== null && app.reconnectTimer !== undefined) scheduleReconnect(0);
+});
+window.addEventListener("offline", () => {
+  if (app.conn && app.conn.closed) setConnState("offline: reconnecting when the network is back...", false);
+});
 
 // A connection for one room, before joining, resuming or watching it: its
 // URL names the room (/ws?room=ID), so that a proxy in front of several
@@ -389,6 +409,8 @@ async function reconnect() {
   } catch {
     return; // the close handler schedules the next try
   }
+  // What failed while the connection was down is not worth a banner now.
+  if ($("#error").dataset.code === "connection_lost") hideError();
   // Back where we were: the seat (resume), or the room we watched.
   const saved = seatStore.get();
   if (room && room.role === "player" && saved && saved.room === room.id) {

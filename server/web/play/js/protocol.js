@@ -35,11 +35,21 @@ export function socketUrl(loc = window.location, room = null) {
     (room ? "?room=" + encodeURIComponent(room) : "");
 }
 
+// A connection whose traffic stops without a close (a dead Wi-Fi, a
+// suspended laptop, a proxy that hangs) is found out by a heartbeat: after
+// `pingAfterMs` without a message the client sends a ping; when nothing at
+// all arrives within `deadAfterMs` of that ping, the connection is given up
+// as if it had closed (close event, code 4000) and the page reconnects. A
+// connection that does not open within `connectMs` is given up the same way.
+// Measured from the ping, not from the last message: a background tab's
+// timers may run a minute late, and that alone must not end a connection.
+export const HEARTBEAT = { pingAfterMs: 2000, deadAfterMs: 3000, connectMs: 3000, tickMs: 250 };
+
 // Pushed messages (no id): state, update, seat_status, match_over, clock,
 // left, and errors about frames the server could not read.
 export class Connection {
   // `room`: the room this connection is for (its URL says so), or null.
-  constructor(url = socketUrl(), room = null) {
+  constructor(url = socketUrl(), room = null, heartbeat = HEARTBEAT) {
     this.url = url;
     this.room = room;
     this.ws = null;
@@ -48,6 +58,10 @@ export class Connection {
     this.listeners = new Map(); // type -> [fn]
     this.welcome = null;
     this.closed = true;
+    this.heartbeat = heartbeat;
+    this.lastReceived = 0;
+    this.pingSent = 0; // when the unanswered ping went, 0 when none
+    this.timer = null;
   }
 
   // Opens the socket and says hello; resolves with the welcome.
@@ -70,19 +84,51 @@ export class Connection {
           resolve(w);
         }, reject);
       };
-      ws.onmessage = (ev) => this._receive(ev.data);
-      ws.onclose = (ev) => {
-        this.closed = true;
-        for (const p of this.pending.values()) p.reject(new ConnectionLost());
-        this.pending.clear();
-        if (!opened) reject(new ConnectionLost());
-        this._emit("close", { code: ev.code, reason: ev.reason, wasClean: ev.wasClean });
+      ws.onmessage = (ev) => {
+        this.lastReceived = Date.now();
+        this.pingSent = 0;
+        this._receive(ev.data);
       };
+      ws.onclose = (ev) => this._closed({ code: ev.code, reason: ev.reason, wasClean: ev.wasClean });
+      this._openFailed = () => { if (!opened) reject(new ConnectionLost()); };
+      this.lastReceived = Date.now();
+      this.timer = setInterval(() => this._beat(), this.heartbeat.tickMs);
     });
   }
 
   close() {
     if (this.ws) this.ws.close(1000);
+  }
+
+  // Once per connection: pending requests fail, listeners hear "close".
+  _closed(ev) {
+    if (this.timer === null && this.closed) return;
+    clearInterval(this.timer);
+    this.timer = null;
+    this.closed = true;
+    if (this._openFailed) this._openFailed();
+    for (const p of this.pending.values()) p.reject(new ConnectionLost());
+    this.pending.clear();
+    this._emit("close", ev);
+  }
+
+  _beat() {
+    const now = Date.now();
+    const { pingAfterMs, deadAfterMs, connectMs } = this.heartbeat;
+    const connecting = this.ws.readyState === WebSocket.CONNECTING;
+    if (connecting ? now - this.lastReceived >= connectMs : this.pingSent && now - this.pingSent >= deadAfterMs) {
+      // Silent: no close will come in time (the socket's own would wait for
+      // TCP to give up, minutes later).
+      const ws = this.ws;
+      ws.onmessage = ws.onclose = ws.onopen = null;
+      try { ws.close(4000, "no answer"); } catch { /* closing anyway */ }
+      this._closed({ code: 4000, reason: "no answer from the server", wasClean: false, silent: true });
+      return;
+    }
+    if (!connecting && !this.closed && !this.pingSent && now - this.lastReceived >= pingAfterMs) {
+      this.pingSent = now;
+      this.request("ping").catch(() => { /* a lost connection is reported by close */ });
+    }
   }
 
   // Sends {type, id, ...fields}; resolves with the reply, rejects with a

@@ -83,7 +83,7 @@ export function errorWords(err) {
   if (code === "bad_champion_choice" && CHAMPION_REASONS[err.reason])
     words = `That Champion is refused: ${CHAMPION_REASONS[err.reason]}.`;
   const detail = err && err.message && err.message !== code ? err.message : "";
-  return detail && !words.includes(detail) ? `${words} (${detail})` : words;
+  return detail && !words.toLowerCase().includes(detail.toLowerCase()) ? `${words} (${detail})` : words;
 }
 
 const REASONS = {
