@@ -115,7 +115,7 @@ perr read_champion(const json& obj, std::optional<std::string>& out) {
 
 constexpr std::string_view message_types[] = {"hello",  "list_rooms", "create_room",     "join",
                                               "resume", "spectate",   "act",             "leave",
-                                              "ping",   "tournament_join", "draft_pick"};
+                                              "ping",   "tournament_join", "draft_pick",      "history"};
 
 std::string what_of(std::string_view type) { return cat("a ", in_quotes(type), " message"); }
 
@@ -250,6 +250,13 @@ perr parse_spectate(const json& j, spectate_msg& m) {
   return read_room(j, what, m.room);
 }
 
+perr parse_history(const json& j, history_msg& m) {
+  const std::string what = what_of("history");
+  if (auto e = check_keys(j, {"type", "id", "from_seq"}, "", what)) return e;
+  if (const json* v = find(j, "from_seq")) return read_int(*v, "from_seq", 0, max_seq, m.from_seq);
+  return std::nullopt;
+}
+
 perr parse_act(const json& j, act_msg& m) {
   const std::string what = what_of("act");
   if (auto e = check_keys(j, {"type", "id", "action", "seq"}, "", what)) return e;
@@ -375,6 +382,7 @@ client_parse_result parse_object(const json& j) {
     return parse_as<ping_msg>(j, id,
                               [](const json& o, ping_msg& m) { return no_fields(o, m, "ping"); });
   if (t == "draft_pick") return parse_as<draft_pick_msg>(j, id, parse_draft_pick);
+  if (t == "history") return parse_as<history_msg>(j, id, parse_history);
 
   std::string known;
   for (std::string_view name : message_types) {
@@ -503,6 +511,8 @@ json client_message_to_json(const client_message& msg) {
           if (m.pick == draft_pick_type::choose_deck) j["deck"] = m.deck;
           else j["cards"] = m.cards;
           if (m.seq) j["seq"] = *m.seq;
+        } else if constexpr (std::is_same_v<T, history_msg>) {
+          if (m.from_seq != 0) j["from_seq"] = m.from_seq;
         }
       },
       msg);

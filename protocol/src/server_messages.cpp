@@ -159,6 +159,17 @@ json make_left(const json& id, std::string_view room) {
 
 json make_pong(const json& id) { return reply("pong", id); }
 
+json make_history(const json& id, std::string_view room, std::int64_t seq, std::vector<history_entry> entries) {
+  json j = reply("history", id);
+  j["room"] = room;
+  j["seq"] = seq;
+  j["first_seq"] = entries.empty() ? seq + 1 : entries.front().seq;
+  json list = json::array();
+  for (auto& e : entries) list.push_back({{"seq", e.seq}, {"events", std::move(e.events)}});
+  j["entries"] = std::move(list);
+  return j;
+}
+
 json make_seat_status(std::string_view room, int seat, bool connected) {
   json j = pushed("seat_status", room);
   j["seat"] = seat;

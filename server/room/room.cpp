@@ -88,6 +88,10 @@ void room::leave(std::shared_ptr<peer> c, pr::leave_msg m) {
   auto id = m.id;
   run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_leave(c, m); });
 }
+void room::history(std::shared_ptr<peer> c, pr::history_msg m) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_history(c, m); });
+}
 void room::disconnected(std::shared_ptr<peer> c) {
   run(nullptr, {}, [self = shared_from_this(), c] { self->do_disconnected(c); });
 }

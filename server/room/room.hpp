@@ -127,6 +127,8 @@ class room : public std::enable_shared_from_this<room> {
   // A seat's pick while the room drafts (room_draft.cpp).
   void draft_pick(std::shared_ptr<peer> c, protocol::draft_pick_msg m);
   void leave(std::shared_ptr<peer> c, protocol::leave_msg m);
+  // The match so far as `c` may see it (room_history.cpp).
+  void history(std::shared_ptr<peer> c, protocol::history_msg m);
   // The connection closed.
   void disconnected(std::shared_ptr<peer> c);
   // The connection that created the room closed: if nobody has joined, the
@@ -217,6 +219,7 @@ class room : public std::enable_shared_from_this<room> {
   void do_resume(const std::shared_ptr<peer>& c, const protocol::resume_msg& m);
   void do_spectate(const std::shared_ptr<peer>& c, const protocol::spectate_msg& m);
   void do_leave(const std::shared_ptr<peer>& c, const protocol::leave_msg& m);
+  void do_history(const std::shared_ptr<peer>& c, const protocol::history_msg& m);
   void do_disconnected(const std::shared_ptr<peer>& c);
   // Removes connection `conn` from the spectators; false if it was none.
   bool drop_spectator(std::uint64_t conn);
@@ -360,6 +363,13 @@ class room : public std::enable_shared_from_this<room> {
   // Solo, coop: what match::create did (the AI's opening turn with
   // ai_first), sent with the first state, then cleared.
   std::vector<event> opening_events_;
+  // For history (room_history.cpp): the match as created, what creating it
+  // did, and every action applied since, in order (seq i is applied_[i-1]).
+  // The events of any past action are replayed from these on request, so
+  // the room keeps no event log.
+  std::optional<match> start_;
+  std::vector<event> start_events_;
+  std::vector<action> applied_;
   serial_executor::timer_id expiry_ = 0;
   bool unjoined_expiry_ = false;    // expiry_ is creator_left's, not the waiting room's
   bool reported_finished_ = false;  // the registry knows the match ended

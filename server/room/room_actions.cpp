@@ -135,6 +135,7 @@ void room::submit(const action& a, const std::shared_ptr<peer>& c, const json& i
     }
     return;
   }
+  applied_.push_back(a);
   const auto now = ex_->now_ms();
   auto out = std::make_shared<outgoing>();
   out->actor = c;

@@ -80,6 +80,9 @@ bool room::create_engine_match(const match_config& cfg) {
     return false;
   }
   uid_cards_ = pr::uid_cards_from_view(match_.view(referee));
+  start_ = match_;
+  start_events_ = opening_events_;
+  applied_.clear();
   return true;
 }
 

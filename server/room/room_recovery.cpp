@@ -87,11 +87,20 @@ result<std::shared_ptr<room>> room::recover(room_services& svc, std::shared_ptr<
   params p;
   if (cod::server::status read = params_from_record(rec, p); !read) return read;
   std::optional<clock_replay> clock;
-  replay_step_fn on_step;
-  if (p.options.clock) {
-    clock.emplace(clock_replay{*p.options.clock, rec.created_ms, {}});
-    on_step = [&clock](const action_record* a, std::span<const event>, const match& m) { return clock->step(a, m); };
-  }
+  if (p.options.clock) clock.emplace(clock_replay{*p.options.clock, rec.created_ms, {}});
+  // history: the match as created and every action since, as a live room keeps them.
+  std::optional<match> start;
+  std::vector<event> start_events;
+  std::vector<action> applied;
+  const replay_step_fn on_step = [&](const action_record* a, std::span<const event> events, const match& m) {
+    if (!a) {
+      start = m;
+      start_events.assign(events.begin(), events.end());
+    } else {
+      applied.push_back(pr::parse_action_text(a->action_json, static_cast<seat_t>(a->seat)).value);
+    }
+    return !clock || clock->step(a, m);
+  };
   auto rb = rebuild(*svc.cat, sm, on_step);
   if (!rb.ok) return cod::server::status::invalid(rb.error);
 
@@ -115,6 +124,9 @@ result<std::shared_ptr<room>> room::recover(room_services& svc, std::shared_ptr<
   }
   r->match_ = std::move(rb.m);
   r->seq_ = rb.seq;
+  r->start_ = std::move(start);
+  r->start_events_ = std::move(start_events);
+  r->applied_ = std::move(applied);
   r->uid_cards_ = pr::uid_cards_from_view(r->match_.view(referee));
   r->status_ = status::playing;
   if (clock) r->clock_ = clock->finish();

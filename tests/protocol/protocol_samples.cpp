@@ -138,6 +138,8 @@ void client_samples() {
   emit_client(proto::act_msg{"x", cod::action::concede_by(cod::no_seat)});
   emit_client(proto::leave_msg{12});
   emit_client(proto::ping_msg{-13});
+  emit_client(proto::history_msg{14});
+  emit_client(proto::history_msg{"h", 40});
   // Drafted formats (R14).
   {
     proto::room_options o;
@@ -254,6 +256,10 @@ void client_samples() {
       R"({"type":"act","action":{"type":"end_turn"},"seat":0})",
       R"({"type":"leave","room":"r1"})",
       R"({"type":"ping","id":null,"payload":1})",
+      R"({"type":"history","from_seq":-1})",
+      R"({"type":"history","from_seq":"3"})",
+      R"({"type":"history","from_seq":1.5})",
+      R"({"type":"history","room":"r1"})",
   };
   for (const char* text : invalid) emit_invalid(text);
 }
@@ -366,6 +372,7 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/left", proto::make_left(12, "r7k2"));
   emit("server/pong", proto::make_pong(-13));
   emit("server/pong", proto::make_pong(nullptr));
+  emit("server/history", proto::make_history(14, "r7k2", 0, {}));
   emit("server/seat_status", proto::make_seat_status("r7k2", 1, false));
   emit("server/clock", proto::make_clock("r7k2", 0, 295000));
   draft_samples(cat);
@@ -542,6 +549,7 @@ void ability_samples(const cod::catalogue& cat) {
   };
   std::set<std::string> seen;
   std::int64_t seq = 0;
+  std::map<cod::seat_t, std::vector<proto::history_entry>> history;  // what a history reply gives each viewer
   for (const char* text : script) {
     const auto a = proto::parse_action_text(text, m.active_seat());
     if (!a.ok()) {
@@ -564,6 +572,7 @@ void ability_samples(const cod::catalogue& cat) {
     for (cod::seat_t v : viewers) {
       const json view = proto::view_to_json(m.view(v), cat);
       if (v != cod::referee) {
+        history[v].push_back({seq, proto::events_to_json(events, v, cat, uids)});
         json u = proto::make_update(room, seq, proto::events_to_json(events, v, cat, uids), view);
         emit("server/update", u);
         u["id"] = 21 + seq - 1;  // the actor's copy under hello.acks in_update
@@ -583,6 +592,7 @@ void ability_samples(const cod::catalogue& cat) {
     }
     for (const auto& e : events) seen.insert(std::string(cod::event_type_name(e.type)));
   }
+  for (auto& [v, entries] : history) emit("server/history", proto::make_history("h", room, seq, std::move(entries)));
   emit("defs/view", proto::view_to_json(m.view(cod::referee), cat));
   for (const char* t : {"creature_stacked", "card_chained", "hand_reordered", "creature_vanished", "ability_triggered"})
     if (!seen.count(t)) {

@@ -71,6 +71,8 @@ std::vector<proto::client_message> every_message() {
       proto::act_msg{"c", cod::action::concede_by(cod::no_seat)},
       proto::leave_msg{11},
       proto::ping_msg{json(9007199254740993ULL)},
+      proto::history_msg{13},
+      proto::history_msg{"h", 41},
   };
 }
 
@@ -93,7 +95,7 @@ TEST_CASE("every client message round trips through its wire form") {
     types.emplace_back(proto::message_type(m));
   }
   for (const char* t : {"hello", "list_rooms", "create_room", "join", "resume", "spectate", "act",
-                        "leave", "ping", "tournament_join"})
+                        "leave", "ping", "tournament_join", "history"})
     CHECK(std::find(types.begin(), types.end(), t) != types.end());
 }
 
@@ -301,6 +303,10 @@ TEST_CASE("missing fields and wrong types, field by field") {
     const char* field;
   };
   const bad cases[] = {
+      {R"({"type":"history","from_seq":-1})", E::bad_field_value, "from_seq"},
+      {R"({"type":"history","from_seq":9007199254740992})", E::bad_field_value, "from_seq"},
+      {R"({"type":"history","from_seq":"2"})", E::bad_field_type, "from_seq"},
+      {R"({"type":"history","from_seq":null})", E::bad_field_type, "from_seq"},
       {R"({"type":"hello"})", E::missing_field, "version"},
       {R"({"type":"hello","version":"1"})", E::bad_field_type, "version"},
       {R"({"type":"hello","version":1.0})", E::bad_field_type, "version"},

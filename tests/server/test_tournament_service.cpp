@@ -322,6 +322,13 @@ TEST_CASE("spectator delay: spectators see each update N actions late, players a
   auto l = late.take();
   REQUIRE(find_type(l, "state"));
   CHECK(find_type(l, "state")->at("seq") == 2);
+  // Its history stops there too; a player's goes to 4.
+  late.say({{"type", "history"}, {"id", 1}});
+  const json lh = late.expect("history");
+  CHECK(lh.at("seq") == 2);
+  CHECK(lh.at("entries").size() == 3);  // the setup, 1, 2
+  ca.say({{"type", "history"}, {"id", 1}});
+  CHECK(ca.expect("history").at("seq") == 4);
 
   // The match ends: the held updates (3, 4 and the concession's 5) go out, then match_over.
   ca.say({{"type", "act"}, {"id", 9}, {"action", {{"type", "concede"}}}});

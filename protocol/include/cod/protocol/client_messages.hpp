@@ -65,6 +65,8 @@ struct hello_msg {
 
 // The lobby, one page at a time: a server with many rooms never answers with
 // all of them (docs/protocol.md#list_rooms). Every filter is optional.
+// history: at most this many entries a reply (the newest), about 100 turns.
+inline constexpr int max_history_entries = 200;
 inline constexpr int default_room_page = 50;
 inline constexpr int max_room_page = 100;
 struct list_rooms_msg {
@@ -154,6 +156,16 @@ struct ping_msg {
   bool operator==(const ping_msg&) const = default;
 };
 
+// The room's match so far as this connection may see it (a page reloaded
+// or reconnected rebuilds its log): {"type": "history", "from_seq": N}.
+// from_seq: the first seq wanted (0: from the match's setup; the default);
+// only the newest max_history_entries come back.
+struct history_msg {
+  nlohmann::json id;
+  std::int64_t from_seq = 0;
+  bool operator==(const history_msg&) const = default;
+};
+
 // A seat's pick in the room's drafting phase (R14): {"type": "draft_pick",
 // "pick": "take" | "ban" | "submit" | "choose_deck", "cards": [ids], "deck":
 // 1..4}. The seat comes from the connection, never the wire; the cards are
@@ -169,7 +181,7 @@ struct draft_pick_msg {
 
 using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
-                                    tournament_join_msg, draft_pick_msg>;
+                                    tournament_join_msg, draft_pick_msg, history_msg>;
 
 // "hello", "join", ...: the message's "type".
 std::string_view message_type(const client_message& m);

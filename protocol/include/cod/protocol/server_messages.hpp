@@ -144,6 +144,18 @@ nlohmann::json make_accepted(const nlohmann::json& id, std::int64_t seq);
 nlohmann::json make_left(const nlohmann::json& id, std::string_view room);
 // {"type": "pong"}
 nlohmann::json make_pong(const nlohmann::json& id);
+// One entry of a history reply: the events of the action `seq` (0: the
+// match's setup) as events_to_json wrote them for the recipient.
+struct history_entry {
+  std::int64_t seq = 0;
+  nlohmann::json events;
+};
+// {"type": "history", "room", "seq", "first_seq", "entries": [{"seq", "events"}]}.
+// `seq`: the last action the recipient has seen (the entries end there);
+// `first_seq`: the first entry's seq (higher than asked when older ones were
+// left out).
+nlohmann::json make_history(const nlohmann::json& id, std::string_view room, std::int64_t seq,
+                            std::vector<history_entry> entries);
 // {"type": "seat_status", "room", "seat", "connected"}
 nlohmann::json make_seat_status(std::string_view room, int seat, bool connected);
 // {"type": "match_over", "room", "winners": [seats], "reason", "seed": "<decimal>"}.

@@ -21,7 +21,7 @@ enum class session_errc : std::uint8_t {
   bad_token,             // resume: the token matches no seat of that room; tournament_join: no player has it
   not_seated,            // act: this connection holds no seat
   spectator_cannot_act,  // act: this connection is spectating
-  match_not_started,     // act: the room still waits for players
+  match_not_started,     // act, history: the room still waits for players (or drafts)
   bad_deck,              // join: the deck is refused ("reason" says why)
   server_busy,           // the server is at capacity (rooms or connections)
   shutting_down,         // the server is stopping (then close 1001)
@@ -29,7 +29,7 @@ enum class session_errc : std::uint8_t {
   // Added in v1 beyond the design notes' list (docs/protocol-design.md):
   duplicate_hello,       // hello after hello
   already_in_room,       // join/spectate/resume while seated or spectating: leave first
-  not_in_room,           // leave while in no room
+  not_in_room,           // leave, history while in no room
   no_such_seat,          // join: "seat" is beyond the room's seats
   // Added with the four-player modes and the Champion module:
   bad_champion_choice,   // join: the Champion is refused ("reason" says why)
