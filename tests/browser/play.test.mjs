@@ -98,6 +98,11 @@ test("the first visit: under 300 KB of files, sent gzip-compressed; a second vis
   await context.close();
 });
 
+// The seq of each event line of the page's log, top to bottom.
+function logSeqs(page) {
+  return page.$$eval("#log li[data-seq]", (lines) => lines.map((l) => Number(l.dataset.seq)));
+}
+
 test("a duel played to the end by clicking in two browser contexts; a reload and a dropped connection mid-game resume the seat", async () => {
   const ann = await openClient(browser, server, { name: "Ann", deck: 1 });
   const bob = await openClient(browser, server, { name: "Bob", deck: 3 });
@@ -188,9 +193,16 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     if (turns === 3 && !reloaded) {
       // A reload mid-game: the token is in localStorage; the page resumes.
       const before = await gameInfo(ann);
+      const toldBefore = await logSeqs(ann);
       await ann.reload();
       await waitForGame(ann);
       await ann.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) >= s, before.seq);
+      // "What happened" is told again from the server's history: every
+      // action from the setup on, in order, as many lines each as before.
+      await ann.waitForFunction(() => document.querySelector("#log").dataset.history !== undefined);
+      const toldAfter = await logSeqs(ann);
+      assert.deepEqual(toldAfter.filter((q) => q <= toldBefore.at(-1)), toldBefore, "the log after the reload");
+      assert.deepEqual([...new Set(toldBefore)], [...Array(before.seq + 1).keys()], "every action was told before");
       const afterReload = await gameInfo(ann);
       assert.equal(afterReload.seq, before.seq, "same match position after the reload");
       assert.deepEqual(afterReload.hand, before.hand, "same hand, same order");
@@ -202,11 +214,16 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     if (turns === 4 && !dropped) {
       // A dropped connection (no reload): the client reconnects and resumes by itself.
       const before = await gameInfo(bob);
+      const toldBefore = await logSeqs(bob);
       await bob.evaluate(() => window.codApp.conn.ws.close());
       await bob.waitForFunction(() => /reconnecting/.test(document.querySelector("#conn-state").textContent));
       await bob.waitForFunction(() => /connected to cod-server/.test(document.querySelector("#conn-state").textContent));
       await bob.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) >= s && document.body.dataset.screen === "game", before.seq);
       assert.deepEqual((await gameInfo(bob)).hand, before.hand);
+      // Nothing told twice, nothing out of order after the reconnection.
+      const toldAfter = await logSeqs(bob);
+      assert.deepEqual(toldAfter.slice(0, toldBefore.length), toldBefore);
+      assert.deepEqual(toldAfter, [...toldAfter].sort((x, y) => x - y), "the log in seq order");
       // Ann was told, in the log, that Bob left and came back.
       await ann.waitForFunction(() => /Bob is back/.test(document.querySelector("#log").textContent));
       assert.match(await ann.textContent("#log"), /Bob lost the connection/);

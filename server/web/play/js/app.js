@@ -293,6 +293,20 @@ function onState(msg) {
   document.body.dataset.screen = "game";
   app.game.setState(msg);
   refreshRoomInfo();
+  // What the log lacks before this state (the whole match after a reload,
+  // what a cut missed after a reconnection) comes from history.
+  if (app.game.historyFrom <= msg.seq) loadHistory(msg.room, app.game.historyFrom);
+}
+
+async function loadHistory(room, from) {
+  const game = app.game;
+  try {
+    const r = await app.conn.request("history", { from_seq: from });
+    if (app.game === game && app.room && app.room.id === room) game.fillHistory(r);
+  } catch {
+    // The connection went (the next state asks again), or a server without
+    // history: the log starts at the state.
+  }
 }
 
 function onUpdate(msg) {

@@ -27,6 +27,10 @@ export class GameScreen {
     this.room = null;
     this.names = [];
     this.connected = [];
+    this.loggedSeq = -1; // the last seq whose events the log tells
+    this.historyFrom = 0;
+    this.stateSeq = 0;
+    this.stateMarker = null;
     this.selected = null; // uid of the card being played
     // The seat's legal actions from the newest state or update (hello asks
     // for them): the only source of the moves offered; null for spectators.
@@ -110,10 +114,16 @@ export class GameScreen {
     this.legal = msg.legal_actions || null;
     this.selected = null;
     if (msg.clock) this._setClock(msg.clock);
-    this.log(`— ${this.view.role === "spectator" ? "Watching" : "Playing"} room ${msg.room}, action ${msg.seq}; ${this.seatName(this.view.active_seat)} to play.`, "info");
+    // fillHistory tells what came before this line and is not in the log
+    // yet (all of it after a reload; what a cut missed after a reconnection).
+    this.stateSeq = msg.seq;
+    this.historyFrom = this.loggedSeq + 1;
+    if (Array.isArray(msg.events)) this.historyFrom = Math.max(this.historyFrom, msg.seq + 1);
+    this.loggedSeq = Math.max(this.loggedSeq, msg.seq);
+    this.stateMarker = this.log(`— ${this.view.role === "spectator" ? "Watching" : "Playing"} room ${msg.room}, action ${msg.seq}; ${this.seatName(this.view.active_seat)} to play.`, "info");
     // Solo and co-op: the match's first state tells the setup (the AI's
     // opening turn with ai_first).
-    if (Array.isArray(msg.events)) for (const ev of msg.events) this.log(narrate(ev, this._narrateCtx()), ev.type);
+    if (Array.isArray(msg.events)) for (const ev of msg.events) this.log(narrate(ev, this._narrateCtx()), ev.type, msg.seq);
     // Constructed (R14.6): every list is public from the start.
     if (Array.isArray(msg.decks)) {
       for (const d of msg.decks) {
@@ -132,9 +142,31 @@ export class GameScreen {
     if (msg.clock) this._setClock(msg.clock);
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
-    for (const ev of msg.events) this.log(narrate(ev, ctx), ev.type);
+    for (const ev of msg.events) this.log(narrate(ev, ctx), ev.type, msg.seq);
+    this.loggedSeq = Math.max(this.loggedSeq, msg.seq);
     if (before && this.selected !== null && !this._options(this.selected)) this.selected = null;
     this.render();
+  }
+
+  // The match up to the last state (a history reply: docs/protocol.md), told
+  // above that state's line, so that a reload or a reconnection does not
+  // lose what happened (the opponent's last moves, the AI's turn).
+  fillHistory(reply) {
+    const marker = this.stateMarker;
+    if (!marker || !marker.isConnected) return;
+    const ctx = this._narrateCtx();
+    const lines = [];
+    if (reply.first_seq > this.historyFrom)
+      lines.push(h("li.ev-info", {}, `(actions ${this.historyFrom} to ${reply.first_seq - 1} are not shown)`));
+    for (const entry of reply.entries) {
+      if (entry.seq < this.historyFrom) continue; // in the log already
+      if (entry.seq > this.stateSeq) break; // told by the updates since
+      for (const ev of entry.events) lines.push(h("li", { class: `ev-${ev.type}`, data: { seq: entry.seq } }, narrate(ev, ctx)));
+    }
+    marker.before(...lines);
+    while (this.logEl.children.length > MAX_LOG) this.logEl.removeChild(this.logEl.firstChild);
+    this.logEl.scrollTop = this.logEl.scrollHeight;
+    this.logEl.dataset.history = String(reply.seq);
   }
 
   _narrateCtx() {
@@ -167,11 +199,13 @@ export class GameScreen {
     this.render();
   }
 
-  log(text, kind = "") {
-    const li = h("li", { class: kind ? `ev-${kind}` : undefined }, text);
+  // `seq`: the action whose events this line tells (data-seq), if any.
+  log(text, kind = "", seq = null) {
+    const li = h("li", { class: kind ? `ev-${kind}` : undefined, data: seq === null ? undefined : { seq } }, text);
     this.logEl.append(li);
     while (this.logEl.children.length > MAX_LOG) this.logEl.removeChild(this.logEl.firstChild);
     this.logEl.scrollTop = this.logEl.scrollHeight;
+    return li;
   }
 
   isMyTurn() {
