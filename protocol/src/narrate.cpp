@@ -14,16 +14,22 @@ std::string line_name(int line) {
   return "line " + std::to_string(line);
 }
 
-std::string seat_name(int seat) { return "seat " + std::to_string(seat); }
 
+// "seat 2" opening a sentence; a player's name stays as its player wrote it.
 std::string capital(std::string s) {
-  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  if (s.rfind("seat ", 0) == 0) s[0] = 'S';
   return s;
 }
 
 }  // namespace
 
-std::string narrate(const event& e, const catalogue& cat, std::span<const card_id> uid_cards) {
+std::string narrate(const event& e, const catalogue& cat, std::span<const card_id> uid_cards,
+                    std::span<const std::string> seat_names) {
+  auto seat_name = [&](int s) -> std::string {
+    if (s >= 0 && static_cast<std::size_t>(s) < seat_names.size() && !seat_names[static_cast<std::size_t>(s)].empty())
+      return seat_names[static_cast<std::size_t>(s)];
+    return "seat " + std::to_string(s + 1);
+  };
   auto card = [&](card_uid u) -> std::string {
     if (u == no_uid) return "?";
     if (u < uid_cards.size() && uid_cards[u] != no_card && uid_cards[u] < cat.size())
@@ -44,7 +50,7 @@ std::string narrate(const event& e, const catalogue& cat, std::span<const card_i
       if (e.target != no_uid) return capital(seat) + " casts " + card(e.uid) + " on " + card(e.target);
       return capital(seat) + " plays " + card(e.uid) + " on " + line_name(e.line);
     case event_type::creature_entered:
-      return card(e.uid) + " enters " + line_name(e.line) + " at position " + std::to_string(e.to);
+      return card(e.uid) + " enters " + line_name(e.line) + " at position " + std::to_string(e.to + 1);
     case event_type::creature_moved:
       return card(e.uid) + " sprints " + std::to_string(e.amount) + " place" + (e.amount == 1 ? "" : "s") +
              " to the Bridge (+" + std::to_string(e.amount) + " AV)";
@@ -62,8 +68,8 @@ std::string narrate(const event& e, const catalogue& cat, std::span<const card_i
     case event_type::stronghold_damaged:
       return capital(seat) + "'s Stronghold takes " + std::to_string(e.amount) + " damage";
     case event_type::stronghold_moved:
-      return capital(seat) + "'s Stronghold moves from position " + std::to_string(e.from) + " to " +
-             std::to_string(e.to);
+      return capital(seat) + "'s Stronghold moves from position " + std::to_string(e.from + 1) + " to " +
+             std::to_string(e.to + 1);
     case event_type::stronghold_flipped:
       return capital(seat) + "'s Bastion falls: Fort up, leftmost";
     case event_type::turn_ended:
@@ -100,9 +106,10 @@ std::string narrate(const event& e, const catalogue& cat, std::span<const card_i
       return capital(seat) + " shuffles its discard pile into a new deck of " + std::to_string(e.amount) + " cards";
     case event_type::game_over: {
       std::string winners;
-      for (int s : winner_seats(static_cast<std::uint8_t>(e.amount)))
-        winners += (winners.empty() ? "" : ", ") + std::to_string(s);
-      return "Game over: seat " + winners + " wins (" +
+      const auto seats = winner_seats(static_cast<std::uint8_t>(e.amount));
+      for (std::size_t i = 0; i < seats.size(); ++i)
+        winners += (i == 0 ? "" : i + 1 == seats.size() ? " and " : ", ") + seat_name(seats[i]);
+      return "Game over: " + capital(winners) + (seats.size() > 1 ? " win (" : " wins (") +
              std::string(end_reason_name(static_cast<end_reason>(e.to))) + ")";
     }
   }

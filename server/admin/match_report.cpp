@@ -1,6 +1,7 @@
 #include "admin/match_report.hpp"
 
 #include <array>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -59,22 +60,41 @@ json match_fields(const stored_match& sm) {
           {"status", sm.finished() ? "finished" : "playing"}};
 }
 
-std::string seat_label(int seat) { return cat("seat ", seat); }
+// The players' names by seat number ("" for a seat the record lacks).
+std::vector<std::string> seat_names(const stored_match& sm) {
+  std::vector<std::string> names;
+  for (const seat_record& s : sm.match.seats) {
+    if (s.seat < 0 || s.seat >= 8) continue;
+    if (names.size() <= static_cast<std::size_t>(s.seat)) names.resize(static_cast<std::size_t>(s.seat) + 1);
+    names[static_cast<std::size_t>(s.seat)] = s.name;
+  }
+  return names;
+}
 
+// People count seats from 1 (the wire from 0); a name says more than either.
+std::string seat_label(int seat) { return cat("seat ", seat + 1); }
+std::string seat_label(int seat, std::span<const std::string> names) {
+  if (seat >= 0 && static_cast<std::size_t>(seat) < names.size() && !names[static_cast<std::size_t>(seat)].empty())
+    return names[static_cast<std::size_t>(seat)];
+  return seat_label(seat);
+}
+
+// "seat 2" opening a sentence; a player's name stays as its player wrote it.
 std::string capital(std::string s) {
-  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  if (s.rfind("seat ", 0) == 0) s[0] = 'S';
   return s;
 }
 
 // The action in words, from the acting seat's point of view (actions name
 // the seat's own lines, events absolute ones).
-std::string describe_action(const action_record& a, const catalogue& cards, const std::vector<card_id>& uid_cards) {
+std::string describe_action(const action_record& a, const catalogue& cards, const std::vector<card_id>& uid_cards,
+                            std::span<const std::string> names) {
   auto name = [&](card_uid u) -> std::string {
     if (u != no_uid && u < uid_cards.size() && uid_cards[u] != no_card && uid_cards[u] < cards.size())
       return cards.def(uid_cards[u]).name;
     return cat("card #", static_cast<int>(u));
   };
-  const std::string who = capital(seat_label(a.seat));
+  const std::string who = capital(seat_label(a.seat, names));
   const auto parsed = protocol::parse_action_text(a.action_json, static_cast<seat_t>(a.seat));
   if (!parsed.ok()) return cat(who, ": ", a.action_json);
   const action& act = parsed.value;
@@ -94,11 +114,11 @@ std::string describe_action(const action_record& a, const catalogue& cards, cons
 // One sentence per event; a damage line says "(destroyed)" when that damage
 // destroyed its target in the same step (the next damage to it, if any, comes after).
 std::vector<std::string> narrate_step(std::span<const event> events, const catalogue& cards,
-                                      const std::vector<card_id>& uid_cards) {
+                                      const std::vector<card_id>& uid_cards, std::span<const std::string> names) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const event& e = events[i];
-    std::string line = protocol::narrate(e, cards, uid_cards);
+    std::string line = protocol::narrate(e, cards, uid_cards, names);
     if (e.type == event_type::damage_dealt && e.target != no_uid) {
       for (std::size_t j = i + 1; j < events.size(); ++j) {
         if (events[j].type == event_type::damage_dealt && events[j].target == e.target) break;
@@ -201,6 +221,8 @@ json export_match(const stored_match& sm) {
 match_log render_log(const catalogue& cards, const stored_match& sm) {
   match_log log;
   std::vector<card_id> uid_cards;
+  // The players' names by seat: the log names them, as the game screen does.
+  const std::vector<std::string> names = seat_names(sm);
   const rebuild_result r =
       rebuild(cards, sm, [&](const action_record* a, std::span<const event> events, const match& m) {
         log_entry e;
@@ -214,9 +236,9 @@ match_log render_log(const catalogue& cards, const stored_match& sm) {
           e.at_ms = a->at_ms;
           e.action_json = a->action_json;
           e.digest = digest_hex(a->digest);
-          e.text = describe_action(*a, cards, uid_cards);
+          e.text = describe_action(*a, cards, uid_cards, names);
         }
-        e.effects = narrate_step(events, cards, uid_cards);
+        e.effects = narrate_step(events, cards, uid_cards, names);
         log.entries.push_back(std::move(e));
         return true;
       });
@@ -256,10 +278,14 @@ std::string log_to_text(const stored_match& sm, const match_log& log) {
     for (const std::string& line : e.effects) out += cat("  ", line, '\n');
   }
   if (!log.complete) out += cat("REPLAY STOPPED: ", log.error, '\n');
-  if (sm.result)
-    out += cat("Result: winners ", seats_json(sm.result->winners), ", reason ", sm.result->reason, '\n');
-  else
+  if (sm.result) {
+    const auto names = seat_names(sm);
+    std::string winners;
+    for (int w : sm.result->winners) winners += cat(winners.empty() ? "" : ", ", seat_label(w, names));
+    out += cat("Result: winners ", winners.empty() ? std::string("none") : winners, ", reason ", sm.result->reason, '\n');
+  } else {
     out += "Result: still playing\n";
+  }
   for (const note_record& n : sm.notes) out += cat("Note at ", n.at_ms, " ms: ", n.text, '\n');
   return out;
 }

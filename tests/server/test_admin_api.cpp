@@ -459,7 +459,13 @@ TEST_CASE("admin api: the log of a played match, replayed and told in sentences"
   CHECK(entries[0]["text"] == "Setup");
   const int first = f.full.views[0]["first_seat"].get<int>();
   const auto& setup = entries[0]["effects"];
-  CHECK(std::find(setup.begin(), setup.end(), json("Seat " + std::to_string(first) + " goes first")) != setup.end());
+  // Seats are named by their players (the wire's numbers are not for people).
+  auto name_of_seat = [&](int seat) {
+    for (const auto& s : sm.match.seats)
+      if (s.seat == seat) return s.name;
+    return std::string("?");
+  };
+  CHECK(std::find(setup.begin(), setup.end(), json(name_of_seat(first) + " goes first")) != setup.end());
 
   // Every entry: its action, seat and digest as stored; a play names its card
   // as the catalogue does, looked up here from the view taken while playing.
@@ -481,7 +487,7 @@ TEST_CASE("admin api: the log of a played match, replayed and told in sentences"
     CHECK(e["action"] == json::parse(a.action_json));
     CHECK(e["digest"].get<std::string>().size() == 16);
     const json act = json::parse(a.action_json);
-    const std::string who = "Seat " + std::to_string(a.seat);
+    const std::string who = name_of_seat(a.seat);
     const bool game_over = e["effects"].back().get<std::string>().rfind("Game over", 0) == 0;
     if (act["type"] == "end_turn") {
       CHECK(e["text"] == who + ": end the turn");
@@ -513,7 +519,7 @@ TEST_CASE("admin api: the log of a played match, replayed and told in sentences"
   CHECK(destroyed > 0);
   // The last step ends the game, as the stored result says.
   const auto& last = entries.back()["effects"];
-  CHECK(last.back().get<std::string>().rfind("Game over: seat " + std::to_string(sm.result->winners[0]) + " wins (" +
+  CHECK(last.back().get<std::string>().rfind("Game over: " + name_of_seat(sm.result->winners[0]) + " wins (" +
                                                  sm.result->reason + ")",
                                              0) == 0);
 
@@ -521,10 +527,10 @@ TEST_CASE("admin api: the log of a played match, replayed and told in sentences"
   auto t = get(f.api, "/admin/api/matches/m-full/log?format=text");
   REQUIRE(t.status == 200);
   CHECK(t.content_type == "text/plain; charset=utf-8");
-  CHECK(t.body.rfind("Match m-full: duel (preconstructed), seat 0 Ann, seat 1 Ben\nSetup\n", 0) == 0);
+  CHECK(t.body.rfind("Match m-full: duel (preconstructed), seat 1 Ann, seat 2 Ben\nSetup\n", 0) == 0);
   CHECK(t.body.find("\n#1 " + entries[1]["text"].get<std::string>() + "\n  " +
                     entries[1]["effects"][0].get<std::string>() + "\n") != std::string::npos);
-  CHECK(t.body.find("Result: winners [" + std::to_string(sm.result->winners[0]) + "], reason " + sm.result->reason) !=
+  CHECK(t.body.find("Result: winners " + name_of_seat(sm.result->winners[0]) + ", reason " + sm.result->reason) !=
         std::string::npos);
 
   // The raw log: as stored.
