@@ -163,16 +163,19 @@ void room::do_spectate(const std::shared_ptr<peer>& c, const pr::spectate_msg& m
 
 void room::do_leave(const std::shared_ptr<peer>& c, const pr::leave_msg& m) {
   const int seat = seat_of(c->id());
+  // Detached before `left` is sent: a client that reads `left` and at once
+  // joins another room (a tournament's next game) must find its connection
+  // free, whichever thread reads its next message.
   if (seat >= 0) {
-    c->send(pr::make_left(m.id, p_.id));
     c->detach(this);
+    c->send(pr::make_left(m.id, p_.id));
     spdlog::info("room {}: seat {} ('{}') left", p_.id, seat, seats_[seat].name);
     seat_left(seat, status_ != status::waiting);
     return;
   }
   if (drop_spectator(c->id())) {
-    c->send(pr::make_left(m.id, p_.id));
     c->detach(this);
+    c->send(pr::make_left(m.id, p_.id));
     publish_summary();
     return;
   }

@@ -107,9 +107,11 @@ class recording_peer final : public peer {
  public:
   explicit recording_peer(std::uint64_t id) : id_(id) {}
   void send(message_ptr m) override {
+    if (on_send) on_send(*m);  // as it is sent, before anything after it runs
     std::lock_guard lock(mutex_);
     raw_.push_back(*m);
   }
+  std::function<void(const std::string&)> on_send;
   void close(std::uint16_t code, std::string reason) override {
     std::lock_guard lock(mutex_);
     close_code = code;

@@ -899,3 +899,33 @@ TEST_CASE("room: a match whose result was not stored is finished at recovery; a 
   CHECK(over.at("winners") == json::array({1}));
   CHECK(std::to_string(sm.match.seed) == over.at("seed"));
 }
+
+TEST_CASE("room: leave frees the connection before `left` is sent (a client may join its next room at once)") {
+  harness h;
+  auto host = h.connect();
+  const std::string room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  bool checked = false, attached_at_left = true;
+  a.c.peer->on_send = [&](const std::string& text) {
+    if (json::parse(text).at("type") != "left") return;
+    checked = true;
+    attached_at_left = a.c.session->attached() != nullptr;
+  };
+  a.c.say({{"type", "leave"}, {"id", 9}});
+  REQUIRE(checked);
+  CHECK_FALSE(attached_at_left);
+  // A spectator's leave too.
+  auto w = h.connect();
+  w.say({{"type", "spectate"}, {"room", room}});
+  w.take();
+  checked = false;
+  attached_at_left = true;
+  w.peer->on_send = [&](const std::string& text) {
+    if (json::parse(text).at("type") != "left") return;
+    checked = true;
+    attached_at_left = w.session->attached() != nullptr;
+  };
+  w.say({{"type", "leave"}, {"id", 10}});
+  REQUIRE(checked);
+  CHECK_FALSE(attached_at_left);
+}
