@@ -40,6 +40,16 @@ test("the page, its modules and the catalogue load; the lobby shows errors in wo
   await page.selectOption("#create-mode", "duel");
   assert.equal(await page.$eval("#opt-difficulty", (s) => s.disabled), true);
 
+  // Ability texts read as the rules the server enforces (docs/rules.md):
+  // Protection works each turn, not "during your turn" as the English print
+  // says; no text shows the catalogue's *owner* markup.
+  const texts = await page.evaluate(() => {
+    const cat = window.codApp.cat;
+    return Object.fromEntries([...cat.abilities.keys()].map((a) => [a, cat.abilityText(a)]));
+  });
+  assert.match(texts.protection, /^Each turn \(every player's turn\)/);
+  for (const [a, t] of Object.entries(texts)) assert.doesNotMatch(t, /\*/, `${a}: ${t}`);
+
   // The client's own check: no name.
   await page.click("#create-room");
   await page.waitForSelector("#error:not([hidden])");
@@ -157,6 +167,7 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
   let turns = 0;
   let reloaded = false;
   let dropped = false;
+  let titledTurn = false;
   let idleTurns = 0; // turns in a row in which nobody could play
   let stalled = false;
   const deadline = Date.now() + 150000;
@@ -182,6 +193,10 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     // Idle only when the server listed no play at all for the seat (a listed
     // play the clicks failed to make is a failure, left to the deadline).
     const listed = await active.evaluate(() => (window.codApp.game.legal ? window.codApp.game.legal.plays.length : -1));
+    if (!titledTurn) {
+      assert.equal(await active.title(), "Your turn — Clash of Decks");
+      titledTurn = true;
+    }
     const played = await playTurnByClicking(active);
     idleTurns = listed === 0 && played === 0 ? idleTurns + 1 : 0;
     turns++;
@@ -238,6 +253,7 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
   console.log(`duel: ${turns} turns by clicking${stalled ? ", then a concession (nobody could play)" : ", to the end"}`);
   assert.ok(reloaded, "the match lasted long enough to reload mid-game");
   assert.ok(dropped, "the match lasted long enough to drop a connection mid-game");
+  const outcomes = [];
   for (const p of pages) {
     const info = await gameInfo(p);
     assert.equal(info.phase, "game_over", `the match ended within the time limit (after ${turns} turns)`);
@@ -245,11 +261,34 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     await p.waitForFunction(() => /matches the commitment/.test(document.querySelector("#seed-check").textContent));
     assert.match(await p.textContent("#status"), /You (won|lost)/);
     assert.match(await p.textContent("#log"), /Game over: /);
+    // The end in a dialog that says which: won or lost, and the tab too.
+    await p.waitForSelector("#result:not([hidden])");
+    const outcome = await p.$eval("#result", (e) => e.dataset.outcome);
+    outcomes.push(outcome);
+    assert.equal(await p.textContent("#result h2"), outcome === "won" ? "You won!" : "You lost.");
+    assert.match(await p.textContent("#status"), outcome === "won" ? /^You won/ : /^You lost/);
+    assert.equal(await p.title(), `${outcome === "won" ? "You won" : "You lost"} — Clash of Decks`);
+    assert.match(await p.textContent("#result .seed"), /matches the commitment/);
   }
+  assert.deepEqual([...outcomes].sort(), ["lost", "won"], "one won, one lost");
+  assert.ok(titledTurn, "a tab said 'Your turn' while it was");
   await ann.screenshot({ path: artifact("duel-over-ann.png"), fullPage: true });
   await bob.screenshot({ path: artifact("duel-over-bob.png"), fullPage: true });
   assert.deepEqual(ann.jsErrors || [], []);
   assert.deepEqual(bob.jsErrors || [], []);
+
+  // Bob goes back to the lobby from the dialog: Ann's page redraws (he left)
+  // and its seed check still says it matches.
+  const lostLines = () => [...document.querySelectorAll("#log li")].filter((l) => /^Bob lost the connection/.test(l.textContent)).length;
+  const lostBefore = await ann.evaluate(lostLines);
+  await bob.click("#result-lobby");
+  await ann.waitForFunction((n) => [...document.querySelectorAll("#log li")].filter((l) => /^Bob lost the connection/.test(l.textContent)).length > n, lostBefore);
+  await bob.waitForFunction(() => document.body.dataset.screen === "lobby");
+  assert.match(await ann.textContent("#seed-check"), /matches the commitment/);
+  // The dialog closes to show the board; the strip keeps the result.
+  await ann.click("#result-close");
+  assert.equal(await ann.$eval("#result", (e) => e.hidden), true);
+  assert.equal(await ann.$eval("#match-over", (e) => e.hidden), false);
 
   // Back to the lobby: the finished room is listed as finished.
   await ann.click("#leave-room");
@@ -360,8 +399,30 @@ test("a solo game against the AI, created from the lobby and played to the end b
   if (!aiSeen) await sol.screenshot({ path: artifact("solo-game.png"), fullPage: true });
   await sol.screenshot({ path: artifact("solo-over.png"), fullPage: true });
   soloFinished = { room, seq: (await gameInfo(sol)).seq, view: await sol.evaluate(() => window.codApp.game.view) };
+  // The result dialog offers another game like this one: one click.
+  await sol.waitForSelector("#result:not([hidden]) #play-again");
+  await sol.click("#play-again");
+  await sol.waitForFunction((old) => window.codApp.room && window.codApp.room.id !== old &&
+    document.body.dataset.screen === "game", room);
+  const again = await sol.evaluate(() => ({ mode: window.codApp.game.view.mode, role: window.codApp.game.view.role }));
+  assert.deepEqual(again, { mode: "solo", role: "player" });
+  assert.equal(await sol.$eval("#result", (e) => e.hidden), true, "a new game, no result");
   assert.deepEqual(sol.jsErrors || [], []);
   await sol.context().close();
+});
+
+test("one click from the lobby to a game against the AI", async () => {
+  const page = await openClient(browser, server, {});
+  await page.fill("#player-name", "");
+  await page.selectOption("#deck-kind", "cards");
+  await page.click("#play-ai");
+  await waitForGame(page);
+  const v = await page.evaluate(() => window.codApp.game.view);
+  assert.equal(v.mode, "solo");
+  assert.equal(v.role, "player");
+  assert.equal(await page.inputValue("#player-name"), "Player");
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
 });
 
 test("a network that goes silent is noticed within seconds; the seat comes back as soon as it returns", async () => {
@@ -516,15 +577,20 @@ test("the admin page against the real admin API: token, search, the solo game's 
   assert.ok(id.startsWith(`${soloFinished.room}-`), `the solo room's match (${id})`);
   assert.ok(requests.some((r) => r.status === 200 && r.path.startsWith("/admin/api/matches?") && r.path.includes("player=Sol") && r.path.includes("status=finished")));
 
-  // Open it: its record, its log (the setup and every action), the replay at step 0.
-  await page.click(`#matches tr[data-match="${id}"]`);
+  // Open it from the keyboard (a row takes the focus; Enter opens it): its
+  // record, its log (the setup and every action), the replay at step 0.
+  await page.focus(`#matches tr[data-match="${id}"]`);
+  await page.keyboard.press("Enter");
   await page.waitForSelector("#match-panel:not([hidden])");
   await page.waitForFunction(() => /after action 0 of \d+/.test(document.querySelector("#step-label").textContent));
   const steps = Number((await page.textContent("#step-label")).match(/of (\d+)/)[1]);
   assert.equal(steps, soloFinished.seq, "the record's action count is the game's last seq");
   assert.equal(await page.locator("#match-log > li").count(), steps + 1);
   assert.match(await page.textContent("#match-record"), /solo, preconstructed/);
-  assert.match(await page.textContent("#match-record"), /Result: winners/);
+  // People's terms: the winner by name, the seats counted from 1.
+  assert.match(await page.textContent("#match-record"), /Result: (Sol|AI.*) won \(/);
+  assert.match(await page.textContent("#match-record"), /Seats: 1: Sol/);
+  assert.match(await page.textContent("#match-log"), /Sol (goes first|has \d+ mana)/);
   assert.match(await page.textContent("#match-log"), /Setup/);
   assert.equal(await page.locator("#replay-board #board .line").count(), 2);
   assert.match(await page.textContent("#replay-board #seats"), /AI deck: \d+ cards?/);
@@ -533,6 +599,15 @@ test("the admin page against the real admin API: token, search, the solo game's 
   await page.waitForFunction(() => /after action 1 of/.test(document.querySelector("#step-label").textContent));
   assert.ok(requests.some((r) => r.status === 200 && r.path === `/admin/api/matches/${encodeURIComponent(id)}/state?step=1`));
   assert.equal(await page.locator("#match-log > li.current").getAttribute("data-seq"), "1");
+  // The current action in words, as the log tells it (not its JSON).
+  const told = await page.textContent("#step-action");
+  assert.match(told, /^Action 1: /);
+  assert.doesNotMatch(told, /[{}]/);
+  // A log entry opens its step from the keyboard too.
+  await page.focus('#match-log > li[data-seq="2"]');
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => /after action 2 of/.test(document.querySelector("#step-label").textContent));
+  assert.equal(await page.title(), "Clash of Decks — admin", "the replay board leaves the tab's title alone");
 
   // The last step is the position the player saw at the end: the same hand,
   // card for card, drawn from the referee view's all_hands.

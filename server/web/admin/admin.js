@@ -8,7 +8,7 @@ import { h, clear } from "/play/js/dom.js";
 
 const $ = (s) => document.querySelector(s);
 const TOKEN_KEY = "cod.admin_token";
-const state = { api: null, cat: null, match: null, step: 0, steps: 0, board: null, next: null, params: null };
+const state = { api: null, cat: null, match: null, step: 0, steps: 0, board: null, next: null, params: null, texts: null };
 
 function showError(text, code = "") {
   const el = $("#error");
@@ -25,6 +25,12 @@ function api() {
   const token = $("#admin-token").value.trim();
   window.sessionStorage.setItem(TOKEN_KEY, token);
   return new AdminApi(token);
+}
+
+// A seat as people know it: its player's name, else "seat N" from 1.
+function seatName(record, seat) {
+  const s = record.seats.find((x) => x.seat === seat);
+  return s && s.name ? s.name : `seat ${seat + 1}`;
 }
 
 function fmtTime(ms) {
@@ -45,14 +51,24 @@ async function search(more = false) {
   if (!more) clear(body);
   for (const m of r.matches) {
     const players = m.players.map((p) => `${p.seat + 1}: ${p.name}`).join(", ");
-    const result = m.result ? `winners ${m.result.winners.map((s) => s + 1).join(" & ")} (${m.result.reason})` : "";
-    body.append(h("tr", { data: { match: m.match_id }, onclick: () => openMatch(m.match_id) },
+    const name = (seat) => (m.players.find((p) => p.seat === seat) || { name: `seat ${seat + 1}` }).name;
+    const result = m.result ? `${m.result.winners.map(name).join(" & ") || "nobody"} won (${m.result.reason})` : "";
+    // A row opens its match by click, or by Enter or Space once focused (Tab).
+    body.append(h("tr", { data: { match: m.match_id }, tabindex: "0", "aria-label": `Open match ${m.match_id}: ${players}`,
+      onclick: () => openMatch(m.match_id), onkeydown: (e) => activate(e, () => openMatch(m.match_id)) },
       h("td", {}, m.match_id), h("td", {}, m.mode), h("td", {}, m.status), h("td", {}, players),
       h("td", {}, String(m.actions)), h("td", {}, result), h("td", {}, fmtTime(m.created_ms))));
   }
   if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 7 }, "No match found.")));
   state.next = r.next || null;
   $("#more").hidden = !state.next;
+}
+
+// Enter or Space on a focused row does what a click does.
+function activate(e, f) {
+  if (e.key !== "Enter" && e.key !== " ") return;
+  e.preventDefault();
+  f();
 }
 
 async function openMatch(id) {
@@ -72,12 +88,14 @@ async function openMatch(id) {
   clear(rec).append(
     h("div", {}, `${record.mode}, ${record.format}; engine ${record.engine_version}; created ${fmtTime(record.created_ms)}; ${record.status}`),
     h("div", {}, "Seats: ", record.seats.map((s) => `${s.seat + 1}: ${s.name}`).join(", ")),
-    h("div", {}, record.result ? `Result: winners ${record.result.winners.map((s) => s + 1).join(" & ")}, ${record.result.reason}` : "No result yet."),
+    h("div", {}, record.result ? `Result: ${record.result.winners.map((w) => seatName(record, w)).join(" & ") || "nobody"} won (${record.result.reason})` : "No result yet."),
     h("div.note", {}, `Seed ${record.seed ?? "(secret while the match is played)"}; commitment ${record.seed_hash}`));
   const ol = $("#match-log");
   clear(ol);
+  state.texts = log.entries.map((e) => e.text);
   for (const e of log.entries) {
-    ol.append(h("li", { data: { seq: e.seq }, onclick: () => showStep(e.seq) },
+    ol.append(h("li", { data: { seq: e.seq }, tabindex: "0", onclick: () => showStep(e.seq),
+      onkeydown: (ev) => activate(ev, () => showStep(e.seq)) },
       e.text, e.effects && e.effects.length ? h("ul.effects", {}, e.effects.map((x) => h("li", {}, typeof x === "string" ? x : x.text || JSON.stringify(x)))) : null));
   }
   if (log.complete === false) ol.append(h("li.check-bad", {}, `Replay stopped: ${log.error}`));
@@ -95,10 +113,12 @@ async function showStep(step) {
   }
   state.step = step;
   $("#step-label").textContent = `after action ${step} of ${state.steps}`;
-  $("#step-action").textContent = r.action ? `Action ${step}: seat ${r.seat + 1} ${JSON.stringify(r.action)}` : "The setup.";
+  // The action in words, as the log tells it (its JSON is in the raw log).
+  const told = state.texts && state.texts[step];
+  $("#step-action").textContent = r.action ? `Action ${step}: ${told || `${seatName(state.match, r.seat)}: ${JSON.stringify(r.action)}`}` : "The setup.";
   for (const li of $("#match-log").children) li.classList.toggle("current", Number(li.dataset.seq) === step);
   if (!state.board) {
-    state.board = new GameScreen($("#replay-board"), state.cat, { act: () => {}, leave: () => {} });
+    state.board = new GameScreen($("#replay-board"), state.cat, { act: () => {}, leave: () => {}, tabTitle: false });
   }
   // Names by seat number (the record's seats need not be in order, nor all there).
   const names = [];

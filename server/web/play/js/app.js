@@ -89,6 +89,16 @@ function enterRoom(room) {
   app.game = new GameScreen(gameRoot, app.cat, {
     act: (action) => act(action),
     leave: () => leave(),
+    // A solo or co-op game this page created: another one like it, at once.
+    playAgain: {
+      available: () => !!app.lastCreate && app.lastCreate.room === room.id &&
+        (app.lastCreate.req.mode === "solo" || app.lastCreate.req.mode === "coop"),
+      run: async () => {
+        const req = app.lastCreate.req;
+        await leave();
+        await createRoom(req);
+      },
+    },
   });
   app.game.room = room.id;
   dropDraft();
@@ -207,6 +217,7 @@ async function createRoom(req) {
   try {
     const r = await app.conn.request("create_room", req);
     app.seedHash = r.seed_hash;
+    app.lastCreate = { req, room: r.room };
     await join({ room: r.room, format: req.format, options: req.options });
   } catch (e) {
     showRefusal(e);

@@ -42,9 +42,13 @@ export class Catalogue {
     return !!c && c.abilities.some((a) => a.ability === ability);
   }
 
+  // The ability's text for a player: the printed English text as the rules
+  // the server enforces read it (RULING_TEXTS where the print says less or
+  // else), its *owner* markup said in words.
   abilityText(ability) {
     const a = this.abilities.get(ability);
-    return (a && (a.text_en || a.text_fr)) || "";
+    const text = RULING_TEXTS[ability] || (a && (a.text_en || a.text_fr)) || "";
+    return text.replace(/\*owner\*/g, "this card").replace(/\bThe this card\b/g, "This card").replace(/\bthe this card\b/g, "this card");
   }
 
   packName(id) {
@@ -66,6 +70,16 @@ export class Catalogue {
     return this.decks[String(n)] || [];
   }
 }
+
+// Where the English print and docs/rules.md differ, the rules' reading (the
+// server plays by it). Protection: the print says "during your turn"; the
+// Korean Season 3 and French texts, and the rules, say each turn (RULING:
+// every player's turn, reset at each turn's start).
+const RULING_TEXTS = {
+  protection: "Each turn (every player's turn), reduce the first source of Damage targeting *owner* to 0. " +
+    "Sources of Damage include any Creature or Incantation dealing at least 1 Damage. Effects from that source " +
+    "are still triggered (Splash, Perforation, etc.) and dealt to other Creatures as normal.",
+};
 
 // "price_of_blood" -> "Price of Blood"
 export function abilityLabel(ability) {

@@ -8,6 +8,7 @@ import { abilityLabel } from "./catalogue.js";
 import { narrate, reasonWords } from "./words.js";
 
 const MAX_LOG = 400;
+const BASE_TITLE = "Clash of Decks";
 
 function fmtClock(ms) {
   if (ms === null || ms === undefined) return "";
@@ -61,11 +62,17 @@ export class GameScreen {
     this.concedeBtn = h("button#concede.danger", { onclick: () => this._concede() }, "Concede");
     this.leaveBtn = h("button#leave-room", { onclick: () => this.actions.leave() }, "Back to the lobby");
     this.overEl = h("div#match-over", { hidden: true });
+    // The end, in a dialog over the board (won, lost or watched), with what
+    // to do next; closed, the strip above the board keeps the result.
+    this.resultEl = h("div#result", { role: "dialog", "aria-modal": "false", "aria-labelledby": "result-title", hidden: true });
+    this.resultClosed = false;
+    this.seedCheckText = null;
     this.logEl = h("ol#log");
     this.root.append(
       h("div.game-head", {}, this.title, this.turnInfo, this.clockEl),
       this.statusEl,
       this.overEl,
+      this.resultEl,
       h("div.game-body", {},
         h("div.game-main", {},
           this.seatsEl,
@@ -79,6 +86,7 @@ export class GameScreen {
 
   destroy() {
     window.clearInterval(this.timer);
+    if (this.actions.tabTitle !== false) document.title = BASE_TITLE;
   }
 
   setRoomInfo(room, names, connected) {
@@ -241,6 +249,10 @@ export class GameScreen {
       this.statusEl.textContent = `Waiting for ${this.seatName(v.active_seat)} to play.`;
       this.statusEl.className = "";
     }
+    // The tab says when it is your turn (another tab may be in front); not
+    // on a page that only draws a board (the admin's replay).
+    if (this.actions.tabTitle !== false) document.title = v.phase === "game_over" ? `${this._outcome() === "won" ? "You won" : this._outcome() === "lost" ? "You lost" : "Match over"} — ${BASE_TITLE}`
+      : this.isMyTurn() ? `Your turn — ${BASE_TITLE}` : BASE_TITLE;
     this._renderOver();
     this._renderSeats();
     this._renderBoard();
@@ -253,23 +265,60 @@ export class GameScreen {
     this.endTurnBtn.hidden = v.role !== "player";
   }
 
+  // Won, lost, or (a spectator) who won.
+  _outcome() {
+    const o = this.over;
+    const v = this.view;
+    if (!o || !v || v.role !== "player" || v.viewer === null) return "watched";
+    return o.winners.includes(v.viewer) ? "won" : "lost";
+  }
+
   _renderOver() {
     const o = this.over;
     if (!o) {
       this.overEl.hidden = true;
+      this.resultEl.hidden = true;
       return;
     }
+    const outcome = this._outcome();
+    const winners = o.winners.map((s) => this.seatName(s, false)).join(" and ") || "nobody";
+    const why = reasonWords(o.reason);
+    const seed = this.seedCheckText || `Seed ${o.seed}: checking it against the commitment...`;
+    const headline = outcome === "won" ? "You won!" : outcome === "lost" ? "You lost." : `${winners} won.`;
     this.overEl.hidden = false;
-    clear(this.overEl);
-    this.overEl.append(
-      h("strong", {}, `Match over: ${o.winners.map((s) => this.seatName(s, false)).join(" and ")} won (${reasonWords(o.reason)}).`),
+    this.overEl.dataset.outcome = outcome;
+    clear(this.overEl).append(
+      h("strong", {}, `Match over: ${winners} won (${why}).`),
       " ",
-      h("span#seed-check", {}, `Seed ${o.seed}: checking it against the commitment...`));
+      h("span#seed-check", {}, seed));
+    this.resultEl.hidden = this.resultClosed;
+    this.resultEl.dataset.outcome = outcome;
+    const again = this.actions.playAgain && this.actions.playAgain.available() && outcome !== "watched";
+    const buttons = [
+      again ? h("button#play-again", { onclick: () => this.actions.playAgain.run() }, "Play again") : null,
+      h("button#result-lobby", { onclick: () => this.actions.leave() }, "Back to the lobby"),
+      h("button#result-close", { onclick: () => this._closeResult() }, "Look at the board"),
+    ].filter(Boolean);
+    clear(this.resultEl).append(
+      h("h2#result-title", {}, headline),
+      h("p", {}, outcome === "watched" ? `${why[0].toUpperCase()}${why.slice(1)}.`
+        : outcome === "won" ? `${winners} won: ${why}.` : `${winners} won: ${why}.`),
+      h("p", {}, `${this.view.turn ? `Turn ${this.view.turn}, round ${this.view.round}` : ""}; ${this.seq} actions.`),
+      h("p.seed", {}, seed),
+      h("div.buttons", {}, ...buttons));
   }
 
+  _closeResult() {
+    this.resultClosed = true;
+    this.resultEl.hidden = true;
+    this.endTurnBtn.focus();
+  }
+
+  // The seed check's outcome: kept, so that a later render (a seat leaving)
+  // does not show "checking..." again.
   setSeedCheck(text) {
-    const el = this.overEl.querySelector("#seed-check");
-    if (el) el.textContent = text;
+    this.seedCheckText = text;
+    for (const el of this.root.querySelectorAll("#seed-check, #result .seed")) el.textContent = text;
   }
 
   _renderSeats() {
@@ -287,7 +336,7 @@ export class GameScreen {
           this.connected[s.seat] === false && !s.ai ? h("span.away", {}, " — disconnected") : null),
         h("div.stronghold", { data: { side: s.side } },
           `${s.side === "fort" ? "Fort" : "Bastion"}`,
-          s.ai ? "" : ` at position ${s.stronghold_pos}`, `, health ${s.health}`),
+          s.ai ? "" : ` at position ${s.stronghold_pos + 1}`, `, health ${s.health}`),
         s.ai ? null : h("div", {}, `Hand: ${s.hand_size} card${s.hand_size === 1 ? "" : "s"}`),
         h("div.mana", {}, `Mana: ${s.mana}`),
       ];

@@ -150,7 +150,9 @@ export class Lobby {
         h("h2", {}, "You"),
         h("label", {}, "Name ", this.nameInput),
         h("label", {}, "Deck ", this.deckKind),
-        h("label", {}, this.deckCards),
+        h("label", {}, "Your 8 cards (a constructed deck) ", this.deckCards),
+        // The common path in one click: a solo game, quick play, this deck.
+        h("button#play-ai", { onclick: () => this._playAi() }, "Play against the AI now"),
         h("label", {}, "Champion (rooms with Champions) ", this.champion)),
       h("section.panel#create-panel", {},
         h("h2", {}, "New room"),
@@ -167,7 +169,8 @@ export class Lobby {
       h("section.panel#rooms-panel", {},
         h("h2", {}, "Rooms ", h("button#refresh-rooms.small", { onclick: () => this.actions.refresh() }, "Refresh")),
         h("table.rooms", {},
-          h("thead", {}, h("tr", {}, ["Room", "Mode", "Options", "Status", "Seats", "Watching", ""].map((t) => h("th", {}, t)))),
+          h("thead", {}, h("tr", {}, ["Room", "Mode", "Options", "Status", "Seats", "Watching"].map((t) => h("th", {}, t)),
+            h("th", {}, h("span.visually-hidden", {}, "Join or watch")))),
           this.list)));
   }
 
@@ -190,6 +193,14 @@ export class Lobby {
       fields.champion = this.champion.value;
     }
     return fields;
+  }
+
+  // One click to a game: a name if none was given, a preconstructed deck
+  // (solo plays those), quick play.
+  _playAi() {
+    if (!this.nameInput.value.trim()) this.nameInput.value = "Player";
+    if (this.deckKind.value === "cards") this.deckKind.value = "pre1";
+    this.actions.create({ mode: "solo", format: "preconstructed", options: {} });
   }
 
   _create() {

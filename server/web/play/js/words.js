@@ -116,7 +116,8 @@ export function narrate(ev, ctx) {
     case "creature_entered":
       return `${C("card")} enters ${L(ev.line)}.`;
     case "creature_moved":
-      return `${C("card")} moves from position ${ev.from} to ${ev.to} on ${L(ev.line)}.`;
+      // Positions count from 1, as the rulebook's (the wire's from 0).
+      return `${C("card")} moves from position ${ev.from + 1} to ${ev.to + 1} on ${L(ev.line)}.`;
     case "attack":
       if (ev.stronghold_of !== undefined && ev.stronghold_of !== null)
         return `${C("attacker")} attacks ${S(ev.stronghold_of)}'s Stronghold.`;
@@ -134,7 +135,7 @@ export function narrate(ev, ctx) {
     case "stronghold_damaged":
       return `${S(ev.seat)}'s Stronghold takes ${ev.amount} damage from ${C("source")}.`;
     case "stronghold_moved":
-      return `${S(ev.seat)}'s Stronghold moves from position ${ev.from} to ${ev.to}.`;
+      return `${S(ev.seat)}'s Stronghold moves from position ${ev.from + 1} to ${ev.to + 1}.`;
     case "stronghold_flipped":
       return `${S(ev.seat)}'s Stronghold turns to its ${ev.side === "fort" ? "Fort" : "Bastion"} side.`;
     case "turn_ended":
