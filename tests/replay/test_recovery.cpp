@@ -705,7 +705,9 @@ TEST_CASE("pg_store: cod-admin --store and the admin API read, replay and verify
   CHECK(out.find("g1 verified") != std::string::npos);
   out = run(admin + " log g1", rc, dir);
   CHECK(rc == 0);
-  CHECK(out.find("Seat ") != std::string::npos);
+  // The log names the players (seats counted from 1 where it numbers them).
+  CHECK(out.find(", seat 1 Ann, seat 2 Ben\n") != std::string::npos);
+  CHECK(out.find("Ann ends the turn") != std::string::npos);
   out = run(admin + " verify-all", rc, dir);
   CHECK(rc == 0);
 
