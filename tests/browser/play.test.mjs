@@ -369,6 +369,35 @@ test("a solo game against the AI, created from the lobby and played to the end b
   assert.equal(acts[0].seq, first.seq);
   assert.equal((await gameInfo(sol)).seq, first.seq + 1);
 
+  // The keyboard alone: Tab to a card and Enter choose it and move the
+  // focus to its first option; Escape puts the focus back on the card, the
+  // choice dropped; a target (an incantation's creature) takes Enter too.
+  let keyboardChecked = false;
+  const keyboardTurn = async () => {
+    const card = sol.locator("#hand .card.playable.affordable").first();
+    if (!(await card.count())) return;
+    const uid = await card.getAttribute("data-uid");
+    await card.focus();
+    await sol.keyboard.press("Enter");
+    const focused = await sol.evaluate(() => {
+      const e = document.activeElement;
+      return { cls: e.className, tag: e.tagName, line: e.dataset.playLine || null, tabbable: e.tabIndex >= 0 };
+    });
+    assert.ok(/play-line|targetable|host-option/.test(focused.cls), `the focus went to an option: ${JSON.stringify(focused)}`);
+    assert.ok(focused.tabbable);
+    await sol.keyboard.press("Escape");
+    assert.equal(await sol.locator("#cancel-play").count(), 0, "Escape dropped the choice");
+    assert.equal(await sol.evaluate(() => document.activeElement.dataset.uid), uid, "the focus is back on the card");
+    // Choose it again and play it from the keyboard: the option takes Enter.
+    const before = (await gameInfo(sol)).seq;
+    await sol.keyboard.press("Enter");
+    await sol.keyboard.press("Enter");
+    const outcome = await waitForOutcome(sol, before);
+    if (outcome !== "update") await sol.click("#error button");
+    else assert.equal((await gameInfo(sol)).seq, before + 1, "played from the keyboard");
+    keyboardChecked = true;
+  };
+
   let turns = 0;
   let aiSeen = false;
   const deadline = Date.now() + 120000;
@@ -379,6 +408,7 @@ test("a solo game against the AI, created from the lobby and played to the end b
       await sol.waitForTimeout(50);
       continue;
     }
+    if (!keyboardChecked) await keyboardTurn();
     await playTurnByClicking(sol);
     turns++;
     if (!aiSeen && /AI( \d)? reveals .* for/.test(await sol.textContent("#log"))) {
@@ -389,6 +419,7 @@ test("a solo game against the AI, created from the lobby and played to the end b
   const info = await gameInfo(sol);
   assert.equal(info.phase, "game_over", `the solo game ended within the time limit (after ${turns} turns)`);
   assert.ok(turns >= 1, "the person played at least one turn by clicking");
+  assert.ok(keyboardChecked, "a card was chosen, dropped and played from the keyboard");
   // The AI's turns arrived in updates and were told in words.
   assert.match(await sol.textContent("#log"), /AI( \d)? reveals .* for .*\(\d+ left in its deck\)/);
   await sol.waitForSelector("#match-over:not([hidden])");

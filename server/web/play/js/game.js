@@ -39,6 +39,7 @@ export class GameScreen {
     this.clock = null; // {remaining: [], running, at}
     this.over = null; // match_over message
     this._build();
+    this.root.addEventListener("keydown", (e) => { if (e.key === "Escape") this._cancelSelection(); });
     this.timer = window.setInterval(() => this._renderClock(), 250);
   }
 
@@ -226,6 +227,7 @@ export class GameScreen {
   render() {
     const v = this.view;
     if (!v) return;
+    const focus = this._focusKey();
     this.root.dataset.seq = String(this.seq);
     this.root.dataset.phase = v.phase;
     this.root.dataset.myTurn = String(this.isMyTurn());
@@ -263,6 +265,23 @@ export class GameScreen {
     this.endTurnBtn.disabled = !(this.legal && this.legal.end_turn);
     this.concedeBtn.hidden = !player;
     this.endTurnBtn.hidden = v.role !== "player";
+    this._restoreFocus(focus);
+  }
+
+  // What has the keyboard focus, told so that the same thing can be found
+  // again after a redraw (which rebuilds the hand, board and prompt).
+  _focusKey() {
+    const el = document.activeElement;
+    if (!el || !this.root.contains(el)) return null;
+    if (el.dataset.uid !== undefined) return `${el.closest("#hand") ? "#hand" : "#board"} [data-uid="${el.dataset.uid}"]`;
+    if (el.dataset.playLine !== undefined) return `button[data-play-line="${el.dataset.playLine}"]`;
+    return el.id ? `#${el.id}` : null;
+  }
+
+  _restoreFocus(key) {
+    if (!key || this.root.contains(document.activeElement)) return;
+    const el = this.root.querySelector(key);
+    if (el && el.tabIndex >= 0) el.focus();
   }
 
   // Won, lost, or (a spectator) who won.
@@ -376,7 +395,13 @@ export class GameScreen {
     if (c.entered_this_turn) classes.push("new");
     if (c.attacked) classes.push("attacked");
     const left = c.hp - c.damage;
-    return h("div", { class: classes.join(" "), data: { uid: c.uid, cardId: c.card_id, seat }, onclick,
+    // An option is a button for the keyboard too (Tab, then Enter or Space).
+    const keys = onclick ? {
+      tabindex: "0", role: "button",
+      "aria-label": `${host ? "Put" : "Cast"} ${this.cat.name(this.view.hand.find((x) => x.uid === sel)?.card_id)} on ${this.cat.name(c.card_id)}`,
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(); } },
+    } : {};
+    return h("div", { class: classes.join(" "), data: { uid: c.uid, cardId: c.card_id, seat }, onclick, ...keys,
       title: c.abilities.map((a) => `${abilityLabel(a)}: ${this.cat.abilityText(a)}`).join("\n") },
       h("div.cname", {}, this.cat.name(c.card_id)),
       c.top ? h("div.top", {}, `+ ${this.cat.name(c.top.card_id)}`) : null,
@@ -556,10 +581,25 @@ export class GameScreen {
 
   // ---- actions ----
 
+  // Choosing a card moves the focus to its first option (a line, a target,
+  // a host), so that the keyboard goes on from there; Escape cancels.
   _select(uid) {
     if (this.selected === uid) this.selected = null;
     else this.selected = uid;
     this.render();
+    if (this.selected !== null) {
+      const first = this.root.querySelector("button.play-line, .creature.targetable, .creature.host-option");
+      if (first) first.focus();
+    }
+  }
+
+  _cancelSelection() {
+    const uid = this.selected;
+    if (uid === null) return;
+    this.selected = null;
+    this.render();
+    const card = this.handEl.querySelector(`[data-uid="${uid}"]`);
+    if (card) card.focus();
   }
 
   // Sends a listed action. Until the server answers, nothing else is
