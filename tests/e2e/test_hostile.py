@@ -51,6 +51,19 @@ def expect_close(ws, code, timeout=10):
         return c
 
 
+def count_ping_reply(ws, counts, what):
+    """Reads one reply to a burst of pings: a pong or a rate_limited error
+    (counted in `counts`); anything else fails."""
+    kind, data = ws.recv(10)
+    m = json.loads(data)
+    if m["type"] == "pong":
+        counts["pong"] += 1
+    elif m["type"] == "error" and m["code"] == "rate_limited":
+        counts["rate_limited"] += 1
+    else:
+        raise e2e.TestFailure("%s: unexpected %s" % (what, m))
+
+
 def test(args, work):
     db = os.path.join(work, "cod.db")
     server = e2e.Server(args.server, work, db).start()
@@ -208,16 +221,10 @@ def test(args, work):
     frame = json.dumps({"type": "ping"})
     for i in range(100):
         ws.send_text(frame)
-    pongs = limited = 0
-    while pongs + limited < 100:
-        kind, data = ws.recv(10)
-        m = json.loads(data)
-        if m["type"] == "pong":
-            pongs += 1
-        elif m["type"] == "error" and m["code"] == "rate_limited":
-            limited += 1
-        else:
-            raise e2e.TestFailure("over the rate: unexpected %s" % m)
+    counts = {"pong": 0, "rate_limited": 0}
+    while sum(counts.values()) < 100:
+        count_ping_reply(ws, counts, "over the rate")
+    pongs, limited = counts["pong"], counts["rate_limited"]
     check(pongs >= 1 and limited >= 1, "over the rate: %d pongs, %d rate_limited" % (pongs, limited))
     ws.close()
     e2e.log("100 pings at once: %d pongs, %d rate_limited, still open" % (pongs, limited))
@@ -233,19 +240,13 @@ def test(args, work):
             ws.send_text(frame)
         except OSError:
             break
-    pongs = limited = 0
+    counts = {"pong": 0, "rate_limited": 0}
     try:
         while True:
-            kind, data = ws.recv(10)
-            m = json.loads(data)
-            if m["type"] == "pong":
-                pongs += 1
-            elif m["type"] == "error" and m["code"] == "rate_limited":
-                limited += 1
-            else:
-                raise e2e.TestFailure("flood: unexpected %s" % m)
+            count_ping_reply(ws, counts, "flood")
     except WSClosed as c:
         check(c.code == 1008, "flood: closed with %s, not 1008" % c.code)
+    pongs, limited = counts["pong"], counts["rate_limited"]
     ws.close()
     e2e.log("flood of 400 pings: %d pongs, %d rate_limited, close 1008" % (pongs, limited))
 

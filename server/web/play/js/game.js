@@ -253,8 +253,10 @@ export class GameScreen {
     }
     // The tab says when it is your turn (another tab may be in front); not
     // on a page that only draws a board (the admin's replay).
-    if (this.actions.tabTitle !== false) document.title = v.phase === "game_over" ? `${this._outcome() === "won" ? "You won" : this._outcome() === "lost" ? "You lost" : "Match over"} — ${BASE_TITLE}`
-      : this.isMyTurn() ? `Your turn — ${BASE_TITLE}` : BASE_TITLE;
+    if (this.actions.tabTitle !== false) {
+      const ended = { won: "You won", lost: "You lost", watched: "Match over" }[this._outcome()];
+      document.title = v.phase === "game_over" ? `${ended} — ${BASE_TITLE}` : this.isMyTurn() ? `Your turn — ${BASE_TITLE}` : BASE_TITLE;
+    }
     this._renderOver();
     this._renderSeats();
     this._renderBoard();
@@ -320,8 +322,7 @@ export class GameScreen {
     ].filter(Boolean);
     clear(this.resultEl).append(
       h("h2#result-title", {}, headline),
-      h("p", {}, outcome === "watched" ? `${why[0].toUpperCase()}${why.slice(1)}.`
-        : outcome === "won" ? `${winners} won: ${why}.` : `${winners} won: ${why}.`),
+      h("p", {}, outcome === "watched" ? `${why[0].toUpperCase()}${why.slice(1)}.` : `${winners} won: ${why}.`),
       h("p", {}, `${this.view.turn ? `Turn ${this.view.turn}, round ${this.view.round}` : ""}; ${this.seq} actions.`),
       h("p.seed", {}, seed),
       h("div.buttons", {}, ...buttons));
