@@ -46,6 +46,15 @@ std::optional<catalogue_error> catalogue::add(card_def def) {
   return std::nullopt;
 }
 
+std::optional<catalogue_error> catalogue::replace(card_def def) {
+  if (auto e = validate(def)) return e;
+  const auto it = by_id_.find(def.id);
+  if (it == by_id_.end()) return catalogue_error{def.id, "id", "not in the catalogue"};
+  stats_[it->second] = def.stats;
+  defs_[it->second] = std::move(def);
+  return std::nullopt;
+}
+
 std::optional<card_id> catalogue::find(std::string_view id) const {
   auto it = by_id_.find(std::string(id));
   if (it == by_id_.end()) return std::nullopt;

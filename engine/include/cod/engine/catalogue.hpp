@@ -29,6 +29,7 @@ struct card_stats {
   bool av_is_x = false;      // printed "X": Vulnerability decides the damage (R7)
   ability_set abilities = 0; // abilities the card has itself
   ability_set auras = 0;     // abilities it gives its neighbours (R7 Aura X)
+  bool operator==(const card_stats&) const = default;
 };
 
 struct card_def {
@@ -52,6 +53,11 @@ class catalogue {
   // Validates def and adds it. Fails (and adds nothing) when a field is out of
   // range, the id is empty or already used, or the abilities contradict the type.
   std::optional<catalogue_error> add(card_def def);
+
+  // Replaces the card with def's id, keeping its card_id, after validating
+  // it: a match's own version of a card (R15: a mutated card). Fails (and
+  // changes nothing) when the catalogue has no card with that id.
+  std::optional<catalogue_error> replace(card_def def);
 
   // Checks a card without adding it.
   static std::optional<catalogue_error> validate(const card_def& def);
