@@ -44,11 +44,25 @@ bool all_submitted(const draft_state& s) {
   return true;
 }
 
+// R15.1, RULING E77: every seat has taken its card; each packet goes to the
+// next seat (A to B, B to C, C to D, D to A) and the next round starts.
+void pass_packets(draft_state& s) {
+  std::array<std::vector<card_id>, max_seats> passed{};
+  for (int seat = 0; seat < s.seat_count; ++seat)
+    passed[(seat + 1) % s.seat_count] = std::move(s.seats[seat].packet);
+  for (int seat = 0; seat < s.seat_count; ++seat) {
+    s.seats[seat].packet = std::move(passed[seat]);
+    s.seats[seat].submitted = false;
+  }
+  ++s.round;
+  ++s.step;
+}
+
 }  // namespace
 
 draft_error draft::create(const catalogue& cat, const draft_config& cfg, draft& out,
                           std::vector<draft_event>& events) {
-  if (cfg.format > draft_format::draft || cfg.table > draft_table::coop) return draft_error::bad_config;
+  if (cfg.format > draft_format::mutation || cfg.table > draft_table::coop) return draft_error::bad_config;
   if (!detail::draft_allowed(cfg.format, cfg.table)) return draft_error::format_not_allowed;
   std::vector<card_id> pool;
   if (auto e = build_pool(cat, cfg.packs, pool); e != draft_error::ok) return e;
@@ -70,7 +84,7 @@ draft_error draft::create(const catalogue& cat, const draft_config& cfg, draft& 
   s.seat_count = draft_seats(cfg.table);
   s.random = rng(cfg.seed);  // R16.1
   s.pool = std::move(pool);
-  if (s.format == draft_format::draft) {
+  if (s.format == draft_format::draft || s.format == draft_format::mutation) {
     // R14.2 "shuffle the pool into a pile": the whole pool; a draft deals
     // only the top cards it needs (RULING E60).
     s.pile = s.pool;
@@ -126,6 +140,13 @@ draft_error draft::check(const draft_pick& p) const {
       }
       return draft_error::ok;
     }
+    case draft_step_type::pass_pick:
+      // R15.1: one card of the seat's own packet, once a round.
+      if (s.seats[p.seat].submitted) return draft_error::not_your_turn;
+      if (p.type != draft_pick_type::take) return draft_error::wrong_pick;
+      if (static_cast<int>(p.cards.size()) != step.count) return draft_error::wrong_count;
+      if (!contains(s.seats[p.seat].packet, p.cards[0])) return draft_error::card_not_on_offer;
+      return draft_error::ok;
     default:
       // advance() never stops on a step without a choice.
       return draft_error::draft_over;
@@ -170,6 +191,15 @@ draft_error draft::apply(const draft_pick& p, std::vector<draft_event>& events) 
       me.submitted = true;
       ev.type = draft_event_type::submitted;
       if (all_submitted(s)) ++s.step;
+      break;
+    case draft_step_type::pass_pick:
+      // R15.1, RULING E77: secret; the event says only that the seat took one.
+      me.taken.push_back(p.cards[0]);
+      me.packet.erase(std::find(me.packet.begin(), me.packet.end(), p.cards[0]));
+      me.submitted = true;
+      ev.type = draft_event_type::taken;
+      ev.count = 1;
+      if (all_submitted(s)) pass_packets(s);
       break;
     default:
       break;
@@ -224,6 +254,37 @@ void draft::advance(std::vector<draft_event>& events) {
       case draft_step_type::submit:
       case draft_step_type::ban:
         return;  // a choice: wait for a pick
+      case draft_step_type::deal_packets:
+        // R15.1: the pile's top cards, count to each seat in seat order.
+        for (seat_t seat = 0; seat < s.seat_count; ++seat) {
+          const auto first = s.pile.begin() + s.pile_next;
+          s.seats[seat].packet.assign(first, first + step.count);
+          s.pile_next += step.count;
+        }
+        ev.type = draft_event_type::packets_dealt;
+        ev.count = step.count;
+        break;
+      case draft_step_type::pass_pick: {
+        // RULING E61 (E77): the last card of each packet is taken without a choice.
+        bool forced = true;
+        for (seat_t seat = 0; seat < s.seat_count; ++seat)
+          forced = forced && s.seats[seat].packet.size() == 1 && !s.seats[seat].submitted;
+        if (!forced) return;
+        for (seat_t seat = 0; seat < s.seat_count; ++seat) {
+          draft_seat_state& st = s.seats[seat];
+          st.taken.push_back(st.packet[0]);
+          st.packet.clear();
+          draft_event t;
+          t.type = draft_event_type::taken;
+          t.seat = seat;
+          t.count = 1;
+          t.automatic = true;
+          emit(events, std::move(t));
+        }
+        ++s.round;
+        ++s.step;
+        continue;
+      }
       case draft_step_type::reveal_lists:
         for (seat_t seat = 0; seat < s.seat_count; ++seat) {
           if (!human(s, seat) || (step.seat != no_seat && seat != step.seat)) continue;
@@ -273,8 +334,8 @@ void draft::finish(std::vector<draft_event>& events) {
   for (seat_t seat = 0; seat < s.seat_count; ++seat) {
     const draft_seat_state& st = s.seats[seat];
     if (!human(s, seat)) continue;
-    if (s.format == draft_format::draft) {
-      s.decks[seat] = st.taken;
+    if (s.format == draft_format::draft || s.format == draft_format::mutation) {
+      s.decks[seat] = st.taken;  // R15.1: all 16, for the league's deck and lab (R15.2)
     } else {
       // R14.7: each keeps the cards of its list not banned, in list order.
       s.decks[seat].clear();

@@ -28,6 +28,7 @@ std::uint64_t draft::digest() const {
     x.add(st.banned);
     x.add(static_cast<std::uint64_t>(st.deck) | std::uint64_t{st.submitted} << 8 | std::uint64_t{st.revealed} << 9);
     x.add(s.decks[seat]);
+    if (s.format == draft_format::mutation) x.add(st.packet);  // other formats' digests unchanged
   }
   x.add(s.ai_cards);
   x.add(s.match_seed);

@@ -51,6 +51,15 @@ std::vector<draft_turn> draft::waiting() const {
           out.push_back(t);
         }
       break;
+    case draft_step_type::pass_pick:
+      // R15.1: every seat that has not taken this round's card, at once.
+      t.type = draft_pick_type::take;
+      for (seat_t seat = 0; seat < s.seat_count; ++seat)
+        if (!s.seats[seat].submitted) {
+          t.seat = seat;
+          out.push_back(t);
+        }
+      break;
     default:
       break;
   }
@@ -62,7 +71,8 @@ void draft::legal_picks(std::vector<draft_pick>& out) const {
   for (const draft_turn& t : waiting()) {
     switch (t.type) {
       case draft_pick_type::take:
-        combinations(s_.offer, t.count, t.type, t.seat, out);
+        combinations(s_.format == draft_format::mutation ? s_.seats[t.seat].packet : s_.offer, t.count, t.type,
+                     t.seat, out);
         break;
       case draft_pick_type::ban: {
         const draft_seat_state& target = s_.seats[t.target];

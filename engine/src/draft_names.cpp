@@ -33,9 +33,9 @@ static_assert(std::size(draft_error_texts) == static_cast<std::size_t>(draft_err
 
 constexpr std::string_view draft_event_names[] = {
     "started", "revealed", "taken", "given_to_ai", "submitted",
-    "list_revealed", "banned", "ai_decks_split", "finished",
+    "list_revealed", "banned", "ai_decks_split", "finished", "packets_dealt",
 };
-static_assert(std::size(draft_event_names) == static_cast<std::size_t>(draft_event_type::finished) + 1);
+static_assert(std::size(draft_event_names) == static_cast<std::size_t>(draft_event_type::packets_dealt) + 1);
 
 }  // namespace
 
@@ -60,6 +60,7 @@ std::string_view draft_format_name(draft_format f) {
     case draft_format::constructed: return "constructed";
     case draft_format::instant_constructed: return "instant_constructed";
     case draft_format::draft: return "draft";
+    case draft_format::mutation: return "mutation";
   }
   return "?";
 }

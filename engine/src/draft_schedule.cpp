@@ -72,6 +72,13 @@ void coop_draft(std::vector<draft_step>& out) {
   out.push_back(make(st::split_ai, no_seat, no_seat, 24));
 }
 
+// R15.1: 16 cards dealt to each of the four seats; 16 rounds of one secret
+// pick each, the packets passing left after each round (RULING E77).
+void mutation_draft(std::vector<draft_step>& out) {
+  out.push_back(make(st::deal_packets, no_seat, no_seat, 16));
+  for (int round = 0; round < 16; ++round) out.push_back(make(st::pass_pick, no_seat, no_seat, 1));
+}
+
 }  // namespace
 
 bool draft_allowed(draft_format f, draft_table t) {
@@ -83,6 +90,8 @@ bool draft_allowed(draft_format f, draft_table t) {
     case draft_format::constructed: return t == draft_table::duel || t == draft_table::four_players;
     // RULING E65: the web rules describe two players.
     case draft_format::instant_constructed: return t == draft_table::duel;
+    // R15.1: four players.
+    case draft_format::mutation: return t == draft_table::four_players;
   }
   return false;
 }
@@ -92,6 +101,7 @@ int draft_pool_needed(draft_format f, draft_table t) {
     case draft_format::preconstructed: return 0;
     case draft_format::constructed: return 8;
     case draft_format::instant_constructed: return 10;
+    case draft_format::mutation: return 64;
     case draft_format::draft:
       switch (t) {
         case draft_table::duel: return 16;
@@ -134,6 +144,9 @@ std::vector<draft_step> draft_schedule(draft_format f, draft_table t) {
         case draft_table::solo: solo_draft(out); break;
         case draft_table::coop: coop_draft(out); break;
       }
+      break;
+    case draft_format::mutation:
+      mutation_draft(out);
       break;
   }
   return out;

@@ -18,11 +18,16 @@ draft_view draft::view(seat_t viewer) const {
   v.offer = s.offer;
   v.waiting = waiting();
   v.ai_cards = s.ai_cards;
+  if (s.format == draft_format::mutation)
+    v.offer = viewer >= 0 && viewer < s.seat_count ? s.seats[viewer].packet : std::vector<card_id>{};
   for (seat_t seat = 0; seat < s.seat_count; ++seat) {
     const draft_seat_state& st = s.seats[seat];
     draft_seat_view& sv = v.seats[seat];
     sv.ai = is_ai_seat(s.table, seat);
-    sv.taken = st.taken;
+    // R15.1 (RULING E77): the packets pass face down; a seat sees its own picks only.
+    const bool picks_secret = s.format == draft_format::mutation && seat != viewer;
+    if (!picks_secret) sv.taken = st.taken;
+    sv.taken_count = static_cast<int>(st.taken.size());
     sv.banned = st.banned;
     sv.submitted = st.submitted;
     sv.revealed = st.revealed;

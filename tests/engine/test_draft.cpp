@@ -822,3 +822,112 @@ TEST_CASE("A finished draft feeds a match: decks and the match's seed") {
   REQUIRE(match::create(shipped(), cfg, m, ev) == rule_error::ok);
   CHECK(m.view(referee).all_hands[0].size() == 8);
 }
+
+// ---- R15.1: the mutation league's draft ----
+
+namespace {
+
+draft_config mutation_config(std::uint64_t seed) {
+  return make_config(draft_format::mutation, draft_table::four_players, seed, {"initiation", "treachery"});
+}
+
+}  // namespace
+
+TEST_CASE("R15.1 mutation draft: four players, two packs (64 cards), 16 dealt face down to each") {
+  draft d;
+  std::vector<draft_event> ev;
+  CHECK(draft::create(shipped(), make_config(draft_format::mutation, draft_table::duel, 1, {"initiation", "treachery"}),
+                      d, ev) == draft_error::format_not_allowed);
+  CHECK(draft::create(shipped(), make_config(draft_format::mutation, draft_table::four_players, 1, {"initiation"}), d,
+                      ev) == draft_error::pool_too_small);
+  ev.clear();
+  d = start(mutation_config(7), &ev);
+  REQUIRE(ev.size() == 2);
+  CHECK(ev[0].type == draft_event_type::started);
+  CHECK(ev[0].count == 64);
+  CHECK(ev[1].type == draft_event_type::packets_dealt);
+  CHECK(ev[1].count == 16);
+  CHECK(ev[1].cards.empty());  // the packets' contents are secret
+  std::set<card_id> all;
+  for (seat_t s = 0; s < 4; ++s) {
+    const draft_view v = d.view(s);
+    CHECK(v.offer.size() == 16);  // a seat sees its own packet
+    all.insert(v.offer.begin(), v.offer.end());
+  }
+  CHECK(all.size() == 64);
+  CHECK(std::set<card_id>(d.state().pool.begin(), d.state().pool.end()) == all);
+  CHECK(d.view(-1).offer.empty());  // a spectator sees no packet
+  CHECK(d.waiting().size() == 4);   // every seat picks at once
+}
+
+TEST_CASE("R15.1 E77 each keeps 1 in secret, then the packets pass left (A to B ... D to A)") {
+  draft d = start(mutation_config(11));
+  std::vector<draft_event> ev;
+  std::array<std::vector<card_id>, 4> before;
+  for (seat_t s = 0; s < 4; ++s) before[s] = d.state().seats[s].packet;
+  // Errors first: a card of another seat's packet, two cards, the wrong kind.
+  CHECK(d.apply(take(0, {before[1][0]}), ev) == draft_error::card_not_on_offer);
+  CHECK(d.apply(take(0, {before[0][0], before[0][1]}), ev) == draft_error::wrong_count);
+  CHECK(d.apply(submit(0, {before[0][0]}), ev) == draft_error::wrong_pick);
+  CHECK(ev.empty());
+  // Seats pick in any order; a second pick in the round waits.
+  for (seat_t s : {2, 0, 3}) REQUIRE(d.apply(take(s, {before[s][3]}), ev) == draft_error::ok);
+  CHECK(d.apply(take(2, {before[2][4]}), ev) == draft_error::not_your_turn);
+  REQUIRE(d.waiting().size() == 1);
+  CHECK(d.waiting()[0].seat == 1);
+  // The events name who took, never what.
+  for (const auto& e : ev) {
+    CHECK(e.type == draft_event_type::taken);
+    CHECK(e.cards.empty());
+  }
+  // Another seat's picks are secret: the count only.
+  CHECK(d.view(1).seats[2].taken.empty());
+  CHECK(d.view(1).seats[2].taken_count == 1);
+  CHECK(d.view(2).seats[2].taken == std::vector<card_id>{before[2][3]});
+  REQUIRE(d.apply(take(1, {before[1][3]}), ev) == draft_error::ok);
+  // Round 2: each seat holds the packet of the seat before it, less that seat's pick.
+  for (seat_t s = 0; s < 4; ++s) {
+    std::vector<card_id> expected = before[(s + 3) % 4];
+    expected.erase(expected.begin() + 3);
+    CHECK(d.state().seats[s].packet == expected);
+    CHECK(d.view(s).offer == expected);
+  }
+  CHECK(d.waiting().size() == 4);
+}
+
+TEST_CASE("R15.1 to the end: 15 choices and the last card by itself; 16 each, 64 in all") {
+  draft d = start(mutation_config(3));
+  std::vector<draft_event> ev;
+  std::vector<draft_pick> legal;
+  int picks = 0;
+  rng r(99);
+  while (!d.finished()) {
+    d.legal_picks(legal);
+    // Every seat still to pick this round, each card of its packet.
+    std::size_t expected = 0;
+    for (const auto& w : d.waiting()) expected += d.state().seats[w.seat].packet.size();
+    REQUIRE(legal.size() == expected);
+    REQUIRE(d.apply(legal[r.below(legal.size())], ev) == draft_error::ok);
+    ++picks;
+    REQUIRE(picks <= 60);
+  }
+  CHECK(picks == 60);  // 15 rounds of 4: the 16th is forced (E61)
+  CHECK(count_events(d.record(), draft_event_type::taken) == 64);
+  std::set<card_id> all;
+  for (seat_t s = 0; s < 4; ++s) {
+    CHECK(d.decks()[s].size() == 16);
+    all.insert(d.decks()[s].begin(), d.decks()[s].end());
+  }
+  CHECK(all.size() == 64);
+  CHECK(count_events(d.record(), draft_event_type::finished) == 1);
+
+  // R16.1: the seed and the picks replay it bit for bit.
+  draft again;
+  int failed_at = 0;
+  std::vector<std::uint64_t> digests;
+  REQUIRE(replay_draft(shipped(), mutation_config(3), d.picks(), again, failed_at, &digests) == draft_error::ok);
+  CHECK(failed_at == -1);
+  CHECK(again.digest() == d.digest());
+  CHECK(again.decks() == d.decks());
+  CHECK(digests.size() == 61);
+}

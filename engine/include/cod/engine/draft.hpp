@@ -28,8 +28,10 @@
 
 namespace cod {
 
-// R14: how decks are built.
-enum class draft_format : std::uint8_t { preconstructed, constructed, instant_constructed, draft };
+// R14: how decks are built. mutation: R15.1, the mutation league's draft (four
+// players, pass-left packets of 16; each seat ends with its 16 drafted cards,
+// from which the league takes deck and lab, R15.2).
+enum class draft_format : std::uint8_t { preconstructed, constructed, instant_constructed, draft, mutation };
 // Who builds decks: a duel (2 humans), four humans (free-for-all or 2v2),
 // solo (a human and the AI) or co-op (2 humans and 2 AIs).
 enum class draft_table : std::uint8_t { duel, four_players, solo, coop };
@@ -110,6 +112,7 @@ enum class draft_event_type : std::uint8_t {
   banned,         // seat banned cards of target's list (R14.7)
   ai_decks_split, // R14.5: the AI's cards shuffled and split, count each (contents secret)
   finished,       // every deck is complete
+  packets_dealt,  // R15.1: count cards dealt face down to each seat's packet (contents secret)
 };
 std::string_view draft_event_type_name(draft_event_type t);
 
@@ -136,6 +139,8 @@ enum class draft_step_type : std::uint8_t {
   ban,             // seat bans count cards of target's list (R14.7)
   precon_to_ai,    // solo: the AI gets the three decks the human did not choose (R14.1)
   split_ai,        // co-op: the AI's cards shuffled, split between the AI seats (R14.5)
+  deal_packets,    // R15.1: count cards from the pile to each seat's packet
+  pass_pick,       // R15.1: every seat takes 1 from its packet in secret, then the packets pass left
 };
 
 struct draft_step {
@@ -151,8 +156,9 @@ struct draft_seat_state {
   std::vector<card_id> list;     // preconstructed deck / constructed list, as submitted
   std::vector<card_id> banned;   // R14.7: cards of this seat's list banned by the other
   int deck = 0;                  // preconstructed: the deck chosen
-  bool submitted = false;
+  bool submitted = false;        // a secret list chosen; R15.1: this round's card taken
   bool revealed = false;
+  std::vector<card_id> packet;   // R15.1: the packet the seat holds now (secret to others)
   bool operator==(const draft_seat_state&) const = default;
 };
 
@@ -165,7 +171,7 @@ struct draft_state {
   std::vector<card_id> pool;       // the chosen packs' cards, catalogue order
   std::vector<card_id> pile;       // drafts: the pool shuffled (R14.2); face down
   int pile_next = 0;               // the pile's top
-  std::vector<card_id> offer;      // revealed cards not yet taken, in reveal order
+  std::vector<card_id> offer;      // R15.1: the viewer's own packet      // revealed cards not yet taken, in reveal order
   std::vector<draft_step> schedule;
   int step = 0;                    // the step the draft is at
   int round = 0;                   // drafts: reveals so far
@@ -196,6 +202,7 @@ struct draft_seat_view {
   bool submitted = false;
   bool revealed = false;
   int deck_size = 0;              // when finished: cards in its deck (an AI's contents stay secret)
+  int taken_count = 0;            // cards taken (R15.1: another seat's picks are secret, E77)
 };
 
 // R16.2: what one viewer may see. Never the pile's order, another seat's
