@@ -47,17 +47,20 @@ json seats_to_json(const stored_match& sm) {
 // players were given only its hash); an admin endpoint must not be the leak.
 json match_fields(const stored_match& sm) {
   const match_record& m = sm.match;
-  return {{"match_id", m.match_id},
-          {"room_id", m.room_id},
-          {"mode", m.mode},
-          {"format", m.format},
-          {"options", json_or_text(m.options_json.empty() ? std::string("{}") : m.options_json)},
-          {"rules_version", m.rules_version},
-          {"engine_version", m.engine_version},
-          {"seed", sm.finished() ? json(std::to_string(m.seed)) : json(nullptr)},
-          {"seed_hash", m.seed_hash},
-          {"created_ms", m.created_ms},
-          {"status", sm.finished() ? "finished" : "playing"}};
+  json fields = {{"match_id", m.match_id},
+                 {"room_id", m.room_id},
+                 {"mode", m.mode},
+                 {"format", m.format},
+                 {"options", json_or_text(m.options_json.empty() ? std::string("{}") : m.options_json)},
+                 {"rules_version", m.rules_version},
+                 {"engine_version", m.engine_version},
+                 {"seed", sm.finished() ? json(std::to_string(m.seed)) : json(nullptr)},
+                 {"seed_hash", m.seed_hash},
+                 {"created_ms", m.created_ms},
+                 {"status", sm.finished() ? "finished" : "playing"}};
+  // R15: the definitions a match with its own cards was played with.
+  if (!m.cards_json.empty()) fields["cards"] = json_or_text(m.cards_json);
+  return fields;
 }
 
 // The players' names by seat number ("" for a seat the record lacks).

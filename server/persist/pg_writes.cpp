@@ -98,7 +98,8 @@ const std::vector<std::pair<std::string, std::string>>& write_statements() {
          "FROM matches m WHERE m.match_id = ANY($1::text[])"},
         {"insert_match",
          "INSERT INTO matches (match_id, room_id, mode, format, options_json, rules_version, engine_version, "
-         "seed, seed_hash, created_ms, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'playing')"},
+         "seed, seed_hash, created_ms, status, cards_json) "
+         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'playing', $11)"},
         {"insert_seat",
          "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai) "
          "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"},
@@ -149,7 +150,8 @@ void send_write(const write_op& op, const pg::send_fn& send) {
                                .add(m.engine_version)
                                .add(std::to_string(m.seed))
                                .add(m.seed_hash)
-                               .add(m.created_ms));
+                               .add(m.created_ms)
+                               .add(m.cards_json));
       for (const seat_record& s : m.seats) {
         pg::params p;
         p.add(m.match_id).add(s.seat).add(s.name).add(s.token_hash).add(s.deck_json);

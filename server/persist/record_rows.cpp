@@ -48,6 +48,7 @@ stored_match match_from_row(const row_view& s) {
   else throw persist_error(cat("match ", m.match_id, ": seed is not a decimal uint64: ", seed));
   m.seed_hash = s.text(8);
   m.created_ms = s.int64(9);
+  m.cards_json = s.text(14);
   if (s.text(10) == "finished") {
     match_result r;
     r.ended_ms = s.is_null(11) ? 0 : s.int64(11);
@@ -67,7 +68,7 @@ match_summary summary_from_row(const row_view& s) {
   m.format = std::move(sm.match.format);
   m.status = s.text(10);
   m.created_ms = sm.match.created_ms;
-  m.actions = s.int64(14);
+  m.actions = s.int64(15);
   m.result = std::move(sm.result);
   return m;
 }

@@ -29,11 +29,11 @@ class row_view {
 // The columns of match_from_row, for the SELECT lists of both backends.
 inline constexpr const char* match_columns =
     "match_id, room_id, mode, format, options_json, rules_version, engine_version, seed, seed_hash, "
-    "created_ms, status, ended_ms, winners, reason";
+    "created_ms, status, ended_ms, winners, reason, cards_json";
 
 // match_columns; seats, actions, notes and draft not read.
 stored_match match_from_row(const row_view& r);
-// match_columns, then the last seq at column 14; names not read.
+// match_columns, then the last seq at column 15; names not read.
 match_summary summary_from_row(const row_view& r);
 // seat, name, token_hash, deck_json, team, champion, ai
 seat_record seat_from_row(const row_view& r);

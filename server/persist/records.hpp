@@ -39,6 +39,10 @@ struct match_record {
   std::string seed_hash{};      // seed_commitment(seed) (sha256.hpp): SHA-256 hex of its decimal text
   std::int64_t created_ms = 0;
   std::vector<seat_record> seats{};
+  // 0009: the match's own card definitions (R15: mutated cards), a JSON array
+  // of cards in the catalogue's format (protocol::card_to_json), which replace
+  // or join the catalogue's for this match; "" plays the catalogue's.
+  std::string cards_json{};
   bool operator==(const match_record&) const = default;
 };
 

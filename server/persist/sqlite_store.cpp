@@ -37,7 +37,8 @@ struct sqlite_store::writer {
     insert_match = std::make_unique<sql::stmt>(
         db,
         "INSERT INTO matches (match_id, room_id, mode, format, options_json, rules_version, engine_version, "
-        "seed, seed_hash, created_ms, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'playing')");
+        "seed, seed_hash, created_ms, status, cards_json) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'playing', ?11)");
     insert_seat = std::make_unique<sql::stmt>(
         db,
         "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai) "
@@ -95,7 +96,7 @@ struct sqlite_store::writer {
       insert_match->bind(1, m.match_id).bind(2, m.room_id).bind(3, m.mode).bind(4, m.format);
       insert_match->bind(5, m.options_json);
       insert_match->bind(6, m.rules_version).bind(7, m.engine_version).bind(8, std::to_string(m.seed));
-      insert_match->bind(9, m.seed_hash).bind(10, m.created_ms);
+      insert_match->bind(9, m.seed_hash).bind(10, m.created_ms).bind(11, m.cards_json);
       insert_match->run();
       for (const seat_record& s : m.seats) {
         insert_seat->bind(1, m.match_id).bind(2, s.seat).bind(3, s.name).bind(4, s.token_hash).bind(5, s.deck_json);

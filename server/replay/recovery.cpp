@@ -12,6 +12,7 @@
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
 #include "replay/draft_log.hpp"
+#include "replay/match_cards.hpp"
 
 namespace cod::server {
 
@@ -136,7 +137,7 @@ status config_from_record(const catalogue& cards, const match_record& m, match_c
   return status::ok();
 }
 
-rebuild_result rebuild(const catalogue& cards, const stored_match& sm, const replay_step_fn& on_step) {
+rebuild_result rebuild(const catalogue& shared, const stored_match& sm, const replay_step_fn& on_step) {
   rebuild_result r;
   const match_record& rec = sm.match;
   if (rec.engine_version != cod::engine_version) {
@@ -144,6 +145,16 @@ rebuild_result rebuild(const catalogue& cards, const stored_match& sm, const rep
                   "; this engine is version ", cod::engine_version, " (its rules may differ)");
     return r;
   }
+  if (!rec.cards_json.empty()) {
+    // R15: the definitions it was played with, whatever the catalogue says now.
+    auto own = match_catalogue(shared, rec.cards_json);
+    if (!own) {
+      r.error = cat("match ", rec.match_id, ": ", own.error().message());
+      return r;
+    }
+    r.cards = std::move(*own);
+  }
+  const catalogue& cards = r.cards ? *r.cards : shared;
   match_config cfg;
   if (const status s = config_from_record(cards, rec, cfg); !s) {
     r.error = s.message();

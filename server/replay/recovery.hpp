@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ namespace cod::server {
 status config_from_record(const catalogue& cat, const match_record& m, match_config& out);
 
 struct rebuild_result {
+  // A match with its own cards (match_record::cards_json, R15): the catalogue
+  // `m` plays with (keep it while `m` lives); null: the shared catalogue.
+  std::shared_ptr<const catalogue> cards;
   cod::match m;           // the match after the last good action (none while drafting)
   // Drafted formats (instant_constructed, draft): the draft replayed from the
   // draft log first (draft_log.hpp); the match is created from its decks and
@@ -59,7 +63,8 @@ using replay_step_fn =
 // parsed with its seat (protocol::parse_action_text), applied, and the digest
 // after it compared with the stored one; at the end the state must pass
 // match::check_invariants. Stops at the first problem. The record's
-// engine_version must be this engine's.
+// engine_version must be this engine's. A record with its own cards
+// (cards_json) plays them: `cards` is then the catalogue with them.
 rebuild_result rebuild(const catalogue& cat, const stored_match& sm, const replay_step_fn& on_step = {});
 
 struct verify_check {

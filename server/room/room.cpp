@@ -9,6 +9,7 @@
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/legal_actions.hpp"
 #include "common/sha256.hpp"
+#include "replay/match_cards.hpp"
 #include "room/room_registry.hpp"
 
 namespace cod::server {
@@ -32,6 +33,11 @@ room::room(room_services& svc, std::shared_ptr<serial_executor> ex, params p)
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (is_ai_seat(p_.mode, static_cast<seat_t>(i))) make_ai_seat(seats_[i]);
   clock_ = turn_clock(seats_.size(), p_.options.clock ? p_.options.clock->increment_ms : 0);
+  if (!p_.cards.empty()) {
+    cards_json_ = match_cards_json(p_.cards);
+    if (auto own = match_catalogue(*svc_.cat, cards_json_)) own_cards_ = std::move(*own);
+    else cards_error_ = own.error().message();
+  }
   publish_summary();
 }
 
@@ -107,7 +113,7 @@ std::optional<json> room::legal_actions_for(int seat, const peer* to) const {
 }
 
 message_ptr room::state_for(seat_t viewer, const peer* to) const {
-  json s = pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), *svc_.cat),
+  json s = pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), cards()),
                           clock_snapshot(ex_->now_ms()), std::nullopt,
                           viewer == spectator ? std::nullopt : legal_actions_for(viewer, to));
   // R14.6: each constructed list is revealed to all before the shuffle; a
@@ -118,15 +124,24 @@ message_ptr room::state_for(seat_t viewer, const peer* to) const {
     json decks = json::array();
     for (std::size_t i = 0; i < seats_.size(); ++i) {
       const json d = json::parse(seats_[i].deck_json, nullptr, false);
-      json cards = json::array();
-      if (d.is_object() && d.contains("cards")) cards = d["cards"];
+      json ids = json::array();
+      if (d.is_object() && d.contains("cards")) ids = d["cards"];
       else
-        for (card_id c : seats_[i].deck) cards.push_back(svc_.cat->def(c).id);
-      decks.push_back({{"seat", i}, {"cards", std::move(cards)}});
+        for (card_id c : seats_[i].deck) ids.push_back(cards().def(c).id);
+      decks.push_back({{"seat", i}, {"cards", std::move(ids)}});
     }
     s["decks"] = std::move(decks);
   }
+  add_own_cards(s);
   return to_message(s);
+}
+
+// R15: a match with its own (mutated) cards shows their definitions to
+// everyone from the first state on, as R14.6 reveals constructed lists.
+void room::add_own_cards(json& state) const {
+  if (cards_json_.empty()) return;
+  json cards = json::parse(cards_json_, nullptr, false);
+  if (cards.is_array()) state["cards"] = std::move(cards);
 }
 
 void room::broadcast(const json& j, std::uint64_t except_conn) {

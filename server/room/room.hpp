@@ -94,6 +94,11 @@ class room : public std::enable_shared_from_this<room> {
     // The IP address of the connection that created it ("" for tournament
     // and recovered rooms): the registry limits waiting rooms per address.
     std::string creator_address{};
+    // R15 (the mutation league): the match's own card definitions, which
+    // replace the catalogue's cards of the same id for this match only; they
+    // are stored with the match (cards_json) and sent in every state
+    // (`cards`). Empty: the catalogue's cards.
+    std::vector<card_def> cards{};
   };
 
   room(room_services& svc, std::shared_ptr<serial_executor> ex, params p);
@@ -341,6 +346,13 @@ class room : public std::enable_shared_from_this<room> {
   std::shared_ptr<serial_executor> ex_;
   params p_;
   std::string seed_hash_;
+  // The match's own cards (params::cards, or cards_json when recovered):
+  // null plays the shared catalogue. cards() is what this room reads.
+  std::shared_ptr<const catalogue> own_cards_;
+  std::string cards_json_;
+  std::string cards_error_;  // params::cards that do not make a catalogue: the match never starts
+  const catalogue& cards() const { return own_cards_ ? *own_cards_ : *svc_.cat; }
+  void add_own_cards(nlohmann::json& state) const;
   std::weak_ptr<room_registry> registry_;
 
   // Executor-only state.

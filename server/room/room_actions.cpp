@@ -182,14 +182,14 @@ void room::build_updates(outgoing& out, int ack_seat, std::int64_t now) const {
       seat_legal = pr::legal_actions_text(legal, viewer);
     }
     out.seat_updates.push_back(std::make_shared<const std::string>(
-        pr::update_text(p_.id, out.seq, pr::events_to_json(events_, viewer, *svc_.cat, uid_cards_),
-                        match_.view(viewer), *svc_.cat, clock, static_cast<int>(i) == ack_seat ? &out.id : nullptr,
+        pr::update_text(p_.id, out.seq, pr::events_to_json(events_, viewer, cards(), uid_cards_),
+                        match_.view(viewer), cards(), clock, static_cast<int>(i) == ack_seat ? &out.id : nullptr,
                         wants ? &seat_legal : nullptr)));
   }
   if (!spectators_.empty() || feed_) {
     out.spectator_update = std::make_shared<const std::string>(
-        pr::update_text(p_.id, out.seq, pr::events_to_json(events_, spectator, *svc_.cat, uid_cards_),
-                        match_.view(spectator), *svc_.cat, clock));
+        pr::update_text(p_.id, out.seq, pr::events_to_json(events_, spectator, cards(), uid_cards_),
+                        match_.view(spectator), cards(), clock));
     if (feed_) out.spectator_state = state_for(spectator);
   }
 }

@@ -58,7 +58,7 @@ void room::start_draft() {
     if (s.champion != no_card) cfg.withheld.push_back(s.champion);
   std::vector<draft_event> events;
   draft d;
-  if (auto e = draft::create(*svc_.cat, cfg, d, events); e != draft_error::ok) {
+  if (auto e = draft::create(cards(), cfg, d, events); e != draft_error::ok) {
     // create_room checked the pool (room_registry::check_pool): a bug.
     spdlog::error("room {}: the engine refused to start the draft: {}", p_.id, draft_error_name(e));
     abandon("the draft could not be set up");
@@ -75,14 +75,14 @@ void room::start_draft() {
   // record promises no draft row is older than its match.
   match_record rec = make_record();
   std::int64_t next = 1;
-  auto rows = draft_rows(*svc_.cat, *draft_, nullptr, events, next, rec.created_ms);
+  auto rows = draft_rows(cards(), *draft_, nullptr, events, next, rec.created_ms);
   spdlog::info("room {}: match {}: {} draft started ({} table, seed hash {})", p_.id, match_id_,
                pr::deck_format_name(p_.format), draft_table_name(cfg.table), seed_hash_);
   // The match row first: the draft's rows reference it. Writes are applied
   // in order, so if it fails the rows fail too, and their callback says so.
   svc_.store->create_match(rec, [](const server::status&) {});
   auto out = std::make_shared<draft_outgoing>();
-  out->events = pr::draft_events_to_json(events, *svc_.cat);
+  out->events = pr::draft_events_to_json(events, cards());
   store_draft_rows(std::move(rows), out);
 }
 
@@ -99,7 +99,7 @@ void room::do_draft_pick(const std::shared_ptr<peer>& c, const pr::draft_pick_ms
   p.seat = static_cast<seat_t>(seat);
   p.deck = m.deck;
   for (const auto& id : m.cards) {
-    const auto card = svc_.cat->find(id);
+    const auto card = cards().find(id);
     if (!card) {
       c->send(pr::make_error(m.id, draft_error::unknown_card));
       return;
@@ -113,11 +113,11 @@ void room::do_draft_pick(const std::shared_ptr<peer>& c, const pr::draft_pick_ms
     return;
   }
   std::int64_t next = draft_seq_ + 1;
-  auto rows = draft_rows(*svc_.cat, *draft_, &p, events, next, svc_.wall_ms());
+  auto rows = draft_rows(cards(), *draft_, &p, events, next, svc_.wall_ms());
   auto out = std::make_shared<draft_outgoing>();
   out->actor = c;
   out->id = m.id;
-  out->events = pr::draft_events_to_json(events, *svc_.cat);
+  out->events = pr::draft_events_to_json(events, cards());
   store_draft_rows(std::move(rows), out);
 }
 
@@ -162,11 +162,11 @@ message_ptr room::draft_message_for(seat_t viewer, const json& events, const pee
   if (to && to->wants_legal_actions() && viewer != spectator) {
     std::vector<cod::draft_pick> picks;
     draft_->legal_picks(picks);
-    legal = pr::legal_picks_to_json(picks, viewer, *svc_.cat);
+    legal = pr::legal_picks_to_json(picks, viewer, cards());
   }
   return std::make_shared<const std::string>(
       pr::make_draft(p_.id, draft_seq_, events,
-                     pr::draft_view_to_json(draft_->view(viewer), draft_->state().pool, *svc_.cat), legal)
+                     pr::draft_view_to_json(draft_->view(viewer), draft_->state().pool, cards()), legal)
           .dump());
 }
 

@@ -32,7 +32,7 @@ void room::do_history(const std::shared_ptr<peer>& c, const pr::history_msg& m) 
   const std::int64_t first = std::max(m.from_seq, last + 1 - pr::max_history_entries);
 
   std::vector<pr::history_entry> entries;
-  if (first <= 0) entries.push_back({0, pr::events_to_json(start_events_, viewer, *svc_.cat, uid_cards_)});
+  if (first <= 0) entries.push_back({0, pr::events_to_json(start_events_, viewer, cards(), uid_cards_)});
   match replay = *start_;
   std::vector<event> events;
   for (std::int64_t s = 1; s <= last; ++s) {
@@ -42,7 +42,7 @@ void room::do_history(const std::shared_ptr<peer>& c, const pr::history_msg& m) 
       c->send(pr::make_error(m.id, pr::session_errc::internal_error, "the match's history does not replay"));
       return;
     }
-    if (s >= first) entries.push_back({s, pr::events_to_json(events, viewer, *svc_.cat, uid_cards_)});
+    if (s >= first) entries.push_back({s, pr::events_to_json(events, viewer, cards(), uid_cards_)});
   }
   c->send(to_message(pr::make_history(m.id, p_.id, last, std::move(entries))));
 }

@@ -74,7 +74,7 @@ match_config room::base_match_config(std::uint64_t seed) const {
 // when the engine refuses: the room checked everything before, so a bug.
 bool room::create_engine_match(const match_config& cfg) {
   opening_events_.clear();
-  if (auto e = match::create(*svc_.cat, cfg, match_, opening_events_); e != rule_error::ok) {
+  if (auto e = match::create(cards(), cfg, match_, opening_events_); e != rule_error::ok) {
     spdlog::error("room {}: the engine refused to start the match: {}", p_.id, error_name(e));
     abandon("the match could not be set up");
     return false;
@@ -87,6 +87,11 @@ bool room::create_engine_match(const match_config& cfg) {
 }
 
 void room::start_match() {
+  if (!cards_error_.empty()) {
+    spdlog::error("room {}: the match's own cards are refused: {}", p_.id, cards_error_);
+    abandon("the match's own cards are invalid");
+    return;
+  }
   status_ = status::starting;
   match_config cfg = base_match_config(p_.seed);
   for (std::size_t i = 0; i < seats_.size(); ++i) {
@@ -94,9 +99,9 @@ void room::start_match() {
       // RULING E41: the preconstructed decks its human did not pick; kept in
       // the seat's deck_json so that the record alone rebuilds the match.
       const auto& owner = seats_[static_cast<std::size_t>(pr::ai_deck_owner(p_.mode, static_cast<int>(i)))];
-      seats_[i].deck = solo_ai_deck(*svc_.cat, owner.preconstructed);
+      seats_[i].deck = solo_ai_deck(cards(), owner.preconstructed);
       json ids = json::array();
-      for (card_id c : seats_[i].deck) ids.push_back(svc_.cat->def(c).id);
+      for (card_id c : seats_[i].deck) ids.push_back(cards().def(c).id);
       seats_[i].deck_json = json{{"cards", std::move(ids)}}.dump();
     }
     cfg.decks[i] = seats_[i].deck;
@@ -125,6 +130,7 @@ match_record room::make_record() const {
   rec.seed = p_.seed;
   rec.seed_hash = seed_hash_;
   rec.created_ms = svc_.wall_ms();
+  rec.cards_json = cards_json_;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     seat_record sr;
     sr.seat = static_cast<int>(i);
@@ -175,10 +181,11 @@ void room::send_first_states(std::int64_t now) {
   const bool opening = mode_info && mode_info->ai;
   auto first_state = [&](seat_t viewer, const peer* to) {
     if (!opening) return state_for(viewer, to);
-    return to_message(pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), *svc_.cat),
-                                     clock_snapshot(now),
-                                     pr::events_to_json(opening_events_, viewer, *svc_.cat, uid_cards_),
-                                     viewer == spectator ? std::nullopt : legal_actions_for(viewer, to)));
+    json s = pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), cards()),
+                            clock_snapshot(now), pr::events_to_json(opening_events_, viewer, cards(), uid_cards_),
+                            viewer == spectator ? std::nullopt : legal_actions_for(viewer, to));
+    add_own_cards(s);
+    return to_message(s);
   };
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (auto c = seats_[i].client.lock()) c->send(first_state(static_cast<seat_t>(i), c.get()));
@@ -238,7 +245,8 @@ void room::send_result_if_over(peer& c) const {
 // The match ends without a result.
 
 void room::abandon(const std::string& why) {
-  spdlog::error("room {}: match {} abandoned: {}", p_.id, match_id_, why);
+  if (match_id_.empty()) spdlog::error("room {}: abandoned before its match was created: {}", p_.id, why);
+  else spdlog::error("room {}: match {} abandoned: {}", p_.id, match_id_, why);
   end_without_result("aborted", why);
   linger_after(why);
 }

@@ -107,6 +107,8 @@ result<std::shared_ptr<room>> room::recover(room_services& svc, std::shared_ptr<
   auto r = std::make_shared<room>(svc, std::move(ex), std::move(p));
   if (cod::server::status seats = r->seats_from_record(rec); !seats) return seats;
   r->match_id_ = rec.match_id;
+  r->own_cards_ = rb.cards;  // R15: the cards the match is played with
+  r->cards_json_ = rec.cards_json;
   r->recovered_ = true;
   r->match_row_ = true;
   if (rb.drafted) {
@@ -157,7 +159,7 @@ cod::server::status room::seats_from_record(const match_record& rec) {
     seat.token_hash = s.token_hash;
     seat.deck_json = s.deck_json;
     seat.champion_id = s.champion;
-    if (auto id = svc_.cat->find(s.champion)) seat.champion = *id;
+    if (auto id = cards().find(s.champion)) seat.champion = *id;
   }
   return cod::server::status::ok();
 }

@@ -15,7 +15,7 @@ room_registry::room_registry(room_services& services, executor_factory make_exec
 std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_format format,
                                             const protocol::room_options& options,
                                             std::vector<std::string> reserved, std::string creator_address,
-                                            refusal* why) {
+                                            refusal* why, std::vector<card_def> cards) {
   refusal ignored;
   if (!why) why = &ignored;
   *why = refusal::full;
@@ -63,6 +63,7 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     p.seed = random_u64();
     p.reserved = std::move(reserved);
     p.creator_address = std::move(creator_address);
+    p.cards = std::move(cards);
     r = std::make_shared<room>(svc_, make_executor_(), std::move(p));
     rooms_.emplace(id, r);
     count_in(*r, protocol::room_status::waiting);

@@ -38,9 +38,10 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // hold no place: past max_rooms of them, the one that finished first is
   // closed to make room.
   // `reserved`: a tournament room's seats (room::params::reserved).
+  // `cards`: the match's own card definitions (room::params::cards, R15).
   std::shared_ptr<room> create(game_mode mode, protocol::deck_format format, const protocol::room_options& options,
                                std::vector<std::string> reserved = {}, std::string creator_address = {},
-                               refusal* why = nullptr);
+                               refusal* why = nullptr, std::vector<card_def> cards = {});
   // A drafted format's pool (R14.8): bad_field_value naming options.packs
   // (or format) when the engine refuses it; nullopt otherwise.
   std::optional<protocol::protocol_error> check_pool(game_mode mode, protocol::deck_format format,

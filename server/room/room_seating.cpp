@@ -38,12 +38,12 @@ void room::do_join(const std::shared_ptr<peer>& c, const pr::join_msg& m, const 
                                                                          "a \"join\" message needs \"deck\" in this room"}
                                                     : pr::protocol_error{pr::protocol_errc::bad_field_value, "deck",
                                                                          "this room drafts its decks: join without \"deck\""}));
-  auto deck = m.no_deck ? pr::deck_result{} : pr::resolve_deck(m.deck, p_.format, *svc_.cat);
+  auto deck = m.no_deck ? pr::deck_result{} : pr::resolve_deck(m.deck, p_.format, cards());
   if (!deck.ok()) return refuse_join(*c, pr::make_deck_error(m.id, deck));
   // R13.1: the Champion, checked against this seat's deck; it stays hidden
   // until the match starts, when every seat's is revealed at once.
   // Drafted (RULING E67): no deck yet; the Champion is withheld from the pool.
-  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, *svc_.cat);
+  const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, cards());
   if (!champion.ok()) return refuse_join(*c, pr::make_champion_error(m.id, champion));
   take_seat(c, m, seat, std::move(deck.cards), champion.card,
             reserved_token ? *reserved_token : random_hex(pr::token_chars));

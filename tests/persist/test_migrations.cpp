@@ -48,7 +48,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"schema_migrations", {"version", "name", "sha256", "applied_at"}},
     {"matches",
      {"match_id", "room_id", "mode", "format", "options_json", "rules_version", "engine_version", "seed", "seed_hash",
-      "created_ms", "status", "ended_ms", "winners", "reason"}},
+      "created_ms", "status", "ended_ms", "winners", "reason", "cards_json"}},  // cards_json: 0009
     {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team", "champion", "ai"}},
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
     {"match_notes", {"note_id", "match_id", "at_ms", "text"}},

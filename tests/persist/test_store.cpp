@@ -446,6 +446,23 @@ TEST_CASE("store: an empty options_json round-trips as given") {
   });
 }
 
+TEST_CASE("store: a match's own cards (0009, R15) round-trip; listing still counts its actions") {
+  for_each_store([](match_store& s) {
+    match_record m = sample_record("m");
+    m.cards_json = R"([{"id":"brute","name":"BRUTE","pack":"initiation","type":"creature","mana":4,"av":9,"hp":5,)"
+                   R"("abilities":[{"ability":"aerial","aura":false}],"deck":0}])";
+    s.create_match(m, nullptr);
+    s.append_action("m", sample_action(1, 0), nullptr);
+    s.append_action("m", sample_action(2, 1), nullptr);
+    s.flush();
+    CHECK(s.load_match("m")->match == m);
+    CHECK(s.load_unfinished().at(0).match.cards_json == m.cards_json);
+    const auto listed = s.list_matches({});
+    REQUIRE(listed.size() == 1);
+    CHECK(listed[0].actions == 2);
+  });
+}
+
 TEST_CASE("store: load_finished_since gives the matches finished since a time, whole, oldest created first") {
   for_each_store([](match_store& s) {
     acks a;

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "cod/protocol/json_codec.hpp"
+#include "replay/match_cards.hpp"
 #include "room_harness.hpp"
 
 using namespace cod;
@@ -128,4 +129,98 @@ TEST_CASE("room: a cluster node recovers only its own rooms from a shared store 
   h.ex->run();
   auto lister = h.connect();
   CHECK(list_one(lister).at("room") == rooms[1]);
+}
+
+// R15 (the mutation league): a room whose match has its own card definitions.
+TEST_CASE("room: a match with its own cards (R15) plays them, shows and stores them, and replays them after a restart") {
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string room_id, token;
+  int seat = -1;
+  json view_after;
+  // In this match every card of decks 1 and 2 costs 0 and every creature
+  // with a number attacks for 9.
+  std::vector<card_def> own;
+  for (int d : {1, 2})
+    for (card_id c : shipped().preconstructed_deck(d)) {
+      card_def def = shipped().def(c);
+      def.stats.mana = 0;
+      if (def.stats.type == card_type::creature && !def.stats.av_is_x) def.stats.av = 9;
+      own.push_back(def);
+    }
+  const json defs = json::parse(match_cards_json(own));
+  {
+    harness h(test_config(), &store);
+    auto r = h.rooms->create(game_mode::duel, protocol::deck_format::preconstructed, protocol::room_options{}, {}, {},
+                             nullptr, own);
+    REQUIRE(r);
+    room_id = r->id();
+    h.ex->run();
+    auto [a, b] = h.start_duel(room_id);
+    // Public from the first state on, to both seats.
+    CHECK(a.state.at("cards") == defs);
+    CHECK(b.state.at("cards") == defs);
+    auto& me = a.state.at("view").at("active_seat") == a.seat ? a : b;
+    // A creature of the hand, played for 0 mana, is on the board with AV 9.
+    const json& view = me.state.at("view");
+    int uid = -1;
+    for (const json& h_card : view.at("hand")) {
+      const auto id = h_card.at("card_id").get<std::string>();
+      const card_stats& st = shipped().stats(*shipped().find(id));
+      const json& playable = view.at("playable");
+      if (st.type == card_type::creature && !st.av_is_x &&
+          std::find(playable.begin(), playable.end(), h_card.at("uid")) != playable.end()) {
+        uid = h_card.at("uid").get<int>();
+        break;
+      }
+    }
+    REQUIRE(uid >= 0);
+    auto msgs = act(me.c, {{"type", "play"}, {"card", uid}, {"line", "upper"}});
+    REQUIRE(find_type(msgs, "accepted"));
+    const json* up = find_type(msgs, "update");
+    REQUIRE(up);
+    bool found = false;
+    for (const json& line : up->at("view").at("lines"))
+      for (const json& side : line.at("sides"))
+        for (const json& cr : side.at("creatures"))
+          if (cr.at("uid") == uid) {
+            found = true;
+            CHECK(cr.at("av") == 9);
+          }
+    CHECK(found);
+    seat = me.seat;
+    token = me.token;
+    view_after = up->at("view");
+    // Stored with the match: its log replays with these cards.
+    const auto unfinished = store.load_unfinished();
+    REQUIRE(unfinished.size() == 1);
+    const stored_match& sm = unfinished[0];
+    CHECK(sm.match.cards_json == match_cards_json(own));
+    const auto rb = rebuild(shipped(), sm);
+    REQUIRE_MESSAGE(rb.ok, rb.error);
+    REQUIRE(rb.cards);
+    CHECK(rb.cards->stats(*shipped().find(own[0].id)).mana == 0);
+    CHECK(shipped().stats(*shipped().find(own[0].id)).mana > 0);  // not the catalogue's
+    h.crash();
+  }
+  // A restarted server plays on with the same cards.
+  harness h(test_config(), &store);
+  h.recover_one();
+  const json st = h.resume_recovered(room_id, token, seat, 1, view_after);
+  CHECK(st.at("cards") == defs);
+}
+
+TEST_CASE("room: own cards that break the catalogue's checks never start a match") {
+  harness h;
+  card_def bad = shipped().def(*shipped().find("brute"));
+  bad.stats.hp = 0;  // a creature's health is 1..15
+  auto r = h.rooms->create(game_mode::duel, protocol::deck_format::preconstructed, protocol::room_options{}, {}, {},
+                           nullptr, {bad});
+  REQUIRE(r);
+  h.ex->run();
+  auto a = h.connect(), b = h.connect();
+  a.say({{"type", "join"}, {"room", r->id()}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+  b.say({{"type", "join"}, {"room", r->id()}, {"name", "bob"}, {"deck", {{"preconstructed", 2}}}});
+  CHECK(h.store->load_unfinished().empty());
+  const auto msgs = b.take();
+  CHECK_FALSE(find_type(msgs, "state"));
 }
