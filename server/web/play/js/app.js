@@ -298,6 +298,7 @@ function onState(msg) {
   if (!app.game || !app.room || msg.room !== app.room.id) return;
   stopWaiting();
   app.seedHash = msg.seed_hash;
+  app.cat.setMatchCards(msg.cards);
   dropDraft();
   $("#waiting").hidden = true;
   $("#game").hidden = false;

@@ -17,8 +17,16 @@ export class Catalogue {
     return new Catalogue(await res.json());
   }
 
+  // R15: a match played with its own cards (state.cards, the mutation
+  // league's mutated cards) shows their values, not the catalogue's. Every
+  // state sets them; a state without them clears them.
+  setMatchCards(list) {
+    this.own = new Map();
+    for (const c of list || []) this.own.set(c.id, c);
+  }
+
   card(id) {
-    return (id && this.cards.get(id)) || null;
+    return (id && ((this.own && this.own.get(id)) || this.cards.get(id))) || null;
   }
 
   name(id) {
