@@ -81,6 +81,9 @@ class match_store : public match_reader {
   virtual void save_tournament(const stored_tournament& t, done_fn done) = 0;
   // Adds one row to the admin audit.
   virtual void record_audit(const audit_record& r, done_fn done) = 0;
+  // Replaces the league stored under l.id with `l` (0010); created_ms is
+  // kept from the first save.
+  virtual void save_league(const stored_league& l, done_fn done) = 0;
 
   // Blocking; called at start-up before any room runs. Oldest first.
   virtual std::vector<stored_match> load_unfinished() = 0;
@@ -91,6 +94,9 @@ class match_store : public match_reader {
   // Blocking, at start-up: every stored tournament, oldest created first
   // (then by id). Sees every write queued before the call.
   virtual std::vector<stored_tournament> load_tournaments() = 0;
+  // Blocking: every stored league, oldest created first (then by id). Sees
+  // every write queued before the call.
+  virtual std::vector<stored_league> load_leagues() = 0;
   // Blocks until everything queued before the call is committed and its
   // callbacks have run (shutdown, tests).
   virtual void flush() = 0;

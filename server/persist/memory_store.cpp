@@ -143,6 +143,30 @@ status memory_store::apply_one(const detail::audit_op& a) {
   return {};
 }
 
+status memory_store::apply_one(const detail::league_save_op& op) {
+  auto [it, added] = leagues_.try_emplace(op.l.id, op.l);
+  if (!added) {
+    const std::int64_t created = it->second.created_ms;  // kept from the first save
+    it->second = op.l;
+    it->second.created_ms = created;
+  }
+  return {};
+}
+
+void memory_store::save_league(const stored_league& l, done_fn done) {
+  submit({detail::league_save_op{l}, std::move(done)});
+}
+
+std::vector<stored_league> memory_store::load_leagues() {
+  flush();
+  std::lock_guard lk(mu_);
+  std::vector<stored_league> out;
+  for (const auto& [id, l] : leagues_) out.push_back(l);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const stored_league& a, const stored_league& b) { return a.created_ms < b.created_ms; });
+  return out;
+}
+
 void memory_store::create_match(const match_record& m, done_fn done) {
   submit({detail::create_op{m}, std::move(done)});
 }

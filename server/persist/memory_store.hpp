@@ -34,6 +34,7 @@ struct draft_op;
 struct note_op;
 struct tournament_op;
 struct audit_op;
+struct league_save_op;
 }  // namespace detail
 
 class memory_store final : public match_store, public room_directory {
@@ -50,10 +51,12 @@ class memory_store final : public match_store, public room_directory {
                     done_fn done) override;
   void save_tournament(const stored_tournament& t, done_fn done) override;
   void record_audit(const audit_record& r, done_fn done) override;
+  void save_league(const stored_league& l, done_fn done) override;
 
   std::vector<stored_match> load_unfinished() override;
   std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
   std::vector<stored_tournament> load_tournaments() override;
+  std::vector<stored_league> load_leagues() override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
   std::vector<match_summary> list_matches(const match_query& q) override;
   std::vector<audit_record> list_audit(const std::string& match_id) override;
@@ -95,11 +98,13 @@ class memory_store final : public match_store, public room_directory {
   status apply_one(const detail::note_op& n);
   status apply_one(const detail::tournament_op& t);
   status apply_one(const detail::audit_op& a);
+  status apply_one(const detail::league_save_op& l);
   std::set<std::string> tournament_matches(const std::string& id) const;  // under mu_
 
   mutable std::mutex mu_;
   std::map<std::string, stored_match> matches_;
   std::map<std::string, stored_tournament> tournaments_;
+  std::map<std::string, stored_league> leagues_;
   std::vector<audit_record> audit_;
   struct lease {
     std::string node_id;

@@ -20,7 +20,7 @@ const std::string* room_of(const write_op& op, const match_states& view) {
   if (const auto* n = std::get_if<note_op>(&op.what)) return by_match(n->match_id);
   // A tournament's lease row is named by its id (docs/cluster.md, "Tournaments").
   if (const auto* t = std::get_if<tournament_op>(&op.what)) return &t->t.id;
-  return nullptr;  // audit
+  return nullptr;  // audit; a league (0010): not fenced, a league runs on the node that created it
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ pg::params lock_params(const std::vector<write_op>& batch, const std::string& no
   for (const write_op& op : batch) {
     if (const auto* c = std::get_if<create_op>(&op.what)) rooms.push_back(c->m.room_id);
     else if (const auto* t = std::get_if<tournament_op>(&op.what)) rooms.push_back(t->t.id);
-    else if (!std::holds_alternative<audit_op>(op.what))
+    else if (!std::holds_alternative<audit_op>(op.what) && !std::holds_alternative<league_save_op>(op.what))
       each_match(op, [&](const std::string& id) { matches.push_back(id); });
   }
   return pg::params().add(node_id).add(text_array(rooms)).add(text_array(matches));

@@ -176,6 +176,16 @@ std::vector<audit_record> pg_reader::list_audit(const std::string& match_id) {
   return out;
 }
 
+std::vector<stored_league> pg_reader::load_leagues() {
+  std::lock_guard lk(mu_);
+  pg::conn& c = connection();
+  const auto r =
+      c.query("SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id", {});
+  std::vector<stored_league> out;
+  for (int i = 0; i < r.rows(); ++i) out.push_back(detail::league_from_row(pg::row(r, i)));
+  return out;
+}
+
 std::vector<stored_tournament> pg_reader::load_tournaments() {
   std::lock_guard lk(mu_);
   return in_snapshot([](pg::conn& c) { return pg::load_tournaments(c); });

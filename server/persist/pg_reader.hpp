@@ -36,6 +36,7 @@ class pg_reader final : public match_reader {
   std::vector<match_summary> list_matches(const match_query& q) override;
   std::vector<audit_record> list_audit(const std::string& match_id) override;
   std::vector<stored_tournament> load_tournaments();
+  std::vector<stored_league> load_leagues();
   int schema_version() const { return schema_version_; }
 
  private:

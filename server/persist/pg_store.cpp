@@ -60,6 +60,15 @@ void pg_store::save_tournament(const stored_tournament& t, done_fn done) {
   queue_->push({detail::tournament_op{t}, std::move(done)});
 }
 
+void pg_store::save_league(const stored_league& l, done_fn done) {
+  queue_->push({detail::league_save_op{l}, std::move(done)});
+}
+
+std::vector<stored_league> pg_store::load_leagues() {
+  flush();
+  return reader_->load_leagues();
+}
+
 void pg_store::record_audit(const audit_record& r, done_fn done) {
   queue_->push({detail::audit_op{r}, std::move(done)});
 }

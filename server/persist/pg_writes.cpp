@@ -82,6 +82,7 @@ struct checker {
     return {};
   }
   status operator()(const audit_op&) { return {}; }
+  status operator()(const league_save_op&) { return {}; }
 };
 
 }  // namespace
@@ -118,6 +119,10 @@ const std::vector<std::pair<std::string, std::string>>& write_statements() {
          "INSERT INTO draft_events (match_id, seq, seat, kind, cards_json, at_ms) VALUES ($1, $2, $3, $4, $5, $6)"},
         {"insert_audit",
          "INSERT INTO admin_audit (at_ms, role, remote, match_id, route, target) VALUES ($1, $2, $3, $4, $5, $6)"},
+        {"upsert_league",
+         "INSERT INTO leagues (league_id, name, created_ms, finished, record_json) VALUES ($1, $2, $3, $4, $5) "
+         "ON CONFLICT (league_id) DO UPDATE SET name = excluded.name, finished = excluded.finished, "
+         "record_json = excluded.record_json"},
     };
     for (const auto& s : pg::tournament_statements()) l.push_back(s);
     l.push_back(lock_statement());
@@ -187,6 +192,14 @@ void send_write(const write_op& op, const pg::send_fn& send) {
       send("insert_audit",
            pg::params().add(a.r.at_ms).add(a.r.role).add(a.r.remote).add(a.r.match_id).add(a.r.route).add(a.r.target));
     }
+    void operator()(const league_save_op& o) const {
+      send("upsert_league", pg::params()
+                                .add(o.l.id)
+                                .add(o.l.name)
+                                .add(o.l.created_ms)
+                                .add(o.l.finished ? 1 : 0)
+                                .add(o.l.record_json));
+    }
   };
   std::visit(visitor{send}, op.what);
 }
@@ -194,7 +207,8 @@ void send_write(const write_op& op, const pg::send_fn& send) {
 // A tournament or an audit row refused by the server for any reason is
 
 bool refused_on_any_error(const write_op& op) {
-  return std::holds_alternative<tournament_op>(op.what) || std::holds_alternative<audit_op>(op.what);
+  return std::holds_alternative<tournament_op>(op.what) || std::holds_alternative<audit_op>(op.what) ||
+         std::holds_alternative<league_save_op>(op.what);
 }
 
 std::string text_array(const std::vector<std::string>& v) {

@@ -45,6 +45,7 @@ void each_match(const write_op& op, F&& f) {
             if (!g.match_id.empty()) f(g.match_id);
     }
     void operator()(const audit_op&) const {}
+    void operator()(const league_save_op&) const {}
   };
   std::visit(visitor{f}, op.what);
 }

@@ -73,6 +73,16 @@ match_summary summary_from_row(const row_view& s) {
   return m;
 }
 
+stored_league league_from_row(const row_view& s) {
+  stored_league l;
+  l.id = s.text(0);
+  l.name = s.text(1);
+  l.created_ms = s.int64(2);
+  l.finished = s.int64(3) != 0;
+  l.record_json = s.text(4);
+  return l;
+}
+
 seat_record seat_from_row(const row_view& s) {
   seat_record r;
   r.seat = static_cast<int>(s.int64(0));

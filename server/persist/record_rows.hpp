@@ -45,6 +45,8 @@ draft_event_record draft_from_row(const row_view& r);
 note_record note_from_row(const row_view& r);
 // at_ms, role, remote, match_id, route, target
 audit_record audit_from_row(const row_view& r);
+// league_id, name, created_ms, finished, record_json
+stored_league league_from_row(const row_view& r);
 // spectator_delay, auto_advance
 tournament_extras extras_from_row(const row_view& r);
 

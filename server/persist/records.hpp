@@ -154,6 +154,19 @@ struct stored_tournament {
   bool operator==(const stored_tournament&) const = default;
 };
 
+// One mutation league (R15; docs/league.md), saved and loaded whole (0010):
+// its record is a JSON document the league service writes and reads (its
+// configuration, players with their token hashes, every op in order, its
+// duels' rooms and matches); the store keeps it as given.
+struct stored_league {
+  std::string id{};           // "l3f9a0c21b7"
+  std::string name{};
+  std::int64_t created_ms = 0;  // kept from the first save
+  bool finished = false;
+  std::string record_json{};
+  bool operator==(const stored_league&) const = default;
+};
+
 // One read of a match still being played through the admin API, which shows
 // the players' hidden information (docs/admin.md, "Audit"). Only ever added.
 struct audit_record {

@@ -164,6 +164,14 @@ std::vector<audit_record> sqlite_reader::list_audit(const std::string& match_id)
   return out;
 }
 
+std::vector<stored_league> sqlite_reader::load_leagues() {
+  std::lock_guard lk(mu_);
+  std::vector<stored_league> out;
+  sql::stmt s(*db_, "SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id");
+  while (s.step()) out.push_back(detail::league_from_row(s));
+  return out;
+}
+
 std::vector<stored_tournament> sqlite_reader::load_tournaments() {
   std::lock_guard lk(mu_);
   return in_read_txn(*db_, [&] { return detail::load_stored_tournaments(*db_); });

@@ -62,6 +62,11 @@ struct sqlite_store::writer {
     insert_draft = std::make_unique<sql::stmt>(
         db,
         "INSERT INTO draft_events (match_id, seq, seat, kind, cards_json, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    upsert_league = std::make_unique<sql::stmt>(
+        db,
+        "INSERT INTO leagues (league_id, name, created_ms, finished, record_json) VALUES (?1, ?2, ?3, ?4, ?5) "
+        "ON CONFLICT (league_id) DO UPDATE SET name = excluded.name, finished = excluded.finished, "
+        "record_json = excluded.record_json");
     insert_audit = std::make_unique<sql::stmt>(
         db,
         "INSERT INTO admin_audit (at_ms, role, remote, match_id, route, target) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
@@ -180,6 +185,14 @@ struct sqlite_store::writer {
     });
   }
 
+  status apply_one(const detail::league_save_op& o) {
+    return in_savepoint(refuse::any_error, [&] {
+      upsert_league->bind(1, o.l.id).bind(2, o.l.name).bind(3, o.l.created_ms).bind(4, o.l.finished ? 1 : 0);
+      upsert_league->bind(5, o.l.record_json);
+      upsert_league->run();
+    });
+  }
+
   // Which failures of a multi-statement write refuse just that write (undone
   // to its savepoint, the batch goes on); any other fails the whole batch.
   // The tournament and audit writes refuse on any error, as they always did:
@@ -256,7 +269,7 @@ struct sqlite_store::writer {
   sql::db db;
   std::unique_ptr<sql::stmt> begin, commit, rollback, savepoint, release, rollback_to;
   std::unique_ptr<sql::stmt> insert_match, insert_seat, match_state, insert_action, finish, insert_note;
-  std::unique_ptr<sql::stmt> last_draft_seq, insert_draft, insert_audit;
+  std::unique_ptr<sql::stmt> last_draft_seq, insert_draft, insert_audit, upsert_league;
   std::unordered_map<std::string, match_state_entry> known;  // playing matches
   detail::health_tracker health;
 };
@@ -356,6 +369,15 @@ void sqlite_store::append_note(const std::string& match_id, std::int64_t at_ms, 
 
 void sqlite_store::save_tournament(const stored_tournament& t, done_fn done) {
   queue_->push({detail::tournament_op{t}, std::move(done)});
+}
+
+void sqlite_store::save_league(const stored_league& l, done_fn done) {
+  queue_->push({detail::league_save_op{l}, std::move(done)});
+}
+
+std::vector<stored_league> sqlite_store::load_leagues() {
+  flush();
+  return reader_->load_leagues();
 }
 
 void sqlite_store::record_audit(const audit_record& r, done_fn done) {

@@ -78,6 +78,8 @@ class sqlite_store final : public match_store, public room_directory {
   std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
   // Flushes first, then reads on the reader's connection.
   std::vector<stored_tournament> load_tournaments() override;
+  void save_league(const stored_league& l, done_fn done) override;
+  std::vector<stored_league> load_leagues() override;
   std::optional<stored_match> load_match(const std::string& match_id) override;
   std::vector<match_summary> list_matches(const match_query& q) override;
   std::vector<audit_record> list_audit(const std::string& match_id) override;

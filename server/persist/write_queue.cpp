@@ -19,6 +19,7 @@ std::string describe(const write_op& op) {
     std::string operator()(const note_op& o) const { return cat("append_note(", o.match_id, ")"); }
     std::string operator()(const tournament_op& o) const { return cat("save_tournament(", o.t.id, ")"); }
     std::string operator()(const audit_op& o) const { return cat("record_audit(", o.r.match_id, ")"); }
+    std::string operator()(const league_save_op& o) const { return cat("save_league(", o.l.id, ")"); }
     std::string operator()(const draft_op& o) const {
       return cat("append_draft(", o.match_id, ", seq ", o.rows.empty() ? 0 : o.rows.front().seq, ", ", o.rows.size(),
                  " rows)");

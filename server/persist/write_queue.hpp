@@ -42,9 +42,12 @@ struct tournament_op {
 struct audit_op {
   audit_record r;
 };
+struct league_save_op {
+  stored_league l;
+};
 
 struct write_op {
-  std::variant<create_op, append_op, finish_op, note_op, draft_op, tournament_op, audit_op> what;
+  std::variant<create_op, append_op, finish_op, note_op, draft_op, tournament_op, audit_op, league_save_op> what;
   match_store::done_fn done;  // may be empty (notes)
 };
 

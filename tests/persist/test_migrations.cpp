@@ -68,11 +68,13 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"admin_audit", {"audit_id", "at_ms", "role", "remote", "match_id", "route", "target"}},
     // 0007_cluster.sql
     {"room_leases", {"room_id", "node_id", "expires_ms", "wanted_by"}},  // wanted_by: 0008_handover.sql
+    // 0010_leagues.sql
+    {"leagues", {"league_id", "name", "created_ms", "finished", "record_json"}},
     {"lobby_nodes", {"node_id", "published_ms"}},
     {"lobby_rooms", {"node_id", "room_id", "summary_json"}},
 };
 const std::vector<std::string> documented_indexes = {
-    "admin_audit_match",   "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",
+    "admin_audit_match",   "leagues_created",     "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",
     "matches_status",      "room_leases_node",    "tournament_games_match", "tournament_players_name",
     "tournaments_created"};
 

@@ -104,7 +104,7 @@ TEST_CASE("pg_store: migrations on an empty database, a no-op reopen, the same t
                                                                               std::to_string(known));
   const std::string applied = raw.one("SELECT string_agg(applied_at::text, ',' ORDER BY version) FROM schema_migrations");
   CHECK(raw.rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename") ==
-        std::vector<std::string>{"admin_audit", "draft_events", "lobby_nodes", "lobby_rooms", "match_actions",
+        std::vector<std::string>{"admin_audit", "draft_events", "leagues", "lobby_nodes", "lobby_rooms", "match_actions",
                                  "match_notes", "match_seats", "matches", "room_leases", "schema_migrations",
                                  "tournament_games", "tournament_log",
                                  "tournament_pairings", "tournament_players", "tournament_rounds",

@@ -463,6 +463,30 @@ TEST_CASE("store: a match's own cards (0009, R15) round-trip; listing still coun
   });
 }
 
+TEST_CASE("store: leagues (0010) are saved whole and loaded back, oldest first; created_ms kept from the first save") {
+  for_each_store([](match_store& s) {
+    acks a;
+    stored_league one{"l1", "Autumn league", 1700000000000, false, R"({"ops":[{"type":"pass","seat":0}]})"};
+    stored_league two{"l0", "Winter", 1700000005000, false, "{}"};
+    s.save_league(two, a.expect(true));
+    s.save_league(one, a.expect(true));
+    stored_league later = one;
+    later.created_ms = 1800000000000;  // ignored: the first save's stays
+    later.finished = true;
+    later.record_json = R"({"ops":[{"type":"pass","seat":0},{"type":"pass","seat":1}]})";
+    s.save_league(later, a.expect(true));
+    s.flush();
+    CHECK(a.wrong() == 0);
+    const auto leagues = s.load_leagues();
+    REQUIRE(leagues.size() == 2);
+    CHECK(leagues[0].id == "l1");
+    CHECK(leagues[0].created_ms == 1700000000000);
+    CHECK(leagues[0].finished);
+    CHECK(leagues[0].record_json == later.record_json);
+    CHECK(leagues[1] == two);
+  });
+}
+
 TEST_CASE("store: load_finished_since gives the matches finished since a time, whole, oldest created first") {
   for_each_store([](match_store& s) {
     acks a;

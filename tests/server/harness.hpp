@@ -169,6 +169,8 @@ class held_store final : public match_store {
     inner_.save_tournament(t, wrap(std::move(done)));
   }
   void record_audit(const audit_record& r, done_fn done) override { inner_.record_audit(r, wrap(std::move(done))); }
+  void save_league(const stored_league& l, done_fn done) override { inner_.save_league(l, wrap(std::move(done))); }
+  std::vector<stored_league> load_leagues() override { return inner_.load_leagues(); }
   std::vector<stored_match> load_unfinished() override { return inner_.load_unfinished(); }
   std::vector<stored_tournament> load_tournaments() override { return inner_.load_tournaments(); }
   std::vector<audit_record> list_audit(const std::string& id) override { return inner_.list_audit(id); }
