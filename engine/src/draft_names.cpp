@@ -2,15 +2,13 @@
 #include <iterator>
 
 #include "cod/engine/draft.hpp"
+#include "name_tables.hpp"
 
 namespace cod {
 
 namespace {
 
-struct error_text {
-  std::string_view name;
-  std::string_view message;
-};
+using detail::error_text;
 
 constexpr error_text draft_error_texts[] = {
     {"ok", "ok"},
@@ -39,20 +37,9 @@ static_assert(std::size(draft_event_names) == static_cast<std::size_t>(draft_eve
 
 }  // namespace
 
-std::string_view draft_error_name(draft_error e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(draft_error_texts) ? draft_error_texts[i].name : std::string_view{"?"};
-}
-
-std::string_view draft_error_message(draft_error e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(draft_error_texts) ? draft_error_texts[i].message : std::string_view{"?"};
-}
-
-std::string_view draft_event_type_name(draft_event_type t) {
-  const auto i = static_cast<std::size_t>(t);
-  return i < std::size(draft_event_names) ? draft_event_names[i] : std::string_view{"?"};
-}
+std::string_view draft_error_name(draft_error e) { return detail::error_name_in(draft_error_texts, e); }
+std::string_view draft_error_message(draft_error e) { return detail::error_message_in(draft_error_texts, e); }
+std::string_view draft_event_type_name(draft_event_type t) { return detail::name_in(draft_event_names, t); }
 
 std::string_view draft_format_name(draft_format f) {
   switch (f) {

@@ -2,15 +2,13 @@
 #include <iterator>
 
 #include "cod/engine/league.hpp"
+#include "name_tables.hpp"
 
 namespace cod {
 
 namespace {
 
-struct error_text {
-  std::string_view name;
-  std::string_view message;
-};
+using detail::error_text;
 
 constexpr error_text league_error_texts[] = {
     {"ok", "ok"},
@@ -32,24 +30,9 @@ constexpr std::string_view op_names[] = {"pick", "choose_deck", "mutate", "pass"
 
 }  // namespace
 
-std::string_view league_error_name(league_error e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(league_error_texts) ? league_error_texts[i].name : std::string_view{"?"};
-}
-
-std::string_view league_error_message(league_error e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(league_error_texts) ? league_error_texts[i].message : std::string_view{"?"};
-}
-
-std::string_view league_stage_name(league_stage s) {
-  const auto i = static_cast<std::size_t>(s);
-  return i < std::size(stage_names) ? stage_names[i] : std::string_view{"?"};
-}
-
-std::string_view league_op_type_name(league_op_type t) {
-  const auto i = static_cast<std::size_t>(t);
-  return i < std::size(op_names) ? op_names[i] : std::string_view{"?"};
-}
+std::string_view league_error_name(league_error e) { return detail::error_name_in(league_error_texts, e); }
+std::string_view league_error_message(league_error e) { return detail::error_message_in(league_error_texts, e); }
+std::string_view league_stage_name(league_stage s) { return detail::name_in(stage_names, s); }
+std::string_view league_op_type_name(league_op_type t) { return detail::name_in(op_names, t); }
 
 }  // namespace cod

@@ -2,15 +2,13 @@
 #include <iterator>
 
 #include "cod/engine/mutation.hpp"
+#include "name_tables.hpp"
 
 namespace cod {
 
 namespace {
 
-struct error_text {
-  std::string_view name;
-  std::string_view message;
-};
+using detail::error_text;
 
 constexpr error_text mutation_error_texts[] = {
     {"ok", "ok"},
@@ -44,20 +42,9 @@ constexpr std::string_view element_names[] = {"mana", "av", "hp", "ability"};
 
 }  // namespace
 
-std::string_view mutation_error_name(mutation_error e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(mutation_error_texts) ? mutation_error_texts[i].name : std::string_view{"?"};
-}
-
-std::string_view mutation_error_message(mutation_error e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(mutation_error_texts) ? mutation_error_texts[i].message : std::string_view{"?"};
-}
-
-std::string_view mutation_element_name(mutation_element e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(element_names) ? element_names[i] : std::string_view{"?"};
-}
+std::string_view mutation_error_name(mutation_error e) { return detail::error_name_in(mutation_error_texts, e); }
+std::string_view mutation_error_message(mutation_error e) { return detail::error_message_in(mutation_error_texts, e); }
+std::string_view mutation_element_name(mutation_element e) { return detail::name_in(element_names, e); }
 
 std::optional<mutation_element> mutation_element_from_name(std::string_view name) {
   for (std::size_t i = 0; i < std::size(element_names); ++i)

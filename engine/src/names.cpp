@@ -7,6 +7,7 @@
 #include "cod/engine/event.hpp"
 #include "cod/engine/state.hpp"
 #include "cod/engine/types.hpp"
+#include "name_tables.hpp"
 
 namespace cod {
 namespace {
@@ -19,10 +20,7 @@ constexpr std::array<std::string_view, ability_count> ability_names = {
     "symbiote",   "vanish",         "vulnerability",
 };
 
-struct error_text {
-  std::string_view name;
-  std::string_view message;
-};
+using detail::error_text;
 
 constexpr error_text error_texts[] = {
     {"ok", "ok"},
@@ -120,20 +118,9 @@ std::string_view action_type_name(action_type t) {
   return "?";
 }
 
-std::string_view error_name(rule_error e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(error_texts) ? error_texts[i].name : std::string_view{"?"};
-}
-
-std::string_view error_message(rule_error e) {
-  const auto i = static_cast<std::size_t>(e);
-  return i < std::size(error_texts) ? error_texts[i].message : std::string_view{"?"};
-}
-
-std::string_view event_type_name(event_type t) {
-  const auto i = static_cast<std::size_t>(t);
-  return i < std::size(event_names) ? event_names[i] : std::string_view{"?"};
-}
+std::string_view error_name(rule_error e) { return detail::error_name_in(error_texts, e); }
+std::string_view error_message(rule_error e) { return detail::error_message_in(error_texts, e); }
+std::string_view event_type_name(event_type t) { return detail::name_in(event_names, t); }
 
 static_assert(std::size(error_texts) == static_cast<std::size_t>(rule_error::champion_not_allowed) + 1);
 static_assert(std::size(event_names) == static_cast<std::size_t>(event_type::deck_reshuffled) + 1);
