@@ -21,6 +21,7 @@
 // the write is durable, so clients never see state the store has not kept.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -99,6 +100,10 @@ class room : public std::enable_shared_from_this<room> {
     // are stored with the match (cards_json) and sent in every state
     // (`cards`). Empty: the catalogue's cards.
     std::vector<card_def> cards{};
+    // R15.2 (a league duel): seat i plays exactly this deck; a join naming
+    // other cards is refused (bad_deck, reason not_league_deck). Empty: the
+    // join's deck, as in any room.
+    std::array<std::vector<card_id>, max_seats> fixed_decks{};
   };
 
   room(room_services& svc, std::shared_ptr<serial_executor> ex, params p);
@@ -353,6 +358,7 @@ class room : public std::enable_shared_from_this<room> {
   std::string cards_error_;  // params::cards that do not make a catalogue: the match never starts
   const catalogue& cards() const { return own_cards_ ? *own_cards_ : *svc_.cat; }
   void add_own_cards(nlohmann::json& state) const;
+  bool is_fixed_deck(int seat, std::vector<card_id> deck) const;
   std::weak_ptr<room_registry> registry_;
 
   // Executor-only state.

@@ -16,6 +16,17 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
                                             const protocol::room_options& options,
                                             std::vector<std::string> reserved, std::string creator_address,
                                             refusal* why, std::vector<card_def> cards) {
+  room::params p;
+  p.mode = mode;
+  p.format = format;
+  p.options = options;
+  p.reserved = std::move(reserved);
+  p.creator_address = std::move(creator_address);
+  p.cards = std::move(cards);
+  return create_with(std::move(p), std::nullopt, why);
+}
+
+std::shared_ptr<room> room_registry::create_with(room::params p, std::optional<std::uint64_t> seed, refusal* why) {
   refusal ignored;
   if (!why) why = &ignored;
   *why = refusal::full;
@@ -28,8 +39,8 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     std::lock_guard lock(mutex_);
     if (stopping_) return nullptr;
     if (unfinished_ >= max_rooms) return nullptr;
-    if (svc_.cfg.max_waiting_rooms_per_address > 0 && !creator_address.empty()) {
-      auto it = waiting_by_address_.find(creator_address);
+    if (svc_.cfg.max_waiting_rooms_per_address > 0 && !p.creator_address.empty()) {
+      auto it = waiting_by_address_.find(p.creator_address);
       if (it != waiting_by_address_.end() &&
           it->second >= static_cast<std::size_t>(svc_.cfg.max_waiting_rooms_per_address)) {
         *why = refusal::address_busy;
@@ -55,15 +66,8 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
     const std::string prefix = svc_.cfg.node_id.empty() ? std::string() : svc_.cfg.node_id + "-";
     std::string id = prefix + random_room_id();
     while (rooms_.count(id)) id = prefix + random_room_id();
-    room::params p;
     p.id = id;
-    p.mode = mode;
-    p.format = format;
-    p.options = options;
-    p.seed = random_u64();
-    p.reserved = std::move(reserved);
-    p.creator_address = std::move(creator_address);
-    p.cards = std::move(cards);
+    p.seed = seed ? *seed : random_u64();
     r = std::make_shared<room>(svc_, make_executor_(), std::move(p));
     rooms_.emplace(id, r);
     count_in(*r, protocol::room_status::waiting);

@@ -42,6 +42,9 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   std::shared_ptr<room> create(game_mode mode, protocol::deck_format format, const protocol::room_options& options,
                                std::vector<std::string> reserved = {}, std::string creator_address = {},
                                refusal* why = nullptr, std::vector<card_def> cards = {});
+  // The same from a room's whole parameters (id and, without `seed`, the
+  // seed are drawn here): a league duel's fixed decks and seed (R15, E80).
+  std::shared_ptr<room> create_with(room::params p, std::optional<std::uint64_t> seed, refusal* why = nullptr);
   // A drafted format's pool (R14.8): bad_field_value naming options.packs
   // (or format) when the engine refuses it; nullopt otherwise.
   std::optional<protocol::protocol_error> check_pool(game_mode mode, protocol::deck_format format,

@@ -40,6 +40,12 @@ void room::do_join(const std::shared_ptr<peer>& c, const pr::join_msg& m, const 
                                                                          "this room drafts its decks: join without \"deck\""}));
   auto deck = m.no_deck ? pr::deck_result{} : pr::resolve_deck(m.deck, p_.format, cards());
   if (!deck.ok()) return refuse_join(*c, pr::make_deck_error(m.id, deck));
+  if (!is_fixed_deck(seat, deck.cards)) {
+    deck.reason = "not_league_deck";
+    deck.message = "this seat plays its player's league deck (R15.2), these 8 cards in any order:";
+    for (card_id id : p_.fixed_decks[seat]) deck.message += " " + cards().def(id).id;
+    return refuse_join(*c, pr::make_deck_error(m.id, deck));
+  }
   // R13.1: the Champion, checked against this seat's deck; it stays hidden
   // until the match starts, when every seat's is revealed at once.
   // Drafted (RULING E67): no deck yet; the Champion is withheld from the pool.
@@ -51,6 +57,15 @@ void room::do_join(const std::shared_ptr<peer>& c, const pr::join_msg& m, const 
     if (pr::is_drafted(p_.format)) start_draft();
     else start_match();
   }
+}
+
+// R15.2: a seat with a fixed deck (a league duel) takes only those cards.
+bool room::is_fixed_deck(int seat, std::vector<card_id> deck) const {
+  std::vector<card_id> fixed = p_.fixed_decks[static_cast<std::size_t>(seat)];
+  if (fixed.empty()) return true;
+  std::sort(fixed.begin(), fixed.end());
+  std::sort(deck.begin(), deck.end());
+  return fixed == deck;
 }
 
 // A refused join leaves the connection free: detached before the reply goes

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "cod/protocol/json_codec.hpp"
+#include "common/sha256.hpp"
 #include "replay/match_cards.hpp"
 #include "room_harness.hpp"
 
@@ -223,4 +224,37 @@ TEST_CASE("room: own cards that break the catalogue's checks never start a match
   CHECK(h.store->load_unfinished().empty());
   const auto msgs = b.take();
   CHECK_FALSE(find_type(msgs, "state"));
+}
+
+TEST_CASE("room: a league duel's seats play their fixed decks (R15.2), with the seed it was given (E80)") {
+  harness h;
+  room::params p;
+  p.mode = game_mode::duel;
+  p.format = protocol::deck_format::constructed;
+  p.fixed_decks[0] = shipped().preconstructed_deck(1);
+  p.fixed_decks[1] = shipped().preconstructed_deck(2);
+  auto r = h.rooms->create_with(p, 12345);
+  REQUIRE(r);
+  h.ex->run();
+  CHECK(r->seed_hash() == seed_commitment(12345));
+  auto ids = [](std::vector<card_id> deck, bool reversed) {
+    json a = json::array();
+    if (reversed) std::reverse(deck.begin(), deck.end());
+    for (card_id c : deck) a.push_back(shipped().def(c).id);
+    return a;
+  };
+  auto a = h.connect(), b = h.connect();
+  // Seat 0 is ann's: another deck is refused, naming the one it must be.
+  a.say({{"type", "join"}, {"room", r->id()}, {"name", "ann"}, {"deck", {{"cards", ids(p.fixed_decks[1], false)}}}});
+  const json refused = a.expect("error");
+  CHECK(refused.at("code") == "bad_deck");
+  CHECK(refused.at("reason") == "not_league_deck");
+  CHECK(refused.at("message").get<std::string>().find(shipped().def(p.fixed_decks[0][0]).id) != std::string::npos);
+  // The same 8 cards in any order are hers.
+  a.say({{"type", "join"}, {"room", r->id()}, {"name", "ann"}, {"deck", {{"cards", ids(p.fixed_decks[0], true)}}}});
+  CHECK(a.expect("joined").at("seat") == 0);
+  b.say({{"type", "join"}, {"room", r->id()}, {"name", "bob"}, {"deck", {{"cards", ids(p.fixed_decks[1], false)}}}});
+  const auto msgs = b.take();
+  REQUIRE(find_type(msgs, "state"));
+  CHECK(find_type(msgs, "state")->at("seed_hash") == seed_commitment(12345));
 }

@@ -64,6 +64,7 @@ const DECK_REASONS = {
   duplicate_card: "a deck has 8 different cards",
   unknown_card: "a card is not in the catalogue",
   not_a_deck_card: "only creatures and incantations go in a deck",
+  not_league_deck: "in a league duel you play your league deck",
 };
 
 const CHAMPION_REASONS = {
