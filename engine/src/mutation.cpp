@@ -13,11 +13,11 @@ constexpr half_points max_cost = 200;  // 100 points: a table past this is a typ
 
 bool is_creature(const card_stats& s) { return s.type == card_type::creature; }
 
-// R7: a card whose own abilities include Vulnerability prints X; a printed X
-// stays while an Aura of Vulnerability explains it (DRIPPING NIGHTMARE). E72:
+// R7: a card whose own abilities include Vulnerability prints X; an X stays
+// while an Aura of Vulnerability explains it (DRIPPING NIGHTMARE). E72:
 // covering the Vulnerability behind a printed X leaves its printed number.
-bool attack_is_x(const card_stats& printed_or_now, ability_set own, ability_set auras) {
-  return has(own, ability::vulnerability) || (printed_or_now.av_is_x && has(auras, ability::vulnerability));
+bool attack_is_x(bool was_x, ability_set own, ability_set auras) {
+  return has(own, ability::vulnerability) || (was_x && has(auras, ability::vulnerability));
 }
 
 const league_card* find_target(const league_deck& d, card_id id) {
@@ -117,7 +117,7 @@ void apply_one(league_deck& d, const mutation& m) {
       return;
     case mutation_element::ability: {
       const ability_set cover = covered_set(m);
-      const bool printed_x = t.stats.av_is_x;
+      const bool was_x = t.stats.av_is_x;
       (m.covers_aura ? t.stats.auras : t.stats.abilities) &= ~cover;
       if (m.aura) {
         t.stats.auras |= bit(m.pasted);
@@ -128,9 +128,7 @@ void apply_one(league_deck& d, const mutation& m) {
         t.pasted |= bit(m.pasted);
         src.used |= bit(m.pasted);
       }
-      card_stats before = t.stats;
-      before.av_is_x = printed_x;
-      t.stats.av_is_x = attack_is_x(before, t.stats.abilities, t.stats.auras);
+      t.stats.av_is_x = attack_is_x(was_x, t.stats.abilities, t.stats.auras);
       return;
     }
   }

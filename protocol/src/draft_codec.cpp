@@ -1,16 +1,13 @@
 // The drafting phase's JSON (draft_codec.hpp).
 #include "cod/protocol/draft_codec.hpp"
 
+#include "json_util.hpp"
+
 namespace cod::protocol {
 namespace {
 
 using json = nlohmann::json;
-
-json ids(std::span<const card_id> cards, const catalogue& cat) {
-  json out = json::array();
-  for (card_id c : cards) out.push_back(cat.def(c).id);
-  return out;
-}
+constexpr auto ids = detail::card_ids_json;
 
 }  // namespace
 

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <span>
+
+#include "cod/engine/catalogue.hpp"
 #include "cod/engine/types.hpp"
 
 namespace cod::protocol::detail {
@@ -22,6 +25,13 @@ inline nlohmann::json seats_json(unsigned mask) {
   for (int s = 0; s < max_seats; ++s)
     if (mask & (1U << s)) seats.push_back(s);
   return seats;
+}
+
+// Cards as their catalogue ids, in order.
+inline nlohmann::json card_ids_json(std::span<const card_id> cards, const catalogue& cat) {
+  nlohmann::json out = nlohmann::json::array();
+  for (card_id c : cards) out.push_back(cat.def(c).id);
+  return out;
 }
 
 // How errors name a card with no usable id: "#<index>", its 0-based position

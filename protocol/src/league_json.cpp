@@ -4,6 +4,7 @@
 
 #include "cod/protocol/card_json.hpp"
 #include "cod/protocol/mutation_json.hpp"
+#include "json_util.hpp"
 
 namespace cod::protocol {
 
@@ -11,11 +12,7 @@ namespace {
 
 using json = nlohmann::json;
 
-json ids(const std::vector<card_id>& cards, const catalogue& cat) {
-  json a = json::array();
-  for (card_id c : cards) a.push_back(cat.def(c).id);
-  return a;
-}
+constexpr auto ids = detail::card_ids_json;
 
 json seat_or_null(seat_t s) { return s == no_seat ? json(nullptr) : json(static_cast<int>(s)); }
 

@@ -37,6 +37,7 @@ room::room(room_services& svc, std::shared_ptr<serial_executor> ex, params p)
     cards_json_ = match_cards_json(p_.cards);
     if (auto own = match_catalogue(*svc_.cat, cards_json_)) own_cards_ = std::move(*own);
     else cards_error_ = own.error().message();
+    cards_shown_ = json::parse(cards_json_, nullptr, false);
   }
   publish_summary();
 }
@@ -139,9 +140,7 @@ message_ptr room::state_for(seat_t viewer, const peer* to) const {
 // R15: a match with its own (mutated) cards shows their definitions to
 // everyone from the first state on, as R14.6 reveals constructed lists.
 void room::add_own_cards(json& state) const {
-  if (cards_json_.empty()) return;
-  json cards = json::parse(cards_json_, nullptr, false);
-  if (cards.is_array()) state["cards"] = std::move(cards);
+  if (cards_shown_.is_array()) state["cards"] = cards_shown_;
 }
 
 void room::broadcast(const json& j, std::uint64_t except_conn) {

@@ -355,6 +355,7 @@ class room : public std::enable_shared_from_this<room> {
   // null plays the shared catalogue. cards() is what this room reads.
   std::shared_ptr<const catalogue> own_cards_;
   std::string cards_json_;
+  nlohmann::json cards_shown_;  // cards_json_ parsed once, for every state
   std::string cards_error_;  // params::cards that do not make a catalogue: the match never starts
   const catalogue& cards() const { return own_cards_ ? *own_cards_ : *svc_.cat; }
   void add_own_cards(nlohmann::json& state) const;

@@ -109,6 +109,7 @@ result<std::shared_ptr<room>> room::recover(room_services& svc, std::shared_ptr<
   r->match_id_ = rec.match_id;
   r->own_cards_ = rb.cards;  // R15: the cards the match is played with
   r->cards_json_ = rec.cards_json;
+  if (rb.cards) r->cards_shown_ = nlohmann::json::parse(rec.cards_json, nullptr, false);
   r->recovered_ = true;
   r->match_row_ = true;
   if (rb.drafted) {
