@@ -115,7 +115,8 @@ perr read_champion(const json& obj, std::optional<std::string>& out) {
 
 constexpr std::string_view message_types[] = {"hello",  "list_rooms", "create_room",     "join",
                                               "resume", "spectate",   "act",             "leave",
-                                              "ping",   "tournament_join", "draft_pick",      "history"};
+                                              "ping",   "tournament_join", "draft_pick",      "history",
+                                              "league_join", "league_act"};
 
 std::string what_of(std::string_view type) { return cat("a ", in_quotes(type), " message"); }
 
@@ -242,6 +243,32 @@ perr parse_tournament_join(const json& j, tournament_join_msg& m) {
   if (!deck) return missing("deck", what);
   if (auto e = deck_from(*deck, "deck.", m.deck)) return e;
   return read_champion(j, m.champion);
+}
+
+perr parse_league_join(const json& j, league_join_msg& m) {
+  const std::string what = what_of("league_join");
+  if (auto e = check_keys(j, {"type", "id", "token"}, "", what)) return e;
+  const json* token = find(j, "token");
+  if (!token) return missing("token", what);
+  return read_token(*token, m.token);
+}
+
+// The op's shape beyond its type is the league's to read (league_op_from_json).
+perr parse_league_act(const json& j, league_act_msg& m) {
+  const std::string what = what_of("league_act");
+  if (auto e = check_keys(j, {"type", "id", "op"}, "", what)) return e;
+  const json* op = find(j, "op");
+  if (!op) return missing("op", what);
+  if (!op->is_object()) return err(protocol_errc::bad_field_type, "op", "\"op\" is an object with a \"type\"");
+  const json* type = find(*op, "type");
+  if (!type) return missing("op.type", "an op");
+  if (!type->is_string() || (*type != "pick" && *type != "choose_deck" && *type != "mutate" && *type != "pass"))
+    return err(protocol_errc::bad_field_value, "op.type", "\"op.type\" is pick, choose_deck, mutate or pass");
+  if (find(*op, "seat"))
+    return err(protocol_errc::unknown_field, "op.seat",
+               "\"op.seat\" is never sent: the league_join on this connection says whose op it is");
+  m.op = *op;
+  return std::nullopt;
 }
 
 perr parse_spectate(const json& j, spectate_msg& m) {
@@ -383,6 +410,8 @@ client_parse_result parse_object(const json& j) {
                               [](const json& o, ping_msg& m) { return no_fields(o, m, "ping"); });
   if (t == "draft_pick") return parse_as<draft_pick_msg>(j, id, parse_draft_pick);
   if (t == "history") return parse_as<history_msg>(j, id, parse_history);
+  if (t == "league_join") return parse_as<league_join_msg>(j, id, parse_league_join);
+  if (t == "league_act") return parse_as<league_act_msg>(j, id, parse_league_act);
 
   std::string known;
   for (std::string_view name : message_types) {
@@ -513,6 +542,10 @@ json client_message_to_json(const client_message& msg) {
           if (m.seq) j["seq"] = *m.seq;
         } else if constexpr (std::is_same_v<T, history_msg>) {
           if (m.from_seq != 0) j["from_seq"] = m.from_seq;
+        } else if constexpr (std::is_same_v<T, league_join_msg>) {
+          j["token"] = m.token;
+        } else if constexpr (std::is_same_v<T, league_act_msg>) {
+          j["op"] = m.op;
         }
       },
       msg);

@@ -159,6 +159,23 @@ json make_left(const json& id, std::string_view room) {
 
 json make_pong(const json& id) { return reply("pong", id); }
 
+json make_league(const json& id, std::string_view league, json view) {
+  json j = reply("league", id);
+  j["league"] = league;
+  j["view"] = std::move(view);
+  return j;
+}
+
+json make_league_refusal(const json& id, json refusal) {
+  // The most specific sentence: the draft's or the mutation's when there is one.
+  std::string message;
+  for (const char* key : {"detail_message", "message"})
+    if (message.empty() && refusal.contains(key) && refusal[key].is_string()) message = refusal[key].get<std::string>();
+  json j = make_error(id, session_errc::league_refused, message);
+  j["refusal"] = std::move(refusal);
+  return j;
+}
+
 json make_history(const json& id, std::string_view room, std::int64_t seq, std::vector<history_entry> entries) {
   json j = reply("history", id);
   j["room"] = room;

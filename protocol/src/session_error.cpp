@@ -40,6 +40,8 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
                        "they start or close"},
     {"stale_action", "the game moved on since the state your request names (its \"seq\"): nothing was done; "
                      "choose again from the newest state"},
+    {"not_in_league", "this connection follows no league: send league_join with your league token first"},
+    {"league_refused", "the league refused that: see \"refusal\" for the rule"},
 }};
 
 }  // namespace

@@ -129,11 +129,12 @@ api::api(std::string token, const catalogue& cards, match_store& store, std::str
       guard_(limits) {}
 
 namespace {
-// The organiser API's targets: /admin/api/tournaments and below.
+// The organiser API's targets: /admin/api/tournaments, /admin/api/leagues and below.
 bool is_organiser_target(std::string_view target) {
   const std::string_view path = target.substr(0, target.find('?'));
-  constexpr std::string_view root = "/admin/api/tournaments";
-  return path.substr(0, root.size()) == root && (path.size() == root.size() || path[root.size()] == '/');
+  for (std::string_view root : {std::string_view("/admin/api/tournaments"), std::string_view("/admin/api/leagues")})
+    if (path.substr(0, root.size()) == root && (path.size() == root.size() || path[root.size()] == '/')) return true;
+  return false;
 }
 }  // namespace
 
@@ -162,7 +163,8 @@ response api::handle(const request& req, clock::time_point now) const {
     who = "organiser";
     if (!is_organiser_target(req.target))
       r = error_response(403, "forbidden",
-                         "the organiser token opens only /admin/api/tournaments (docs/tournaments.md)");
+                         "the organiser token opens only /admin/api/tournaments and /admin/api/leagues "
+                         "(docs/tournaments.md, docs/league.md)");
   } else {
     r = error_response(401, "unauthorized", "wrong token");
   }
@@ -212,6 +214,12 @@ response api::route(const request& req, std::string_view who) const {
     params p;
     if (auto e = parse_query_string(query, p)) return bad_param(*e);
     return tournaments_->handle(req, who, seg, p);
+  }
+  if (!seg.empty() && seg[0] == "leagues") {
+    if (!leagues_) return error_response(404, "not_found", "this server runs no leagues");
+    params p;
+    if (auto e = parse_query_string(query, p)) return bad_param(*e);
+    return leagues_->handle(req, who, seg, p);
   }
   if (req.method != "GET" && req.method != "HEAD") {
     response r = error_response(405, "method_not_allowed", "the admin API is read-only: GET (or HEAD)");

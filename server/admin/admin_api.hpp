@@ -85,6 +85,8 @@ class api {
   bool enabled() const { return !token_.empty() || !organiser_token_.empty(); }
   // Before serving; must outlive the api. Without it, /admin/api/tournaments is 404.
   void set_tournaments(tournament_routes* t) { tournaments_ = t; }
+  // The same for /admin/api/leagues (server/league_service/league_api.hpp).
+  void set_leagues(tournament_routes* l) { leagues_ = l; }
   response handle(const request& req) const { return handle(req, clock::now()); }
   // `now`: the brute-force guard's and the refusal log's time (tests).
   response handle(const request& req, clock::time_point now) const;
@@ -104,6 +106,7 @@ class api {
   const catalogue& cards_;
   match_store& store_;
   tournament_routes* tournaments_ = nullptr;
+  tournament_routes* leagues_ = nullptr;
   // Its own mutex: handle() stays const and thread-safe.
   mutable refusal_guard guard_;
 };

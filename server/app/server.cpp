@@ -39,6 +39,8 @@
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
+#include "league_service/league_api.hpp"
+#include "league_service/league_service.hpp"
 #include "tournament_service/organiser_api.hpp"
 #include "tournament_service/tournament_service.hpp"
 
@@ -103,6 +105,9 @@ struct server::impl {
   // the io_context (whose handlers may hold rooms) and the registry.
   std::unique_ptr<tournament_service> tournaments;
   std::unique_ptr<organiser_api> organiser;
+  // Mutation leagues (docs/league.md): like the tournaments.
+  std::unique_ptr<league_service> leagues;
+  std::unique_ptr<league_api> league_routes;
   // The admin API's requests block (SQLite reads, replays): one thread of
   // their own keeps them off the io threads the rooms run on, and admins
   // queue behind each other rather than load both cores.
@@ -115,6 +120,9 @@ struct server::impl {
   std::shared_ptr<listener> lst;
   std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
   net::steady_timer stop_timer{ioc};
+  // Every second: the leagues' phase clocks and duels (league_service::tick),
+  // on the admin thread (it reads the store).
+  net::steady_timer league_timer{ioc};
   std::optional<net::signal_set> signals;
   std::vector<std::thread> threads;
   std::atomic<bool> stop_requested{false};
@@ -131,6 +139,15 @@ struct server::impl {
     if (!admin_pool) return;
     admin_pool->join();
     admin_pool.reset();
+  }
+
+  void tick_leagues() {
+    league_timer.expires_after(std::chrono::seconds(1));
+    league_timer.async_wait([this](const boost::system::error_code& ec) {
+      if (ec || stop_requested || !admin_pool) return;
+      net::post(*admin_pool, [this] { leagues->tick(); });
+      tick_leagues();
+    });
   }
 
   void poll_stop() {
@@ -171,6 +188,9 @@ server::~server() {
   // its queued handlers still hold goes with the io_context itself.
   impl_->lst.reset();
   impl_->lobby.find_tournament_seat = nullptr;
+  impl_->lobby.follow_league = nullptr;
+  impl_->lobby.league_act = nullptr;
+  impl_->leagues.reset();      // it holds the registry
   impl_->tournaments.reset();  // it holds the registry
   impl_->lobby.rooms.reset();
   impl_->rooms.reset();
@@ -355,11 +375,34 @@ status server::start() {
                                   },
                                   .lost = [t](const std::string& id) { t->lost(id); }});
   }
-  d.lobby.find_tournament_seat = [t = d.tournaments.get()](std::string_view token, const std::string& routed) {
-    return t->find_seat(token, routed);
-  };
   d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store);
   d.admin_api->set_tournaments(d.organiser.get());
+
+  // Mutation leagues (docs/league.md): after the rooms of their running
+  // duels are rebuilt, like the tournaments. A league runs on the node
+  // that created it (docs/cluster.md).
+  league_service::deps ld;
+  ld.rooms = d.rooms;
+  ld.store = d.store.get();
+  ld.cards = &d.cat;
+  ld.wall_ms = d.room_svc.wall_ms;
+  ld.random = [] { return random_u64(); };
+  d.leagues = std::make_unique<league_service>(ld);
+  d.leagues->load();
+  d.league_routes = std::make_unique<league_api>(*d.leagues, *d.store);
+  d.admin_api->set_leagues(d.league_routes.get());
+  d.lobby.follow_league = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
+                                                std::weak_ptr<peer> p) { return l->follow(token, id, std::move(p)); };
+  d.lobby.league_act = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
+                                             const nlohmann::json& op) { return l->act(token, id, op); };
+  // tournament_join seats a league player in their duel too.
+  d.lobby.find_tournament_seat = [t = d.tournaments.get(), l = d.leagues.get()](std::string_view token,
+                                                                              const std::string& routed) {
+    auto seat = t->find_seat(token, routed);
+    if (seat.what != tournament_seat::kind::bad_token) return seat;
+    auto in_league = l->find_seat(token);
+    return in_league.what != tournament_seat::kind::bad_token ? in_league : seat;
+  };
 
   // Matches that ended within finished_room_ttl_sec before the start get a
   // finished room back, as they had before the stop: a player whose last
@@ -405,6 +448,7 @@ void server::run() {
   auto& d = *impl_;
   d.work.emplace(d.ioc.get_executor());
   d.lst->run();
+  d.tick_leagues();
   for (int i = 0; i < d.cfg.threads; ++i) d.threads.emplace_back([&d] { d.ioc.run(); });
 }
 

@@ -228,6 +228,18 @@ void client_session::on_text(std::string_view text) {
           j.deck = m.deck;
           j.champion = m.champion;
           found.r->join_reserved(self, std::move(j), m.token);
+        } else if constexpr (std::is_same_v<T, pr::league_join_msg>) {
+          if (!svc_.follow_league) return send_error(m.id, pr::session_errc::bad_token, "this server runs no leagues");
+          auto reply = svc_.follow_league(m.token, m.id, weak_from_this());
+          if (!reply) {
+            spdlog::info("connection {}: league_join with an unknown token refused", conn_id_);
+            return send_error(m.id, pr::session_errc::bad_token, "that token belongs to no league player");
+          }
+          league_token_ = m.token;
+          send(*reply);
+        } else if constexpr (std::is_same_v<T, pr::league_act_msg>) {
+          if (!svc_.league_act || league_token_.empty()) return send_error(m.id, pr::session_errc::not_in_league);
+          send(svc_.league_act(league_token_, m.id, m.op));
         } else if constexpr (std::is_same_v<T, pr::act_msg>) {
           auto r = attached();
           if (!r) return send_error(m.id, pr::session_errc::not_seated);

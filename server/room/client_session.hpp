@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,13 @@ struct lobby_services {
   // tournament_join: null when the server runs no tournaments. `routed`:
   // the room the connection's URL named (a cluster's tournament id).
   std::function<tournament_seat(std::string_view token, const std::string& routed)> find_tournament_seat;
+  // league_join, league_act (R15; docs/league.md): null when the server
+  // runs no leagues. follow_league: the reply (a `league` view) and `p`
+  // follows the token's league, or nullopt for an unknown token.
+  // league_act: the reply (`league`, or an error).
+  std::function<std::optional<nlohmann::json>(std::string_view token, const nlohmann::json& id, std::weak_ptr<peer> p)>
+      follow_league;
+  std::function<nlohmann::json(std::string_view token, const nlohmann::json& id, const nlohmann::json& op)> league_act;
   metrics* stats = nullptr;
   config cfg;
   const std::atomic<bool>* shutting_down = nullptr;
@@ -125,6 +133,7 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   // list_rooms has a budget of its own: each costs more than any other request.
   rate_limiter list_budget_;
   std::vector<std::weak_ptr<room>> created_;
+  std::string league_token_;  // the last accepted league_join's (on the strand)
   std::atomic<bool> hello_{false};
   bool acks_in_update_ = false;
   bool legal_actions_ = false;

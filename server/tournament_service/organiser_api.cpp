@@ -1,11 +1,10 @@
 #include "tournament_service/organiser_api.hpp"
 
-#include <charconv>
-
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "admin/match_report.hpp"
+#include "admin/request_body.hpp"
 #include "common/strcat.hpp"
 #include "common/wall_clock.hpp"
 #include "tournament_service/tournament_json.hpp"
@@ -14,17 +13,15 @@ namespace cod::server {
 
 namespace tn = cod::tournaments;
 using admin::error_response;
+using admin::get_field;
+using admin::method_not_allowed;
+using admin::ok_json;
+using admin::only_keys;
+using admin::parse_body;
 using detail::cat;
 using nlohmann::json;
 
 namespace {
-
-admin::response ok_json(const json& j, int status = 200) {
-  admin::response r;
-  r.status = status;
-  r.body = j.dump();
-  return r;
-}
 
 // A refused act: 404 for what does not exist, 409 for what the tournament's
 // state forbids now, 400 for a bad request.
@@ -37,67 +34,6 @@ admin::response refused(const tn::status& st) {
     default: break;
   }
   return error_response(http, std::string(tn::errc_name(st.code)), st.detail);
-}
-
-admin::response method_not_allowed(const char* allow) {
-  auto r = error_response(405, "method_not_allowed", cat("this endpoint takes ", allow));
-  r.headers.emplace_back("Allow", allow);
-  return r;
-}
-
-// The body of a POST: a JSON object ("" counts as {}).
-bool parse_body(const std::string& text, json& out, admin::response& err) {
-  if (text.empty()) {
-    out = json::object();
-    return true;
-  }
-  out = json::parse(text, nullptr, false);
-  if (out.is_discarded() || !out.is_object()) {
-    err = error_response(400, "bad_json", "the body must be a JSON object");
-    return false;
-  }
-  return true;
-}
-
-// Only these keys: a typo never silently changes what an act does.
-bool only_keys(const json& j, std::initializer_list<const char*> allowed, admin::response& err) {
-  for (const auto& [k, v] : j.items()) {
-    bool known = false;
-    for (const char* a : allowed) known = known || k == a;
-    if (!known) {
-      err = error_response(400, "unknown_field", cat("unknown field '", k, "'"), k);
-      return false;
-    }
-  }
-  return true;
-}
-
-template <class T>
-bool get_field(const json& j, const char* key, T& out, admin::response& err) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return true;
-  try {
-    if constexpr (std::is_same_v<T, bool>) {
-      if (!it->is_boolean()) throw std::invalid_argument("");
-    } else if constexpr (std::is_integral_v<T>) {
-      if (!it->is_number_integer()) throw std::invalid_argument("");
-    } else {
-      if (!it->is_string()) throw std::invalid_argument("");
-    }
-    out = it->get<T>();
-    return true;
-  } catch (const std::exception&) {
-    err = error_response(400, "bad_field_type", cat("'", key, "' has the wrong type"), key);
-    return false;
-  }
-}
-
-std::string actor_of(const json& body, const admin::request& req) {
-  std::string a = "organiser";
-  if (auto it = body.find("organiser"); it != body.end() && it->is_string() && !it->get<std::string>().empty())
-    a = it->get<std::string>().substr(0, 64);
-  (void)req;
-  return a;
 }
 
 // "player": an id (integer) or a name (case-insensitive).
@@ -161,18 +97,9 @@ admin::response create(tournament_service& svc, const json& body, const std::str
       return err;
     c.clock = cs;
   }
-  if (auto s = body.find("seed"); s != body.end() && !s->is_null()) {
-    // A decimal string (JSON numbers lose precision past 2^53) or a number.
-    std::string text = s->is_string() ? s->get<std::string>() : s->is_number_unsigned() ? s->dump() : "";
-    std::uint64_t v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
-      return error_response(400, "bad_field_value", "'seed' is an unsigned 64-bit integer (a decimal string)", "seed");
-    c.seed = v;
-  } else {
-    c.seed = 0;  // drawn by the service
-  }
-  const bool seed_given = body.contains("seed") && !body.at("seed").is_null();
+  bool seed_given = false;
+  if (!admin::seed_of(body, c.seed, seed_given, err)) return err;
+  if (!seed_given) c.seed = 0;  // drawn by the service
   tournament_service::created out;
   auto st = svc.create(c, names, x, actor, out, seed_given);
   if (!st) return refused(st);
@@ -203,7 +130,7 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
     admin::response err;
     if (!parse_body(req.body, body, err)) return err;
   }
-  const std::string actor = actor_of(body, req);
+  const std::string actor = admin::actor_of(body);
 
   // /tournaments
   if (seg.size() == 1) {

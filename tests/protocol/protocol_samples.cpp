@@ -29,6 +29,8 @@
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/draft_codec.hpp"
+#include "cod/protocol/league_json.hpp"
+#include "cod/protocol/mutation_json.hpp"
 #include "cod/protocol/legal_actions.hpp"
 #include "cod/protocol/room_config.hpp"
 #include "cod/protocol/server_messages.hpp"
@@ -321,6 +323,109 @@ void draft_samples(const cod::catalogue& cat) {
   }
 }
 
+// A whole mutation league (R15) with random legal ops: each seat's `league`
+// view after every op of its own (with the fields the server adds), the
+// clients' league_act for each op, and refusals.
+void league_samples(const cod::catalogue& cat) {
+  emit_client(proto::league_join_msg{20, "0123456789abcdef0123456789abcdef"});
+  cod::league l;
+  if (cod::league::create(cat, {11, {"initiation", "treachery"}, cod::mutation_costs::ruling()}, l) !=
+      cod::league_error::ok) {
+    std::cerr << "protocol_samples: league::create failed\n";
+    ++failures;
+    return;
+  }
+  const std::vector<std::string> names = {"Ann", "Bob", "Cy", "Di"};
+  cod::rng r(5);
+  auto view = [&](cod::seat_t s, bool duel) {
+    json v = proto::league_view_to_json(l, s, names);
+    v["name"] = "Autumn league";
+    v["exhaustion"] = false;
+    v["turn_clock"] = nullptr;
+    v["phase_deadline_ms"] = l.stage() == cod::league_stage::mutating ? json(1'700'000'600'000) : json(nullptr);
+    if (duel) v["you"]["duel"] = {{"table", 0}, {"seat", 0}, {"opponent", "Bob"}, {"room", "r7k2"}};
+    return v;
+  };
+  auto act = [&](const cod::league_op& op) {
+    json j = proto::league_op_to_json(op, cat);
+    j.erase("seat");
+    if (op.type != cod::league_op_type::result)
+      emit("client/league_act", {{"type", "league_act"}, {"id", 21}, {"op", j}});
+    const auto refused = l.apply(op);
+    if (!refused.ok()) {
+      emit("server/error", proto::make_league_refusal(21, proto::league_refusal_to_json(refused)));
+      return false;
+    }
+    if (op.seat != cod::no_seat) emit("server/league", proto::make_league(21, "la8bfd7f0cb", view(op.seat, false)));
+    return true;
+  };
+  int steps = 0;
+  while (l.stage() != cod::league_stage::finished && ++steps < 500) {
+    cod::league_op op;
+    switch (l.stage()) {
+      case cod::league_stage::drafting: {
+        const auto& st = l.the_draft().state();
+        for (cod::seat_t s = 0; s < cod::league_players; ++s)
+          if (!st.seats[s].submitted && !st.seats[s].packet.empty()) {
+            op.type = cod::league_op_type::pick;
+            op.seat = s;
+            op.pick.type = cod::draft_pick_type::take;
+            op.pick.seat = s;
+            op.pick.cards = {st.seats[s].packet[r.below(st.seats[s].packet.size())]};
+            break;
+          }
+        break;
+      }
+      case cod::league_stage::building:
+        for (cod::seat_t s = 0; s < cod::league_players; ++s)
+          if (!l.has_deck(s)) {
+            op.type = cod::league_op_type::choose_deck;
+            op.seat = s;
+            op.cards.assign(l.drafted(s).begin(), l.drafted(s).begin() + 8);
+            break;
+          }
+        break;
+      case cod::league_stage::mutating:
+        for (cod::seat_t s = 0; s < cod::league_players; ++s)
+          if (!l.phase_done(s)) {
+            std::vector<cod::mutation> menu;
+            cod::legal_mutations(l.config().costs, l.deck_of(s), cod::mutation_budget, menu);
+            op.seat = s;
+            op.type = menu.empty() || s == 3 ? cod::league_op_type::pass : cod::league_op_type::mutate;
+            if (!menu.empty()) op.mutations = {menu[r.below(menu.size())]};
+            if (s == 2 && !menu.empty()) {
+              // A refused one first: the same mutation twice breaks a limit.
+              cod::league_op twice = op;
+              twice.mutations.push_back(op.mutations.front());
+              act(twice);
+            }
+            if (op.type == cod::league_op_type::pass) op.mutations.clear();
+            break;
+          }
+        break;
+      case cod::league_stage::playing:
+        for (int t = 0; t < cod::league_tables; ++t)
+          if (!l.table(l.round(), t).decided) {
+            for (cod::seat_t s : l.table(l.round(), t).seats)
+              emit("server/league", proto::make_league(nullptr, "la8bfd7f0cb", view(s, true)));
+            op.type = cod::league_op_type::result;
+            op.table = t;
+            op.winner = l.table(l.round(), t).seats[r.below(2)];
+            break;
+          }
+        break;
+      case cod::league_stage::finished: break;
+    }
+    if (!act(op)) {
+      std::cerr << "protocol_samples: a league op was refused\n";
+      ++failures;
+      return;
+    }
+  }
+  for (cod::seat_t s = 0; s < cod::league_players; ++s)
+    emit("server/league", proto::make_league(nullptr, "la8bfd7f0cb", view(s, false)));
+}
+
 void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/welcome", proto::make_welcome(1, "s-5f2c", 65536, 20));
   emit("server/welcome", proto::make_welcome(nullptr, "s-5f2d", 1024, 5, "other/1"));
@@ -392,8 +497,10 @@ void fixed_server_samples(const cod::catalogue& cat) {
                                                     "a message"}));
   for (int c = 0; c < proto::session_errc_count; ++c) {
     const auto code = static_cast<proto::session_errc>(c);
-    // These need a reason: below.
-    if (code == proto::session_errc::bad_deck || code == proto::session_errc::bad_champion_choice) continue;
+    // These need a reason (or a refusal): below, and in league_samples.
+    if (code == proto::session_errc::bad_deck || code == proto::session_errc::bad_champion_choice ||
+        code == proto::session_errc::league_refused)
+      continue;
     emit("server/error", proto::make_error(c % 2 ? json(c) : json(nullptr), code));
   }
   for (int e = 1; e <= static_cast<int>(cod::rule_error::champion_not_allowed); ++e)
@@ -784,6 +891,7 @@ int main(int argc, char** argv) {
   ability_samples(cat);
   match_samples(cat);
   ai_match_samples(cat);
+  league_samples(cat);
   std::cout.flush();
   return failures == 0 ? 0 : 1;
 }

@@ -179,9 +179,29 @@ struct draft_pick_msg {
   bool operator==(const draft_pick_msg&) const = default;
 };
 
+// A mutation league player follows their league (R15; docs/league.md): the
+// reply is `league` (their view), pushed again on every change until the
+// connection closes or follows another league. Errors: bad_token.
+struct league_join_msg {
+  nlohmann::json id;
+  std::string token;  // the league join token: 32 lowercase hex digits
+  bool operator==(const league_join_msg&) const = default;
+};
+
+// A followed league's player acts: {"type": "league_act", "op": {"type":
+// "pick" | "choose_deck" | "mutate" | "pass", ...}} as in league_json.hpp,
+// without "seat" (the connection's league_join says whose). The op stays
+// JSON here: it names cards of the league's catalogue, read by the server.
+struct league_act_msg {
+  nlohmann::json id;
+  nlohmann::json op;  // an object with a string "type"
+  bool operator==(const league_act_msg&) const = default;
+};
+
 using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
-                                    tournament_join_msg, draft_pick_msg, history_msg>;
+                                    tournament_join_msg, draft_pick_msg, history_msg,
+                                    league_join_msg, league_act_msg>;
 
 // "hello", "join", ...: the message's "type".
 std::string_view message_type(const client_message& m);

@@ -144,6 +144,14 @@ nlohmann::json make_accepted(const nlohmann::json& id, std::int64_t seq);
 nlohmann::json make_left(const nlohmann::json& id, std::string_view room);
 // {"type": "pong"}
 nlohmann::json make_pong(const nlohmann::json& id);
+
+// R15 (docs/league.md): a league player's view, as league_json's
+// league_view_to_json gives it: league_join's and an accepted league_act's
+// reply (with the request's id), then pushed (without) on every change.
+nlohmann::json make_league(const nlohmann::json& id, std::string_view league, nlohmann::json view);
+// A league_act the league's rules refused: error league_refused, its
+// "refusal" as league_refusal_to_json gives it (the message is its sentence).
+nlohmann::json make_league_refusal(const nlohmann::json& id, nlohmann::json refusal);
 // One entry of a history reply: the events of the action `seq` (0: the
 // match's setup) as events_to_json wrote them for the recipient.
 struct history_entry {

@@ -44,9 +44,12 @@ enum class session_errc : std::uint8_t {
   too_many_rooms,        // create_room: this address already has max_waiting_rooms_per_address rooms waiting
   // Added with the legal actions on the wire:
   stale_action,          // act, draft_pick: its "seq" is not the room's current one (something happened since)
+  // Added with the mutation league (R15; league_join, league_act):
+  not_in_league,         // league_act before a league_join on this connection
+  league_refused,        // league_act: the league refused the op ("refusal" says which rule)
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::stale_action) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::league_refused) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);

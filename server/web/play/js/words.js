@@ -23,6 +23,9 @@ const ERROR_WORDS = {
   server_busy: "The server is busy: try again in a moment.",
   shutting_down: "The server is shutting down.",
   internal_error: "The server hit an internal error; nothing changed.",
+  // Mutation league (docs/protocol.md "league_act").
+  not_in_league: "Open your league with your league token first.",
+  league_refused: "The league refused that.",
   // Rule errors.
   game_over: "The match is over.",
   not_your_turn: "It is not your turn.",

@@ -1,0 +1,621 @@
+#include "league_service/league_service.hpp"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+#include "cod/protocol/league_json.hpp"
+#include "cod/protocol/mutation_json.hpp"
+#include "cod/protocol/server_messages.hpp"
+#include "common/random.hpp"
+#include "common/sha256.hpp"
+#include "common/strcat.hpp"
+#include "room/match_id.hpp"
+#include "room/room.hpp"
+#include "room/room_registry.hpp"
+
+namespace cod::server {
+
+namespace pr = cod::protocol;
+using detail::cat;
+using nlohmann::json;
+
+namespace {
+
+std::string league_id_of(std::uint64_t v) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s = "l";
+  for (int i = 0; i < 10; ++i) {
+    s += digits[v & 15];
+    v >>= 4;
+  }
+  return s;
+}
+
+// A duel's room after the first that ended without a result gets another
+// seed (the first may have been revealed at its end): mixed from the
+// duel's seed and the attempt (splitmix64's finaliser).
+std::uint64_t attempt_seed(std::uint64_t seed, int attempt) {
+  if (attempt == 0) return seed;
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(attempt);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+json clock_json(const std::optional<pr::turn_clock>& c) {
+  if (!c) return nullptr;
+  return {{"bank_ms", c->bank_ms}, {"increment_ms", c->increment_ms}};
+}
+
+json game_json(const league_game& g) {
+  return {{"round", g.round},
+          {"table", g.table},
+          {"room", g.room_id},
+          {"match", g.match_id.empty() ? json(nullptr) : json(g.match_id)}};
+}
+
+// A stored match's end that decides a duel: a result the game gave (not
+// voided or aborted by the server).
+bool decisive(const stored_match& sm) {
+  return sm.result && sm.result->reason != "voided" && sm.result->reason != "aborted";
+}
+
+}  // namespace
+
+league_service::league_service(deps d) : d_(std::move(d)) {}
+
+// ---------------------------------------------------------------------------
+// The record: saved whole, replayed at start-up.
+
+std::string league_service::record_json(const entry& e) const {
+  json players = json::array();
+  for (const auto& p : e.players) players.push_back({{"name", p.name}, {"token_hash", p.token_hash}});
+  json ops = json::array();
+  for (const auto& op : e.l.ops()) ops.push_back(pr::league_op_to_json(op, *d_.cards));
+  json games = json::array();
+  for (const auto& g : e.games) games.push_back(game_json(g));
+  return json{{"format", "cod-league/1"},
+              {"name", e.s.name},
+              {"packs", e.s.packs},
+              {"exhaustion", e.s.exhaustion},
+              {"turn_clock", clock_json(e.s.clock)},
+              {"phase_clock_sec", e.s.phase_clock_sec},
+              {"costs", pr::mutation_costs_to_json(e.s.costs)},
+              {"seed", std::to_string(e.s.seed)},
+              {"players", std::move(players)},
+              {"ops", std::move(ops)},
+              {"games", std::move(games)},
+              {"phase_started_ms", e.phase_started_ms}}
+      .dump();
+}
+
+std::optional<league_service::entry> league_service::restore(const stored_league& sl) const {
+  try {
+    const json j = json::parse(sl.record_json);
+    entry e;
+    e.created_ms = sl.created_ms;
+    e.s.name = j.at("name").get<std::string>();
+    e.s.packs = j.at("packs").get<std::vector<std::string>>();
+    e.s.exhaustion = j.at("exhaustion").get<bool>();
+    if (const json& c = j.at("turn_clock"); !c.is_null())
+      e.s.clock = pr::turn_clock{c.at("bank_ms").get<std::int64_t>(), c.at("increment_ms").get<std::int64_t>()};
+    e.s.phase_clock_sec = j.at("phase_clock_sec").get<int>();
+    auto costs = pr::mutation_costs_from_json(j.at("costs"));
+    if (!costs.ok()) throw std::runtime_error("costs: " + costs.error);
+    e.s.costs = costs.costs;
+    e.s.seed = std::stoull(j.at("seed").get<std::string>());
+    for (const auto& p : j.at("players"))
+      e.players.push_back({p.at("name").get<std::string>(), p.at("token_hash").get<std::string>()});
+    std::vector<league_op> ops;
+    for (const auto& o : j.at("ops")) {
+      std::string error;
+      auto op = pr::league_op_from_json(o, *d_.cards, error);
+      if (!op) throw std::runtime_error("op " + std::to_string(ops.size()) + ": " + error);
+      ops.push_back(std::move(*op));
+    }
+    for (const auto& g : j.at("games"))
+      e.games.push_back({g.at("round").get<int>(), g.at("table").get<int>(), g.at("room").get<std::string>(),
+                         g.at("match").is_null() ? std::string() : g.at("match").get<std::string>()});
+    e.phase_started_ms = j.at("phase_started_ms").get<std::int64_t>();
+    int failed_at = -1;
+    const league_config cfg{e.s.seed, e.s.packs, e.s.costs};
+    const auto refused = replay_league(*d_.cards, cfg, ops, e.l, failed_at);
+    if (!refused.ok())
+      throw std::runtime_error(cat("op ", failed_at, " does not replay: ", league_error_name(refused.error)));
+    return e;
+  } catch (const std::exception& ex) {
+    spdlog::error("league {} ('{}'): its stored record cannot be read, so it is not run: {}", sl.id, sl.name,
+                  ex.what());
+    return std::nullopt;
+  }
+}
+
+void league_service::save(const std::string& id, const entry& e) {
+  stored_league sl{id, e.s.name, e.created_ms, e.l.stage() == league_stage::finished, record_json(e)};
+  d_.store->save_league(sl, [id](const status& st) {
+    if (!st) spdlog::error("league {}: could not be saved: {}", id, st.message());
+  });
+}
+
+void league_service::load() {
+  std::vector<stored_league> found;
+  try {
+    found = d_.store->load_leagues();
+  } catch (const persist_error& ex) {
+    spdlog::error("leagues: the stored leagues could not be read: {}", ex.what());
+    return;
+  }
+  std::lock_guard lock(mu_);
+  for (const auto& sl : found) {
+    auto e = restore(sl);
+    if (!e) continue;
+    auto& placed = entries_[sl.id] = std::move(*e);
+    int hooked = 0;
+    for (const auto& g : placed.games)
+      if (g.round == placed.l.round() && hook(sl.id, g.room_id)) ++hooked;
+    spdlog::info("league {} ('{}'): loaded, stage {}, round {}, {} duel rooms recovered", sl.id, placed.s.name,
+                 league_stage_name(placed.l.stage()), placed.l.round(), hooked);
+    open_rooms(sl.id, placed);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Changes.
+
+league_refusal league_service::apply(const std::string& id, entry& e, const league_op& op) {
+  const int round_before = e.l.round();
+  const league_stage stage_before = e.l.stage();
+  const auto refused = e.l.apply(op);
+  if (refused.ok()) changed(id, e, round_before, stage_before);
+  return refused;
+}
+
+void league_service::changed(const std::string& id, entry& e, int round_before, league_stage stage_before) {
+  const league_stage now = e.l.stage();
+  if (now == league_stage::mutating && (stage_before != now || e.l.round() != round_before))
+    e.phase_started_ms = d_.wall_ms();
+  if (now != stage_before || e.l.round() != round_before) {
+    if (now == league_stage::finished) {
+      std::string ranking;
+      for (const auto& st : e.l.standings())
+        ranking += cat(ranking.empty() ? "" : ", ", st.place, ". ", e.players[st.seat].name, " (", st.won, " won)");
+      spdlog::info("league {}: finished: {}", id, ranking);
+    } else {
+      spdlog::info("league {}: stage {}, round {}", id, league_stage_name(now), e.l.round());
+    }
+  }
+  save(id, e);
+  open_rooms(id, e);
+  push(id, e);
+}
+
+json league_service::view_of(const std::string& id, const entry& e, seat_t seat) const {
+  std::vector<std::string> names;
+  for (const auto& p : e.players) names.push_back(p.name);
+  json v = pr::league_view_to_json(e.l, seat, names);
+  v["name"] = e.s.name;
+  v["exhaustion"] = e.s.exhaustion;
+  v["turn_clock"] = clock_json(e.s.clock);
+  v["phase_deadline_ms"] = e.l.stage() == league_stage::mutating && e.s.phase_clock_sec > 0
+                               ? json(e.phase_started_ms + std::int64_t{e.s.phase_clock_sec} * 1000)
+                               : json(nullptr);
+  if (seat != no_seat && e.l.stage() == league_stage::playing) {
+    // The player's duel of this round: tournament_join with the league token seats them.
+    for (int t = 0; t < league_tables; ++t) {
+      const auto& table = e.l.table(e.l.round(), t);
+      if (table.decided || (table.seats[0] != seat && table.seats[1] != seat)) continue;
+      const int my_seat = table.seats[0] == seat ? 0 : 1;
+      json duel = {{"table", t}, {"seat", my_seat}, {"opponent", e.players[table.seats[1 - my_seat]].name}};
+      for (const auto& g : e.games)
+        if (g.round == e.l.round() && g.table == t) duel["room"] = g.room_id;
+      v["you"]["duel"] = std::move(duel);
+    }
+  }
+  (void)id;
+  return v;
+}
+
+void league_service::push(const std::string& id, entry& e) {
+  std::erase_if(e.followers, [](const auto& f) { return f.first.expired(); });
+  for (const auto& [w, seat] : e.followers)
+    if (auto p = w.lock()) p->send(std::make_shared<const std::string>(pr::make_league(json(), id, view_of(id, e, seat)).dump()));
+}
+
+// ---------------------------------------------------------------------------
+// Duel rooms.
+
+std::shared_ptr<room> league_service::hook(const std::string& id, const std::string& room_id) {
+  auto r = d_.rooms->find(room_id);
+  if (!r) return nullptr;
+  room_hooks h;
+  h.started = [this, id](const std::string& rid, const std::string& mid) { on_started(id, rid, mid); };
+  h.finished = [this, id](const std::string& rid, const std::string&, const std::vector<int>& w) {
+    on_finished(id, rid, w);
+  };
+  r->set_hooks(std::move(h));
+  return r;
+}
+
+// R15.3: each undecided duel of the round being played gets a room when it
+// has none yet; rooms of decided duels are retired.
+void league_service::open_rooms(const std::string& id, entry& e) {
+  const int round = e.l.round();
+  for (const auto& g : e.games) {
+    if (g.round != round || e.l.stage() != league_stage::playing || e.l.table(round, g.table).decided) {
+      if (auto r = d_.rooms->find(g.room_id); r && g.match_id.empty())
+        r->retire("this league duel is decided, or its round is over");
+    }
+  }
+  if (e.l.stage() != league_stage::playing) return;
+  for (int t = 0; t < league_tables; ++t) {
+    // A duel with a room already: tick() gives it another if it ends without a result.
+    const bool has_room = std::any_of(e.games.begin(), e.games.end(),
+                                      [&](const league_game& g) { return g.round == round && g.table == t; });
+    if (!e.l.table(round, t).decided && !has_room) open_room(id, e, t);
+  }
+}
+
+void league_service::open_room(const std::string& id, entry& e, int t) {
+  const int round = e.l.round();
+  const auto& table = e.l.table(round, t);
+  const int attempts = static_cast<int>(std::count_if(
+      e.games.begin(), e.games.end(), [&](const league_game& g) { return g.round == round && g.table == t; }));
+  const auto setup = e.l.match_cards(round, t);
+  room::params p;
+  p.mode = game_mode::duel;
+  p.format = pr::deck_format::constructed;
+  p.options.seats = 2;
+  p.options.exhaustion = e.s.exhaustion;
+  p.options.clock = e.s.clock;
+  p.reserved = {e.players[table.seats[0]].token_hash, e.players[table.seats[1]].token_hash};
+  p.cards = setup.cards;
+  p.fixed_decks[0] = setup.decks[0];
+  p.fixed_decks[1] = setup.decks[1];
+  auto r = d_.rooms->create_with(std::move(p), attempt_seed(setup.seed, attempts));
+  if (!r) {
+    spdlog::error("league {}: no room for round {} table {} (max_rooms reached); tried again when a player asks",
+                  id, round, t);
+    return;
+  }
+  e.games.push_back({round, t, r->id(), {}});
+  hook(id, r->id());
+  spdlog::info("league {}: round {} table {}: room {} for '{}' vs '{}'{}", id, round, t, r->id(),
+               e.players[table.seats[0]].name, e.players[table.seats[1]].name,
+               attempts > 0 ? cat(" (attempt ", attempts + 1, ")") : std::string());
+}
+
+void league_service::on_started(const std::string& id, const std::string& room_id, const std::string& match_id) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  for (auto& g : it->second.games)
+    if (g.room_id == room_id) {
+      g.match_id = match_id;
+      spdlog::info("league {}: round {} table {} is match {}", id, g.round, g.table, match_id);
+      save(id, it->second);
+      push(id, it->second);
+      return;
+    }
+}
+
+void league_service::on_finished(const std::string& id, const std::string& room_id, const std::vector<int>& winners) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  entry& e = it->second;
+  auto g = std::find_if(e.games.begin(), e.games.end(), [&](const league_game& x) { return x.room_id == room_id; });
+  if (g == e.games.end() || g->round != e.l.round() || e.l.stage() != league_stage::playing) return;
+  const auto& table = e.l.table(g->round, g->table);
+  league_op op;
+  op.type = league_op_type::result;
+  op.table = g->table;
+  op.winner = winners.size() == 1 ? table.seats[winners[0] == 0 ? 0 : 1] : no_seat;
+  const auto refused = apply(id, e, op);
+  if (!refused.ok())
+    spdlog::info("league {}: the result of room {} is not counted: {}", id, room_id, league_error_name(refused.error));
+  else
+    spdlog::info("league {}: round {} table {} won by {}", id, g->round, g->table,
+                 op.winner == no_seat ? std::string("nobody") : e.players[op.winner].name);
+}
+
+void league_service::tick() {
+  // Under the lock: the phase clocks, and the duels whose last room is gone
+  // or over without a result; their stored matches are read outside it.
+  struct pending {
+    std::string id, room_id, match_id;
+    int table;
+  };
+  std::vector<pending> todo;
+  std::map<std::string, bool> room_finished;
+  for (auto& [room_id, finished] : d_.rooms->room_states()) room_finished.emplace(std::move(room_id), finished);
+  {
+    std::lock_guard lock(mu_);
+    const std::int64_t now = d_.wall_ms();
+    for (auto& [id, e] : entries_) {
+      if (e.l.stage() == league_stage::mutating && e.s.phase_clock_sec > 0 &&
+          now >= e.phase_started_ms + std::int64_t{e.s.phase_clock_sec} * 1000) {
+        const int round = e.l.round();
+        for (seat_t s = 0; s < league_players && e.l.stage() == league_stage::mutating && e.l.round() == round; ++s) {
+          if (e.l.phase_done(s)) continue;
+          league_op op;
+          op.type = league_op_type::pass;
+          op.seat = s;
+          if (apply(id, e, op).ok())
+            spdlog::info("league {}: round {}: '{}' passes: the mutation phase clock ({} s) ran out (R15.4)", id,
+                         round, e.players[s].name, e.s.phase_clock_sec);
+        }
+      }
+      if (e.l.stage() != league_stage::playing) continue;
+      for (int t = 0; t < league_tables; ++t) {
+        if (e.l.table(e.l.round(), t).decided) continue;
+        const league_game* last = nullptr;
+        for (const auto& g : e.games)
+          if (g.round == e.l.round() && g.table == t) last = &g;
+        if (!last) continue;
+        // A room opened since room_states was read is live.
+        const auto r = room_finished.find(last->room_id);
+        if (r != room_finished.end() ? !r->second : d_.rooms->find(last->room_id) != nullptr) continue;
+        todo.push_back({id, last->room_id, last->match_id, t});
+      }
+    }
+  }
+  for (const auto& p : todo) {
+    std::optional<stored_match> sm;
+    if (!p.match_id.empty()) {
+      try {
+        sm = d_.store->load_match(p.match_id);
+      } catch (const persist_error& ex) {
+        spdlog::warn("league {}: match {} could not be read: {}", p.id, p.match_id, ex.what());
+        continue;
+      }
+      // Not stored yet, or still being played on (its room recovered later): wait.
+      if (!sm || (!sm->finished() && d_.rooms->find(p.room_id))) continue;
+    }
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(p.id);
+    if (it == entries_.end()) continue;
+    entry& e = it->second;
+    if (e.l.stage() != league_stage::playing || e.l.table(e.l.round(), p.table).decided) continue;
+    if (sm && decisive(*sm)) {
+      const auto& table = e.l.table(e.l.round(), p.table);
+      league_op op;
+      op.type = league_op_type::result;
+      op.table = p.table;
+      op.winner = sm->result->winners.size() == 1 ? table.seats[sm->result->winners[0] == 0 ? 0 : 1] : no_seat;
+      if (apply(p.id, e, op).ok())
+        spdlog::info("league {}: match {} ended while no room here reported it: counted from the store", p.id,
+                     p.match_id);
+      continue;
+    }
+    // No result (the waiting room closed, the match was voided or lost):
+    // the duel gets a new room.
+    spdlog::warn("league {}: round {} table {}: room {} ended without a result; the duel gets a new room", p.id,
+                 e.l.round(), p.table, p.room_id);
+    open_room(p.id, e, p.table);
+    save(p.id, e);
+    push(p.id, e);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Organiser acts and reads.
+
+std::optional<league_failure> league_service::create(league_settings s, const std::vector<std::string>& names,
+                                                     bool seed_given, std::string_view actor, created& out) {
+  if (names.size() != static_cast<std::size_t>(league_players))
+    return league_failure{400, "invalid_players", "a mutation league has exactly 4 players (R15.1)", "players"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i].empty() || names[i].size() > 32)
+      return league_failure{400, "invalid_players", "a player's name is 1 to 32 characters", "players"};
+    for (std::size_t k = 0; k < i; ++k)
+      if (names[k] == names[i])
+        return league_failure{400, "invalid_players", cat("two players are named '", names[i], "'"), "players"};
+  }
+  if (s.phase_clock_sec < 0 || s.phase_clock_sec > max_phase_clock_sec)
+    return league_failure{400, "invalid_config", cat("phase_clock_sec is 0 (none) to ", max_phase_clock_sec),
+                          "phase_clock_sec"};
+  if (!seed_given) s.seed = d_.random();
+  entry e;
+  if (const auto err = league::create(*d_.cards, league_config{s.seed, s.packs, s.costs}, e.l); err != league_error::ok)
+    return league_failure{400, "invalid_config",
+                          "'packs' names two different packs of the catalogue, each with cards (R15.1)", "packs"};
+  std::vector<std::string> tokens;
+  for (const auto& n : names) {
+    tokens.push_back(random_hex(pr::token_chars));
+    e.players.push_back({n, sha256_hex(tokens.back())});
+  }
+  e.s = std::move(s);
+  e.created_ms = d_.wall_ms();
+  std::lock_guard lock(mu_);
+  std::string id = league_id_of(d_.random());
+  while (entries_.count(id)) id = league_id_of(d_.random());
+  spdlog::info("league {}: created by {} ('{}': {}, {}, {}, {}; packs {} and {}, exhaustion {}, phase clock {} s)", id,
+               actor, e.s.name, names[0], names[1], names[2], names[3], e.s.packs[0], e.s.packs[1],
+               e.s.exhaustion ? "on" : "off", e.s.phase_clock_sec);
+  auto& placed = entries_[id] = std::move(e);
+  save(id, placed);
+  out.id = id;
+  out.tokens = std::move(tokens);
+  return std::nullopt;
+}
+
+std::optional<league_failure> league_service::record_result(const std::string& id, int table, seat_t winner,
+                                                            std::string_view actor, std::string_view reason) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return league_failure{404, "no_such_league", cat("no league '", id, "'"), ""};
+  entry& e = it->second;
+  league_op op;
+  op.type = league_op_type::result;
+  op.table = table;
+  op.winner = winner;
+  // Its running match, if any, ends without a result first.
+  std::string room_id;
+  if (e.l.stage() == league_stage::playing && table >= 0 && table < league_tables)
+    for (const auto& g : e.games)
+      if (g.round == e.l.round() && g.table == table) room_id = g.room_id;
+  const auto refused = apply(id, e, op);
+  if (!refused.ok()) {
+    const int http = refused.error == league_error::unknown_table || refused.error == league_error::bad_result ? 400 : 409;
+    return league_failure{http, std::string(league_error_name(refused.error)),
+                          std::string(league_error_message(refused.error)), refused.error == league_error::bad_result ? "winner" : "table"};
+  }
+  if (auto r = room_id.empty() ? nullptr : d_.rooms->find(room_id))
+    r->retire(cat("the organiser recorded this duel's result: ", reason));
+  spdlog::info("league {}: {} recorded table {}'s result ({}): {}", id, actor, table,
+               winner == no_seat ? std::string("nobody won") : e.players[winner].name + " won", reason);
+  return std::nullopt;
+}
+
+std::optional<json> league_service::summary(const std::string& id) const {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return std::nullopt;
+  const entry& e = it->second;
+  json j = view_of(id, e, no_seat);
+  j["league"] = id;
+  j["created_ms"] = e.created_ms;
+  j["phase_clock_sec"] = e.s.phase_clock_sec;
+  json games = json::array();
+  for (const auto& g : e.games) games.push_back(game_json(g));
+  j["games"] = std::move(games);
+  return j;
+}
+
+std::optional<json> league_service::export_json(const std::string& id) const {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return std::nullopt;
+  const entry& e = it->second;
+  std::vector<std::string> names;
+  for (const auto& p : e.players) names.push_back(p.name);
+  json j = pr::league_export_json(e.l, names);
+  j["league"] = id;
+  j["name"] = e.s.name;
+  j["seed"] = std::to_string(e.s.seed);
+  j["exhaustion"] = e.s.exhaustion;
+  j["turn_clock"] = clock_json(e.s.clock);
+  j["phase_clock_sec"] = e.s.phase_clock_sec;
+  json ops = json::array();
+  for (const auto& op : e.l.ops()) ops.push_back(pr::league_op_to_json(op, *d_.cards));
+  j["ops"] = std::move(ops);
+  json games = json::array();
+  for (const auto& g : e.games) games.push_back(game_json(g));
+  j["games"] = std::move(games);
+  return j;
+}
+
+std::vector<std::string> league_service::match_ids(const std::string& id) const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  if (auto it = entries_.find(id); it != entries_.end())
+    for (const auto& g : it->second.games)
+      if (!g.match_id.empty()) out.push_back(g.match_id);
+  return out;
+}
+
+json league_service::list() const {
+  std::lock_guard lock(mu_);
+  json out = json::array();
+  for (const auto& [id, e] : entries_) {
+    json names = json::array();
+    for (const auto& p : e.players) names.push_back(p.name);
+    out.push_back({{"league", id},
+                   {"name", e.s.name},
+                   {"created_ms", e.created_ms},
+                   {"stage", league_stage_name(e.l.stage())},
+                   {"round", e.l.round()},
+                   {"players", std::move(names)}});
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Players.
+
+std::pair<std::string, seat_t> league_service::find_player(std::string_view token) const {
+  const std::string h = sha256_hex(token);
+  for (const auto& [id, e] : entries_)
+    for (std::size_t s = 0; s < e.players.size(); ++s)
+      if (e.players[s].token_hash == h) return {id, static_cast<seat_t>(s)};
+  return {{}, no_seat};
+}
+
+std::optional<json> league_service::follow(std::string_view token, const json& msg_id, std::weak_ptr<peer> p) {
+  std::lock_guard lock(mu_);
+  const auto [id, seat] = find_player(token);
+  if (seat == no_seat) return std::nullopt;
+  entry& e = entries_.at(id);
+  // A connection follows one league: its earlier follow, if any, ends here.
+  for (auto& [other_id, other] : entries_)
+    std::erase_if(other.followers, [&](const auto& f) { return !f.first.owner_before(p) && !p.owner_before(f.first); });
+  e.followers.emplace_back(std::move(p), seat);
+  return pr::make_league(msg_id, id, view_of(id, e, seat));
+}
+
+json league_service::act(std::string_view token, const json& msg_id, const json& op_json) {
+  std::lock_guard lock(mu_);
+  const auto [id, seat] = find_player(token);
+  if (seat == no_seat) return pr::make_error(msg_id, pr::session_errc::not_in_league);
+  entry& e = entries_.at(id);
+  json with_seat = op_json;
+  with_seat["seat"] = seat;
+  std::string error;
+  const auto op = pr::league_op_from_json(with_seat, *d_.cards, error);
+  if (!op) {
+    // "mutations[0].element: ..." names the field inside "op".
+    const auto colon = error.find(':');
+    const std::string field = colon == std::string::npos ? std::string("op") : "op." + error.substr(0, colon);
+    return pr::make_error(msg_id, pr::protocol_error{pr::protocol_errc::bad_field_value, field, error});
+  }
+  const auto refused = apply(id, e, *op);
+  if (!refused.ok()) {
+    spdlog::debug("league {}: '{}''s {} refused: {}", id, e.players[seat].name, league_op_type_name(op->type),
+                  league_error_name(refused.error));
+    return pr::make_league_refusal(msg_id, pr::league_refusal_to_json(refused));
+  }
+  return pr::make_league(msg_id, id, view_of(id, e, seat));
+}
+
+tournament_seat league_service::find_seat(std::string_view token) {
+  using k = tournament_seat::kind;
+  std::lock_guard lock(mu_);
+  const auto [id, seat] = find_player(token);
+  tournament_seat out;
+  if (seat == no_seat) return out;
+  entry& e = entries_.at(id);
+  out.name = e.players[seat].name;
+  if (e.l.stage() == league_stage::finished) {
+    out.what = k::over;
+    out.detail = cat("league ", id, " has finished");
+    return out;
+  }
+  out.what = k::waiting;
+  if (e.l.stage() != league_stage::playing) {
+    out.detail = cat("league ", id, " is ", league_stage_name(e.l.stage()),
+                     ": no duel is open now (league_join shows what the league waits for)");
+    return out;
+  }
+  open_rooms(id, e);
+  for (int t = 0; t < league_tables; ++t) {
+    const auto& table = e.l.table(e.l.round(), t);
+    if (table.decided || (table.seats[0] != seat && table.seats[1] != seat)) continue;
+    for (auto g = e.games.rbegin(); g != e.games.rend(); ++g) {
+      if (g->round != e.l.round() || g->table != t) continue;
+      if (auto r = d_.rooms->find(g->room_id)) {
+        out.what = k::seated;
+        out.r = std::move(r);
+        out.seat = table.seats[0] == seat ? 0 : 1;
+        return out;
+      }
+      break;
+    }
+    out.detail = cat("round ", e.l.round(), ": your duel's room is being opened again: ask again in a moment");
+    return out;
+  }
+  out.detail = cat("round ", e.l.round(), ": your duel is over; the next round starts when the other duel ends");
+  return out;
+}
+
+}  // namespace cod::server

@@ -1,0 +1,414 @@
+// Mutation leagues run by the server (R15; docs/league.md): the organiser
+// API (through admin::api, behind the tokens), players following their
+// league (league_join) and acting (league_act) with refusals in words, the
+// phase clock, duels in reserved rooms with the players' mutated decks, the
+// ranking, and a restart that replays the league from the store. Rooms on
+// the manual executor, memory_store inline.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "admin/admin_api.hpp"
+#include "cod/engine/league.hpp"
+#include "cod/protocol/league_json.hpp"
+#include "cod/protocol/mutation_json.hpp"
+#include "league_service/league_api.hpp"
+#include "league_service/league_service.hpp"
+#include "room_harness.hpp"
+
+namespace cod::server::test {
+namespace {
+
+const std::string admin_token = "admin-test-token-0123456";
+const std::string organiser_token = "organiser-test-token-0123";
+
+struct fixture {
+  harness h;
+  std::uint64_t counter = 7;
+  std::unique_ptr<league_service> svc;
+  std::unique_ptr<league_api> routes;
+  admin::api api{admin_token, shipped(), *h.store, organiser_token};
+
+  explicit fixture(match_store* shared_store = nullptr) : h(test_config(), shared_store) {
+    league_service::deps d;
+    d.rooms = h.rooms;
+    d.store = h.store;
+    d.cards = &shipped();
+    d.wall_ms = [this] { return h.wall; };
+    d.random = [this] { return counter = counter * 6364136223846793005ULL + 1442695040888963407ULL; };
+    svc = std::make_unique<league_service>(d);
+    routes = std::make_unique<league_api>(*svc, *h.store);
+    api.set_leagues(routes.get());
+    h.lsvc.follow_league = [this](std::string_view t, const json& id, std::weak_ptr<peer> p) {
+      return svc->follow(t, id, std::move(p));
+    };
+    h.lsvc.league_act = [this](std::string_view t, const json& id, const json& op) { return svc->act(t, id, op); };
+    h.lsvc.find_tournament_seat = [this](std::string_view t, const std::string&) { return svc->find_seat(t); };
+  }
+
+  admin::response call(const std::string& method, const std::string& target, const json& body = nullptr,
+                       const std::string& token = admin_token) {
+    admin::request r;
+    r.method = method;
+    r.target = target;
+    r.authorization = "Bearer " + token;
+    r.remote = "10.0.0.1:1";
+    if (!body.is_null()) r.body = body.dump();
+    auto res = api.handle(r);
+    h.ex->run();
+    return res;
+  }
+  json ok(const std::string& method, const std::string& target, const json& body = nullptr, int want = 200) {
+    auto r = call(method, target, body, organiser_token);
+    INFO(method << " " << target << ": " << r.body);
+    REQUIRE(r.status == want);
+    return json::parse(r.body);
+  }
+};
+
+json league_body() {
+  return {{"name", "Autumn league"},
+          {"players", {"Ann", "Bob", "Cy", "Di"}},
+          {"packs", {"initiation", "treachery"}},
+          {"seed", "99"},
+          {"phase_clock_sec", 60}};
+}
+
+// The newest `league` message among `msgs` (pushes and replies).
+json last_league(const std::vector<json>& msgs) {
+  json out;
+  for (const auto& m : msgs)
+    if (m.at("type") == "league") out = m;
+  REQUIRE(out.is_object());
+  return out;
+}
+
+struct players {
+  std::vector<client> c;
+  std::vector<std::string> tokens;
+  std::map<int, json> view;  // each seat's newest view
+  void refresh() {
+    for (int s = 0; s < 4; ++s) {
+      auto msgs = c[s].take();
+      bool any = false;
+      for (const auto& m : msgs) any = any || m.at("type") == "league";
+      if (any) view[s] = last_league(msgs).at("view");
+    }
+  }
+  json act(int s, const json& op) {
+    c[s].say({{"type", "league_act"}, {"id", 1}, {"op", op}});
+    auto msgs = c[s].take();
+    for (const auto& m : msgs)
+      if (m.at("type") == "error" || (m.at("type") == "league" && m.contains("id"))) {
+        if (m.at("type") == "league") view[s] = m.at("view");
+        return m;
+      }
+    FAIL("no reply to league_act: " << json(msgs).dump());
+    return {};
+  }
+};
+
+players follow_all(fixture& f, const json& created) {
+  players p;
+  for (int s = 0; s < 4; ++s) {
+    p.c.push_back(f.h.connect());
+    p.tokens.push_back(created.at("players")[s].at("token"));
+    p.c[s].say({{"type", "league_join"}, {"id", 3}, {"token", p.tokens[s]}});
+    const json reply = p.c[s].expect("league");
+    CHECK(reply.at("id") == 3);
+    p.view[s] = reply.at("view");
+  }
+  return p;
+}
+
+// R15.1: every seat picks the first card of its packet until the draft ends.
+void draft_all(players& p) {
+  while (p.view[0].at("stage") == "drafting") {
+    for (int s = 0; s < 4; ++s) {
+      const json& packet = p.view[s].at("you").at("packet");
+      REQUIRE(!packet.empty());
+      const json r = p.act(s, {{"type", "pick"}, {"card", packet[0]}});
+      REQUIRE(r.at("type") == "league");
+    }
+    p.refresh();
+  }
+}
+
+void build_all(players& p) {
+  for (int s = 0; s < 4; ++s) {
+    json drafted = p.view[s].at("you").at("drafted");
+    REQUIRE(drafted.size() == 16);
+    json deck = json::array();
+    for (int i = 0; i < 8; ++i) deck.push_back(drafted[i]);
+    REQUIRE(p.act(s, {{"type", "choose_deck"}, {"cards", deck}}).at("type") == "league");
+  }
+  p.refresh();
+}
+
+// The seat's duel this round: tournament_join with its deck, conceding when `concede`.
+struct seated {
+  client c;
+  std::string room;
+  int seat;
+  std::vector<json> received;  // what the join brought (the state, when the match started)
+};
+seated join_duel(fixture& f, players& p, int s) {
+  const json duel = p.view[s].at("you").at("duel");
+  json deck = json::array();
+  for (const auto& card : p.view[s].at("you").at("deck")) deck.push_back(card.at("card").at("id"));
+  seated out{f.h.connect(), duel.at("room"), duel.at("seat"), {}};
+  out.c.say({{"type", "tournament_join"}, {"id", 9}, {"token", p.tokens[s]}, {"deck", {{"cards", deck}}}});
+  f.h.ex->run();
+  auto msgs = out.c.take();
+  INFO(json(msgs).dump());
+  out.received = msgs;
+  const json* joined = find_type(msgs, "joined");
+  REQUIRE(joined);
+  CHECK(joined->at("room") == out.room);
+  CHECK(joined->at("seat") == out.seat);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("league API: create with refusals in words, tokens once, the organiser token opens it") {
+  fixture f;
+  CHECK(f.call("POST", "/admin/api/leagues", league_body(), "wrong-token-wrong-token").status == 401);
+  auto bad = [&](json body, const std::string& error, const std::string& param) {
+    auto r = f.call("POST", "/admin/api/leagues", body, organiser_token);
+    INFO(r.body);
+    CHECK(r.status == 400);
+    CHECK(json::parse(r.body).at("error") == error);
+    CHECK(json::parse(r.body).value("param", "") == param);
+  };
+  json b = league_body();
+  b["players"] = {"Ann", "Bob", "Cy"};
+  bad(b, "invalid_players", "players");
+  b = league_body();
+  b["players"] = {"Ann", "Bob", "Cy", "Ann"};
+  bad(b, "invalid_players", "players");
+  b = league_body();
+  b["packs"] = {"initiation", "initiation"};
+  bad(b, "invalid_config", "packs");
+  b = league_body();
+  b["costs"] = {{"hp", -1}};
+  bad(b, "invalid_config", "costs");
+  b = league_body();
+  b["colour"] = "red";
+  bad(b, "unknown_field", "colour");
+  b = league_body();
+  b["turn_clock"] = {{"bank_ms", -5}, {"increment_ms", 0}};
+  bad(b, "invalid_config", "turn_clock");
+  CHECK(f.call("GET", "/admin/api/leagues/lnope", nullptr, organiser_token).status == 404);
+
+  // The organiser's own cost table (R15.6) replaces the ruling's.
+  b = league_body();
+  json costs = protocol::mutation_costs_to_json(mutation_costs::ruling());
+  costs["hp"] = 2;
+  b["costs"] = costs;
+  const json created = f.ok("POST", "/admin/api/leagues", b, 201);
+  REQUIRE(created.at("players").size() == 4);
+  CHECK(created.at("players")[2].at("name") == "Cy");
+  CHECK(created.at("players")[2].at("token").get<std::string>().size() == 32);
+  const std::string id = created.at("league");
+  const json got = f.ok("GET", "/admin/api/leagues/" + id);
+  CHECK(got.at("stage") == "drafting");
+  CHECK(got.at("costs").at("hp") == 2);
+  // No token is ever shown again.
+  CHECK(got.dump().find(created.at("players")[0].at("token").get<std::string>()) == std::string::npos);
+  CHECK(f.ok("GET", "/admin/api/leagues").at("leagues").size() == 1);
+  // The admin token opens it too; the organiser token opens no match log.
+  CHECK(f.call("GET", "/admin/api/leagues/" + id).status == 200);
+  CHECK(f.call("GET", "/admin/api/matches", nullptr, organiser_token).status == 403);
+}
+
+TEST_CASE("league over the wire: draft, decks, mutations with refusals, duels with mutated cards, ranking, restart") {
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string id;
+  players p;
+  std::vector<std::string> tokens;
+  {
+    fixture f(&store);
+    const json created = f.ok("POST", "/admin/api/leagues", league_body(), 201);
+    id = created.at("league");
+    p = follow_all(f, created);
+    tokens = p.tokens;
+    // Unknown tokens and acts before league_join are refused.
+    auto stranger = f.h.connect();
+    stranger.say({{"type", "league_join"}, {"id", 1}, {"token", std::string(32, 'a')}});
+    CHECK(stranger.expect("error").at("code") == "bad_token");
+    stranger.say({{"type", "league_act"}, {"id", 2}, {"op", {{"type", "pass"}}}});
+    CHECK(stranger.expect("error").at("code") == "not_in_league");
+    stranger.say({{"type", "league_act"}, {"id", 2}, {"op", {{"type", "pass"}, {"seat", 1}}}});
+    CHECK(stranger.expect("error").at("code") == "unknown_field");
+
+    // E77: each sees its own packet only; the others' counts.
+    const json v0 = p.view[0];
+    CHECK(v0.at("stage") == "drafting");
+    CHECK(v0.at("you").at("packet").size() == 16);
+    CHECK(v0.at("name") == "Autumn league");
+    for (int s = 1; s < 4; ++s) CHECK(p.view[s].at("you").at("packet") != v0.at("you").at("packet"));
+    // A card not in the packet: refused in words, nothing changes.
+    const json wrong = p.act(0, {{"type", "pick"}, {"card", p.view[1].at("you").at("packet")[0]}});
+    CHECK(wrong.at("code") == "league_refused");
+    CHECK(wrong.at("refusal").at("error") == "draft_refused");
+    CHECK(!wrong.at("message").get<std::string>().empty());
+    // Out of stage: a deck while drafting.
+    CHECK(p.act(0, {{"type", "choose_deck"}, {"cards", json::array()}}).at("refusal").at("error") == "wrong_stage");
+    draft_all(p);
+    CHECK(p.view[0].at("stage") == "building");
+    // R15.2: 8 of one's own 16; wrong count and another's card refused.
+    json mine = p.view[0].at("you").at("drafted");
+    json seven = json::array();
+    for (int i = 0; i < 7; ++i) seven.push_back(mine[i]);
+    json r = p.act(0, {{"type", "choose_deck"}, {"cards", seven}});
+    CHECK(r.at("refusal").at("detail") == "wrong_count");
+    json stolen = seven;
+    stolen.push_back(p.view[1].at("you").at("drafted")[0]);
+    r = p.act(0, {{"type", "choose_deck"}, {"cards", stolen}});
+    CHECK(r.at("refusal").at("detail") == "card_not_drafted");
+    build_all(p);
+    CHECK(p.view[0].at("stage") == "mutating");
+    CHECK(p.view[0].at("round") == 1);
+    CHECK(p.view[0].at("you").at("lab").size() == 8);
+    // Nobody's lab or deck in another's view.
+    CHECK(!p.view[1].at("players")[0].contains("lab"));
+    CHECK(p.view[1].dump().find(p.view[0].at("you").at("lab")[0].at("card").get<std::string>()) ==
+          std::string::npos);
+    CHECK(p.view[0].at("phase_deadline_ms") == f.h.wall + 60'000);
+
+    // R15.5: a mutation that breaks a limit is refused with its code, and
+    // changes nothing; one the engine lists as legal is accepted.
+    const json deck0 = p.view[0].at("you").at("deck");
+    r = p.act(0, {{"type", "mutate"},
+                  {"mutations", {{{"target", p.view[0].at("you").at("lab")[0].at("card")},
+                                  {"source", p.view[0].at("you").at("lab")[1].at("card")},
+                                  {"element", "hp"}}}}});
+    CHECK(r.at("refusal").at("error") == "mutation_refused");
+    CHECK(r.at("refusal").at("index") == 0);
+    // The engine's own menu for seat 0, from the export's ops replayed.
+    const json exported = f.ok("GET", "/admin/api/leagues/" + id + "/export");
+    std::vector<league_op> ops;
+    for (const auto& o : exported.at("league").at("ops")) {
+      std::string error;
+      ops.push_back(*protocol::league_op_from_json(o, shipped(), error));
+    }
+    league replayed;
+    int failed_at = 0;
+    REQUIRE(replay_league(shipped(), league_config{99, {"initiation", "treachery"}, mutation_costs::ruling()}, ops,
+                          replayed, failed_at)
+                .ok());
+    std::vector<mutation> menu;
+    legal_mutations(mutation_costs::ruling(), replayed.deck_of(0), mutation_budget, menu);
+    REQUIRE(!menu.empty());
+    const json m = protocol::mutation_to_json(menu.front(), shipped());
+    r = p.act(0, {{"type", "mutate"}, {"mutations", {m}}});
+    REQUIRE(r.at("type") == "league");
+    CHECK(r.at("view").at("you").at("mutations").size() == 1);
+    CHECK(r.at("view").at("you").at("mutations")[0].at("mutation") == m);
+    CHECK(p.act(0, {{"type", "pass"}}).at("refusal").at("error") == "already_done");
+    CHECK(p.act(1, {{"type", "pass"}}).at("type") == "league");
+    // R15.4: the phase clock passes the two who did not act.
+    f.h.wall += 61'000;
+    f.svc->tick();
+    f.h.ex->run();
+    p.refresh();
+    REQUIRE(p.view[0].at("stage") == "playing");
+    // R15.3: both duels open, reserved; the mutated card is in the duel's cards.
+    const json duel0 = p.view[0].at("you").at("duel");
+    CHECK(duel0.at("opponent") == "Bob");  // E78: round 1 is A-B and C-D
+    auto a = join_duel(f, p, 0);
+    auto b = join_duel(f, p, 1);
+    const json* st = find_type(b.received, "state");
+    REQUIRE(st);
+    bool has_mutated = false;
+    for (const auto& def : st->at("cards"))
+      has_mutated = has_mutated || def.at("id") == m.at("target");
+    CHECK(has_mutated);
+    // Bob concedes: Ann wins table 0.
+    b.c.say({{"type", "act"}, {"id", 4}, {"action", {{"type", "concede"}}}});
+    f.h.ex->run();
+    p.refresh();
+    CHECK(p.view[0].at("schedule")[0].at("tables")[0].at("winner") == 0);
+    CHECK(p.view[2].at("stage") == "playing");
+    // The store has the league as it stands.
+    const auto saved = store.load_leagues();
+    REQUIRE(saved.size() == 1);
+    CHECK(saved[0].id == id);
+    CHECK_FALSE(saved[0].finished);
+  }
+  // ---- A restart: the league replays from the store; the open duel of
+  // table 1 gets its room again (the old one went with the process).
+  fixture f(&store);
+  f.svc->load();
+  f.h.ex->run();
+  const json after = f.ok("GET", "/admin/api/leagues/" + id);
+  CHECK(after.at("stage") == "playing");
+  CHECK(after.at("schedule")[0].at("tables")[0].at("winner") == 0);
+  f.svc->tick();
+  f.h.ex->run();
+  players q;
+  q.tokens = tokens;
+  for (int s = 0; s < 4; ++s) {
+    q.c.push_back(f.h.connect());
+    q.c[s].say({{"type", "league_join"}, {"id", 3}, {"token", tokens[s]}});
+    q.view[s] = q.c[s].expect("league").at("view");
+  }
+  // The rest of the league, every duel conceded by its seat 1, table 1 of
+  // round 1 first; the organiser records one result himself.
+  int guard = 0;
+  while (q.view[0].at("stage") != "finished" && ++guard < 40) {
+    const std::string stage = q.view[0].at("stage");
+    if (stage == "mutating") {
+      for (int s = 0; s < 4; ++s) CHECK(q.act(s, {{"type", "pass"}}).at("type") == "league");
+    } else if (stage == "playing") {
+      const int round = q.view[0].at("round");
+      if (round == 3) {
+        // An organiser's result: table 1, seat 2's player wins.
+        const json ans = f.ok("POST", "/admin/api/leagues/" + id + "/result",
+                              {{"table", 1}, {"winner", q.view[0].at("schedule")[2].at("tables")[1].at("seats")[0]},
+                               {"reason", "no-show"}});
+        CHECK(ans.at("schedule")[2].at("tables")[1].at("winner").is_number());
+        CHECK(f.call("POST", "/admin/api/leagues/" + id + "/result", {{"table", 1}, {"winner", nullptr}}).status == 409);
+        q.refresh();
+        for (int s = 0; s < 4; ++s)
+          if (q.view[s].at("you").contains("duel")) CHECK(q.view[s].at("you").at("duel").at("table") == 0);
+      }
+      // Each open duel: both players sit down, its seat 1 concedes.
+      std::map<int, std::pair<int, int>> tables;  // table -> (seat 0's player, seat 1's)
+      for (int s = 0; s < 4; ++s) {
+        if (!q.view[s].at("you").contains("duel")) continue;
+        const json duel = q.view[s].at("you").at("duel");
+        auto& t = tables[duel.at("table").get<int>()];
+        (duel.at("seat") == 0 ? t.first : t.second) = s;
+      }
+      for (const auto& [table, who] : tables) {
+        auto first = join_duel(f, q, who.first);
+        auto second = join_duel(f, q, who.second);
+        second.c.say({{"type", "act"}, {"id", 4}, {"action", {{"type", "concede"}}}});
+        f.h.ex->run();
+      }
+    }
+    q.refresh();
+  }
+  REQUIRE(q.view[0].at("stage") == "finished");
+  // R15.7: 12 duels, each with a winner.
+  const json standings = f.ok("GET", "/admin/api/leagues/" + id + "/standings").at("standings");
+  int played = 0, won = 0;
+  for (const auto& s : standings) {
+    played += s.at("played").get<int>();
+    won += s.at("won").get<int>();
+  }
+  CHECK(played == 24);
+  CHECK(won == 12);
+  const json ex = f.ok("GET", "/admin/api/leagues/" + id + "/export");
+  CHECK(ex.at("format") == "cod-league-export/1");
+  CHECK(ex.at("matches").size() >= 11);  // one result came from the organiser
+  CHECK(store.load_leagues().at(0).finished);
+  // A finished league seats nobody.
+  auto late = f.h.connect();
+  late.say({{"type", "tournament_join"}, {"id", 1}, {"token", tokens[0]}, {"deck", {{"preconstructed", 1}}}});
+  CHECK(late.expect("error").at("code") == "tournament_over");
+}
+
+}  // namespace cod::server::test
