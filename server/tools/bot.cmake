@@ -1,9 +1,11 @@
 # Clients of cod-server (included from tools/CMakeLists.txt):
-#   cod-bot   one WebSocket player (or spectator) playing random moves from the server's legal actions
+#   cod-bot   one WebSocket player (or spectator) playing random moves from the server's legal actions,
+#             or a whole tournament or mutation league
 #   cod-load  the load driver of scripts/bench-server (N duel rooms at once)
 # They speak only the wire protocol (docs/protocol.md) through cod_protocol;
 # of the server they use only the ground floor (common/strcat.hpp).
 add_library(cod_bot_lib STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/bot/league_moves.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bot/moves.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bot/view_scan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bot/ws_client.cpp

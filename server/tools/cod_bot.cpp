@@ -9,6 +9,15 @@
 //   cod-bot --room r7k2 --resume 5f0c2a9e7b3d41c88e21f6a04d9b7c13
 //   cod-bot --spectate r7k2 --dump frames.jsonl
 //   cod-bot --tournament-token 5f0c2a9e7b3d41c88e21f6a04d9b7c13 --deck 1
+//   cod-bot --league-token 5f0c2a9e7b3d41c88e21f6a04d9b7c13
+//
+// As a mutation league player (docs/league.md) it follows the league
+// (league_join) and acts on every push that waits for it: a random pick of
+// its packet, 8 random drafted cards as its deck, random mutations the
+// engine allows within the phase's points (or a pass); each round it joins
+// its duel (tournament_join with the league token and its deck), plays it
+// and leaves, until the league has finished: exit 0, with one more line:
+//   cod-bot: league games=6 wins=4 place=1 mutations=9
 //
 // As a tournament player (docs/tournaments.md) it sends tournament_join,
 // plays the game it is seated for, leaves the room at match_over and asks
@@ -44,6 +53,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bot/cli.hpp"
+#include "bot/league_moves.hpp"
 #include "bot/moves.hpp"
 #include "bot/ws_client.hpp"
 #include "cod/protocol/catalogue_json.hpp"
@@ -89,6 +99,7 @@ struct options {
   bool seed_given = false;
   std::string resume_token;
   std::string tournament_token;
+  std::string league_token;
   std::string spectate;
   std::string tournament;  // routes tournament_join (?room=ID)
   std::string token_file;
@@ -134,6 +145,8 @@ void usage(std::FILE* to) {
       "  --resume TOKEN           with --room: take back a seat (after a lost connection)\n"
       "  --spectate ID            watch room ID until the match is over\n"
       "  --tournament-token T     play every game of a tournament as the player with join token T\n"
+      "  --league-token T         play a whole mutation league as the player with join token T (draft,\n"
+      "                           deck, random legal mutations, every duel)\n"
       "  --tournament ID          with --tournament-token: the tournament's id, added as ?room=ID (a cluster\n"
       "                           runs a tournament on the node that created it: the proxy sends it there)\n"
       "  --deck N                 preconstructed deck 1..4 (default 1)\n"
@@ -271,6 +284,8 @@ int parse_args(int argc, char** argv, options& o) {
       o.resume_token = v;
     } else if (a == "--tournament-token") {
       o.tournament_token = v;
+    } else if (a == "--league-token") {
+      o.league_token = v;
     } else if (a == "--tournament") {
       o.tournament = v;
     } else if (a == "--spectate") {
@@ -297,8 +312,9 @@ int parse_args(int argc, char** argv, options& o) {
     }
   }
   const int modes = (o.create ? 1 : 0) + (!o.spectate.empty() ? 1 : 0) + (!o.room.empty() ? 1 : 0) +
-                    (!o.tournament_token.empty() ? 1 : 0);
-  if (modes != 1) return fail("give exactly one of --create, --room ID, --spectate ID, --tournament-token T");
+                    (!o.tournament_token.empty() ? 1 : 0) + (!o.league_token.empty() ? 1 : 0);
+  if (modes != 1)
+    return fail("give exactly one of --create, --room ID, --spectate ID, --tournament-token T, --league-token T");
   if (!o.resume_token.empty() && o.room.empty()) return fail("--resume needs --room");
   if (!o.tournament.empty() && o.tournament_token.empty()) return fail("--tournament needs --tournament-token");
   if (o.deck && !o.cards.empty()) return fail("give --deck or --cards, not both");
@@ -382,6 +398,11 @@ class bot {
   int next_game(const char* why);
   // Drafting: a random legal pick when the draft waits for this seat.
   bool maybe_pick();
+  // League mode: the league's newest view says what to do (an op, the
+  // round's duel, or the end). -1 to go on, else the exit status.
+  bool league_mode() const { return !o_.league_token.empty(); }
+  int league_step(bool& done);
+  bool send_league_op(const json& op);
   std::vector<std::string> random_of(std::vector<std::string> from, int n);
   int on_message(const json& m, bool& done);
   int on_error(const json& m, bool& done);
@@ -435,7 +456,44 @@ class bot {
   long picks_ = 0;
   long refused_picks_ = 0;
   std::mt19937_64 pick_rng_{0};
+  // League mode: the newest league view, the op in flight.
+  json league_view_;
+  std::int64_t pending_league_ = 0;
+  json pending_league_op_;
+  int league_refusals_ = 0;
+  long league_mutations_ = 0;
+  bool joining_ = false;  // a tournament_join for the round's duel in flight
 };
+
+bool bot::send_league_op(const json& op) {
+  pending_league_ = next_id_++;
+  pending_league_op_ = op;
+  return send_request(pr::league_act_msg{pending_league_, op});
+}
+
+int bot::league_step(bool& done) {
+  if (league_view_.is_null()) return -1;
+  const json& v = league_view_;
+  if (v.at("stage") == "finished") {
+    if (seat_ >= 0 || leaving_) return -1;  // the last duel's room first
+    info("league over: %s\n", v.at("players").dump());
+    done = true;
+    return exit_ok;
+  }
+  if (!pending_league_) {
+    if (auto op = cod::bot::league_next_op(v, cat_, pick_rng_))
+      if (!send_league_op(*op)) return fail(exit_connection, cat("connection lost: ", ws_.error()));
+  }
+  if (v.at("you").contains("duel") && seat_ < 0 && !leaving_ && !joining_) {
+    // The round's duel (R15.3): the league deck, as the league has it.
+    o_.tournament_token = o_.league_token;
+    o_.cards = cod::bot::league_deck_ids(v);
+    o_.deck = 0;
+    joining_ = true;
+    if (!send_tournament_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
+  }
+  return -1;
+}
 
 bool bot::send_tournament_join() {
   pr::tournament_join_msg j;
@@ -458,6 +516,11 @@ int bot::next_game(const char* why) {
   if (leaving_) {
     if (!send_request(pr::leave_msg{next_id_++})) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     return -1;
+  }
+  if (league_mode()) {
+    bool done = false;  // the league's end waits for its push
+    joining_ = false;
+    return league_step(done);
   }
   if (!send_tournament_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
   return -1;
@@ -580,9 +643,17 @@ void bot::summary() {
   std::printf("cod-bot: room=%s seat=%s result=%s reason=%s actions=%ld seq=%lld picks=%ld\n",
               room_.empty() ? "-" : room_.c_str(), seat_ < 0 ? "-" : std::to_string(seat_).c_str(), result_.c_str(),
               reason_.c_str(), actions_, static_cast<long long>(seq_), picks_);
-  if (!o_.tournament_token.empty())
+  if (league_mode()) {
+    int place = 0;
+    if (league_view_.is_object())
+      for (const auto& p : league_view_.at("players"))
+        if (p.at("seat") == league_view_.at("you").at("seat")) place = p.at("place").get<int>();
+    std::printf("cod-bot: league games=%d wins=%d place=%d mutations=%ld\n", t_games_, t_wins_, place,
+                league_mutations_);
+  } else if (!o_.tournament_token.empty()) {
     std::printf("cod-bot: tournament games=%d wins=%d losses=%d draws=%d voided=%d\n", t_games_, t_wins_, t_losses_,
                 t_draws_, t_voided_);
+  }
   std::fflush(stdout);
 }
 
@@ -687,6 +758,24 @@ int bot::on_error(const json& m, bool& done) {
     if (!maybe_act()) return fail(exit_connection, cat("connection lost (", where(), "): ", ws_.error()));
     return -1;
   }
+  if (pending_league_ && id == pending_league_) {
+    // A refused op changes nothing: a pass instead of refused mutations, else another random op.
+    const bool was_mutate = pending_league_op_.value("type", "") == "mutate";
+    pending_league_ = 0;
+    if (++league_refusals_ > 20) return fail(exit_refused, cat("league_act refused: ", code, ": ", message));
+    std::fprintf(stderr, "cod-bot: league_act %s refused: %s: %s\n", pending_league_op_.dump().c_str(), code.c_str(),
+                 message.c_str());
+    if (was_mutate) {
+      if (!send_league_op(json{{"type", "pass"}})) return fail(exit_connection, cat("connection lost: ", ws_.error()));
+      return -1;
+    }
+    return league_step(done);
+  }
+  if (league_mode() && code == "tournament_waiting") {
+    // The view that showed a duel is older than its result: the next push says more.
+    joining_ = false;
+    return -1;
+  }
   if (!o_.tournament_token.empty()) {
     if (code == "tournament_waiting") {
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -761,6 +850,9 @@ int bot::on_message(const json& m, bool& done) {
       room_ = o_.spectate;
       if (!send_request(pr::spectate_msg{next_id_++, o_.spectate}))
         return fail(exit_connection, cat("connection lost: ", ws_.error()));
+    } else if (league_mode()) {
+      if (!send_request(pr::league_join_msg{next_id_++, o_.league_token}))
+        return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else if (!o_.tournament_token.empty()) {
       if (!send_tournament_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else if (!o_.resume_token.empty()) {
@@ -775,7 +867,16 @@ int bot::on_message(const json& m, bool& done) {
     room_ = m.at("room").get<std::string>();
     info("room %s created\n", room_);
     if (!send_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
+  } else if (type == "league") {
+    league_view_ = m.at("view");
+    if (pending_league_ && m.value("id", json()) == pending_league_) {
+      if (pending_league_op_.value("type", "") == "mutate")
+        league_mutations_ += static_cast<long>(pending_league_op_.at("mutations").size());
+      pending_league_ = 0;
+    }
+    return league_step(done);
   } else if (type == "joined") {
+    joining_ = false;
     room_ = m.at("room").get<std::string>();
     seat_ = m.at("seat").get<int>();
     token_ = m.at("token").get<std::string>();
