@@ -35,8 +35,7 @@ admin::response create(league_service& svc, const json& body, const std::string&
   if (!get_field(body, "name", s.name, err) || !get_field(body, "exhaustion", s.exhaustion, err) ||
       !get_field(body, "phase_clock_sec", s.phase_clock_sec, err))
     return err;
-  if (s.name.empty()) s.name = "mutation league";
-  if (s.name.size() > 80) return error_response(400, "invalid_config", "'name' is at most 80 characters", "name");
+  if (!body.contains("name")) s.name = "mutation league";
   std::vector<std::string> names;
   auto players = body.find("players");
   if (players == body.end() || !players->is_array())

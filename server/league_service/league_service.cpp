@@ -1,11 +1,13 @@
 #include "league_service/league_service.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include <spdlog/spdlog.h>
 
 #include "cod/protocol/league_json.hpp"
 #include "cod/protocol/mutation_json.hpp"
+#include "cod/protocol/names.hpp"
 #include "cod/protocol/server_messages.hpp"
 #include "common/random.hpp"
 #include "common/sha256.hpp"
@@ -163,18 +165,35 @@ void league_service::load() {
 // ---------------------------------------------------------------------------
 // Changes.
 
+namespace {
+
+// What the step clock times: a pick of the draft, the deck choice, one
+// round's mutation phase. A new step restarts it.
+std::array<int, 3> step_of(const league& l) {
+  return {static_cast<int>(l.stage()), l.round(),
+          l.stage() == league_stage::drafting ? l.the_draft().state().round : 0};
+}
+
+bool timed(league_stage s) {
+  return s == league_stage::drafting || s == league_stage::building || s == league_stage::mutating;
+}
+
+}  // namespace
+
 league_refusal league_service::apply(const std::string& id, entry& e, const league_op& op) {
   const int round_before = e.l.round();
   const league_stage stage_before = e.l.stage();
+  const auto step_before = step_of(e.l);
   const auto refused = e.l.apply(op);
-  if (refused.ok()) changed(id, e, round_before, stage_before);
+  if (refused.ok()) {
+    if (step_of(e.l) != step_before) e.phase_started_ms = d_.wall_ms();
+    changed(id, e, round_before, stage_before);
+  }
   return refused;
 }
 
 void league_service::changed(const std::string& id, entry& e, int round_before, league_stage stage_before) {
   const league_stage now = e.l.stage();
-  if (now == league_stage::mutating && (stage_before != now || e.l.round() != round_before))
-    e.phase_started_ms = d_.wall_ms();
   if (now != stage_before || e.l.round() != round_before) {
     if (now == league_stage::finished) {
       std::string ranking;
@@ -197,7 +216,7 @@ json league_service::view_of(const std::string& id, const entry& e, seat_t seat)
   v["name"] = e.s.name;
   v["exhaustion"] = e.s.exhaustion;
   v["turn_clock"] = clock_json(e.s.clock);
-  v["phase_deadline_ms"] = e.l.stage() == league_stage::mutating && e.s.phase_clock_sec > 0
+  v["phase_deadline_ms"] = timed(e.l.stage()) && e.s.phase_clock_sec > 0
                                ? json(e.phase_started_ms + std::int64_t{e.s.phase_clock_sec} * 1000)
                                : json(nullptr);
   if (seat != no_seat && e.l.stage() == league_stage::playing) {
@@ -319,6 +338,45 @@ void league_service::on_finished(const std::string& id, const std::string& room_
                  op.winner == no_seat ? std::string("nobody") : e.players[op.winner].name);
 }
 
+// The step clock ran out (docs/league.md, "Clocks"): whoever has not acted
+// gets the default op: the first card of their packet (R15.1), their first 8
+// drafted cards (R15.2), a pass (R15.4).
+void league_service::act_for_absent(const std::string& id, entry& e) {
+  const auto step = step_of(e.l);
+  for (seat_t s = 0; s < league_players && step_of(e.l) == step; ++s) {
+    league_op op;
+    op.seat = s;
+    const char* what = "";
+    switch (e.l.stage()) {
+      case league_stage::drafting: {
+        const auto& me = e.l.the_draft().state().seats[s];
+        if (me.submitted || me.packet.empty()) continue;
+        op.type = league_op_type::pick;
+        op.pick.type = draft_pick_type::take;
+        op.pick.seat = s;
+        op.pick.cards = {me.packet.front()};
+        what = "takes the first card of their packet";
+        break;
+      }
+      case league_stage::building:
+        if (e.l.has_deck(s)) continue;
+        op.type = league_op_type::choose_deck;
+        op.cards.assign(e.l.drafted(s).begin(), e.l.drafted(s).begin() + 8);
+        what = "plays their first 8 drafted cards as the deck";
+        break;
+      case league_stage::mutating:
+        if (e.l.phase_done(s)) continue;
+        op.type = league_op_type::pass;
+        what = "passes";
+        break;
+      default: return;
+    }
+    if (apply(id, e, op).ok())
+      spdlog::info("league {}: '{}' {}: the step clock ({} s) ran out", id, e.players[s].name, what,
+                   e.s.phase_clock_sec);
+  }
+}
+
 void league_service::tick() {
   // Under the lock: the phase clocks, and the duels whose last room is gone
   // or over without a result; their stored matches are read outside it.
@@ -333,19 +391,9 @@ void league_service::tick() {
     std::lock_guard lock(mu_);
     const std::int64_t now = d_.wall_ms();
     for (auto& [id, e] : entries_) {
-      if (e.l.stage() == league_stage::mutating && e.s.phase_clock_sec > 0 &&
-          now >= e.phase_started_ms + std::int64_t{e.s.phase_clock_sec} * 1000) {
-        const int round = e.l.round();
-        for (seat_t s = 0; s < league_players && e.l.stage() == league_stage::mutating && e.l.round() == round; ++s) {
-          if (e.l.phase_done(s)) continue;
-          league_op op;
-          op.type = league_op_type::pass;
-          op.seat = s;
-          if (apply(id, e, op).ok())
-            spdlog::info("league {}: round {}: '{}' passes: the mutation phase clock ({} s) ran out (R15.4)", id,
-                         round, e.players[s].name, e.s.phase_clock_sec);
-        }
-      }
+      if (timed(e.l.stage()) && e.s.phase_clock_sec > 0 &&
+          now >= e.phase_started_ms + std::int64_t{e.s.phase_clock_sec} * 1000)
+        act_for_absent(id, e);
       if (e.l.stage() != league_stage::playing) continue;
       for (int t = 0; t < league_tables; ++t) {
         if (e.l.table(e.l.round(), t).decided) continue;
@@ -405,13 +453,20 @@ std::optional<league_failure> league_service::create(league_settings s, const st
                                                      bool seed_given, std::string_view actor, created& out) {
   if (names.size() != static_cast<std::size_t>(league_players))
     return league_failure{400, "invalid_players", "a mutation league has exactly 4 players (R15.1)", "players"};
+  // The names of a join (docs/protocol.md, "Names"), distinct ignoring case.
+  auto lower = [](std::string t) {
+    for (char& c : t) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    return t;
+  };
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i].empty() || names[i].size() > 32)
-      return league_failure{400, "invalid_players", "a player's name is 1 to 32 characters", "players"};
+    if (auto why = pr::name_problem(names[i], 32))
+      return league_failure{400, "invalid_players", cat("player ", i, ": the name ", *why), "players"};
     for (std::size_t k = 0; k < i; ++k)
-      if (names[k] == names[i])
+      if (lower(names[k]) == lower(names[i]))
         return league_failure{400, "invalid_players", cat("two players are named '", names[i], "'"), "players"};
   }
+  if (auto why = pr::name_problem(s.name, 80))
+    return league_failure{400, "invalid_config", cat("the league's name ", *why), "name"};
   if (s.phase_clock_sec < 0 || s.phase_clock_sec > max_phase_clock_sec)
     return league_failure{400, "invalid_config", cat("phase_clock_sec is 0 (none) to ", max_phase_clock_sec),
                           "phase_clock_sec"};
@@ -427,6 +482,7 @@ std::optional<league_failure> league_service::create(league_settings s, const st
   }
   e.s = std::move(s);
   e.created_ms = d_.wall_ms();
+  e.phase_started_ms = e.created_ms;  // the first pick's step clock
   std::lock_guard lock(mu_);
   std::string id = league_id_of(d_.random());
   while (entries_.count(id)) id = league_id_of(d_.random());

@@ -41,8 +41,10 @@ struct league_settings {
   std::vector<std::string> packs;  // R15.1: two different packs
   bool exhaustion = false;         // R11, in every duel
   std::optional<protocol::turn_clock> clock;  // every duel's turn clock
-  // R15.4: a player who has not acted this long after the mutation phase
-  // began passes. 0: no phase clock (the organiser waits).
+  // The step clock: a player who has not acted this long after a step
+  // began (a pick of the draft, the deck choice, a mutation phase) gets the
+  // default: the first card of their packet, their first 8 drafted cards,
+  // a pass (R15.4). 0: no clock (the league waits).
   int phase_clock_sec = 600;
   mutation_costs costs = mutation_costs::ruling();  // R15.6
   std::uint64_t seed = 0;
@@ -80,8 +82,8 @@ class league_service {
   // Start-up, after room recovery: reads the stored leagues (blocking),
   // replays each, gives its recovered duel rooms their hooks.
   void load();
-  // About every second, off the io threads (it reads the store): the phase
-  // clock (R15.4: absent players pass), and the duels whose room is gone:
+  // About every second, off the io threads (it reads the store): the step
+  // clock (absent players get the default op), and the duels whose room is gone:
   // counted from the store when their match ended, else given a new room.
   void tick();
 
@@ -127,7 +129,7 @@ class league_service {
     league l;
     std::vector<league_game> games;
     std::int64_t created_ms = 0;
-    std::int64_t phase_started_ms = 0;  // the current mutation phase's start
+    std::int64_t phase_started_ms = 0;  // the current step's start (the step clock)
     std::vector<std::pair<std::weak_ptr<peer>, seat_t>> followers;
   };
 
@@ -139,6 +141,7 @@ class league_service {
   void changed(const std::string& id, entry& e, int round_before, league_stage stage_before);
   nlohmann::json view_of(const std::string& id, const entry& e, seat_t seat) const;
   void push(const std::string& id, entry& e);
+  void act_for_absent(const std::string& id, entry& e);
   void open_rooms(const std::string& id, entry& e);
   // A room for duel `t` of the current round (another attempt when it had
   // one): its seed counts the attempts before it.

@@ -185,8 +185,13 @@ TEST_CASE("league API: create with refusals in words, tokens once, the organiser
   b["players"] = {"Ann", "Bob", "Cy"};
   bad(b, "invalid_players", "players");
   b = league_body();
-  b["players"] = {"Ann", "Bob", "Cy", "Ann"};
+  b["players"] = {"Ann", "Bob", "Cy", "ann"};
   bad(b, "invalid_players", "players");
+  b["players"] = {"Ann", "Bob", "Cy", "D\u202Ei"};
+  bad(b, "invalid_players", "players");
+  b = league_body();
+  b["name"] = "";
+  bad(b, "invalid_config", "name");
   b = league_body();
   b["packs"] = {"initiation", "initiation"};
   bad(b, "invalid_config", "packs");
@@ -220,6 +225,39 @@ TEST_CASE("league API: create with refusals in words, tokens once, the organiser
   // The admin token opens it too; the organiser token opens no match log.
   CHECK(f.call("GET", "/admin/api/leagues/" + id).status == 200);
   CHECK(f.call("GET", "/admin/api/matches", nullptr, organiser_token).status == 403);
+}
+
+TEST_CASE("league step clock: absent players get the default op, a step at a time") {
+  fixture f;
+  const json created = f.ok("POST", "/admin/api/leagues", league_body(), 201);
+  const std::string id = created.at("league");
+  // Nothing before the clock runs out.
+  f.h.wall += 59'000;
+  f.svc->tick();
+  CHECK(f.ok("GET", "/admin/api/leagues/" + id).at("draft").at("pick") == 1);
+  int ticks = 0;
+  json st;
+  do {
+    f.h.wall += 61'000;
+    f.svc->tick();
+    f.h.ex->run();
+    st = f.ok("GET", "/admin/api/leagues/" + id);
+    ++ticks;
+  } while (st.at("stage") != "playing" && ticks < 30);
+  // R15.1: 15 picks, one step each (the 16th card comes without a choice);
+  // then the decks, then the mutation phase.
+  CHECK(ticks == 17);
+  CHECK(st.at("stage") == "playing");
+  const json ex = f.ok("GET", "/admin/api/leagues/" + id + "/export").at("league");
+  int picks = 0, decks = 0, passes = 0;
+  for (const auto& op : ex.at("ops")) {
+    picks += op.at("type") == "pick";
+    decks += op.at("type") == "choose_deck";
+    passes += op.at("type") == "pass";
+  }
+  CHECK(picks == 60);
+  CHECK(decks == 4);
+  CHECK(passes == 4);
 }
 
 TEST_CASE("league over the wire: draft, decks, mutations with refusals, duels with mutated cards, ranking, restart") {
