@@ -1,4 +1,5 @@
-// Legal-action generation: every play check() accepts, plus end_turn.
+// Legal-action generation: every play check() accepts, plus end_turn; and
+// what a play would leave its seat (a client's preview).
 #include "cod/engine/match.hpp"
 #include "internal.hpp"
 
@@ -58,6 +59,14 @@ int match::legal_actions(action* out, int capacity) const {
   }
   out[n++] = action::end(seat);
   return n;
+}
+
+std::optional<match::play_outcome> match::outcome(const action& a) const {
+  match copy = *this;
+  std::vector<event> events;
+  if (copy.apply(a, events) != rule_error::ok) return std::nullopt;
+  const seat_state& me = copy.state_.seats[a.seat];
+  return play_outcome{me.mana, me.hand.health()};
 }
 
 }  // namespace cod

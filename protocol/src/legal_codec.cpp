@@ -50,6 +50,12 @@ grouped_actions group(std::span<const action> legal, seat_t seat) {
   return g;
 }
 
+const play_preview* preview_of(std::span<const play_preview> previews, card_uid card) {
+  for (const play_preview& p : previews)
+    if (p.card == card) return &p;
+  return nullptr;
+}
+
 void append_line(std::string& out, int line) {
   out += '"';
   out += seat_line_name(line);
@@ -58,11 +64,27 @@ void append_line(std::string& out, int line) {
 
 }  // namespace
 
-json legal_actions_to_json(std::span<const action> legal, seat_t seat) {
+std::vector<play_preview> play_previews(const match& m, std::span<const action> legal, seat_t seat) {
+  std::vector<play_preview> out;
+  for (const card_options& p : group(legal, seat).plays) {
+    // The card's first option, as listed: a line, then a host, then a target.
+    action a;
+    for (const action& x : legal)
+      if (x.seat == seat && x.type == action_type::play && x.card == p.card) {
+        a = x;
+        break;
+      }
+    if (const auto o = m.outcome(a)) out.push_back({p.card, o->mana, o->health});
+  }
+  return out;
+}
+
+json legal_actions_to_json(std::span<const action> legal, seat_t seat, std::span<const play_preview> previews) {
   const grouped_actions g = group(legal, seat);
   json plays = json::array();
   for (const card_options& p : g.plays) {
     json entry = {{"card", static_cast<int>(p.card)}};
+    if (const play_preview* pv = preview_of(previews, p.card)) entry["after"] = {{"mana", pv->mana}, {"health", pv->health}};
     for (int line : p.lines) entry["lines"].push_back(seat_line_name(line));
     for (const auto& [host, line] : p.hosts)
       entry["hosts"].push_back({{"host", static_cast<int>(host)}, {"line", seat_line_name(line)}});
@@ -74,14 +96,22 @@ json legal_actions_to_json(std::span<const action> legal, seat_t seat) {
 
 // The server's path, once per seat per action: the same text as the DOM's
 // dump (keys in nlohmann's order: sorted), written directly.
-std::string legal_actions_text(std::span<const action> legal, seat_t seat) {
+std::string legal_actions_text(std::span<const action> legal, seat_t seat, std::span<const play_preview> previews) {
   const grouped_actions g = group(legal, seat);
   const std::vector<card_options>& plays = g.plays;
   std::string out = g.end_turn ? R"({"end_turn":true,"plays":[)" : R"({"end_turn":false,"plays":[)";
   for (std::size_t i = 0; i < plays.size(); ++i) {
     const card_options& p = plays[i];
     if (i) out += ',';
-    out += R"({"card":)";
+    out += '{';
+    if (const play_preview* pv = preview_of(previews, p.card)) {
+      out += R"("after":{"health":)";
+      out += std::to_string(pv->health);
+      out += R"(,"mana":)";
+      out += std::to_string(pv->mana);
+      out += "},";
+    }
+    out += R"("card":)";
     out += std::to_string(static_cast<int>(p.card));
     if (!p.hosts.empty()) {
       out += R"(,"hosts":[)";
@@ -141,7 +171,9 @@ bool read_play(const json& p, seat_t seat, std::vector<action>& out) {
   card_uid card = no_uid;
   if (!p.contains("card") || !read_uid(p["card"], card)) return false;
   for (auto it = p.begin(); it != p.end(); ++it)
-    if (it.key() != "card" && it.key() != "lines" && it.key() != "hosts" && it.key() != "targets") return false;
+    if (it.key() != "card" && it.key() != "lines" && it.key() != "hosts" && it.key() != "targets" &&
+        it.key() != "after")
+      return false;
   // In the documented order: lines, hosts, targets.
   if (const auto it = p.find("lines"); it != p.end()) {
     if (!it->is_array()) return false;

@@ -110,7 +110,8 @@ std::optional<json> room::legal_actions_for(int seat, const peer* to) const {
   if (!to || !to->wants_legal_actions() || seat < 0 || seat >= static_cast<int>(seats_.size())) return std::nullopt;
   std::vector<action> legal;
   match_.legal_actions(legal);
-  return pr::legal_actions_to_json(legal, static_cast<seat_t>(seat));
+  const auto previews = pr::play_previews(match_, legal, static_cast<seat_t>(seat));
+  return pr::legal_actions_to_json(legal, static_cast<seat_t>(seat), previews);
 }
 
 message_ptr room::state_for(seat_t viewer, const peer* to) const {

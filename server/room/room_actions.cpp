@@ -179,7 +179,8 @@ void room::build_updates(outgoing& out, int ack_seat, std::int64_t now) const {
     const bool wants = to && to->wants_legal_actions();
     if (wants) {
       if (!std::exchange(listed, true)) match_.legal_actions(legal);
-      seat_legal = pr::legal_actions_text(legal, viewer);
+      // Only the active seat has plays to preview (R3.2.6: what each costs).
+      seat_legal = pr::legal_actions_text(legal, viewer, pr::play_previews(match_, legal, viewer));
     }
     out.seat_updates.push_back(std::make_shared<const std::string>(
         pr::update_text(p_.id, out.seq, pr::events_to_json(events_, viewer, cards(), uid_cards_),

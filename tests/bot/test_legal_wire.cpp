@@ -102,10 +102,14 @@ TEST_CASE("an act is accepted if and only if the seat's legal_actions hold it, i
       std::vector<action> chosen_from;
       for (int s = 0; s < cfg.seat_count; ++s) {
         const auto seat = static_cast<seat_t>(s);
-        const std::string text = protocol::legal_actions_text(legal, seat);
-        // The server's writer gives the DOM's text.
-        if (text != protocol::legal_actions_to_json(legal, seat).dump())
-          FAIL_CHECK(text << " is not " << protocol::legal_actions_to_json(legal, seat).dump());
+        const auto previews = protocol::play_previews(m, legal, seat);
+        const std::string text = protocol::legal_actions_text(legal, seat, previews);
+        // The server's writer gives the DOM's text, previews included.
+        if (text != protocol::legal_actions_to_json(legal, seat, previews).dump())
+          FAIL_CHECK(text << " is not " << protocol::legal_actions_to_json(legal, seat, previews).dump());
+        // Every play of the active seat has its preview, the first option's outcome.
+        if (seat == active && previews.size() != json::parse(text).at("plays").size())
+          FAIL_CHECK("a play without its preview: " << text);
         const auto decoded = protocol::legal_actions_from_json(json::parse(text), seat);
         if (!decoded) FAIL(text);
         const std::set<action, action_less> in_list(decoded->begin(), decoded->end());

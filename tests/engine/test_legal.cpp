@@ -63,6 +63,64 @@ TEST_CASE("R3.2 check() accepts exactly the listed legal actions; rejections cha
   CHECK(checked > 10000);
 }
 
+TEST_CASE("R3.2.6 a play's outcome: the seat's mana and health after it, the match unchanged") {
+  std::vector<action> legal;
+  std::vector<event> ev;
+  int right_of = 0, left_of = 0, incantations = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    match m;
+    REQUIRE(match::create(test::shipped(), test::precon_config(1 + int(seed % 4), 1 + int(seed / 4 % 4), seed), m, ev) ==
+            rule_error::ok);
+    rng player(seed + 7);
+    while (!m.over()) {
+      m.legal_actions(legal);
+      const seat_view before = m.view(referee);
+      const seat_t me = m.active_seat();
+      const auto& my = before.seats[me];
+      for (const action& a : legal) {
+        const std::uint64_t digest = m.digest();
+        const auto o = m.outcome(a);
+        CHECK(m.digest() == digest);
+        REQUIRE(o);
+        // The outcome is what applying it does.
+        match copy = m;
+        std::vector<event> none;
+        REQUIRE(copy.apply(a, none) == rule_error::ok);
+        const seat_view after = copy.view(referee);
+        CHECK(o->mana == after.seats[me].mana);
+        CHECK(o->health == after.seats[me].health);
+        if (a.type != action_type::play) continue;
+        // R3.2.6 for a creature of the hand: right of the Stronghold costs 1 health,
+        // left of it none (unless Price of Blood or Immolation took more).
+        const auto hand = m.view(me).hand;
+        const auto at = std::find_if(hand.begin(), hand.end(), [&](const card_ref& h) { return h.uid == a.card; });
+        if (at == hand.end()) continue;  // the Champion
+        const bool right = (at - hand.begin()) >= my.stronghold_pos;
+        const card_stats& st = test::shipped().stats(at->card);
+        if (st.type == card_type::incantation) {
+          ++incantations;
+          continue;
+        }
+        if (has(st.abilities, ability::price_of_blood)) continue;
+        if (right) {
+          ++right_of;
+          CHECK(o->health <= my.health - 1);
+        } else {
+          ++left_of;
+          CHECK(o->health <= my.health);
+        }
+      }
+      // A refused action has no outcome.
+      CHECK_FALSE(m.outcome(action::play_creature(me, 200, 0)));
+      ev.clear();
+      REQUIRE(m.apply(legal[player.below(legal.size())], ev) == rule_error::ok);
+    }
+  }
+  CHECK(right_of > 0);
+  CHECK(left_of > 0);
+  CHECK(incantations > 0);
+}
+
 TEST_CASE("R16.3 concede is legal for any seat at any time, then the game is over") {
   match m;
   std::vector<event> ev;

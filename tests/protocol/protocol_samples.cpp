@@ -686,7 +686,7 @@ void ability_samples(const cod::catalogue& cat) {
         emit("server/update", u);
         if (v != cod::spectator) {  // as the server writes it for a seat that asked for legal_actions
           m.legal_actions(legal);
-          const std::string listed = proto::legal_actions_text(legal, v);
+          const std::string listed = proto::legal_actions_text(legal, v, proto::play_previews(m, legal, v));
           emit("server/update", json::parse(proto::update_text(room, seq, proto::events_to_json(events, v, cat, uids),
                                                                m.view(v), cat, std::nullopt, nullptr, &listed)));
         }

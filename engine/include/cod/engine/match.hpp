@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,18 @@ class match {
   int legal_actions(action* out, int capacity) const;
   // The 4 playable hand cards and the Champion (R13.2), each on 2 lines or any creature.
   static constexpr int max_legal_actions = 5 * (2 * max_lines * max_side + 2) + 1;
+
+  // What a play would leave its seat, for a client's preview (R3.2.6: a card
+  // that stood right of the Stronghold costs 1 health; R7 Lucidity, Price of
+  // Blood, Immolation; R3.2.4 an incantation's return): the seat's mana and
+  // health once `a` has resolved on a copy of this match. nullopt when `a`
+  // is refused. The match itself does not change.
+  struct play_outcome {
+    int mana = 0;
+    int health = 0;
+    bool operator==(const play_outcome&) const = default;
+  };
+  std::optional<play_outcome> outcome(const action& a) const;
 
   seat_view view(seat_t viewer) const { return project(*cat_, state_, viewer); }
 

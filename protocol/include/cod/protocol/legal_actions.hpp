@@ -4,7 +4,8 @@
 // card: no rule is decided here.
 //
 //   {"plays": [{"card": uid, "lines": ["upper", "lower"],
-//               "hosts": [{"host": uid, "line": "upper"}], "targets": [uid, ...]}, ...],
+//               "hosts": [{"host": uid, "line": "upper"}], "targets": [uid, ...],
+//               "after": {"mana": n, "health": n}}, ...],
 //    "end_turn": bool}
 //
 // One entry per card (the hand's cards left to right, then a ready
@@ -25,16 +26,29 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "cod/engine/action.hpp"
+#include "cod/engine/match.hpp"
 #include "cod/engine/types.hpp"
 
 namespace cod::protocol {
 
+// A play's preview ("after"): the seat's mana and health once the card's
+// first listed option has resolved (match::outcome).
+struct play_preview {
+  card_uid card = no_uid;
+  int mana = 0;
+  int health = 0;
+};
+// Each card of `seat`'s plays in `legal`, previewed on `m` (whose list it is).
+std::vector<play_preview> play_previews(const match& m, std::span<const action> legal, seat_t seat);
+
 // `legal` is match::legal_actions(): the active seat's list. For any other
-// `seat` the result is the empty list.
-nlohmann::json legal_actions_to_json(std::span<const action> legal, seat_t seat);
-// The same as text, exactly legal_actions_to_json(legal, seat).dump(), with
-// no DOM built (the server's per-update path).
-std::string legal_actions_text(std::span<const action> legal, seat_t seat);
+// `seat` the result is the empty list. `previews`: each play's "after".
+nlohmann::json legal_actions_to_json(std::span<const action> legal, seat_t seat,
+                                     std::span<const play_preview> previews = {});
+// The same as text, exactly legal_actions_to_json(legal, seat, previews).dump(),
+// with no DOM built (the server's per-update path).
+std::string legal_actions_text(std::span<const action> legal, seat_t seat,
+                               std::span<const play_preview> previews = {});
 
 // The client's side: every action the list allows, for `seat` (each one's
 // wire form is action_to_json). nullopt when `j` is not such a list.
