@@ -33,6 +33,16 @@ std::string random_hex(std::size_t chars) {
   return s;
 }
 
+std::string prefixed_hex_id(char prefix, std::uint64_t v) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s(1, prefix);
+  for (int i = 0; i < 10; ++i) {
+    s += digits[v & 15];
+    v >>= 4;
+  }
+  return s;
+}
+
 std::string random_room_id() {
   static constexpr char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
   std::uint64_t bits = random_u64();

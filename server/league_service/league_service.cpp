@@ -24,16 +24,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string league_id_of(std::uint64_t v) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string s = "l";
-  for (int i = 0; i < 10; ++i) {
-    s += digits[v & 15];
-    v >>= 4;
-  }
-  return s;
-}
-
 // A duel's room after the first that ended without a result gets another
 // seed (the first may have been revealed at its end): mixed from the
 // duel's seed and the attempt (splitmix64's finaliser).
@@ -484,8 +474,8 @@ std::optional<league_failure> league_service::create(league_settings s, const st
   e.created_ms = d_.wall_ms();
   e.phase_started_ms = e.created_ms;  // the first pick's step clock
   std::lock_guard lock(mu_);
-  std::string id = league_id_of(d_.random());
-  while (entries_.count(id)) id = league_id_of(d_.random());
+  std::string id = prefixed_hex_id('l', d_.random());
+  while (entries_.count(id)) id = prefixed_hex_id('l', d_.random());
   spdlog::info("league {}: created by {} ('{}': {}, {}, {}, {}; packs {} and {}, exhaustion {}, phase clock {} s)", id,
                actor, e.s.name, names[0], names[1], names[2], names[3], e.s.packs[0], e.s.packs[1],
                e.s.exhaustion ? "on" : "off", e.s.phase_clock_sec);

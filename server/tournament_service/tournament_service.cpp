@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/random.hpp"
 #include "common/strcat.hpp"
 #include "room/match_id.hpp"
 #include "room/room.hpp"
@@ -16,16 +17,6 @@ namespace tn = cod::tournaments;
 using detail::cat;
 
 namespace {
-
-std::string hex_id(std::uint64_t v) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string s = "t";
-  for (int i = 0; i < 10; ++i) {
-    s += digits[v & 15];
-    v >>= 4;
-  }
-  return s;
-}
 
 // An id a cluster node gives a tournament ("n2-t3f0a9c71b2"): the node id
 // (no dash), "-t", ten hex digits. A room's is "n2-rk7q4": only ids of this
@@ -462,8 +453,8 @@ tn::status tournament_service::create(tn::config c, const std::vector<std::strin
   std::string id;
   {
     std::lock_guard lock(mu_);
-    id = prefix + hex_id(d_.random());
-    while (entries_.count(id)) id = prefix + hex_id(d_.random());
+    id = prefix + prefixed_hex_id('t', d_.random());
+    while (entries_.count(id)) id = prefix + prefixed_hex_id('t', d_.random());
   }
   // A cluster node runs (and saves) a tournament whose lease it holds.
   if (clustered() && d_.claim) {
