@@ -1,6 +1,8 @@
 // The admin page: search matches, open one's log, step through its replay
 // (the referee view after each action, drawn by the game screen's board),
-// and run verify. Talks to the admin HTTP API through api.js.
+// and run verify; list the mutation leagues and show one (standings,
+// schedule, its duels' rooms and matches, its export). Talks to the admin
+// HTTP API through api.js.
 import { AdminApi, adminErrorWords } from "./api.js";
 import { Catalogue } from "/play/js/catalogue.js";
 import { GameScreen } from "/play/js/game.js";
@@ -8,7 +10,7 @@ import { h, clear } from "/play/js/dom.js";
 
 const $ = (s) => document.querySelector(s);
 const TOKEN_KEY = "cod.admin_token";
-const state = { api: null, cat: null, match: null, step: 0, steps: 0, board: null, next: null, params: null, texts: null };
+const state = { api: null, cat: null, match: null, step: 0, steps: 0, board: null, next: null, params: null, texts: null, league: null };
 
 function showError(text, code = "") {
   const el = $("#error");
@@ -141,6 +143,86 @@ async function verify() {
     h("ul", {}, r.checks.map((c) => h("li", { class: c.ok ? "check-ok" : "check-bad" }, `${c.ok ? "ok" : "FAILED"} — ${c.name}: ${c.detail}`))));
 }
 
+// ---- mutation leagues (R15; docs/league.md) ----
+
+async function listLeagues() {
+  $("#error").hidden = true;
+  let r;
+  try {
+    r = await api().leagues();
+  } catch (e) {
+    return refused(e);
+  }
+  const body = clear($("#leagues"));
+  for (const l of r.leagues) {
+    body.append(h("tr", { data: { league: l.league }, tabindex: "0", "aria-label": `Open league ${l.name} (${l.league})`,
+      onclick: () => openLeague(l.league), onkeydown: (e) => activate(e, () => openLeague(l.league)) },
+      h("td", {}, l.league), h("td", {}, l.name), h("td", {}, l.stage), h("td", {}, l.round ? `${l.round} of 6` : "—"),
+      h("td", {}, l.players.join(", ")), h("td", {}, fmtTime(l.created_ms))));
+  }
+  if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 6 }, "No league on this server.")));
+}
+
+async function openLeague(id) {
+  $("#error").hidden = true;
+  let v;
+  try {
+    v = await api().league(id);
+  } catch (e) {
+    return refused(e);
+  }
+  state.league = id;
+  $("#league-view").hidden = false;
+  $("#league-view").dataset.league = id;
+  $("#league-view").dataset.stage = v.stage;
+  $("#league-view-id").textContent = `${v.name} (${id})`;
+  $("#league-export").href = api().leagueExportPath(id);
+  const names = [];
+  for (const p of v.players) names[p.seat] = p.name;
+  clear($("#league-summary")).append(
+    h("div", {}, `Stage: ${v.stage}${v.round ? `, round ${v.round} of 6` : ""}; packs ${v.packs.join(" and ")}` +
+      `${v.exhaustion ? "; exhaustion rule" : ""}${v.turn_clock ? `; turn clock ${Math.round(v.turn_clock.bank_ms / 60000)} min + ${Math.round(v.turn_clock.increment_ms / 1000)} s` : ""}` +
+      `; phase clock ${v.phase_clock_sec ? `${v.phase_clock_sec} s` : "none"}; created ${fmtTime(v.created_ms)}`),
+    ...(v.draft ? [h("div", {}, `Draft: pick ${v.draft.pick} of 16; cards kept: ${v.draft.taken_counts.map((n, s) => `${names[s]} ${n}`).join(", ")}`)] : []));
+  const st = clear($("#league-view-standings"));
+  for (const p of v.players) {
+    st.append(h("tr", { data: { seat: p.seat } }, h("td", {}, String(p.place)), h("td", {}, p.name), h("td", {}, String(p.seat + 1)),
+      h("td", {}, String(p.played)), h("td", {}, String(p.won)),
+      h("td", {}, p.has_deck ? (v.stage === "mutating" ? (p.phase_done ? "chosen; mutated or passed" : "chosen; mutating") : "chosen") : "not yet")));
+  }
+  const sc = clear($("#league-view-schedule"));
+  for (const r of v.schedule) {
+    sc.append(h("tr", { data: { round: r.round }, class: r.round === v.round ? "current" : undefined }, h("td", {}, String(r.round)),
+      r.tables.map((t) => h("td", { data: { table: t.table } }, `${names[t.seats[0]]} – ${names[t.seats[1]]}` +
+        (t.decided ? `: ${t.winner === null ? "nobody won" : `${names[t.winner]} won`}` : "")))));
+  }
+  const gm = clear($("#league-view-games"));
+  for (const g of v.games) {
+    gm.append(h("tr", { data: { round: g.round, table: g.table } }, h("td", {}, String(g.round)), h("td", {}, String(g.table + 1)),
+      h("td", {}, g.room),
+      h("td", {}, g.match ? h("button.small.open-match", { data: { match: g.match }, onclick: () => openMatch(g.match) }, g.match) : "not started")));
+  }
+  if (!gm.children.length) gm.append(h("tr", {}, h("td", { colspan: 4 }, "No duel room yet.")));
+}
+
+// The export needs the bearer token: fetched, then saved as a file.
+async function downloadExport(e) {
+  e.preventDefault();
+  if (!state.league) return;
+  let body;
+  try {
+    body = await api().leagueExport(state.league);
+  } catch (err) {
+    return refused(err);
+  }
+  const url = URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: "application/json" }));
+  const a = h("a", { href: url, download: `league-${state.league}-export.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
 async function main() {
   $("#admin-token").value = window.sessionStorage.getItem(TOKEN_KEY) || "";
   $("#search-form").addEventListener("submit", (e) => { e.preventDefault(); search(); });
@@ -150,6 +232,8 @@ async function main() {
   $("#step-prev").addEventListener("click", () => showStep(state.step - 1));
   $("#step-next").addEventListener("click", () => showStep(state.step + 1));
   $("#step-last").addEventListener("click", () => showStep(state.steps));
+  $("#leagues-refresh").addEventListener("click", listLeagues);
+  $("#league-export").addEventListener("click", downloadExport);
   try {
     state.cat = await Catalogue.load();
   } catch (e) {

@@ -24,6 +24,8 @@ const ADMIN_WORDS = {
   method_not_allowed: "The admin API refused the request's method.",
   replay_failed: "The stored log cannot be replayed that far: it diverges earlier.",
   storage_error: "The server could not read its database.",
+  no_such_league: "There is no league with that id.",
+  forbidden: "That token does not open this part of the admin API.",
 };
 
 export function adminErrorWords(e) {
@@ -54,4 +56,9 @@ export class AdminApi {
   log(id) { return this.get(`/matches/${encodeURIComponent(id)}/log`); }
   state(id, step) { return this.get(`/matches/${encodeURIComponent(id)}/state`, { step }); }
   verify(id) { return this.get(`/matches/${encodeURIComponent(id)}/verify`); }
+  // Mutation leagues (the organiser API, docs/league.md; the admin token opens it too).
+  leagues() { return this.get("/leagues"); }
+  league(id) { return this.get(`/leagues/${encodeURIComponent(id)}`); }
+  leagueExportPath(id) { return `${this.base}/leagues/${encodeURIComponent(id)}/export`; }
+  leagueExport(id) { return this.get(`/leagues/${encodeURIComponent(id)}/export`); }
 }

@@ -99,7 +99,7 @@ struct league_refusal {
   league_error error = league_error::ok;
   draft_error draft = draft_error::ok;
   mutation_error mutation = mutation_error::ok;
-  int index = -1;  // mutation_refused: the mutation at fault (-1: the phase as a whole)
+  int index = -1;  // mutation_refused: the mutation at fault (over_budget: the one past the points)
   bool ok() const { return error == league_error::ok; }
 };
 

@@ -134,8 +134,8 @@ mutation_error make_league_deck(const catalogue& cat, const std::vector<card_id>
 // R15.6: what one mutation costs (pasting plus any covering surcharge).
 half_points mutation_cost(const mutation_costs& costs, const mutation& m);
 
-// A refusal: which mutation (its index in the list; -1 for the phase as a
-// whole, over_budget) and why.
+// A refusal: which mutation (its index in the list: for over_budget, the
+// one whose points went past the phase's) and why.
 struct mutation_refusal {
   mutation_error error = mutation_error::ok;
   int index = -1;

@@ -1,12 +1,13 @@
-// The reference web client: lobby, waiting room, draft screen, game screen; reconnects
+// The reference web client: lobby, waiting room, draft screen, game screen,
+// league screen (a mutation league followed with its token); reconnects
 // (and resumes its seat with the token kept in localStorage) after a lost
 // connection or a page reload. Every refusal from the server is shown in words.
-import { Connection, socketUrl, seatStore, watchStore } from "./protocol.js";
+import { Connection, socketUrl, seatStore, watchStore, leagueStore } from "./protocol.js";
 import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel } from "./lobby.js";
 import { GameScreen } from "./game.js";
 import { DraftScreen } from "./draft.js";
-import { errorWords } from "./words.js";
+import { errorWords, LEAGUE_WORDS } from "./words.js";
 import { h, clear } from "./dom.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -17,7 +18,10 @@ const app = {
   lobby: null,
   game: null,
   draft: null,
-  room: null, // {id, role: "player" | "spectator", seat}
+  room: null, // {id, role: "player" | "spectator", seat, league}
+  // The mutation league this page follows: {token, id, screen}; its pushes
+  // keep coming while the player sits in a duel room.
+  league: null,
   seedHash: null,
   lastDraft: null,
   lobbyTimer: null,
@@ -58,7 +62,8 @@ function dropDraft() {
   $("#draft").hidden = true;
 }
 
-function showLobby() {
+// Out of any room: the game and waiting screens go.
+function dropRoom() {
   app.room = null;
   if (app.game) {
     app.game.destroy();
@@ -69,6 +74,11 @@ function showLobby() {
   clear($("#game"));
   $("#game").hidden = true;
   $("#waiting").hidden = true;
+}
+
+function showLobby() {
+  dropRoom();
+  $("#league").hidden = true;
   $("#lobby").hidden = false;
   document.body.dataset.screen = "lobby";
   refreshRooms();
@@ -76,10 +86,26 @@ function showLobby() {
   app.lobbyTimer = window.setInterval(refreshRooms, 3000);
 }
 
+// The league screen (a followed league), after its duel or instead of the lobby.
+function showLeague() {
+  dropRoom();
+  window.clearInterval(app.lobbyTimer);
+  $("#lobby").hidden = true;
+  $("#league").hidden = false;
+  document.body.dataset.screen = "league";
+}
+
+// Where a player goes out of a room: their league if the page follows one.
+function showHome() {
+  if (app.league && app.league.screen && app.league.screen.view) showLeague();
+  else showLobby();
+}
+
 function enterRoom(room) {
   app.room = room;
   window.clearInterval(app.lobbyTimer);
   $("#lobby").hidden = true;
+  $("#league").hidden = true;
   const gameRoot = $("#game");
   if (app.game) app.game.destroy();
   clear(gameRoot);
@@ -89,6 +115,7 @@ function enterRoom(room) {
   app.game = new GameScreen(gameRoot, app.cat, {
     act: (action) => act(action),
     leave: () => leave(),
+    backLabel: room.league ? LEAGUE_WORDS.backToLeague : undefined,
     // A solo or co-op game this page created: another one like it, at once.
     playAgain: {
       available: () => !!app.lastCreate && app.lastCreate.room === room.id &&
@@ -253,14 +280,14 @@ async function leave() {
   }
   if (wasPlayer) seatStore.clear();
   else watchStore.clear();
-  showLobby();
+  showHome();
 }
 
 async function resume(saved) {
   try {
     await connectFor(saved.room);
     const j = await app.conn.request("resume", { room: saved.room, token: saved.token });
-    enterRoom({ id: j.room, role: "player", seat: j.seat });
+    enterRoom({ id: j.room, role: "player", seat: j.seat, league: saved.league });
     return true;
   } catch (e) {
     if (e.code === "bad_token" || e.code === "room_not_found") {
@@ -354,6 +381,103 @@ function onLeft(msg) {
   if (!app.room || msg.room !== app.room.id) return;
   if (app.room.role === "spectator") watchStore.clear();
   showError(`You are no longer in room ${msg.room}: the room closed, or your seat was taken back from another window.`, "left");
+  showHome();
+}
+
+// ---- the mutation league ----
+
+// league.js is loaded when a league is first opened: a first visit that
+// opens none does not pay for it (the first-visit budget, docs/web-client.md).
+let LeagueScreen = null;
+async function loadLeagueScreen() {
+  if (!LeagueScreen) ({ LeagueScreen } = await import("./league.js"));
+}
+
+// A `league` message (league_join's or league_act's reply, or a push): the
+// league screen redraws, shown or not (a push during the duel is kept for
+// the way back).
+function onLeague(msg) {
+  if (!app.league || !LeagueScreen || (app.league.id && msg.league !== app.league.id)) return;
+  app.league.id = msg.league;
+  if (!app.league.screen) {
+    app.league.screen = new LeagueScreen(clear($("#league")), app.cat, {
+      act: (op) => leagueAct(op),
+      playDuel: () => playLeagueDuel(),
+      leave: () => leaveLeague(),
+    });
+  }
+  app.league.screen.setView(msg);
+}
+
+// Follows the league of `token` on the connection in use (following is
+// independent of rooms: the same connection later sits in the duel).
+// `show`: the league screen comes up (not while a duel room is on).
+async function followLeague(token, show = true) {
+  try {
+    await loadLeagueScreen();
+    if (!app.conn || app.conn.closed) await connect(false, null);
+    if (!app.league || app.league.token !== token) {
+      if (app.league && app.league.screen) app.league.screen.destroy();
+      app.league = { token, id: null, screen: null };
+    }
+    const r = await app.conn.request("league_join", { token });
+    leagueStore.set({ token, league: r.league });
+    onLeague(r);
+    if (show) showLeague();
+    return true;
+  } catch (e) {
+    if (e.code === "bad_token") {
+      leagueStore.clear();
+      app.league = null;
+      clear($("#league"));
+    }
+    showRefusal(e);
+    return false;
+  }
+}
+
+async function openLeague() {
+  hideError();
+  let token;
+  try {
+    token = app.lobby.leagueToken();
+  } catch (e) {
+    showError(e.message, "form");
+    return;
+  }
+  await followLeague(token);
+}
+
+// A league_act: the reply redraws the league screen; a refusal rejects
+// (the screen tells it next to its form).
+async function leagueAct(op) {
+  hideError();
+  const r = await app.conn.request("league_act", { op });
+  onLeague(r);
+  return r;
+}
+
+// The round's duel (docs/protocol.md "league_join"): tournament_join with
+// the league token and the league deck's 8 cards seats the player in its
+// room, on the connection that follows the league.
+async function playLeagueDuel() {
+  hideError();
+  const view = app.league.screen.view;
+  const cards = view.you.deck.map((d) => d.card.id);
+  const me = view.players.find((p) => p.seat === view.you.seat);
+  const j = await app.conn.request("tournament_join", { token: app.league.token, deck: { cards } });
+  seatStore.set({ room: j.room, seat: j.seat, token: j.token, name: me ? me.name : "", league: app.league.id });
+  watchStore.clear();
+  enterRoom({ id: j.room, role: "player", seat: j.seat, league: app.league.id });
+}
+
+// Back to the lobby from the league screen: this page forgets the league
+// (its token opens it again).
+function leaveLeague() {
+  if (app.league && app.league.screen) app.league.screen.destroy();
+  app.league = null;
+  leagueStore.clear();
+  clear($("#league"));
   showLobby();
 }
 
@@ -372,6 +496,7 @@ async function connect(quiet = false, room = null) {
   conn.on("seat_status", onSeatStatus);
   conn.on("clock", (m) => app.game && app.game.clockMessage(m));
   conn.on("left", onLeft);
+  conn.on("league", onLeague);
   conn.on("error", (m) => showRefusal(m));
   conn.on("close", (ev) => {
     if (app.closing || conn !== app.conn) return;
@@ -439,11 +564,17 @@ async function reconnect() {
   if ($("#error").dataset.code === "connection_lost") hideError();
   // Back where we were: the seat (resume), or the room we watched.
   const saved = seatStore.get();
+  const league = app.league;
+  let inRoom = false;
   if (room && room.role === "player" && saved && saved.room === room.id) {
-    if (!(await resume(saved))) showLobby();
+    inRoom = await resume(saved);
   } else if (room && room.role === "spectator") {
-    if (!(await spectate({ room: room.id }))) showLobby();
-  } else {
+    inRoom = await spectate({ room: room.id });
+  }
+  // A followed league is followed again on the new connection.
+  if (league) {
+    if (!(await followLeague(league.token, !inRoom)) && !inRoom) showLobby();
+  } else if (!inRoom) {
     showLobby();
   }
   setConnState(`connected to ${app.serverName}`, true);
@@ -462,6 +593,7 @@ async function main() {
     join: (room) => join(room),
     spectate: (room) => spectate(room),
     refresh: () => refreshRooms(),
+    league: () => openLeague(),
   });
   try {
     await connect(false, savedRoom());
@@ -481,7 +613,13 @@ async function main() {
 
 async function start() {
   const saved = seatStore.get();
-  if (saved && (await resume(saved))) return;
+  const league = leagueStore.get();
+  // A reload in a league duel: the seat, and the league followed behind it.
+  if (saved && (await resume(saved))) {
+    if (league) await followLeague(league.token, false);
+    return;
+  }
+  if (league && (await followLeague(league.token))) return;
   // A reload while watching: watch the same room again.
   const watched = watchStore.get();
   if (watched && (await spectate({ room: watched.room }))) return;

@@ -29,6 +29,12 @@ export class Catalogue {
     return (id && ((this.own && this.own.get(id)) || this.cards.get(id))) || null;
   }
 
+  // The printed card, whatever the last match played with (a league's lab
+  // and packets are printed cards, R15.4).
+  printed(id) {
+    return (id && this.cards.get(id)) || null;
+  }
+
   name(id) {
     if (id === null || id === undefined) return "a hidden card";
     const c = this.card(id);

@@ -18,7 +18,7 @@ function fmtClock(ms) {
 }
 
 export class GameScreen {
-  // actions: {act(action), concede(), leave()}
+  // actions: {act(action), concede(), leave(), backLabel (the leave button's words), playAgain, tabTitle}
   constructor(root, catalogue, actions) {
     this.root = root;
     this.cat = catalogue;
@@ -61,7 +61,8 @@ export class GameScreen {
       onclick: (e) => { if (e.detail <= 1) this._endTurn(); },
     }, "End the summoning phase");
     this.concedeBtn = h("button#concede.danger", { onclick: () => this._concede() }, "Concede");
-    this.leaveBtn = h("button#leave-room", { onclick: () => this.actions.leave() }, "Back to the lobby");
+    // A league duel goes back to the league screen (actions.backLabel says so).
+    this.leaveBtn = h("button#leave-room", { onclick: () => this.actions.leave() }, this.actions.backLabel || "Back to the lobby");
     this.overEl = h("div#match-over", { hidden: true });
     // The end, in a dialog over the board (won, lost or watched), with what
     // to do next; closed, the strip above the board keeps the result.
@@ -317,7 +318,7 @@ export class GameScreen {
     const again = this.actions.playAgain && this.actions.playAgain.available() && outcome !== "watched";
     const buttons = [
       again ? h("button#play-again", { onclick: () => this.actions.playAgain.run() }, "Play again") : null,
-      h("button#result-lobby", { onclick: () => this.actions.leave() }, "Back to the lobby"),
+      h("button#result-lobby", { onclick: () => this.actions.leave() }, this.actions.backLabel || "Back to the lobby"),
       h("button#result-close", { onclick: () => this._closeResult() }, "Look at the board"),
     ].filter(Boolean);
     clear(this.resultEl).append(

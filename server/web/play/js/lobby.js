@@ -2,6 +2,7 @@
 // and options), and the player's name, deck and Champion used to join.
 import { h, clear } from "./dom.js";
 import { abilityLabel } from "./catalogue.js";
+import { LEAGUE_WORDS } from "./words.js";
 
 // The room modes the server offers (docs/protocol.md create_room), with the
 // formats each one takes ("Formats and drafts"); `ai`: the mode has AI seats
@@ -59,7 +60,7 @@ function optionsText(room) {
 }
 
 export class Lobby {
-  // actions: {create(req), join(room, seat), spectate(room), refresh()}
+  // actions: {create(req), join(room, seat), spectate(room), refresh(), league()}
   constructor(root, catalogue, actions) {
     this.root = root;
     this.cat = catalogue;
@@ -145,6 +146,8 @@ export class Lobby {
     update();
 
     this.list = h("tbody#room-list");
+    // A mutation league (R15): the organiser's token opens the league screen.
+    this.leagueTokenInput = h("input#league-token", { type: "password", autocomplete: "off", spellcheck: "false", size: 36, maxlength: 64 });
     this.root.append(
       h("section.panel#player-panel", {},
         h("h2", {}, "You"),
@@ -154,6 +157,12 @@ export class Lobby {
         // The common path in one click: a solo game, quick play, this deck.
         h("button#play-ai", { onclick: () => this._playAi() }, "Play against the AI now"),
         h("label", {}, "Champion (rooms with Champions) ", this.champion)),
+      h("section.panel#league-panel", {},
+        h("h2", {}, LEAGUE_WORDS.lobbyTitle),
+        h("p.note", {}, LEAGUE_WORDS.lobbyHelp),
+        h("form#league-form", { onsubmit: (e) => { e.preventDefault(); this.actions.league(); } },
+          h("label", {}, LEAGUE_WORDS.tokenLabel, this.leagueTokenInput), " ",
+          h("button#league-open", { type: "submit" }, LEAGUE_WORDS.open))),
       h("section.panel#create-panel", {},
         h("h2", {}, "New room"),
         h("label", {}, "Mode ", this.mode),
@@ -172,6 +181,13 @@ export class Lobby {
           h("thead", {}, h("tr", {}, ["Room", "Mode", "Options", "Status", "Seats", "Watching"].map((t) => h("th", {}, t)),
             h("th", {}, h("span.visually-hidden", {}, "Join or watch")))),
           this.list)));
+  }
+
+  // The league token typed in; throws an Error with words when it cannot be one.
+  leagueToken() {
+    const token = this.leagueTokenInput.value.trim().toLowerCase();
+    if (!/^[0-9a-f]{32}$/.test(token)) throw new Error(LEAGUE_WORDS.badToken);
+    return token;
   }
 
   // The join request's player fields; throws an Error with words when incomplete.

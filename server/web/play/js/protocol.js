@@ -15,6 +15,8 @@ export class ServerError extends Error {
     this.code = msg.code;
     this.field = msg.field;
     this.reason = msg.reason;
+    // league_refused: which rule (docs/protocol.md "league_act").
+    this.refusal = msg.refusal;
   }
 }
 
@@ -46,7 +48,8 @@ export function socketUrl(loc = window.location, room = null) {
 export const HEARTBEAT = { pingAfterMs: 2000, deadAfterMs: 3000, connectMs: 3000, tickMs: 250 };
 
 // Pushed messages (no id): state, update, seat_status, match_over, clock,
-// left, and errors about frames the server could not read.
+// left, league (a followed league's view), and errors about frames the
+// server could not read.
 export class Connection {
   // `room`: the room this connection is for (its URL says so), or null.
   constructor(url = socketUrl(), room = null, heartbeat = HEARTBEAT) {
@@ -224,5 +227,27 @@ export const watchStore = {
   },
   clear() {
     window.localStorage.removeItem(WATCH_KEY);
+  },
+};
+
+// The mutation league this browser follows, kept across reloads: {token,
+// league}. The league token is the player's for the whole league (R15); it
+// is never shown.
+const LEAGUE_KEY = "cod.league";
+
+export const leagueStore = {
+  get() {
+    try {
+      const s = JSON.parse(window.localStorage.getItem(LEAGUE_KEY) || "null");
+      return s && typeof s.token === "string" ? s : null;
+    } catch {
+      return null;
+    }
+  },
+  set(s) {
+    window.localStorage.setItem(LEAGUE_KEY, JSON.stringify(s));
+  },
+  clear() {
+    window.localStorage.removeItem(LEAGUE_KEY);
   },
 };

@@ -26,6 +26,8 @@ const ERROR_WORDS = {
   // Mutation league (docs/protocol.md "league_act").
   not_in_league: "Open your league with your league token first.",
   league_refused: "The league refused that.",
+  tournament_waiting: "Your duel is not open now: ask again in a moment.",
+  tournament_over: "Your league (or tournament) is over: there is no duel left to play.",
   // Rule errors.
   game_over: "The match is over.",
   not_your_turn: "It is not your turn.",
@@ -77,6 +79,31 @@ const CHAMPION_REASONS = {
   not_a_creature: "a Champion is a creature",
   in_deck: "a Champion must be a creature outside your deck",
 };
+
+// A league_act refused by the league's rules (docs/protocol.md "league_act"):
+// what kind of refusal, in our words; the server's sentence (the rule, with
+// its number) follows.
+const LEAGUE_REFUSALS = {
+  wrong_stage: "The league is not at that stage now.",
+  already_done: "You have already done that at this stage.",
+  draft_refused: "That pick is refused.",
+  deck_refused: "That deck is refused.",
+  mutation_refused: "Your mutations are refused; nothing was changed.",
+};
+
+// `describe(index)`: the refused mutation in words (the screen knows the list).
+export function leagueRefusalWords(err, describe = null) {
+  const r = (err && err.refusal) || {};
+  if (!LEAGUE_REFUSALS[r.error]) return errorWords(err);
+  let words = LEAGUE_REFUSALS[r.error];
+  if (r.error === "mutation_refused" && Number.isInteger(r.index) && r.index >= 0) {
+    words = `Mutation ${r.index + 1}${describe ? ` (${describe(r.index)})` : ""} is refused; nothing was changed.`;
+  } else if (r.error === "mutation_refused" && r.detail === "over_budget") {
+    words = "Your mutations cost more than the phase's points; nothing was changed.";
+  }
+  const detail = err && err.message && err.message !== err.code ? err.message : "";
+  return detail ? `${words} ${detail.charAt(0).toUpperCase()}${detail.slice(1)}.` : words;
+}
 
 // One sentence (or two) for a refused request: our words for the code, then
 // the server's own sentence, which is more precise.
@@ -179,4 +206,168 @@ export function narrate(ev, ctx) {
     default:
       return `(${ev.type})`;
   }
+}
+
+// ---- The mutation league (R15; docs/protocol.md "league") ----
+
+// "1 point", "2.5 points", "0 points"; a negative number says how far over.
+export function pointsWords(p) {
+  return `${p} point${p === 1 ? "" : "s"}`;
+}
+
+export const LEAGUE_STAGES = {
+  drafting: "the draft",
+  building: "choosing the deck",
+  mutating: "the mutation phase",
+  playing: "the duels",
+  finished: "finished",
+};
+
+// The elements a lab card offers (R15.4), as the form names them.
+export const ELEMENT_WORDS = { mana: "mana cost", av: "attack value (AV)", hp: "health (HP)", ability: "ability" };
+
+// What the client's own check (a help: the server judges) says of a
+// mutation before it is sent: one phrase per refusal detail (mutation.hpp).
+export const MUTATION_CHECKS = {
+  not_in_deck: "the target is not a card of your deck",
+  not_in_lab: "the source is not a card of your lab",
+  incantation_never_mutates: "an incantation of the deck never mutates",
+  no_such_element: "the lab card has no such element (an incantation has no HP, an X attack value is no number)",
+  element_used: "that lab element is used already",
+  already_mutated: "that element of the creature was mutated already and cannot be covered again",
+  value_lowered: "AV and HP are never lowered",
+  above_nine: "AV and HP are at most 9",
+  attack_value_is_x: "an X attack value takes no AV",
+  nothing_to_cover: "a new ability goes over one the creature has; choose what it covers",
+  wrong_cover: "an ability covers exactly one ability (or the Aura); an Aura covers two abilities or the Aura",
+  same_ability_twice: "the creature would have the same ability twice",
+  second_aura: "the creature would have two Auras",
+  over_budget: "the list costs more than the phase's points",
+};
+
+// The sentences of the league screen (league.js), by stage.
+export const LEAGUE_WORDS = {
+  title: (name) => `League: ${name}`,
+  info: (v) => `${v.round ? `Round ${v.round} of 6 · ` : ""}${LEAGUE_STAGES[v.stage] || v.stage} · packs ${v.packs.join(" and ")}` +
+    `${v.exhaustion ? " · exhaustion rule" : ""}`,
+  waitingFor: (names) => names.length ? ` Waiting for ${names.join(", ")}.` : "",
+  draftMine: (pick) => `Pick ${pick} of 16: keep one card of your packet; the rest goes to the next player.`,
+  draftWaiting: (names) => `You have kept your card.${LEAGUE_WORDS.waitingFor(names)}`,
+  draftChosen: (name) => name ? `Chosen: ${name}.` : "Click the card to keep.",
+  keep: (name) => name ? `Keep ${name}` : "Keep the chosen card",
+  building: "Choose the 8 cards of your deck; the other 8 are your lab, whose elements your creatures can take (R15.2).",
+  buildingDone: (names) => `Your deck is chosen.${LEAGUE_WORDS.waitingFor(names)}`,
+  deckCount: (n) => `Chosen ${n} of 8.`,
+  deckFull: "Your deck has 8 cards already: click one of them to take it out first.",
+  chooseDeck: "Choose this deck",
+  mutating: (points) => `Mutation phase: up to ${pointsWords(points)} to spend on your deck's creatures, or pass. Unused points are lost.`,
+  mutatingDone: (names) => `You are done for this round.${LEAGUE_WORDS.waitingFor(names)}`,
+  pointsLeft: (left, total) => left < 0
+    ? `Points left: ${left} of ${total}: this list costs ${pointsWords(total - left)}, more than the phase's ${total}.`
+    : `Points left: ${left} of ${total}.`,
+  cost: (c, left) => `This mutation costs ${pointsWords(c)}; ${left < 0 ? `that is ${pointsWords(-left)} too many` : `${pointsWords(left)} would be left`}.`,
+  willRefuse: (phrase) => `The server will refuse this: ${phrase}.`,
+  noMutation: "No mutation in the list yet.",
+  send: (n, c) => n ? `Send ${n === 1 ? "this mutation" : `these ${n} mutations`} (${pointsWords(c)})` : "Send the mutations",
+  pass: "Pass this round",
+  passConfirm: (n) => `Pass? Your list of ${n} mutation${n === 1 ? "" : "s"} will not be sent, and this round's points are lost.`,
+  // The step clock (E81): what happens to a player who has not acted in time.
+  deadline: (stage, left) => ({
+    drafting: `Time left for this pick: ${left}; then the first card of your packet is kept for you.`,
+    building: `Time left to choose your deck: ${left}; then your first 8 drafted cards are your deck.`,
+    mutating: `Time left in this phase: ${left}; whoever has not acted then passes.`,
+  })[stage] || `Time left: ${left}.`,
+  noDeadline: "No phase clock: the round starts when everyone has mutated or passed.",
+  mutation: (m, name) => {
+    const what = m.element === "ability"
+      ? `${m.aura ? "the Aura " : ""}${m.abilityLabel}${m.covers.length ? ` over ${m.covers.map((c) => c.label).join(" and ")}` : ""}`
+      : ELEMENT_WORDS[m.element];
+    return `${what} of ${name(m.source)} onto ${name(m.target)}`;
+  },
+  pastMutation: (r, text) => `Round ${r.round}: ${text} (${pointsWords(r.points)})`,
+  duel: (d, round) => `Round ${round}: your duel against ${d.opponent} (table ${d.table + 1}; you are seat ${d.seat + 1}).`,
+  duelOver: (round) => `Round ${round}: your duel is over. The next round starts when the other duel ends.`,
+  playDuel: "Play your duel",
+  finished: (place) => `The league is over${place ? `: you finished ${ordinal(place)}` : ""}. Tied players share their place (R15.7).`,
+  tableCell: (names, t) => `${names[t.seats[0]]} – ${names[t.seats[1]]}` +
+    (t.decided ? `: ${t.winner === null ? "nobody won" : `${names[t.winner]} won`}` : ""),
+  leave: "Back to the lobby",
+  backToLeague: "Back to the league",
+  // Headings and labels.
+  packet: "Your packet",
+  yourCards: "Your cards",
+  others: "The others",
+  drafted: "Your 16 drafted cards",
+  pickDeck: "Your 16 cards: click the 8 of your deck",
+  mutate: "Mutate",
+  target: "Creature of your deck (target) ",
+  source: "Card of your lab (source) ",
+  element: "Element ",
+  ability: "Ability of the lab card ",
+  coversLegend: (aura) => aura
+    ? "Pasted over (an Aura covers two of the creature's abilities, or its Aura)"
+    : "Pasted over (one of the creature's abilities, or its Aura)",
+  add: "Add to the list",
+  preview: "The card as it will be",
+  list: "Your list",
+  yourDuel: "Your duel",
+  deck: "Your deck (as mutated)",
+  lab: "Your lab",
+  history: "Your mutations",
+  standings: "Standings",
+  schedule: "Schedule",
+  standingsHead: ["Place", "Player", "Played", "Won", "Now"],
+  scheduleHead: ["Round", "Table 1", "Table 2"],
+  // Cards and the form's choices.
+  aura: (label, aura) => `${label}${aura ? " (Aura)" : ""}`,
+  stats: (c) => c.type === "incantation" ? `Incantation${c.av !== null ? `, ${c.av} damage` : ""}` : null,
+  chooseTarget: "(choose a creature)",
+  chooseSource: "(choose a lab card)",
+  noAbility: "(the lab card has no ability)",
+  noCover: "This creature has no ability: it gains none (R15.5).",
+  targetFirst: "Choose a creature first.",
+  cardOption: (c, abilities) => `${c.name} (${c.mana} mana, ` +
+    `${c.type === "creature" ? `AV ${c.av ?? "X"}, HP ${c.hp}` : `incantation${c.av !== null ? ` ${c.av}` : ""}`}` +
+    `${abilities.length ? `; ${abilities.join(", ")}` : ""})`,
+  elementOption: (e, value, cost, none, used) => `${ELEMENT_WORDS[e]}${value !== null && value !== undefined ? ` ${value}` : ""}` +
+    ` (${cost === null ? "its ability's points" : pointsWords(cost)})${none ? " — the card has none" : used ? " — used already" : ""}`,
+  abilityOption: (label, cost, used) => `${label} (${pointsWords(cost)})${used ? " — used already" : ""}`,
+  coverOption: (label, extra) => ` ${label}${extra ? ` (+${pointsWords(extra)})` : ""}`,
+  // The preview.
+  now: "Now",
+  afterList: "After your list",
+  pickTarget: "Choose a creature of your deck to see it mutated.",
+  noChange: "No change yet.",
+  changed: (what, before, after) => `${what} ${before} → ${after}`,
+  changeNames: { mana: "Mana cost", av: "AV", hp: "HP", abilities: "Abilities" },
+  noAbilities: "none",
+  remove: "Remove",
+  removeLabel: (i) => `Remove mutation ${i}`,
+  noneYet: "None yet.",
+  // Draft and deck details.
+  taken: (n) => `${n} of 16: `,
+  otherKept: (name, n, choosing) => `${name}: ${n} card${n === 1 ? "" : "s"} kept${choosing ? " (choosing now)" : ""}`,
+  labWouldBe: (n) => `Your lab would be (${n}): `,
+  you: (name) => `${name} (you)`,
+  seat: (seat) => `seat ${seat + 1}`,
+  manaTitle: "mana cost",
+  // What each player is doing, in the standings.
+  doing: (stage, p, choosing) => ({
+    drafting: choosing ? "choosing a card" : "has kept a card",
+    building: p.has_deck ? "deck chosen" : "choosing a deck",
+    mutating: p.phase_done ? "done" : "mutating",
+    playing: "playing",
+    finished: "",
+  })[stage] ?? stage,
+  // The lobby's way in.
+  lobbyTitle: "Mutation league",
+  lobbyHelp: "Your organiser handed you a league token: paste it here to follow your league (its draft, your deck, the mutations and your duels).",
+  tokenLabel: "League token ",
+  open: "Open my league",
+  badToken: "A league token is 32 hexadecimal digits (0-9, a-f), as the organiser handed it.",
+};
+
+function ordinal(n) {
+  const s = n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th";
+  return `${n}${s}`;
 }
