@@ -10,8 +10,8 @@ database, and the bots started again: the league replays from the store and
 they finish it. Checked: the refusals of a bad creation, the final ranking
 the server shows against one computed here from the schedule's results,
 every duel's result against its stored match, that each stored match holds
-the mutated cards it was played with (cards) and that each is in the export
-with every mutation, and the league as it is after a restart.
+the mutated cards it was played with (cards) and replays from its log
+(cod-admin verify-all), the export, and the league as it is after a restart.
 
   test_league.py --server S --bot B [--crash]
 """
@@ -167,8 +167,13 @@ def test(args, work):
     e2e.check(all("cod-bot: league games=" in out for out in summaries), "a bot printed no league line")
     e2e.log("%d mutate ops, %d matches exported" % (mutations, len(matches)))
 
-    # The league as the store has it after a clean restart.
+    # The league as the store has it after a clean restart; every duel's match
+    # replays from its log with the cards it recorded (cod-admin verify-all).
     server.stop(strict=True)
+    if args.admin:
+        rc, out = e2e.run_admin(args.admin, db, "--catalogue", args.catalogue, "verify-all")
+        e2e.check(rc == 0, "cod-admin verify-all (%d):\n%s" % (rc, out[-3000:]))
+        e2e.log(out.strip().splitlines()[-1])
     server.start()
     again = ok(server, "GET", "/admin/api/leagues/" + lid)
     for k in ("stage", "round", "players", "schedule"):
