@@ -260,6 +260,53 @@ TEST_CASE("league step clock: absent players get the default op, a step at a tim
   CHECK(passes == 4);
 }
 
+TEST_CASE("league restart mid-draft and mid-phase: the same packets, picks, decks and deadline come back") {
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string id;
+  std::vector<std::string> tokens;
+  std::map<int, json> before;
+  {
+    fixture f(&store);
+    const json created = f.ok("POST", "/admin/api/leagues", league_body(), 201);
+    id = created.at("league");
+    players p = follow_all(f, created);
+    tokens = p.tokens;
+    // Three seats pick; the fourth has not yet: the draft waits in mid-pick.
+    for (int s = 0; s < 3; ++s)
+      REQUIRE(p.act(s, {{"type", "pick"}, {"card", p.view[s].at("you").at("packet")[0]}}).at("type") == "league");
+    p.refresh();
+    before = p.view;
+  }
+  {
+    fixture f(&store);
+    f.svc->load();
+    for (int s = 0; s < 4; ++s) {
+      auto c = f.h.connect();
+      c.say({{"type", "league_join"}, {"id", 3}, {"token", tokens[s]}});
+      const json v = c.expect("league").at("view");
+      CHECK(v.at("you") == before[s].at("you"));
+      CHECK(v.at("draft") == before[s].at("draft"));
+      CHECK(v.at("phase_deadline_ms") == before[s].at("phase_deadline_ms"));
+    }
+    // The step clock finishes the draft and the decks; the phase waits.
+    for (int i = 0; i < 16 && f.ok("GET", "/admin/api/leagues/" + id).at("stage") != "mutating"; ++i) {
+      f.h.wall += 601'000;
+      f.svc->tick();
+    }
+    REQUIRE(f.ok("GET", "/admin/api/leagues/" + id).at("stage") == "mutating");
+  }
+  // A restart in the mutation phase: the same stage, round and deadline.
+  fixture f(&store);
+  f.svc->load();
+  const json after = f.ok("GET", "/admin/api/leagues/" + id);
+  CHECK(after.at("stage") == "mutating");
+  CHECK(after.at("round") == 1);
+  CHECK(after.at("phase_deadline_ms").is_number());
+  auto c = f.h.connect();
+  c.say({{"type", "league_join"}, {"id", 3}, {"token", tokens[0]}});
+  CHECK(c.expect("league").at("view").at("you").at("deck").size() == 8);
+}
+
 TEST_CASE("league over the wire: draft, decks, mutations with refusals, duels with mutated cards, ranking, restart") {
   memory_store store(memory_store::callbacks::run_inline);
   std::string id;
