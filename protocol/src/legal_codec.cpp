@@ -1,4 +1,5 @@
 // The legal-actions list: the engine's flat list grouped by card, and back.
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,25 +67,52 @@ void append_line(std::string& out, int line) {
 
 std::vector<play_preview> play_previews(const match& m, std::span<const action> legal, seat_t seat) {
   std::vector<play_preview> out;
+  std::vector<card_uid> own;  // the seat's creatures in play, read once if an incantation needs them
+  bool own_read = false;
   for (const card_options& p : group(legal, seat).plays) {
-    // The card's first option, as listed: a line, then a host, then a target.
     action a;
-    for (const action& x : legal)
-      if (x.seat == seat && x.type == action_type::play && x.card == p.card) {
+    bool chosen = false;
+    for (const action& x : legal) {
+      if (x.seat != seat || x.type != action_type::play || x.card != p.card) continue;
+      if (!chosen) {
+        a = x;
+        chosen = true;
+      }
+      if (x.target == no_uid) break;
+      if (!std::exchange(own_read, true))
+        for (const line_view& l : m.view(seat).lines)
+          for (const side_view& sd : l.sides)
+            if (sd.seat == seat)
+              for (const creature_view& c : sd.creatures) own.push_back(c.uid);
+      if (std::find(own.begin(), own.end(), x.target) == own.end()) {
         a = x;
         break;
       }
-    if (const auto o = m.outcome(a)) out.push_back({p.card, o->mana, o->health});
+    }
+    if (const auto o = m.outcome(a)) out.push_back({p.card, o->mana, o->health, a.line, a.host, a.target});
   }
   return out;
 }
+
+namespace {
+
+// A play's "after": the outcome and the option it is for.
+json after_json(const play_preview& pv) {
+  json j = {{"mana", pv.mana}, {"health", pv.health}};
+  if (pv.target != no_uid) j["target"] = static_cast<int>(pv.target);
+  else if (pv.line >= 0) j["line"] = seat_line_name(pv.line);
+  if (pv.host != no_uid) j["host"] = static_cast<int>(pv.host);
+  return j;
+}
+
+}  // namespace
 
 json legal_actions_to_json(std::span<const action> legal, seat_t seat, std::span<const play_preview> previews) {
   const grouped_actions g = group(legal, seat);
   json plays = json::array();
   for (const card_options& p : g.plays) {
     json entry = {{"card", static_cast<int>(p.card)}};
-    if (const play_preview* pv = preview_of(previews, p.card)) entry["after"] = {{"mana", pv->mana}, {"health", pv->health}};
+    if (const play_preview* pv = preview_of(previews, p.card)) entry["after"] = after_json(*pv);
     for (int line : p.lines) entry["lines"].push_back(seat_line_name(line));
     for (const auto& [host, line] : p.hosts)
       entry["hosts"].push_back({{"host", static_cast<int>(host)}, {"line", seat_line_name(line)}});
@@ -105,10 +133,23 @@ std::string legal_actions_text(std::span<const action> legal, seat_t seat, std::
     if (i) out += ',';
     out += '{';
     if (const play_preview* pv = preview_of(previews, p.card)) {
+      // Keys in the DOM's (sorted) order: health, host, line, mana, target.
       out += R"("after":{"health":)";
       out += std::to_string(pv->health);
+      if (pv->host != no_uid) {
+        out += R"(,"host":)";
+        out += std::to_string(static_cast<int>(pv->host));
+      }
+      if (pv->target == no_uid && pv->line >= 0) {
+        out += R"(,"line":)";
+        append_line(out, pv->line);
+      }
       out += R"(,"mana":)";
       out += std::to_string(pv->mana);
+      if (pv->target != no_uid) {
+        out += R"(,"target":)";
+        out += std::to_string(static_cast<int>(pv->target));
+      }
       out += "},";
     }
     out += R"("card":)";

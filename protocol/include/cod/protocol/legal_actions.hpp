@@ -5,7 +5,7 @@
 //
 //   {"plays": [{"card": uid, "lines": ["upper", "lower"],
 //               "hosts": [{"host": uid, "line": "upper"}], "targets": [uid, ...],
-//               "after": {"mana": n, "health": n}}, ...],
+//               "after": {"mana": n, "health": n, "line" | "host" | "target": the option}}, ...],
 //    "end_turn": bool}
 //
 // One entry per card (the hand's cards left to right, then a ready
@@ -31,12 +31,18 @@
 
 namespace cod::protocol {
 
-// A play's preview ("after"): the seat's mana and health once the card's
-// first listed option has resolved (match::outcome).
+// A play's preview ("after"): the seat's mana and health once one option of
+// the card has resolved (match::outcome), and which option: a creature's
+// first listed one (a line, else a host), an incantation's first target
+// that is not the seat's own creature (one of its own, destroyed, would
+// come back to its hand), else its first.
 struct play_preview {
   card_uid card = no_uid;
   int mana = 0;
   int health = 0;
+  int line = -1;             // the option's line (a creature, a Symbiote's host's)
+  card_uid host = no_uid;    // a Symbiote's host
+  card_uid target = no_uid;  // an incantation's target
 };
 // Each card of `seat`'s plays in `legal`, previewed on `m` (whose list it is).
 std::vector<play_preview> play_previews(const match& m, std::span<const action> legal, seat_t seat);

@@ -7,7 +7,7 @@ import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel } from "./lobby.js";
 import { GameScreen } from "./game.js";
 import { DraftScreen } from "./draft.js";
-import { errorWords, LEAGUE_WORDS } from "./words.js";
+import { errorWords, LEAGUE_WORDS, HOW_TO_PLAY_OPEN } from "./words.js";
 import { h, clear } from "./dom.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -481,6 +481,18 @@ function leaveLeague() {
   showLobby();
 }
 
+// ---- how to play ----
+
+// The how-to-play dialog (js/howto.js), loaded on the first click.
+async function howToPlay() {
+  try {
+    const { openHowToPlay } = await import("./howto.js");
+    openHowToPlay();
+  } catch (e) {
+    showError(`The how-to-play page could not be loaded: ${e.message}`, "howto");
+  }
+}
+
 // ---- the connection ----
 
 // `quiet`: a reconnect says "connected" only once the seat or room is back.
@@ -581,6 +593,7 @@ async function reconnect() {
 }
 
 async function main() {
+  $("header.top").append(h("button#how-to-play.small", { type: "button", onclick: () => howToPlay() }, HOW_TO_PLAY_OPEN));
   try {
     app.cat = await Catalogue.load();
   } catch (e) {

@@ -5,7 +5,7 @@
 // log, and the clicks that make actions: a card, then a line, a target or a host.
 import { h, clear } from "./dom.js";
 import { abilityLabel } from "./catalogue.js";
-import { narrate, reasonWords } from "./words.js";
+import { narrate, reasonWords, playPreviewWords, PLAY_WORDS } from "./words.js";
 
 const MAX_LOG = 400;
 const BASE_TITLE = "Clash of Decks";
@@ -33,6 +33,7 @@ export class GameScreen {
     this.stateSeq = 0;
     this.stateMarker = null;
     this.selected = null; // uid of the card being played
+    this.hovered = null; // uid of the listed card under the pointer or the focus (its preview shows)
     // The seat's legal actions from the newest state or update (hello asks
     // for them): the only source of the moves offered; null for spectators.
     this.legal = null;
@@ -51,6 +52,11 @@ export class GameScreen {
     this.seatsEl = h("div#seats");
     this.boardEl = h("div#board");
     this.promptEl = h("div#prompt");
+    // What the previewed play costs (legal_actions plays[].after), told to
+    // screen readers as it changes; the hint shows while nothing is previewed.
+    this.previewText = h("span#play-preview", { role: "status", "aria-live": "polite" });
+    this.previewHint = h("span.hint", {}, PLAY_WORDS.hint);
+    this.previewEl = h("div#preview-area", {}, this.previewHint, this.previewText);
     this.handEl = h("div#hand");
     this.handTitle = h("h3", {}, "Your hand");
     this.extraEl = h("div#extra-hands");
@@ -80,6 +86,7 @@ export class GameScreen {
           this.seatsEl,
           this.boardEl,
           this.promptEl,
+          this.previewEl,
           h("div.hand-area", {}, this.handTitle, this.handEl),
           this.extraEl,
           h("div.controls", {}, this.endTurnBtn, this.concedeBtn, this.leaveBtn)),
@@ -229,6 +236,7 @@ export class GameScreen {
     const v = this.view;
     if (!v) return;
     const focus = this._focusKey();
+    this.rendering = true;
     this.root.dataset.seq = String(this.seq);
     this.root.dataset.phase = v.phase;
     this.root.dataset.myTurn = String(this.isMyTurn());
@@ -263,11 +271,13 @@ export class GameScreen {
     this._renderBoard();
     this._renderHand();
     this._renderPrompt();
+    this._renderPreview();
     this._renderClock();
     const player = v.role === "player" && v.phase !== "game_over";
     this.endTurnBtn.disabled = !(this.legal && this.legal.end_turn);
     this.concedeBtn.hidden = !player;
     this.endTurnBtn.hidden = v.role !== "player";
+    this.rendering = false;
     this._restoreFocus(focus);
   }
 
@@ -358,6 +368,7 @@ export class GameScreen {
         h("div.stronghold", { data: { side: s.side } },
           `${s.side === "fort" ? "Fort" : "Bastion"}`,
           s.ai ? "" : ` at position ${s.stronghold_pos + 1}`, `, health ${s.health}`),
+        this._healthTrack(s, mine ? this._preview() : null),
         s.ai ? null : h("div", {}, `Hand: ${s.hand_size} card${s.hand_size === 1 ? "" : "s"}`),
         h("div.mana", {}, `Mana: ${s.mana}`),
       ];
@@ -372,6 +383,81 @@ export class GameScreen {
       }
       this.seatsEl.append(h("div", { class: classes.join(" "), data: { seat: s.seat } }, rows));
     }
+  }
+
+  // Health as a track of pips, one per card right of the Stronghold (R1.5),
+  // with the number; `preview` ({after}): the pips the play would cost are
+  // marked "lose", those it would bring back "gain".
+  _healthTrack(s, preview) {
+    const after = preview ? preview.after.health : s.health;
+    const pips = [];
+    const n = Math.min(Math.max(s.health, after), 40);
+    for (let i = 0; i < n; i++) {
+      const cls = i >= s.health ? ".gain" : i >= after ? ".lose" : "";
+      pips.push(h(`span.pip${cls}`));
+    }
+    const label = preview && after !== s.health ? PLAY_WORDS.trackWith(s.health, after) : PLAY_WORDS.track(s.health);
+    return h("div.health-track", { role: "img", "aria-label": label, title: label, data: { health: s.health, side: s.side } },
+      h("span.pips", {}, pips), h("span.track-num", {}, String(s.health)));
+  }
+
+  // The play previewed: the card under the pointer or the focus, else the
+  // chosen one; null when it has no listed play. {uid, after, text}.
+  _preview() {
+    const v = this.view;
+    if (!v || v.role !== "player" || v.viewer === null) return null;
+    for (const uid of [this.hovered, this.selected]) {
+      const opts = uid === null ? null : this._options(uid);
+      if (!opts || !opts.after) continue;
+      const me = v.seats[v.viewer];
+      const index = v.hand.findIndex((c) => c.uid === uid);
+      const cardId = this._cardIdOf(uid);
+      const def = this.cat.card(cardId);
+      const text = playPreviewWords({
+        mana: me.mana, health: me.health, after: opts.after, side: me.side,
+        where: index < 0 ? null : index >= me.stronghold_pos ? "right" : "left",
+        incantation: !!def && def.type === "incantation",
+        target: opts.targets && opts.targets.length ? this._targetInfo(opts.targets, opts.after) : null,
+      });
+      return { uid, after: opts.after, text: `${this.cat.name(cardId)}: ${text}` };
+    }
+    return null;
+  }
+
+  // The incantation's target `after` was counted for (after.target: the
+  // first listed that is not the viewer's creature): its name, whether it
+  // is the viewer's, whether another target may leave another health.
+  _targetInfo(targets, after) {
+    const v = this.view;
+    const found = new Map(); // uid -> {name, own}
+    for (const line of v.lines) for (const side of line.sides) for (const c of side.creatures) {
+      for (const x of [c, c.top]) if (x) found.set(x.uid, { name: this.cat.name(x.card_id), own: side.seat === v.viewer });
+    }
+    const counted = after && after.target !== undefined ? after.target : targets[0];
+    const first = found.get(counted) || { name: "?", own: false };
+    // Another target leaves another health only when one of them is the
+    // viewer's (a creature of theirs destroyed comes back to their hand).
+    return { ...first, others: targets.length > 1 && targets.some((t) => t !== counted && found.get(t)?.own) };
+  }
+
+  _renderPreview() {
+    const p = this._preview();
+    const text = p ? p.text : "";
+    // Set only when it changes: a live region says every change again.
+    if (this.previewText.textContent !== text) this.previewText.textContent = text;
+    this.previewText.dataset.uid = p ? String(p.uid) : "";
+    this.previewHint.hidden = !!p || !(this.legal && this.legal.plays.length);
+    this.previewEl.hidden = !p && this.previewHint.hidden;
+  }
+
+  // Pointer or focus on a listed card: its preview, and the seats' pips.
+  _hover(uid, on) {
+    if (on) this.hovered = uid;
+    else if (this.hovered === uid) this.hovered = null;
+    else return;
+    if (this.rendering || !this.view) return;
+    this._renderSeats();
+    this._renderPreview();
   }
 
   // The listed options of card `uid` ({card, lines?, hosts?, targets?}), or
@@ -489,11 +575,24 @@ export class GameScreen {
       data: { uid: c.uid, cardId: c.card_id, index },
       title: def ? def.abilities.map((a) => `${abilityLabel(a.ability)}${a.aura ? " (aura)" : ""}: ${this.cat.abilityText(a.ability)}`).join("\n") : "",
       onclick: () => this._select(c.uid),
+      onmouseenter: listed ? () => this._hover(c.uid, true) : undefined,
+      onmouseleave: listed ? () => this._hover(c.uid, false) : undefined,
+      onfocus: listed ? () => this._hover(c.uid, true) : undefined,
+      onblur: listed ? () => this._hover(c.uid, false) : undefined,
     },
       h("span.cost", { title: "mana cost" }, cost ?? "?"),
       h("span.cname", {}, this.cat.name(c.card_id)),
       h("span.cstats", {}, stats),
-      def && def.abilities.length ? h("span.abilities", {}, def.abilities.map((a) => h("span.ability", {}, abilityLabel(a.ability)))) : null);
+      def && def.abilities.length ? h("span.abilities", {}, def.abilities.map((a) => h("span.ability", {}, abilityLabel(a.ability)))) : null,
+      this._healthBadge(c.uid));
+  }
+
+  // On a listed card whose play costs health: "−1 health" (R3.2.6).
+  _healthBadge(uid) {
+    const opts = this._options(uid);
+    const me = this.view.viewer !== null ? this.view.seats[this.view.viewer] : null;
+    const d = opts && opts.after && me ? me.health - opts.after.health : 0;
+    return d > 0 ? h("span.hcost", {}, PLAY_WORDS.badge(d)) : null;
   }
 
   _renderHand() {
@@ -611,6 +710,7 @@ export class GameScreen {
     const offered = this.legal;
     const seq = this.seq;
     this.selected = null;
+    this.hovered = null;
     this.legal = null;
     this.render();
     await this.actions.act(action);

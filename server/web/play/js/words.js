@@ -371,3 +371,52 @@ function ordinal(n) {
   const s = n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th";
   return `${n}${s}`;
 }
+
+// ---- What a play costs (legal_actions plays[].after) and how to play ----
+
+// The preview of one play, from the seat's mana and health now and the
+// server's `after` (docs/protocol.md "Legal actions"). p: {mana, health,
+// after: {mana, health}, where: "right" | "left" | null (the Champion),
+// incantation, side: "bastion" | "fort", target: null or {name, own, others}:
+// the incantation's target `after` was counted for (after.target)}.
+export function playPreviewWords(p) {
+  const m = p.mana - p.after.mana;
+  const d = p.health - p.after.health; // health lost (negative: gained)
+  const right = p.where === "right";
+  const back = p.incantation ? "the incantation comes back to the right of your hand" : null;
+  const expected = (right ? 1 : 0) - (back ? 1 : 0);
+  const abilities = back ? "what it does to its target, or abilities such as Price of Blood or Immolation"
+    : "abilities such as Price of Blood or Immolation";
+  // R4.5: a Bastion played down to the right end turns to its Fort side at the left end.
+  const fell = p.side === "bastion" && right && p.health === 1 && d < 0;
+  const why = right ? ["it stood right of your Stronghold"] : p.where === "left" ? ["left of your Stronghold"] : [];
+  let cost = `Costs ${m} mana`;
+  let gain = "";
+  if (fell) {
+    cost += " and your Bastion";
+    gain = " (your Bastion reaches the right end and turns to its Fort side at the left of your hand, R4.5)";
+  } else if (d > 0) {
+    cost += ` and ${d} health`;
+    if (d !== expected) why.push(right && d > 1 ? `the rest by ${abilities}` : abilities);
+  } else {
+    cost += ", no health";
+    if (right && back && d === 0) why[0] += `, but ${back}`;
+    if (d < 0) gain = ` (+${-d}: ${d === expected ? back : back ? `${back}, and a creature of yours it destroys comes back too` : "the card's abilities"})`;
+  }
+  const t = p.target;
+  const on = t && t.others ? ` Counted for ${t.name}${t.own ? " (yours)" : ""}; one of your own creatures as the target may leave another health.` : "";
+  const lose = p.side === "fort" && p.after.health <= 0 ? " You lose the match: your Fort reaches the right end of your hand (R4.6)." : "";
+  return `${cost}${why.length ? ` (${why.join("; ")})` : ""}: leaves ${p.after.mana} mana, health ${p.after.health}${gain}.${on}${lose}`;
+}
+
+export const PLAY_WORDS = {
+  previewTitle: "If you play it",
+  hint: "Point at or choose a highlighted card to see what playing it costs.",
+  track: (health) => `Health ${health}`,
+  trackWith: (health, after) => `Health ${health}, ${after} after this play`,
+  badge: (d) => `−${d} health`,
+};
+
+// The header's button; the how-to-play page itself (its text and dialog) is
+// js/howto.js, loaded on first use (not part of the first visit).
+export const HOW_TO_PLAY_OPEN = "How to play";
