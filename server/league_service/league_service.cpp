@@ -47,6 +47,12 @@ json game_json(const league_game& g) {
           {"match", g.match_id.empty() ? json(nullptr) : json(g.match_id)}};
 }
 
+json games_json(const std::vector<league_game>& games) {
+  json out = json::array();
+  for (const auto& g : games) out.push_back(game_json(g));
+  return out;
+}
+
 // A stored match's end that decides a duel: a result the game gave (not
 // voided or aborted by the server).
 bool decisive(const stored_match& sm) {
@@ -60,13 +66,21 @@ league_service::league_service(deps d) : d_(std::move(d)) {}
 // ---------------------------------------------------------------------------
 // The record: saved whole, replayed at start-up.
 
+json league_service::ops_json(const entry& e) const {
+  json ops = json::array();
+  for (const auto& op : e.l.ops()) ops.push_back(pr::league_op_to_json(op, *d_.cards));
+  return ops;
+}
+
+std::vector<std::string> league_service::names_of(const entry& e) {
+  std::vector<std::string> names;
+  for (const auto& p : e.players) names.push_back(p.name);
+  return names;
+}
+
 std::string league_service::record_json(const entry& e) const {
   json players = json::array();
   for (const auto& p : e.players) players.push_back({{"name", p.name}, {"token_hash", p.token_hash}});
-  json ops = json::array();
-  for (const auto& op : e.l.ops()) ops.push_back(pr::league_op_to_json(op, *d_.cards));
-  json games = json::array();
-  for (const auto& g : e.games) games.push_back(game_json(g));
   return json{{"format", "cod-league/1"},
               {"name", e.s.name},
               {"packs", e.s.packs},
@@ -76,8 +90,8 @@ std::string league_service::record_json(const entry& e) const {
               {"costs", pr::mutation_costs_to_json(e.s.costs)},
               {"seed", std::to_string(e.s.seed)},
               {"players", std::move(players)},
-              {"ops", std::move(ops)},
-              {"games", std::move(games)},
+              {"ops", ops_json(e)},
+              {"games", games_json(e.games)},
               {"phase_started_ms", e.phase_started_ms}}
       .dump();
 }
@@ -199,10 +213,8 @@ void league_service::changed(const std::string& id, entry& e, int round_before, 
   push(id, e);
 }
 
-json league_service::view_of(const std::string& id, const entry& e, seat_t seat) const {
-  std::vector<std::string> names;
-  for (const auto& p : e.players) names.push_back(p.name);
-  json v = pr::league_view_to_json(e.l, seat, names);
+json league_service::view_of(const entry& e, seat_t seat) const {
+  json v = pr::league_view_to_json(e.l, seat, names_of(e));
   v["name"] = e.s.name;
   v["exhaustion"] = e.s.exhaustion;
   v["turn_clock"] = clock_json(e.s.clock);
@@ -221,14 +233,13 @@ json league_service::view_of(const std::string& id, const entry& e, seat_t seat)
       v["you"]["duel"] = std::move(duel);
     }
   }
-  (void)id;
   return v;
 }
 
 void league_service::push(const std::string& id, entry& e) {
   std::erase_if(e.followers, [](const auto& f) { return f.first.expired(); });
   for (const auto& [w, seat] : e.followers)
-    if (auto p = w.lock()) p->send(std::make_shared<const std::string>(pr::make_league(json(), id, view_of(id, e, seat)).dump()));
+    if (auto p = w.lock()) p->send(std::make_shared<const std::string>(pr::make_league(json(), id, view_of(e, seat)).dump()));
 }
 
 // ---------------------------------------------------------------------------
@@ -519,13 +530,11 @@ std::optional<json> league_service::summary(const std::string& id) const {
   auto it = entries_.find(id);
   if (it == entries_.end()) return std::nullopt;
   const entry& e = it->second;
-  json j = view_of(id, e, no_seat);
+  json j = view_of(e, no_seat);
   j["league"] = id;
   j["created_ms"] = e.created_ms;
   j["phase_clock_sec"] = e.s.phase_clock_sec;
-  json games = json::array();
-  for (const auto& g : e.games) games.push_back(game_json(g));
-  j["games"] = std::move(games);
+  j["games"] = games_json(e.games);
   return j;
 }
 
@@ -534,21 +543,15 @@ std::optional<json> league_service::export_json(const std::string& id) const {
   auto it = entries_.find(id);
   if (it == entries_.end()) return std::nullopt;
   const entry& e = it->second;
-  std::vector<std::string> names;
-  for (const auto& p : e.players) names.push_back(p.name);
-  json j = pr::league_export_json(e.l, names);
+  json j = pr::league_export_json(e.l, names_of(e));
   j["league"] = id;
   j["name"] = e.s.name;
   j["seed"] = std::to_string(e.s.seed);
   j["exhaustion"] = e.s.exhaustion;
   j["turn_clock"] = clock_json(e.s.clock);
   j["phase_clock_sec"] = e.s.phase_clock_sec;
-  json ops = json::array();
-  for (const auto& op : e.l.ops()) ops.push_back(pr::league_op_to_json(op, *d_.cards));
-  j["ops"] = std::move(ops);
-  json games = json::array();
-  for (const auto& g : e.games) games.push_back(game_json(g));
-  j["games"] = std::move(games);
+  j["ops"] = ops_json(e);
+  j["games"] = games_json(e.games);
   return j;
 }
 
@@ -597,7 +600,7 @@ std::optional<json> league_service::follow(std::string_view token, const json& m
   for (auto& [other_id, other] : entries_)
     std::erase_if(other.followers, [&](const auto& f) { return !f.first.owner_before(p) && !p.owner_before(f.first); });
   e.followers.emplace_back(std::move(p), seat);
-  return pr::make_league(msg_id, id, view_of(id, e, seat));
+  return pr::make_league(msg_id, id, view_of(e, seat));
 }
 
 json league_service::act(std::string_view token, const json& msg_id, const json& op_json) {
@@ -621,7 +624,7 @@ json league_service::act(std::string_view token, const json& msg_id, const json&
                   league_error_name(refused.error));
     return pr::make_league_refusal(msg_id, pr::league_refusal_to_json(refused));
   }
-  return pr::make_league(msg_id, id, view_of(id, e, seat));
+  return pr::make_league(msg_id, id, view_of(e, seat));
 }
 
 tournament_seat league_service::find_seat(std::string_view token) {

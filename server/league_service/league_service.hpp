@@ -139,7 +139,9 @@ class league_service {
   void save(const std::string& id, const entry& e);
   // After every change: saved, followers told, rooms opened, logged.
   void changed(const std::string& id, entry& e, int round_before, league_stage stage_before);
-  nlohmann::json view_of(const std::string& id, const entry& e, seat_t seat) const;
+  nlohmann::json view_of(const entry& e, seat_t seat) const;
+  nlohmann::json ops_json(const entry& e) const;
+  static std::vector<std::string> names_of(const entry& e);
   void push(const std::string& id, entry& e);
   void act_for_absent(const std::string& id, entry& e);
   void open_rooms(const std::string& id, entry& e);

@@ -30,8 +30,8 @@ std::optional<league_deck> rebuild_deck(const json& you, const catalogue& cat, c
   std::vector<card_id> drafted, deck;
   for (const auto& id : you.at("drafted"))
     if (auto c = cat.find(id.get<std::string>())) drafted.push_back(*c);
-  for (const auto& d : league_deck_ids(json{{"you", you}}))
-    if (auto c = cat.find(d)) deck.push_back(*c);
+  for (const auto& c : you.at("deck"))
+    if (auto id = cat.find(c.at("card").at("id").get<std::string>())) deck.push_back(*id);
   league_deck out;
   if (make_league_deck(cat, drafted, deck, out) != mutation_error::ok) return std::nullopt;
   for (const auto& rec : you.at("mutations")) {
