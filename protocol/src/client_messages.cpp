@@ -116,7 +116,7 @@ perr read_champion(const json& obj, std::optional<std::string>& out) {
 constexpr std::string_view message_types[] = {"hello",  "list_rooms", "create_room",     "join",
                                               "resume", "spectate",   "act",             "leave",
                                               "ping",   "tournament_join", "draft_pick",      "history",
-                                              "league_join", "league_act"};
+                                              "league_join", "league_act", "add_bot"};
 
 std::string what_of(std::string_view type) { return cat("a ", in_quotes(type), " message"); }
 
@@ -284,6 +284,17 @@ perr parse_history(const json& j, history_msg& m) {
   return std::nullopt;
 }
 
+perr parse_add_bot(const json& j, add_bot_msg& m) {
+  const std::string what = what_of("add_bot");
+  if (auto e = check_keys(j, {"type", "id", "seat"}, "", what)) return e;
+  if (const json* v = find(j, "seat")) {
+    int seat = 0;
+    if (auto e = read_int(*v, "seat", 0, max_seats - 1, seat)) return e;
+    m.seat = seat;
+  }
+  return std::nullopt;
+}
+
 perr parse_act(const json& j, act_msg& m) {
   const std::string what = what_of("act");
   if (auto e = check_keys(j, {"type", "id", "action", "seq"}, "", what)) return e;
@@ -412,6 +423,7 @@ client_parse_result parse_object(const json& j) {
   if (t == "history") return parse_as<history_msg>(j, id, parse_history);
   if (t == "league_join") return parse_as<league_join_msg>(j, id, parse_league_join);
   if (t == "league_act") return parse_as<league_act_msg>(j, id, parse_league_act);
+  if (t == "add_bot") return parse_as<add_bot_msg>(j, id, parse_add_bot);
 
   std::string known;
   for (std::string_view name : message_types) {
@@ -546,6 +558,8 @@ json client_message_to_json(const client_message& msg) {
           j["token"] = m.token;
         } else if constexpr (std::is_same_v<T, league_act_msg>) {
           j["op"] = m.op;
+        } else if constexpr (std::is_same_v<T, add_bot_msg>) {
+          if (m.seat) j["seat"] = *m.seat;
         }
       },
       msg);

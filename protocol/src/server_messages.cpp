@@ -45,6 +45,7 @@ json room_summary_to_json(const room_summary& r) {
                      {"name", s.name.empty() ? json(nullptr) : json(s.name)},
                      {"champion", s.champion.empty() ? json(nullptr) : json(s.champion)}});
     if (s.ai) seats.back()["ai"] = true;  // solo, coop: never free to join
+    if (s.bot) seats.back()["bot"] = true;
   }
   return {{"room", r.room},
           {"mode", game_mode_name(r.mode)},
@@ -148,6 +149,14 @@ std::string update_text(std::string_view room, std::int64_t seq, const json& eve
 json make_accepted(const json& id, std::int64_t seq) {
   json j = reply("accepted", id);
   j["seq"] = seq;
+  return j;
+}
+
+json make_bot_added(const json& id, std::string_view room, int seat, std::string_view name) {
+  json j = reply("bot_added", id);
+  j["room"] = room;
+  j["seat"] = seat;
+  j["name"] = name;
   return j;
 }
 

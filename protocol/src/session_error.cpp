@@ -42,6 +42,8 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
                      "choose again from the newest state"},
     {"not_in_league", "this connection follows no league: send league_join with your league token first"},
     {"league_refused", "the league refused that: see \"refusal\" for the rule"},
+    {"bot_refused", "this room takes no bot: only a waiting room of a format without a draft, not a tournament's "
+                    "or a league's"},
 }};
 
 }  // namespace

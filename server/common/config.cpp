@@ -180,6 +180,10 @@ std::vector<config_key> make_keys() {
                       &config::waiting_room_ttl_sec, 1, 86400 * 7));
   k.push_back(int_key("max_room_backlog", "requests queued behind a room's pending write; more get server_busy",
                       &config::max_room_backlog, 1, 1 << 20));
+  k.push_back(int_key("bot_move_ms",
+                      "a house bot (a seat a player gave the server with add_bot) waits this long before each of "
+                      "its actions, so that people can follow them",
+                      &config::bot_move_ms, 0, 60000));
   k.push_back(int_key("shutdown_timeout_ms", "on SIGINT/SIGTERM, time given to close handshakes",
                       &config::shutdown_timeout_ms, 0, 600000));
   k.push_back(string_key("admin_token",

@@ -59,6 +59,7 @@ struct config {
   int finished_room_ttl_sec = 300;        // a finished room stays listed this long
   int waiting_room_ttl_sec = 1800;        // a room whose match never starts is dropped after this
   int max_room_backlog = 256;             // requests waiting on a room's pending write: server_busy beyond
+  int bot_move_ms = 800;                  // a house bot (add_bot) waits this long before each of its actions
   int shutdown_timeout_ms = 2000;         // time given to close handshakes on SIGINT/SIGTERM
   // Admin.
   std::string admin_token;                // Bearer token of /admin/api/ (docs/admin.md); "" = admin API disabled

@@ -252,6 +252,10 @@ void client_session::on_text(std::string_view text) {
           auto r = attached();
           if (!r) return send_error(m.id, pr::session_errc::not_in_room);
           r->leave(self, m);
+        } else if constexpr (std::is_same_v<T, pr::add_bot_msg>) {
+          auto r = attached();
+          if (!r) return send_error(m.id, pr::session_errc::not_seated, "add_bot: join a waiting room's seat first");
+          r->add_bot(self, m);
         } else if constexpr (std::is_same_v<T, pr::history_msg>) {
           auto r = attached();
           if (!r) return send_error(m.id, pr::session_errc::not_in_room);

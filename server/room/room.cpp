@@ -8,6 +8,7 @@
 
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/legal_actions.hpp"
+#include "common/random.hpp"
 #include "common/sha256.hpp"
 #include "replay/match_cards.hpp"
 #include "room/room_registry.hpp"
@@ -28,7 +29,7 @@ pr::room_status wire_status(int s) {
 }  // namespace
 
 room::room(room_services& svc, std::shared_ptr<serial_executor> ex, params p)
-    : svc_(svc), ex_(std::move(ex)), p_(std::move(p)), seed_hash_(seed_commitment(p_.seed)) {
+    : svc_(svc), ex_(std::move(ex)), p_(std::move(p)), seed_hash_(seed_commitment(p_.seed)), bot_rng_(random_u64()) {
   seats_.resize(static_cast<std::size_t>(std::clamp(p_.options.seats, 1, max_seats)));
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (is_ai_seat(p_.mode, static_cast<seat_t>(i))) make_ai_seat(seats_[i]);
@@ -182,8 +183,8 @@ void room::publish_summary() {
   // a drafted room when the draft starts, without them in the pool (RULING E67).
   const bool reveal = status_ == status::playing || status_ == status::finished || status_ == status::drafting;
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].ai || seats_[i].conn != 0, seats_[i].name,
-                       reveal ? seats_[i].champion_id : std::string(), seats_[i].ai});
+    r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].played_by_server() || seats_[i].conn != 0,
+                       seats_[i].name, reveal ? seats_[i].champion_id : std::string(), seats_[i].ai, seats_[i].bot});
   r.spectators = static_cast<int>(spectators_.size());
   {
     std::lock_guard lock(summary_mutex_);

@@ -12,7 +12,8 @@
 // (room_actions.cpp); the turn clock's timer and messages (room_clock.cpp,
 // the banks in turn_clock); start, finish, ending without a result and
 // closing (room_lifecycle.cpp); rebuilding from the store (room_recovery.cpp);
-// tournament rooms (room_tournament.cpp); drafting (room_draft.cpp).
+// tournament rooms (room_tournament.cpp); drafting (room_draft.cpp); house
+// bots (room_bots.cpp).
 //
 // Persistence: an accepted action is applied to the match, then appended to
 // the store; `accepted` and the `update`s go out only from the store's done
@@ -36,6 +37,7 @@
 
 #include "cod/engine/draft.hpp"
 #include "cod/engine/match.hpp"
+#include "cod/engine/rng.hpp"
 #include "cod/protocol/messages.hpp"
 #include "common/config.hpp"
 #include "common/status.hpp"
@@ -80,6 +82,11 @@ struct room_hooks {
 
 // The docs/rules.md revision stored with each match (match_record::rules_version).
 inline constexpr const char* rules_version = "rules.md/engine-2";
+
+// A house bot's seat in the store (match_seats.token_hash): never the SHA-256
+// of a token (64 hex digits), so no resume matches it; a restart reads the
+// seat back as the bot's.
+inline constexpr const char* house_bot_token_hash = "house-bot";
 
 class room : public std::enable_shared_from_this<room> {
  public:
@@ -139,6 +146,9 @@ class room : public std::enable_shared_from_this<room> {
   void leave(std::shared_ptr<peer> c, protocol::leave_msg m);
   // The match so far as `c` may see it (room_history.cpp).
   void history(std::shared_ptr<peer> c, protocol::history_msg m);
+  // A seated player gives a free seat of this waiting room to a house bot
+  // (room_bots.cpp).
+  void add_bot(std::shared_ptr<peer> c, protocol::add_bot_msg m);
   // The connection closed.
   void disconnected(std::shared_ptr<peer> c);
   // The connection that created the room closed: if nobody has joined, the
@@ -175,6 +185,10 @@ class room : public std::enable_shared_from_this<room> {
     // Solo, coop (R12, R11.7): the AI's seat, taken from the start, never
     // joined, never connected, never on a clock; the engine plays it.
     bool ai = false;
+    // A house bot's seat (add_bot): a seat like a human's for the engine,
+    // whose actions the room chooses (random legal ones); never connected,
+    // never on a grace period. Stored with token_hash house_bot_token_hash.
+    bool bot = false;
     int preconstructed = 0;  // a human's deck number (1..4): the AI's decks follow it (RULING E41)
     std::string name;
     std::string token_hash;
@@ -185,6 +199,8 @@ class room : public std::enable_shared_from_this<room> {
     std::weak_ptr<peer> client;
     std::uint64_t conn = 0;  // the client's connection id; 0: nobody connected
     serial_executor::timer_id grace = 0;
+    // The AI or a house bot: nobody connects to it, nobody resumes it.
+    bool played_by_server() const { return ai || bot; }
   };
   struct watcher {
     std::weak_ptr<peer> client;
@@ -324,6 +340,18 @@ class room : public std::enable_shared_from_this<room> {
   // move_away's work, on the executor.
   void do_move_away(const std::string& why);
 
+  // ---- room_bots.cpp: house bots
+  void do_add_bot(const std::shared_ptr<peer>& c, const protocol::add_bot_msg& m);
+  // When the seat to act is a bot's: its action after bot_move_ms.
+  void schedule_bot_move();
+  void bot_move();
+  // A waiting room whose people have all gone frees its bots' seats too.
+  void free_bots_without_players();
+  // The bot's deck number and Champion for `seat` (random; a deck no other
+  // seat took when there is one).
+  int bot_deck_number(int seat);
+  card_id bot_champion(const std::vector<card_id>& deck);
+
   // ---- room_recovery.cpp
   // The record's seats (names, token hashes, decks, Champions) taken.
   // invalid when a seat number is out of range.
@@ -396,6 +424,11 @@ class room : public std::enable_shared_from_this<room> {
   // concedes the running seat when its bank runs out.
   turn_clock clock_;
   serial_executor::timer_id clock_timer_ = 0;
+  // House bots: the timer of the next bot action, and their choices' source
+  // (seeded from the OS: a bot's choice is never part of a replay, its
+  // action is, as any seat's).
+  serial_executor::timer_id bot_timer_ = 0;
+  rng bot_rng_;
   bool recovered_ = false;  // rebuilt from the store at start-up
   std::int64_t ended_ms_ = 0;  // recovered finished: the match's stored end (wall clock)
   // The match row is in the store (its create was acknowledged, or the room

@@ -206,6 +206,7 @@ void room::on_action_stored(const std::shared_ptr<outgoing>& out) {
   if (out->spectator_update) send_spectator_update(out->spectator_update, out->spectator_state);
   if (out->clock) announce_clock(*out->clock);
   if (match_.over()) finish_match();
+  else schedule_bot_move();
 }
 
 void room::send_spectator_update(const message_ptr& update, const message_ptr& state_after) {

@@ -43,13 +43,14 @@ void room::start_recovered() {
   // A recovered match: every seat has the grace period to resume; the
   // clock restarts for the seat whose turn it is.
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (!seats_[i].ai) seat_left(static_cast<int>(i), true);
+    if (!seats_[i].played_by_server()) seat_left(static_cast<int>(i), true);
   if (status_ == status::drafting) return;  // the draft waits for its seats to resume
   if (match_.over()) {
     // The last action ended the match but its result was not stored.
     finish_match();
-  } else if (p_.options.clock) {
-    clock_turn_started(ex_->now_ms(), true);
+  } else {
+    if (p_.options.clock) clock_turn_started(ex_->now_ms(), true);
+    schedule_bot_move();
   }
 }
 
@@ -169,8 +170,9 @@ void room::on_match_created() {
   if (hooks_.started) hooks_.started(p_.id, match_id_);
   // Seats that dropped while the match was being created get their grace now.
   for (std::size_t i = 0; i < seats_.size(); ++i)
-    if (!seats_[i].ai && seats_[i].conn == 0 && !seats_[i].grace) seat_left(static_cast<int>(i), true);
+    if (!seats_[i].played_by_server() && seats_[i].conn == 0 && !seats_[i].grace) seat_left(static_cast<int>(i), true);
   publish_summary();
+  schedule_bot_move();
 }
 
 // Solo, coop: the state at match start carries create()'s events (the AI's
@@ -301,6 +303,7 @@ void room::shutdown() {
     self->stopping_ = true;
     self->cancel_grace_timers();
     if (self->clock_timer_) self->ex_->cancel(std::exchange(self->clock_timer_, 0));
+    if (self->bot_timer_) self->ex_->cancel(std::exchange(self->bot_timer_, 0));
     if (self->expiry_) self->ex_->cancel(std::exchange(self->expiry_, 0));
   });
 }
@@ -325,6 +328,7 @@ void room::do_move_away(const std::string& why) {
   stopping_ = true;
   cancel_grace_timers();
   if (clock_timer_) ex_->cancel(std::exchange(clock_timer_, 0));
+  if (bot_timer_) ex_->cancel(std::exchange(bot_timer_, 0));
   if (expiry_) ex_->cancel(std::exchange(expiry_, 0));
   // Closing the connection (not `left`): the client reconnects and resumes
   // its seat with its token, as after any dropped connection.
@@ -345,7 +349,7 @@ void room::creator_left() {
   run(nullptr, {}, [self = shared_from_this()] {
     if (self->status_ != status::waiting || self->stopping_) return;
     for (const auto& s : self->seats_)
-      if (s.taken && !s.ai) return;
+      if (s.taken && !s.played_by_server()) return;
     self->expire_after(self->svc_.cfg.unjoined_room_ttl_sec);
     self->unjoined_expiry_ = true;
   });
@@ -385,6 +389,7 @@ void room::close_room(const std::string& why) {
   }
   spectators_.clear();
   if (clock_timer_) ex_->cancel(std::exchange(clock_timer_, 0));
+  if (bot_timer_) ex_->cancel(std::exchange(bot_timer_, 0));
   spdlog::info("room {}: closed ({})", p_.id, why);
   if (auto reg = registry_.lock()) reg->remove(p_.id, this);
 }

@@ -158,6 +158,7 @@ cod::server::status room::seats_from_record(const match_record& rec) {
     seat.taken = true;
     seat.name = s.name;
     seat.token_hash = s.token_hash;
+    seat.bot = s.token_hash == house_bot_token_hash;
     seat.deck_json = s.deck_json;
     seat.champion_id = s.champion;
     if (auto id = cards().find(s.champion)) seat.champion = *id;

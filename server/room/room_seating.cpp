@@ -125,7 +125,7 @@ void room::do_resume(const std::shared_ptr<peer>& c, const pr::resume_msg& m) {
   const std::string hash = sha256_hex(m.token);
   int seat = -1;
   for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
-    if (seats_[s].taken && !seats_[s].ai && constant_time_equal(seats_[s].token_hash, hash)) seat = s;
+    if (seats_[s].taken && !seats_[s].played_by_server() && constant_time_equal(seats_[s].token_hash, hash)) seat = s;
   if (seat < 0) {
     spdlog::info("room {}: resume with a bad token refused (connection {})", p_.id, c->id());
     c->send(pr::make_error(m.id, pr::session_errc::bad_token));
@@ -230,6 +230,7 @@ void room::seat_left(int seat, bool keep_seat) {
   if (!keep_seat && status_ == status::waiting) {
     if (s.grace) ex_->cancel(s.grace);
     s = seat_state{};
+    free_bots_without_players();
   } else if (!stopping_ && (status_ == status::waiting || status_ == status::playing || status_ == status::drafting) &&
              !s.grace) {
     std::weak_ptr<room> weak = weak_from_this();
@@ -250,6 +251,7 @@ void room::on_grace_expired(int seat) {
                  svc_.cfg.grace_period_sec);
     s = seat_state{};
     send_seat_status(seat);
+    free_bots_without_players();
     publish_summary();
     return;
   }
@@ -303,7 +305,8 @@ void room::make_ai_seat(seat_state& s) {
 }
 
 void room::send_seat_status(int seat) {
-  broadcast(pr::make_seat_status(p_.id, seat, seats_[seat].conn != 0), seats_[seat].conn);
+  broadcast(pr::make_seat_status(p_.id, seat, seats_[seat].played_by_server() || seats_[seat].conn != 0),
+            seats_[seat].conn);
 }
 
 }  // namespace cod::server

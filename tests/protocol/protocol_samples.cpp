@@ -142,6 +142,8 @@ void client_samples() {
   emit_client(proto::ping_msg{-13});
   emit_client(proto::history_msg{14});
   emit_client(proto::history_msg{"h", 40});
+  emit_client(proto::add_bot_msg{15});
+  emit_client(proto::add_bot_msg{"b", 1});
   // Drafted formats (R14).
   {
     proto::room_options o;
@@ -262,6 +264,10 @@ void client_samples() {
       R"({"type":"history","from_seq":"3"})",
       R"({"type":"history","from_seq":1.5})",
       R"({"type":"history","room":"r1"})",
+      R"({"type":"add_bot","seat":4})",
+      R"({"type":"add_bot","seat":-1})",
+      R"({"type":"add_bot","seat":"1"})",
+      R"({"type":"add_bot","name":"Robo"})",
   };
   for (const char* text : invalid) emit_invalid(text);
 }
@@ -475,6 +481,7 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/spectating", proto::make_spectating("s", "r7k2"));
   emit("server/accepted", proto::make_accepted(8, 1));
   emit("server/left", proto::make_left(12, "r7k2"));
+  emit("server/bot_added", proto::make_bot_added(15, "r7k2", 1, "Bot 2"));
   emit("server/pong", proto::make_pong(-13));
   emit("server/pong", proto::make_pong(nullptr));
   emit("server/history", proto::make_history(14, "r7k2", 0, {}));

@@ -73,6 +73,8 @@ std::vector<proto::client_message> every_message() {
       proto::ping_msg{json(9007199254740993ULL)},
       proto::history_msg{13},
       proto::history_msg{"h", 41},
+      proto::add_bot_msg{14},
+      proto::add_bot_msg{"b", 3},
   };
 }
 
@@ -95,7 +97,7 @@ TEST_CASE("every client message round trips through its wire form") {
     types.emplace_back(proto::message_type(m));
   }
   for (const char* t : {"hello", "list_rooms", "create_room", "join", "resume", "spectate", "act",
-                        "leave", "ping", "tournament_join", "history"})
+                        "leave", "ping", "tournament_join", "history", "add_bot"})
     CHECK(std::find(types.begin(), types.end(), t) != types.end());
 }
 
@@ -307,6 +309,9 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"history","from_seq":9007199254740992})", E::bad_field_value, "from_seq"},
       {R"({"type":"history","from_seq":"2"})", E::bad_field_type, "from_seq"},
       {R"({"type":"history","from_seq":null})", E::bad_field_type, "from_seq"},
+      {R"({"type":"add_bot","seat":4})", E::bad_field_value, "seat"},
+      {R"({"type":"add_bot","seat":"1"})", E::bad_field_type, "seat"},
+      {R"({"type":"add_bot","deck":1})", E::unknown_field, "deck"},
       {R"({"type":"hello"})", E::missing_field, "version"},
       {R"({"type":"hello","version":"1"})", E::bad_field_type, "version"},
       {R"({"type":"hello","version":1.0})", E::bad_field_type, "version"},

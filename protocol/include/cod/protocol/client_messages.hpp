@@ -198,10 +198,19 @@ struct league_act_msg {
   bool operator==(const league_act_msg&) const = default;
 };
 
+// A seated player of a waiting room fills a free seat with the server's own
+// player (a house bot: random legal actions; docs/protocol.md, "add_bot"):
+// {"type": "add_bot", "seat": n} (optional: the lowest free seat).
+struct add_bot_msg {
+  nlohmann::json id;
+  std::optional<int> seat{};
+  bool operator==(const add_bot_msg&) const = default;
+};
+
 using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
                                     tournament_join_msg, draft_pick_msg, history_msg,
-                                    league_join_msg, league_act_msg>;
+                                    league_join_msg, league_act_msg, add_bot_msg>;
 
 // "hello", "join", ...: the message's "type".
 std::string_view message_type(const client_message& m);

@@ -65,6 +65,7 @@ struct seat_summary {
   // started; "" before that or without champions: null on the wire.
   std::string champion{};
   bool ai = false;  // solo, coop: the AI's seat; on the wire "ai": true, only on those
+  bool bot = false;  // a house bot's seat (add_bot); on the wire "bot": true, only on those
 };
 
 struct room_summary {
@@ -140,6 +141,8 @@ std::string update_text(std::string_view room, std::int64_t seq, const nlohmann:
 
 // {"type": "accepted", "seq"}
 nlohmann::json make_accepted(const nlohmann::json& id, std::int64_t seq);
+// {"type": "bot_added", "room", "seat", "name"}: reply to add_bot.
+nlohmann::json make_bot_added(const nlohmann::json& id, std::string_view room, int seat, std::string_view name);
 // {"type": "left", "room"}
 nlohmann::json make_left(const nlohmann::json& id, std::string_view room);
 // {"type": "pong"}

@@ -47,9 +47,11 @@ enum class session_errc : std::uint8_t {
   // Added with the mutation league (R15; league_join, league_act):
   not_in_league,         // league_act before a league_join on this connection
   league_refused,        // league_act: the league refused the op ("refusal" says which rule)
+  // Added with the house bots (add_bot):
+  bot_refused,           // add_bot: this room takes no bot (tournament/league, drafted, or no longer waiting)
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::league_refused) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::bot_refused) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);
