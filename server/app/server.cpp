@@ -6,8 +6,10 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -304,7 +306,14 @@ status server::start() {
   };
   {
     auto files = std::make_shared<static_files>(cfg.web_root);
-    files->add_file("/play/catalogue.json", cfg.catalogue);
+    // The catalogue the server plays with, as compact JSON: a third of the
+    // file is indentation, and every first visit of /play/ loads it.
+    std::ifstream in(cfg.catalogue, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const auto parsed = nlohmann::json::parse(text.str(), nullptr, false);
+    if (in && !parsed.is_discarded()) files->add_content("/play/catalogue.json", parsed.dump());
+    else files->add_file("/play/catalogue.json", cfg.catalogue);
     if (cfg.web_root.empty()) spdlog::info("web clients: none (web_root is empty)");
     else if (!std::filesystem::is_directory(cfg.web_root))
       spdlog::warn("web clients: web_root {} is not a directory: /play/ and /admin/ will be 404", cfg.web_root);

@@ -2,6 +2,7 @@
 
 #include "net/gzip.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -109,6 +110,43 @@ static_files::static_files(std::string root) : root_(std::move(root)), gzip_(std
 
 void static_files::add_file(std::string url_path, std::string file_path) {
   files_[std::move(url_path)] = std::move(file_path);
+}
+
+void static_files::add_content(std::string url_path, std::string body) {
+  content c;
+  c.content_type = std::string(mime_type(url_path));
+  // FNV-1a: the ETag tells versions apart; it is no secret.
+  std::uint64_t h = 14695981039346656037ULL;
+  for (unsigned char ch : body) {
+    h ^= ch;
+    h *= 1099511628211ULL;
+  }
+  char tag[64];
+  std::snprintf(tag, sizeof tag, "\"%zx-%016llx\"", body.size(), static_cast<unsigned long long>(h));
+  c.etag = tag;
+  if (compressible(c.content_type) && body.size() >= min_gzip_bytes) {
+    c.gz = gzip_compress(body);
+    if (c.gz.size() >= body.size()) c.gz.clear();
+  }
+  c.body = std::move(body);
+  contents_[std::move(url_path)] = std::move(c);
+}
+
+static_result static_files::content_result(const content& c, std::string_view if_none_match, bool gzip) {
+  static_result r;
+  r.cache_control = "no-cache";
+  r.content_type = c.content_type;
+  r.vary_accept_encoding = compressible(c.content_type) && c.body.size() >= min_gzip_bytes;
+  const bool use_gz = gzip && !c.gz.empty();
+  r.etag = use_gz ? c.etag.substr(0, c.etag.size() - 1) + "-gz\"" : c.etag;
+  if (etag_matches(if_none_match, r.etag)) {
+    r.status = 304;
+    return r;
+  }
+  r.status = 200;
+  r.body = use_gz ? c.gz : c.body;
+  if (use_gz) r.content_encoding = "gzip";
+  return r;
 }
 
 bool static_files::claims(std::string_view path) {
@@ -241,6 +279,7 @@ static_result static_files::file_result(const std::string& file, std::string_vie
 
 static_result static_files::serve(std::string_view path, std::string_view if_none_match, bool gzip) const {
   if (!claims(path)) return not_found();
+  if (auto it = contents_.find(path); it != contents_.end()) return content_result(it->second, if_none_match, gzip);
   if (auto it = files_.find(path); it != files_.end()) return file_result(it->second, if_none_match, gzip);
   if (path == "/play" || path == "/admin") return add_slash(path);
   if (real_root_.empty()) return not_found();

@@ -37,8 +37,13 @@ class static_files {
   // Empty: nothing is served (every /play and /admin target is 404).
   explicit static_files(std::string root);
 
-  // Publishes one file at an exact URL path ("/play/catalogue.json").
+  // Publishes one file at an exact URL path.
   void add_file(std::string url_path, std::string file_path);
+  // Publishes `body` itself at an exact URL path ("/play/catalogue.json": the
+  // catalogue the server loaded, without its file's indentation), typed by
+  // the path's extension; its ETag is a hash of the body, its gzip copy made
+  // here, once.
+  void add_content(std::string url_path, std::string body);
 
   // Whether the target (path only, query removed) is one of ours: /play,
   // /play/..., /admin, /admin/... except the admin API (/admin/api/...).
@@ -69,6 +74,14 @@ class static_files {
   std::string root_;       // as given
   std::string real_root_;  // canonical, "" when root_ is empty or missing
   std::map<std::string, std::string, std::less<>> files_;
+  struct content {
+    std::string content_type;
+    std::string body;
+    std::string gz;    // empty: not compressible, or gzip is not smaller
+    std::string etag;  // identity version
+  };
+  std::map<std::string, content, std::less<>> contents_;
+  static static_result content_result(const content& c, std::string_view if_none_match, bool gzip);
 
   struct gzip_cache;  // the compressed copies, by real path
   std::shared_ptr<gzip_cache> gzip_;

@@ -275,6 +275,36 @@ TEST_CASE("static files: a published file at its own URL (the catalogue)") {
   CHECK(files.serve("/play/catalogue.json/").status == 404);
 }
 
+TEST_CASE("static files: published content (the compact catalogue): its own ETag, gzip made once, 304") {
+  web_tree t;
+  static_files files(t.root.string());
+  std::string body = "[";
+  for (int i = 0; i < 300; ++i) body += "{\"id\": \"card_" + std::to_string(i) + "\", \"text\": \"a creature\"},\n";
+  body += "{}]";
+  files.add_content("/play/catalogue.json", body);
+  const auto plain = files.serve("/play/catalogue.json");
+  CHECK(plain.status == 200);
+  CHECK(plain.body == body);
+  CHECK(plain.content_type == "application/json");
+  CHECK(plain.vary_accept_encoding);
+  CHECK(plain.content_encoding.empty());
+  CHECK(files.serve("/play/catalogue.json", plain.etag).status == 304);
+  const auto gz = files.serve("/play/catalogue.json", {}, true);
+  CHECK(gz.status == 200);
+  CHECK(gz.content_encoding == "gzip");
+  CHECK(gz.etag != plain.etag);
+  CHECK(gunzip(gz.body) == body);
+  CHECK(files.serve("/play/catalogue.json", gz.etag, true).status == 304);
+  CHECK(files.serve("/play/catalogue.json", gz.etag, false).status == 200);  // the other version
+  // Another body is another version.
+  files.add_content("/play/catalogue.json", body + " ");
+  CHECK(files.serve("/play/catalogue.json", plain.etag).status == 200);
+  // Only the exact URL; content wins over a file published at the same URL.
+  CHECK(files.serve("/play/catalogue.json/").status == 404);
+  files.add_file("/play/catalogue.json", (t.base / "secret.txt").string());
+  CHECK(files.serve("/play/catalogue.json").body != "SECRET");
+}
+
 TEST_CASE("static files: text files of 1 KiB or more go gzip-compressed to a client that accepts it") {
   web_tree t;
   std::string script;
