@@ -152,8 +152,29 @@ function renderWaiting(summary) {
   $("#waiting-room").textContent = summary.room;
   $("#waiting-mode").textContent = `${summary.mode}, ${summary.format}`;
   for (const s of summary.seats) {
-    el.append(h("li", {}, `${seatLabel(s.seat)}: ${s.ai ? "AI" : s.taken ? s.name + (s.seat === app.room.seat ? " (you)" : "") : "free"}`));
+    el.append(h("li", {}, `${seatLabel(s.seat)}: ${s.ai ? "AI" : s.taken ? s.name + (s.seat === app.room.seat ? " (you)" : s.bot ? " (a bot)" : "") : "free"}`));
   }
+  // add_bot (docs/protocol.md): a player of a waiting room that drafts no
+  // decks may fill a free seat with the server's bot; a league duel's or a
+  // tournament's seats are its players' (the server refuses them too).
+  const button = $("#waiting-add-bot");
+  const free = summary.seats.some((s) => !s.taken && !s.ai);
+  const drafted = summary.format === "draft" || summary.format === "instant_constructed";
+  button.hidden = !(typeof app.room.seat === "number" && !app.room.league && summary.status === "waiting" && free && !drafted);
+}
+
+async function addBot(button) {
+  if (!app.room || button.disabled) return;
+  hideError();
+  button.disabled = true;
+  try {
+    await app.conn.request("add_bot", {});
+  } catch (e) {
+    showRefusal(e);
+  } finally {
+    button.disabled = false;
+  }
+  refreshRoomInfo();
 }
 
 // ---- server requests ----
@@ -601,6 +622,7 @@ async function main() {
     return;
   }
   $("#waiting-leave").addEventListener("click", () => leave());
+  $("#waiting-add-bot").addEventListener("click", (e) => addBot(e.currentTarget));
   app.lobby = new Lobby($("#lobby"), app.cat, {
     create: (req) => createRoom(req),
     join: (room) => join(room),

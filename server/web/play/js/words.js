@@ -26,6 +26,7 @@ const ERROR_WORDS = {
   // Mutation league (docs/protocol.md "league_act").
   not_in_league: "Open your league with your league token first.",
   league_refused: "The league refused that.",
+  bot_refused: "This room takes no bot.",
   tournament_waiting: "Your duel is not open now: ask again in a moment.",
   tournament_over: "Your league (or tournament) is over: there is no duel left to play.",
   // Rule errors.
