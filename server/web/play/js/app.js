@@ -116,6 +116,7 @@ function enterRoom(room) {
     act: (action) => act(action),
     leave: () => leave(),
     backLabel: room.league ? LEAGUE_WORDS.backToLeague : undefined,
+    afterRender: (g) => { if (app.coach && app.coach.room === room.id) app.coach.update(g); },
     // A solo or co-op game this page created: another one like it, at once.
     playAgain: {
       available: () => !!app.lastCreate && app.lastCreate.room === room.id &&
@@ -254,7 +255,7 @@ async function join(room) {
   }
 }
 
-async function createRoom(req) {
+async function createRoom(req, how = {}) {
   hideError();
   try {
     app.lobby.playerFields({ format: req.format, options: req.options }); // check the form before creating anything
@@ -266,6 +267,8 @@ async function createRoom(req) {
     const r = await app.conn.request("create_room", req);
     app.seedHash = r.seed_hash;
     app.lastCreate = { req, room: r.room };
+    // The first quick game against the AI is a guided one (coach.js).
+    if (how.quick) await startCoach(r.room);
     await join({ room: r.room, format: req.format, options: req.options });
   } catch (e) {
     showRefusal(e);
@@ -514,6 +517,22 @@ async function howToPlay() {
   }
 }
 
+// ---- the guided first game ----
+
+// js/coach.js, loaded by "Play against the AI now": in the first such game
+// (no flag in localStorage) a panel says the next step. A failed load only
+// loses the tips.
+async function startCoach(room) {
+  try {
+    const { Coach, coachWanted } = await import("./coach.js");
+    if (!coachWanted()) return;
+    app.coach = new Coach();
+    app.coach.room = room;
+  } catch (e) {
+    console.warn("the first game's tips could not be loaded", e);
+  }
+}
+
 // ---- the connection ----
 
 // `quiet`: a reconnect says "connected" only once the seat or room is back.
@@ -624,7 +643,7 @@ async function main() {
   $("#waiting-leave").addEventListener("click", () => leave());
   $("#waiting-add-bot").addEventListener("click", (e) => addBot(e.currentTarget));
   app.lobby = new Lobby($("#lobby"), app.cat, {
-    create: (req) => createRoom(req),
+    create: (req, how) => createRoom(req, how),
     join: (room) => join(room),
     spectate: (room) => spectate(room),
     refresh: () => refreshRooms(),

@@ -62,7 +62,7 @@ export class Catalogue {
   abilityText(ability) {
     const a = this.abilities.get(ability);
     const text = RULING_TEXTS[ability] || (a && (a.text_en || a.text_fr)) || "";
-    return text.replace(/\*owner\*/g, "this card").replace(/\bThe this card\b/g, "This card").replace(/\bthe this card\b/g, "this card");
+    return text.replace(/\*owner\*/g, "this card").replace(/^this card/, "This card").replace(/\bThe this card\b/g, "This card").replace(/\bthe this card\b/g, "this card");
   }
 
   packName(id) {
@@ -93,7 +93,43 @@ const RULING_TEXTS = {
   protection: "Each turn (every player's turn), reduce the first source of Damage targeting *owner* to 0. " +
     "Sources of Damage include any Creature or Incantation dealing at least 1 Damage. Effects from that source " +
     "are still triggered (Splash, Perforation, etc.) and dealt to other Creatures as normal.",
+  // The print says the excess goes on every kill; the rules (R7, R17.9): the
+  // first kill of each turn only, and to the destroyed creature's owner.
+  sharpening: "Each turn, the first time *owner* deals enough Damage to destroy a Creature, the excess Damage goes to " +
+    "the destroyed Creature's owner's Stronghold, in a single instance even if one attack destroyed several " +
+    "(Splash, Perforation). A Creature with Protection gives no excess: its Damage is reduced to 0.",
+  // R17.3: X counts the target's remaining health, not its printed HP.
+  vulnerability: "AV X: *owner* deals X Damage, where X = the target's remaining health − 1 (printed HP − Damage taken − 1), " +
+    "so the target is left at 1. With Splash or Perforation X is counted for each target; Sprint and Aquatic bonuses " +
+    "add to X against Creatures. Against a Stronghold: it moves to the second-rightmost position of its hand, " +
+    "without turning over.",
+  indestructible: "*owner* takes no Damage and no effect from Incantations or from Backfire (it can still be targeted).",
+  lucidity: "If *owner* is the leftmost Creature or Incantation in its owner's hand, it costs 2 less Mana.",
+  blackmail: "As long as *owner* is in play, its owner cannot play the rightmost of their playable cards " +
+    "(never fewer than 1 playable card).",
+  // No English print (the French one, or none): the rules' text (R7).
+  backfire: "When *owner* enters play, it deals Damage to the enemy Creature closest to the Bridge on its line, " +
+    "equal to the number of cards left of the Stronghold in its owner's hand.",
+  counterorder: "When *owner* is played, its owner moves the leftmost Creature or Incantation of their hand to the " +
+    "rightmost position.",
+  immolation: "While *owner* is in play, whenever anyone plays a card on its line (Incantations included), that " +
+    "player's Stronghold takes 1 Damage.",
+  reinforcement: "When *owner* returns to its owner's hand, play at once for free, on the line it was on, the leftmost " +
+    "Creature of that hand that costs 4 or less and does not have Reinforcement.",
+  chain: "When *owner* is played, take the leftmost Creature or Incantation of the enemy's hand (four players: the " +
+    "player across the line), reveal it and keep it face down under *owner*. When *owner* takes at least 1 Damage, " +
+    "that card returns to the rightmost position of the hand it came from.",
+  cursed: "When *owner* returns to its owner's hand, it goes to the leftmost position instead of the rightmost.",
 };
+
+// A creature whose attack value is X (null in the catalogue): what X is
+// (Vulnerability, R7 and R17.3), said on its card face.
+export const AV_X_TEXT = "AV X = the target's remaining health − 1: this creature leaves what it attacks at 1 health " +
+  "(Vulnerability, R17.3). Against a Stronghold it moves it to the second-rightmost position of its hand.";
+
+// An Aura (R7): the ability is given to the neighbours, not to the card.
+export const AURA_TEXT = "Aura: adjacent creatures on the same side of the same line (positions ±1) have this ability; " +
+  "this card does not. Lost as soon as this card moves or leaves play.";
 
 // "price_of_blood" -> "Price of Blood"
 export function abilityLabel(ability) {

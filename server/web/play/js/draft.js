@@ -4,7 +4,8 @@
 // choose the cards of the step, then confirm. Drawn from each `draft` message
 // (the public draft state); the game screen takes over when the match starts.
 import { h, clear } from "./dom.js";
-import { abilityLabel } from "./catalogue.js";
+import { abilityButtons, cardFace, refreshAbilityTip, nameSize } from "./abilities.js";
+import { CARD_MARKS } from "./words.js";
 
 const MAX_LOG = 200;
 
@@ -40,7 +41,8 @@ export class DraftScreen {
     this.choiceEl = h("span#draft-choice.note");
     this.seatsEl = h("div#draft-seats");
     this.deckEl = h("div#draft-deck", { hidden: true });
-    this.logEl = h("ol#draft-log");
+    // Scrolls: focusable, so the keyboard scrolls it too (WCAG 2.1.1).
+    this.logEl = h("ol#draft-log", { tabindex: "0", "aria-label": "The draft so far" });
     this.leaveBtn = h("button#draft-leave", { onclick: () => this.actions.leave() }, "Back to the lobby");
     this.root.append(
       h("div.game-head", {}, this.title, this.infoEl),
@@ -143,17 +145,21 @@ export class DraftScreen {
         ? `Incantation${def.av !== null ? `, ${def.av} damage` : ""}`
         : `AV ${def.av ?? "X"} · HP ${def.hp}`
       : "";
-    return h("button", {
+    const avX = !!def && def.type === "creature" && def.av === null;
+    const abilities = def ? def.abilities : [];
+    const face = h("button", {
       class: classes.join(" "),
       data: { cardId: id },
       disabled: !choosable || this.sending,
-      title: def ? def.abilities.map((a) => `${abilityLabel(a.ability)}${a.aura ? " (aura)" : ""}: ${this.cat.abilityText(a.ability)}`).join("\n") : "",
+      "aria-pressed": choosable ? String(this.selected.includes(id)) : undefined,
       onclick: () => this._toggle(id),
     },
       h("span.cost", { title: "mana cost" }, def ? def.mana : "?"),
-      h("span.cname", {}, this.cat.name(id)),
+      h("span.cname" + nameSize(this.cat.name(id)), {}, this.cat.name(id)),
       h("span.cstats", {}, stats),
-      def && def.abilities.length ? h("span.abilities", {}, def.abilities.map((a) => h("span.ability", {}, abilityLabel(a.ability)))) : null);
+      this.selected.includes(id) ? h("span.mark", {}, CARD_MARKS.chosen) : null);
+    // The explanations stay open to every card, choosable or not.
+    return cardFace(face, abilityButtons(this.cat, abilities, { owner: `draft:${id}`, avX }), ".draft-face");
   }
 
   _chip(id, extra = "") {
@@ -229,6 +235,7 @@ export class DraftScreen {
     const choosable = new Set(this._choosable(step));
     for (const id of shown) this.offerEl.append(this._cardButton(id, { choosable: choosable.has(id) }));
     if (!shown.length) this.offerEl.append(h("span.note", {}, d.finished ? "Nothing left." : "No card revealed."));
+    refreshAbilityTip();
 
     // The confirm button says what it does.
     if (step) {

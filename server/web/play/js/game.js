@@ -4,8 +4,8 @@
 // Stronghold in it and the 4 playable cards highlighted, the clock, the event
 // log, and the clicks that make actions: a card, then a line, a target or a host.
 import { h, clear } from "./dom.js";
-import { abilityLabel } from "./catalogue.js";
-import { narrate, reasonWords, playPreviewWords, PLAY_WORDS } from "./words.js";
+import { narrate, reasonWords, playPreviewWords, PLAY_WORDS, CARD_MARKS } from "./words.js";
+import { abilityButtons, cardFace, refreshAbilityTip, nameSize } from "./abilities.js";
 
 const MAX_LOG = 400;
 const BASE_TITLE = "Clash of Decks";
@@ -75,7 +75,8 @@ export class GameScreen {
     this.resultEl = h("div#result", { role: "dialog", "aria-modal": "false", "aria-labelledby": "result-title", hidden: true });
     this.resultClosed = false;
     this.seedCheckText = null;
-    this.logEl = h("ol#log");
+    // Scrolls: focusable, so the keyboard scrolls it too (WCAG 2.1.1).
+    this.logEl = h("ol#log", { tabindex: "0", "aria-label": "What happened" });
     this.root.append(
       h("div.game-head", {}, this.title, this.turnInfo, this.clockEl),
       this.statusEl,
@@ -278,7 +279,9 @@ export class GameScreen {
     this.concedeBtn.hidden = !player;
     this.endTurnBtn.hidden = v.role !== "player";
     this.rendering = false;
+    refreshAbilityTip();
     this._restoreFocus(focus);
+    if (this.actions.afterRender) this.actions.afterRender(this);
   }
 
   // What has the keyboard focus, told so that the same thing can be found
@@ -286,6 +289,7 @@ export class GameScreen {
   _focusKey() {
     const el = document.activeElement;
     if (!el || !this.root.contains(el)) return null;
+    if (el.dataset.tipKey !== undefined) return `button.ability[data-tip-key="${CSS.escape(el.dataset.tipKey)}"]`;
     if (el.dataset.uid !== undefined) return `${el.closest("#hand") ? "#hand" : "#board"} [data-uid="${el.dataset.uid}"]`;
     if (el.dataset.playLine !== undefined) return `button[data-play-line="${el.dataset.playLine}"]`;
     return el.id ? `#${el.id}` : null;
@@ -486,21 +490,26 @@ export class GameScreen {
     // An option is a button for the keyboard too (Tab, then Enter or Space).
     const keys = onclick ? {
       tabindex: "0", role: "button",
-      "aria-label": `${host ? "Put" : "Cast"} ${this.cat.name(this.view.hand.find((x) => x.uid === sel)?.card_id)} on ${this.cat.name(c.card_id)}`,
       onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(); } },
     } : {};
-    return h("div", { class: classes.join(" "), data: { uid: c.uid, cardId: c.card_id, seat }, onclick, ...keys,
-      title: c.abilities.map((a) => `${abilityLabel(a)}: ${this.cat.abilityText(a)}`).join("\n") },
-      h("div.cname", {}, this.cat.name(c.card_id)),
+    // State in words too, not only by border or outline (WCAG 1.4.1).
+    const marks = [onclick ? (host ? CARD_MARKS.host : CARD_MARKS.target) : null, c.entered_this_turn ? CARD_MARKS.entered : null].filter(Boolean);
+    const avX = this.cat.printed(c.card_id)?.av === null;
+    // What the option does, read first (its name is its text: the visible
+    // text stays part of it, WCAG 2.5.3): "Cast METEORITE on PARASITE ...".
+    const what = onclick ? h("span.visually-hidden", {}, `${host ? "Put" : "Cast"} ${this.cat.name(this._cardIdOf(sel))} on `) : null;
+    const face = h("div", { class: classes.join(" "), data: { uid: c.uid, cardId: c.card_id, seat }, onclick, ...keys }, what,
+      h("div.cname" + nameSize(this.cat.name(c.card_id)), {}, this.cat.name(c.card_id)),
       c.top ? h("div.top", {}, `+ ${this.cat.name(c.top.card_id)}`) : null,
       h("div.stats", {},
         h("span.av", { title: "attack value" }, `AV ${c.av}`), c.bonus_av ? h("span.bonus", {}, ` (+${c.bonus_av})`) : null,
         " · ",
         h("span.hp", { title: "health" }, `HP ${left}/${c.hp}`),
         c.damage ? h("span.damage", {}, ` (${c.damage} damage)`) : null),
-      c.abilities.length ? h("div.abilities", {}, c.abilities.map((a) => h("span.ability", {}, abilityLabel(a)))) : null,
       c.chained.length ? h("div.chained", {}, `holds ${c.chained.map((x) => this.cat.name(x.card_id)).join(", ")}`) : null,
-      c.protection_used ? h("div.flag", {}, "protection used") : null);
+      c.protection_used ? h("div.flag", {}, "protection used") : null,
+      marks.length ? h("div.marks", {}, marks.map((m) => h("span.mark", {}, m))) : null);
+    return cardFace(face, abilityButtons(this.cat, c.abilities, { owner: `creature:${c.uid}`, avX }), ".creature-face");
   }
 
   _relLine(line) {
@@ -570,21 +579,32 @@ export class GameScreen {
         ? `Incantation${def.av !== null ? `, ${def.av} damage` : ""}`
         : `AV ${def.av ?? "X"} · HP ${def.hp}`
       : "";
-    return h("button", {
+    const avX = !!def && def.type === "creature" && def.av === null;
+    const abilities = def ? def.abilities : [];
+    // Its state in words too (not only the border): listed now, among the
+    // playable but not now, chosen.
+    const mark = this.selected === c.uid ? CARD_MARKS.chosen : listed ? CARD_MARKS.listed : playable ? CARD_MARKS.notNow : null;
+    const face = h("button", {
       class: classes.join(" "),
       data: { uid: c.uid, cardId: c.card_id, index },
-      title: def ? def.abilities.map((a) => `${abilityLabel(a.ability)}${a.aura ? " (aura)" : ""}: ${this.cat.abilityText(a.ability)}`).join("\n") : "",
+      "aria-pressed": this.selected === c.uid ? "true" : "false",
       onclick: () => this._select(c.uid),
-      onmouseenter: listed ? () => this._hover(c.uid, true) : undefined,
-      onmouseleave: listed ? () => this._hover(c.uid, false) : undefined,
-      onfocus: listed ? () => this._hover(c.uid, true) : undefined,
+      // A mouse pointing previews; a finger's tap does not (the preview
+      // growing above the hand would move the card from under the tap
+      // before its click): the tap chooses it, which previews it too.
+      onpointerenter: listed ? (e) => { if (e.pointerType === "mouse") this._hover(c.uid, true); } : undefined,
+      onpointerleave: listed ? (e) => { if (e.pointerType === "mouse") this._hover(c.uid, false); } : undefined,
+      // The keyboard's focus previews; a tap's or a click's does not (the
+      // same shift between the press and its click).
+      onfocus: listed ? (e) => { if (e.target.matches(":focus-visible")) this._hover(c.uid, true); } : undefined,
       onblur: listed ? () => this._hover(c.uid, false) : undefined,
     },
       h("span.cost", { title: "mana cost" }, cost ?? "?"),
-      h("span.cname", {}, this.cat.name(c.card_id)),
+      h("span.cname" + nameSize(this.cat.name(c.card_id)), {}, this.cat.name(c.card_id)),
       h("span.cstats", {}, stats),
-      def && def.abilities.length ? h("span.abilities", {}, def.abilities.map((a) => h("span.ability", {}, abilityLabel(a.ability)))) : null,
+      mark ? h("span.mark", {}, mark) : null,
       this._healthBadge(c.uid));
+    return cardFace(face, abilityButtons(this.cat, abilities, { owner: `hand:${c.uid}`, avX }), ".hand-face");
   }
 
   // On a listed card whose play costs health: "−1 health" (R3.2.6).

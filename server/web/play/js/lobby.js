@@ -216,7 +216,7 @@ export class Lobby {
   _playAi() {
     if (!this.nameInput.value.trim()) this.nameInput.value = "Player";
     if (this.deckKind.value === "cards") this.deckKind.value = "pre1";
-    this.actions.create({ mode: "solo", format: "preconstructed", options: {} });
+    this.actions.create({ mode: "solo", format: "preconstructed", options: {} }, { quick: true });
   }
 
   _create() {

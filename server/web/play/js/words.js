@@ -421,3 +421,14 @@ export const PLAY_WORDS = {
 // The header's button; the how-to-play page itself (its text and dialog) is
 // js/howto.js, loaded on first use (not part of the first visit).
 export const HOW_TO_PLAY_OPEN = "How to play";
+
+// A card's or creature's state in words, beside its border (WCAG 1.4.1: not
+// by colour or border style alone).
+export const CARD_MARKS = {
+  listed: "✓ can be played",
+  notNow: "not now",
+  chosen: "● chosen",
+  target: "◎ target",
+  host: "◎ host",
+  entered: "new this turn",
+};

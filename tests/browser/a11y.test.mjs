@@ -1,0 +1,456 @@
+// Accessibility of the web client (issue 17, items 8 and 11): an automated
+// WCAG 2.1 AA scan (axe-core, from the npm registry, injected into the page)
+// of the lobby, the waiting room, a solo game mid-game with a card chosen,
+// the result dialog and the draft screen; the card faces (ability texts by
+// click, tap and keyboard, never choosing the card; AV X explained; long
+// names not broken inside a word); and a whole solo game played with the
+// keyboard alone, a targeted incantation included. Every violation found is
+// printed; a serious or critical one fails.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, createRoom, joinFromLobby } from "./lib.mjs";
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+let server;
+let browser;
+const scanned = []; // {where, violations}
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (scanned.length) {
+    console.log("axe-core, WCAG 2.1 A and AA rules, violations by screen:");
+    for (const s of scanned) console.log(`  ${s.where}: ${s.violations.length ? s.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`).join(", ") : "none"}`);
+  }
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+// Runs axe-core on the page as it is; prints every violation; fails on a
+// serious or critical one.
+async function scan(page, where) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })) }));
+  });
+  scanned.push({ where, violations });
+  for (const v of violations) {
+    console.log(`axe ${where}: [${v.impact}] ${v.id}: ${v.help}`);
+    for (const n of v.nodes.slice(0, 6)) console.log(`    ${n.target}: ${n.summary.replace(/\s+/g, " ").slice(0, 240)}`);
+  }
+  const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`), [], `no serious or critical violation on ${where}`);
+}
+
+// The keyboard alone: Tab (or Shift+Tab) until the focus is on an element
+// matching `selector`; returns whether it got there.
+async function tabTo(page, selector, max = 200) {
+  for (const key of ["Tab", "Shift+Tab"]) {
+    for (let i = 0; i < max; i++) {
+      if (await page.evaluate((s) => !!document.activeElement && document.activeElement.matches(s), selector)) return true;
+      await page.keyboard.press(key);
+    }
+  }
+  return false;
+}
+
+function recordActs(page) {
+  return page.evaluate(() => {
+    window.__acts = [];
+    if (window.__actsConn === window.codApp.conn) return;
+    window.__actsConn = window.codApp.conn;
+    window.codApp.conn.on("sent", (m) => { if (m.type === "act") window.__acts.push(m.action); });
+  });
+}
+
+const acts = (page) => page.evaluate(() => window.__acts);
+
+test("axe: the lobby, the waiting room, a solo game with a card chosen, the result dialog", async () => {
+  const page = await openClient(browser, server, { name: "Ada", deck: 1 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await scan(page, "lobby");
+
+  await createRoom(page, { mode: "duel" });
+  await scan(page, "waiting room");
+  await page.click("#waiting-leave");
+  await page.waitForFunction(() => document.body.dataset.screen === "lobby");
+
+  await page.click("#play-ai");
+  await waitForGame(page);
+  await page.waitForFunction(() => window.codApp.game.isMyTurn());
+  // Mid-game: a few turns played, then a card chosen (an incantation with
+  // its targets shown when there is one).
+  const deadline = Date.now() + 60000;
+  let chosen = null;
+  for (let turn = 0; Date.now() < deadline; turn++) {
+    const info = await gameInfo(page);
+    if (info.phase === "game_over") break;
+    if (!info.myTurn) {
+      await page.waitForTimeout(50);
+      continue;
+    }
+    const plays = await page.evaluate(() => window.codApp.game.legal.plays.map((p) => ({ card: p.card, targets: (p.targets || []).length })));
+    const spell = plays.find((p) => p.targets);
+    if (spell || (turn >= 2 && plays.length)) {
+      chosen = spell || plays[0];
+      break;
+    }
+    await playTurnByClicking(page, { maxPlays: 2 });
+  }
+  assert.ok(chosen, "a card to choose mid-game");
+  await page.click(`#hand .card[data-uid="${chosen.card}"]`);
+  await page.waitForSelector("#prompt:not([hidden])");
+  assert.equal(await page.getAttribute(`#hand .card[data-uid="${chosen.card}"]`, "aria-pressed"), "true");
+  assert.match(await page.textContent(`#hand .card[data-uid="${chosen.card}"] .mark`), /chosen/);
+  if (chosen.targets) assert.ok((await page.locator(".creature.targetable .mark").count()) >= 1, "targets say so in words");
+  await page.screenshot({ path: artifact("a11y-game.png"), fullPage: true });
+  await scan(page, `solo game, ${chosen.targets ? "an incantation" : "a card"} chosen`);
+  // An ability's explanation open.
+  const ability = page.locator("button.ability").first();
+  if (await ability.count()) {
+    await ability.click();
+    await page.waitForSelector("#ability-tip:not([hidden])");
+    await scan(page, "solo game, an ability explained");
+    await page.keyboard.press("Escape");
+  }
+  await page.keyboard.press("Escape");
+
+  // The result dialog (a concession: the game's own end is played to it below).
+  page.once("dialog", (d) => d.accept());
+  await page.click("#concede");
+  await page.waitForSelector("#result:not([hidden])");
+  await scan(page, "result dialog");
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+});
+
+test("card faces: ability texts by tap, click and keyboard never choose the card; AV X explained; the draft screen scanned", async () => {
+  // A phone with a touch screen: a tap opens the explanation.
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => { page.jsErrors = (page.jsErrors || []).concat(String(e)); });
+  await page.goto(`${server.url}/play/`);
+  await page.waitForSelector("#room-list");
+  await page.fill("#player-name", "Tia");
+  await page.selectOption("#deck-kind", "pre1");
+  await page.tap("#play-ai");
+  await waitForGame(page);
+  await page.waitForFunction(() => window.codApp.game.isMyTurn());
+  await recordActs(page);
+  const texts = await page.evaluate(() => Object.fromEntries([...window.codApp.cat.abilities.keys()].map((a) => [a, window.codApp.cat.abilityText(a)])));
+
+  // A hand card's ability: tapped, its text under it; the card not chosen.
+  const btn = page.locator("#hand button.ability").first();
+  const key = await btn.getAttribute("data-ability-key");
+  await btn.tap();
+  await page.waitForSelector("#ability-tip:not([hidden])");
+  assert.ok((await page.textContent("#ability-tip")).includes(texts[key.replace("+aura", "")]), "the tip says the ability's text");
+  assert.equal(await btn.getAttribute("aria-expanded"), "true");
+  assert.equal(await btn.getAttribute("aria-describedby"), "ability-tip");
+  assert.equal(await page.evaluate(() => window.codApp.game.selected), null, "the card is not chosen");
+  assert.equal(await page.locator("#prompt:not([hidden])").count(), 0);
+  await page.screenshot({ path: artifact("ability-tip-phone.png"), fullPage: false });
+  // A second tap closes it.
+  await btn.tap();
+  await page.waitForSelector("#ability-tip", { state: "hidden" });
+  assert.equal(await btn.getAttribute("aria-expanded"), "false");
+  // The keyboard: Enter opens, Escape closes and leaves the focus on the label.
+  await btn.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("#ability-tip:not([hidden])");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#ability-tip", { state: "hidden" });
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.abilityKey), key);
+  // Opened while a card is chosen, Escape closes the explanation only.
+  const uid = await page.locator("#hand .card.affordable").first().getAttribute("data-uid");
+  await page.tap(`#hand .card[data-uid="${uid}"]`);
+  await page.waitForSelector("#prompt:not([hidden])");
+  await btn.focus();
+  await page.keyboard.press("Space");
+  await page.waitForSelector("#ability-tip:not([hidden])");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#ability-tip", { state: "hidden" });
+  assert.equal(String(await page.evaluate(() => window.codApp.game.selected)), uid, "the choice stays");
+
+  // On the board: with an incantation chosen, a target's ability label
+  // explains and does not cast on it. Turns are played until it is seen.
+  let boardChecked = false;
+  const deadline = Date.now() + 90000;
+  await page.tap("#cancel-play");
+  while (!boardChecked && Date.now() < deadline) {
+    const info = await gameInfo(page);
+    if (info.phase === "game_over") {
+      await page.tap("#play-again");
+      await page.waitForFunction(() => window.codApp.game.view && window.codApp.game.view.turn <= 2 && window.codApp.game.isMyTurn(), null, { timeout: 15000 });
+      await recordActs(page);
+      continue;
+    }
+    if (!info.myTurn) {
+      await page.waitForTimeout(50);
+      continue;
+    }
+    const spell = await page.evaluate(() => window.codApp.game.legal.plays.find((p) => (p.targets || []).length)?.card);
+    if (spell !== undefined) {
+      await page.tap(`#hand .card[data-uid="${spell}"]`);
+      // (A tap chooses at once: the preview's growth above the hand must not
+      // move the card from under the finger before the click.)
+      await page.waitForSelector("#prompt:not([hidden])", { timeout: 5000 });
+      const label = page.locator(".creature-face:has(.creature.targetable) button.ability").first();
+      if (await label.count()) {
+        const before = (await acts(page)).length;
+        const seq = (await gameInfo(page)).seq;
+        await label.tap();
+        await page.waitForSelector("#ability-tip:not([hidden])");
+        await page.waitForTimeout(300);
+        assert.equal((await acts(page)).length, before, "no act sent");
+        assert.equal((await gameInfo(page)).seq, seq);
+        assert.equal(String(await page.evaluate(() => window.codApp.game.selected)), String(spell), "still chosen");
+        boardChecked = true;
+        break;
+      }
+      await page.tap("#cancel-play");
+    }
+    await playTurnByClicking(page, { maxPlays: 2 });
+  }
+  assert.ok(boardChecked, "a creature's ability label on the board was tapped with an incantation chosen");
+  assert.deepEqual(page.jsErrors || [], []);
+  await context.close();
+
+  // The draft screen: an instant-constructed duel shows the whole pool of
+  // Deliquescence (six creatures whose AV is X).
+  const cyd = await openClient(browser, server, { name: "Cyd" });
+  const dee = await openClient(browser, server, { name: "Dee" });
+  const room = await createRoom(cyd, { mode: "duel", format: "instant_constructed", packs: ["deliquescence"] });
+  await joinFromLobby(dee, room);
+  await cyd.waitForFunction(() => document.body.dataset.screen === "draft" && document.querySelectorAll("#draft-offer .draft-card").length > 0);
+  await cyd.setViewportSize({ width: 1280, height: 800 });
+  await scan(cyd, "draft screen");
+  const xCards = await cyd.evaluate(() => [...document.querySelectorAll("#draft-offer .draft-card")]
+    .filter((b) => window.codApp.cat.card(b.dataset.cardId).av === null).map((b) => b.dataset.cardId));
+  assert.ok(xCards.length >= 1, "cards whose AV is X are on offer");
+  for (const id of xCards) {
+    const face = cyd.locator(`.draft-face:has(.draft-card[data-card-id="${id}"])`).first();
+    assert.match(await face.locator(".draft-card .cstats").textContent(), /AV X/);
+    await face.locator('button.ability[data-ability-key="av-x"]').click();
+    await cyd.waitForSelector("#ability-tip:not([hidden])");
+    assert.match(await cyd.textContent("#ability-tip"), /AV X = the target's remaining health − 1/);
+    assert.equal(await cyd.evaluate((i) => window.codApp.draft.selected.includes(i), id), false, "the card is not chosen");
+  }
+  await cyd.screenshot({ path: artifact("draft-av-x.png"), fullPage: false });
+  await cyd.keyboard.press("Escape");
+
+  // No card name of the catalogue breaks inside a word, on a card in hand
+  // (or on offer) or on a creature in play: every word on one line.
+  const broken = await cyd.evaluate(async () => {
+    const { nameSize } = await import("/play/js/abilities.js");
+    const out = [];
+    const host = document.createElement("div");
+    host.style.cssText = "position:absolute;left:0;top:0;display:flex;flex-wrap:wrap;gap:4px";
+    document.body.append(host);
+    for (const c of window.codApp.cat.cards.values()) {
+      const size = nameSize(c.name).replace(".", "");
+      const card = document.createElement("button");
+      card.className = "card playable";
+      card.innerHTML = `<span class="cost">9</span><span class="cname ${size}"></span>`;
+      const creature = document.createElement("div");
+      creature.className = "creature";
+      creature.innerHTML = `<div class="cname ${size}"></div>`;
+      for (const el of [card, creature]) {
+        el.querySelector(".cname").textContent = c.name;
+        host.append(el);
+        const text = el.querySelector(".cname").firstChild;
+        let at = 0;
+        for (const word of c.name.split(" ")) {
+          const r = document.createRange();
+          r.setStart(text, at);
+          r.setEnd(text, at + word.length);
+          if (r.getClientRects().length > 1) out.push(`${el.className}: ${c.name} (${word})`);
+          at += word.length + 1;
+        }
+      }
+    }
+    host.remove();
+    return out;
+  });
+  assert.deepEqual(broken, [], "no name broken inside a word");
+  assert.deepEqual(cyd.jsErrors || [], []);
+  await cyd.context().close();
+  await dee.context().close();
+});
+
+test("the keyboard alone: a whole solo game, a targeted incantation cast", async () => {
+  const page = await openClient(browser, server, { name: "Kim", deck: 1 }); // deck 1: BOOM and ANNIHILATION, incantations
+  await page.setViewportSize({ width: 1280, height: 800 });
+  page.on("dialog", (d) => d.accept());
+  assert.ok(await tabTo(page, "#play-ai"), "Play against the AI now by Tab");
+  await page.keyboard.press("Enter");
+  await waitForGame(page);
+  await recordActs(page);
+
+  let cast = 0; // incantations cast on a target by the keyboard
+  let plays = 0;
+  let ended = null; // how the last game ended
+  let games = 1;
+  const deadline = Date.now() + 180000;
+  while (Date.now() < deadline) {
+    const info = await gameInfo(page);
+    if (info.phase === "game_over") {
+      ended = await page.evaluate(() => {
+        const v = window.codApp.game.view;
+        return `${v.reason}, ${v.winners.includes(v.viewer) ? "won" : "lost"} on turn ${v.turn}`;
+      });
+      if (cast) break;
+      // No incantation could be cast in this one: another, from the result
+      // dialog's Play again, by the keyboard too.
+      assert.ok(await tabTo(page, "#play-again"));
+      const room = await page.evaluate(() => window.codApp.room.id);
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((r) => window.codApp.room.id !== r && window.codApp.game.view && window.codApp.game.view.phase !== "game_over", room);
+      await recordActs(page);
+      games++;
+      continue;
+    }
+    if (!info.myTurn) {
+      await page.waitForTimeout(50);
+      continue;
+    }
+    // The first listed card, an incantation with a target before others.
+    const plan = await page.evaluate(() => {
+      const g = window.codApp.game;
+      const v = g.view;
+      const enemy = (t) => v.lines.some((l) => l.sides.some((s) => s.seat !== v.viewer && s.creatures.some((c) => c.uid === t)));
+      if (!g.legal) return { wait: true };
+      const plays = g.legal.plays;
+      const spell = plays.find((p) => (p.targets || []).some(enemy));
+      const p = spell || plays.find((x) => (x.lines || []).length);
+      return p ? { card: p.card, target: spell ? p.targets.find(enemy) : null } : null;
+    });
+    if (plan && plan.wait) {
+      await page.waitForTimeout(50);
+      continue;
+    }
+    if (!plan) {
+      assert.ok(await tabTo(page, "#end-turn:not(:disabled)"), "End the summoning phase by Tab");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s, info.seq);
+      continue;
+    }
+    assert.ok(await tabTo(page, `#hand .card[data-uid="${plan.card}"]`), `card ${plan.card} by Tab`);
+    await page.keyboard.press("Enter");
+    if (plan.target !== null) {
+      assert.ok(await tabTo(page, `.creature.targetable[data-uid="${plan.target}"]`), "the target by Tab");
+      await page.keyboard.press("Enter");
+    } else {
+      // The focus is on the first line offered: Enter plays there.
+      assert.ok(await page.evaluate(() => document.activeElement.matches("button.play-line")));
+      await page.keyboard.press(" ");
+    }
+    await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s || !document.querySelector("#error").hidden, info.seq);
+    if (!(await page.locator("#error").isHidden())) {
+      await tabTo(page, "#error button");
+      await page.keyboard.press("Enter");
+      continue;
+    }
+    plays++;
+    if (plan.target !== null) {
+      const last = (await acts(page)).at(-1);
+      assert.deepEqual(last, { type: "play", card: plan.card, target: plan.target });
+      cast++;
+    }
+  }
+  console.log(`keyboard alone: ${games} game(s), ${plays} plays, ${cast} incantation(s) cast on a target; the last game ended: ${ended}`);
+  assert.ok(cast >= 1, "an incantation was cast on a target from the keyboard");
+  assert.ok(ended, "the game was played to its end");
+  assert.ok((await acts(page)).every((a) => a.type !== "concede"), "no concession");
+  await page.screenshot({ path: artifact("keyboard-over.png"), fullPage: true });
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+});
+
+test("the guided first game: the first Play against the AI now says the next step, until hidden", async () => {
+  const page = await openClient(browser, server, { name: "Gus", deck: 1 });
+  const loaded = [];
+  page.on("request", (r) => loaded.push(new URL(r.url()).pathname));
+  assert.equal(await page.evaluate(() => window.localStorage.getItem("cod.coached")), null);
+  assert.ok(!loaded.includes("/play/js/coach.js"), "not part of the first visit");
+  await page.click("#play-ai");
+  await waitForGame(page);
+  await page.waitForSelector("#coach");
+  assert.ok(loaded.includes("/play/js/coach.js"), "loaded by the button");
+  const step = () => page.getAttribute("#coach", "data-step");
+  await page.waitForFunction(() => window.codApp.game.isMyTurn() && document.querySelector("#coach").dataset.step === "card");
+  assert.match(await page.textContent("#coach"), /Choose a highlighted card/);
+  assert.equal(await page.getAttribute("#coach-text", "role"), "status");
+
+  // Each step follows the game: a creature chosen asks for a line, an
+  // incantation for a target, nothing left to play for the end of the phase.
+  const seen = new Set(["card"]);
+  const deadline = Date.now() + 60000;
+  // (The AI's turn comes back with the reply to the end of the phase: "wait"
+  // shows only if it takes time.)
+  while (Date.now() < deadline && !(seen.has("line") && seen.has("end") && seen.has("target"))) {
+    const info = await gameInfo(page);
+    if (info.phase === "game_over") break;
+    if (!info.myTurn) {
+      await page.waitForTimeout(50);
+      continue;
+    }
+    const plays = await page.evaluate(() => (window.codApp.game.legal ? window.codApp.game.legal.plays : null));
+    if (!plays) {
+      await page.waitForTimeout(50);
+      continue;
+    }
+    const p = plays.find((x) => (x.lines || []).length) || plays.find((x) => (x.targets || []).length);
+    if (!p) {
+      await page.waitForFunction(() => document.querySelector("#coach").dataset.step === "end");
+      assert.match(await page.textContent("#coach"), /End the summoning phase when you are done/);
+      seen.add("end");
+      await page.click("#end-turn");
+      await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s, info.seq);
+      // The next turn (or the end) brings the next step.
+      await page.waitForFunction(() => ["card", "end", "over"].includes(document.querySelector("#coach").dataset.step) &&
+        (window.codApp.game.isMyTurn() || window.codApp.game.view.phase === "game_over"));
+      continue;
+    }
+    await page.click(`#hand .card[data-uid="${p.card}"]`);
+    const want = (p.lines || []).length ? (p.hosts ? "host" : "line") : "target";
+    await page.waitForFunction((w) => document.querySelector("#coach").dataset.step === w, want);
+    assert.match(await page.textContent("#coach"), { line: /Choose a line/, host: /Choose a line/, target: /Choose the creature it targets/ }[want]);
+    seen.add(want);
+    if (want === "target") await page.click(`.creature.targetable[data-uid="${p.targets[0]}"]`);
+    else await page.click(`#prompt [data-play-line="${p.lines[0]}"]`);
+    await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s || !document.querySelector("#error").hidden, info.seq);
+    if (!(await page.locator("#error").isHidden())) await page.click("#error button");
+  }
+  console.log(`guided game: steps seen ${[...seen].join(", ")}`);
+  for (const s of ["card", "line", "end"]) assert.ok(seen.has(s), `step ${s} shown`);
+  if ((await gameInfo(page)).phase === "game_over") {
+    await page.waitForFunction(() => document.querySelector("#coach").dataset.step === "over");
+    seen.add("over");
+  }
+  await page.screenshot({ path: artifact("coach.png"), fullPage: false });
+
+  // Hidden for good: not in the next quick game.
+  await page.click("#coach-hide");
+  assert.equal(await page.locator("#coach").count(), 0);
+  assert.equal(await page.evaluate(() => window.localStorage.getItem("cod.coached")), "1");
+  page.once("dialog", (d) => d.accept());
+  if ((await gameInfo(page)).phase !== "game_over") await page.click("#concede");
+  await page.waitForSelector("#result:not([hidden])");
+  await page.click("#result-lobby");
+  await page.waitForFunction(() => document.body.dataset.screen === "lobby");
+  await page.click("#play-ai");
+  await waitForGame(page);
+  await page.waitForFunction(() => window.codApp.game.view && window.codApp.game.view.turn >= 1);
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator("#coach").count(), 0, "the tips are shown once");
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+});
