@@ -17,6 +17,16 @@ function fmtClock(ms) {
   return `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// The game screen's layout (layout.css) comes with the first game screen,
+// not with the first visit; the screen stays invisible until it is there.
+let layoutCss = null;
+function loadLayoutCss() {
+  layoutCss = layoutCss || new Promise((done) => {
+    document.head.append(h("link", { rel: "stylesheet", href: "/play/layout.css", onload: done, onerror: done }));
+  });
+  return layoutCss;
+}
+
 export class GameScreen {
   // actions: {act(action), concede(), leave(), backLabel (the leave button's words), playAgain, tabTitle}
   constructor(root, catalogue, actions) {
@@ -40,7 +50,13 @@ export class GameScreen {
     this.clock = null; // {remaining: [], running, at}
     this.over = null; // match_over message
     this._build();
-    this.root.addEventListener("keydown", (e) => { if (e.key === "Escape") this._cancelSelection(); });
+    this.root.dataset.css = "loading";
+    loadLayoutCss().then(() => delete this.root.dataset.css);
+    this.root.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      if (this.logArea.dataset.open === "true") this._toggleLog(false);
+      else this._cancelSelection();
+    });
     this.timer = window.setInterval(() => this._renderClock(), 250);
   }
 
@@ -77,6 +93,17 @@ export class GameScreen {
     this.seedCheckText = null;
     // Scrolls: focusable, so the keyboard scrolls it too (WCAG 2.1.1).
     this.logEl = h("ol#log", { tabindex: "0", "aria-label": "What happened" });
+    // On a phone the log is a drawer this button opens and closes (on a
+    // wide screen it is always shown beside the board and the button hidden).
+    this.logToggle = h("button#log-toggle", {
+      "aria-expanded": "false", "aria-controls": "log-area", onclick: () => this._toggleLog(),
+    }, "What happened");
+    this.logArea = h("aside.log-area#log-area", { data: { open: "false" } },
+      h("div.log-head", {}, h("h3", {}, "What happened"),
+        h("button#log-close.small", { onclick: () => this._toggleLog(false) }, "Close")),
+      this.logEl);
+    // The table (seats and lines; the viewer at the bottom) scrolls in its
+    // box if it must; the dock below keeps the hand and buttons in sight.
     this.root.append(
       h("div.game-head", {}, this.title, this.turnInfo, this.clockEl),
       this.statusEl,
@@ -84,14 +111,26 @@ export class GameScreen {
       this.resultEl,
       h("div.game-body", {},
         h("div.game-main", {},
-          this.seatsEl,
-          this.boardEl,
-          this.promptEl,
-          this.previewEl,
-          h("div.hand-area", {}, this.handTitle, this.handEl),
+          h("div.table", {}, this.seatsEl, this.boardEl),
           this.extraEl,
-          h("div.controls", {}, this.endTurnBtn, this.concedeBtn, this.leaveBtn)),
-        h("aside.log-area", {}, h("h3", {}, "What happened"), this.logEl)));
+          h("div.dock", {},
+            this.promptEl,
+            this.previewEl,
+            h("div.hand-area", {}, this.handTitle, this.handEl),
+            h("div.controls", {}, this.endTurnBtn, this.concedeBtn, this.leaveBtn, this.logToggle))),
+        this.logArea));
+  }
+
+  // Opens or closes the log drawer (phones); the focus follows it.
+  _toggleLog(open = this.logArea.dataset.open !== "true") {
+    this.logArea.dataset.open = String(open);
+    this.logToggle.setAttribute("aria-expanded", String(open));
+    if (open) {
+      this.logEl.scrollTop = this.logEl.scrollHeight;
+      this.logArea.querySelector("#log-close").focus();
+    } else if (this.logArea.contains(document.activeElement) || document.activeElement === document.body) {
+      this.logToggle.focus();
+    }
   }
 
   destroy() {
@@ -385,7 +424,7 @@ export class GameScreen {
       if (s.champion) {
         rows.push(h("div.champion-info", {}, `Champion: ${this.cat.name(s.champion.card_id)} (${s.champion.state.replace("_", " ")})`));
       }
-      this.seatsEl.append(h("div", { class: classes.join(" "), data: { seat: s.seat } }, rows));
+      this.seatsEl.append(h("div", { class: classes.join(" "), data: { seat: s.seat, place: this._place(s.seat) } }, rows));
     }
   }
 
@@ -520,20 +559,53 @@ export class GameScreen {
     return null;
   }
 
+  // Where a seat sits at the table, seen by the viewer (a spectator: by seat
+  // 1): "bottom" (the viewer), "top"; with four players (R11.1: each shares
+  // a line with each neighbour) the next seat "left", the one after "top",
+  // the last "right".
+  _place(seat) {
+    const v = this.view;
+    const me = v.viewer === null || v.viewer === undefined ? 0 : v.viewer;
+    const n = v.seats.length;
+    const d = (seat - me + n) % n;
+    if (n === 4) return ["bottom", "left", "top", "right"][d];
+    return d === 0 ? "bottom" : "top";
+  }
+
+  // Four players: a line's corner of the cross ("tl", "tr", "bl", "br":
+  // between the two seats it joins) and its sides in the order shown, so
+  // that each seat's side is toward its own place and the Bridge between.
+  _crossLine(line) {
+    const [a, b] = line.sides;
+    const pa = this._place(a.seat);
+    const pb = this._place(b.seat);
+    const vert = [pa, pb].includes("top") ? "t" : "b";
+    const horiz = [pa, pb].includes("left") ? "l" : "r";
+    // Left column: the left seat's side on the left; right column: the right seat's on the right.
+    const aLeft = horiz === "l" ? pa === "left" : pb === "right";
+    return { quad: vert + horiz, sides: aLeft ? [a, b] : [b, a] };
+  }
+
   _renderBoard() {
     const v = this.view;
     clear(this.boardEl);
     this.boardEl.dataset.lines = String(v.lines.length);
+    // The play page lays a four-player board out as a cross (style.css).
+    const cross = v.lines.length === 4 && v.seats.length === 4;
+    this.root.dataset.layout = cross ? "cross" : "duel";
     const sel = this.selected;
     const opts = sel !== null ? this._options(sel) : null;
     const lines = (opts && opts.lines) || [];
     v.lines.forEach((line, l) => {
       let [left, right] = [line.sides[0], line.sides[1]];
-      if (v.viewer !== null && right.seat === v.viewer) [left, right] = [right, left];
+      const quad = cross ? this._crossLine(line) : null;
+      if (quad) [left, right] = quad.sides;
+      else if (v.viewer !== null && right.seat === v.viewer) [left, right] = [right, left];
       const rel = v.role === "player" ? this._relLine(l) : null;
       const sideEl = (side, isLeft) => {
+        // Position 0 first: next to the Bridge (a left side is laid out
+        // right to left, style.css), so that a long line scrolls away from it.
         const creatures = side.creatures.map((c) => this._creature(c, side.seat, l));
-        if (isLeft) creatures.reverse(); // position 0 next to the Bridge
         return h("div.side" + (isLeft ? ".left" : ".right") + (side.seat === v.viewer ? ".own" : ""), { data: { seat: side.seat } },
           h("div.side-owner", {}, side.seat === null ? "" : this.seatName(side.seat)),
           h("div.creatures", {}, creatures));
@@ -541,7 +613,7 @@ export class GameScreen {
       const label = `Line ${l + 1}` + (rel ? ` (your ${rel} line)` : "");
       const placing = rel && lines.includes(rel);
       const lineEl = h("div.line", {
-        data: { line: l, rel: rel || "" },
+        data: { line: l, rel: rel || "", quad: quad ? quad.quad : "" },
         class: placing ? "placeable" : undefined,
         onclick: placing ? (e) => { if (!e.target.closest(".creature.host-option")) this._play({ type: "play", card: sel, line: rel }); } : undefined,
       },

@@ -1,0 +1,269 @@
+// The web client's layout (issue 17, items 6 and 10) in headless Chromium
+// against the real cod-server: at 1280×800 a four-player game fits one screen
+// (the four lines as a cross, the viewer's at the bottom, the hand and
+// End-turn in sight without scrolling), a duel's lines never wrap and an error
+// does not move the board; on a 390×844 phone no page scrolls sideways, the
+// lobby's Join button is on screen, the hand is a swipe strip and the log a
+// drawer. Screenshots go to COD_ARTIFACTS.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startServer, launchBrowser, openClient, artifact, gameInfo, waitForGame, createRoom, joinFromLobby, playTurnByClicking } from "./lib.mjs";
+import { DESKTOP, PHONE, openSized, duel, fourPlayers, activePage, growLine } from "./layout-flows.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+// The page's box of `selector` ({top, bottom, left, right}) and the viewport.
+function boxes(page, selector) {
+  return page.$$eval(selector, (els) => els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height };
+  }));
+}
+
+async function viewport(page) {
+  return page.evaluate(() => ({
+    width: window.innerWidth, height: window.innerHeight,
+    scrollX: window.scrollX, scrollY: window.scrollY,
+    scrollWidth: document.documentElement.scrollWidth,
+  }));
+}
+
+function inside(box, vp, what) {
+  assert.ok(box.top >= 0 && box.left >= 0 && box.bottom <= vp.height + 0.5 && box.right <= vp.width + 0.5,
+    `${what} is in the viewport: ${JSON.stringify(box)} in ${vp.width}x${vp.height}`);
+}
+
+// Every side's creatures share one row (same top), and position 0 (the
+// first in the DOM) is next to the Bridge and in sight inside its box.
+async function assertRowsUnwrapped(page) {
+  const sides = await page.$$eval("#board .side", (els) => els.map((side) => {
+    const box = side.querySelector(".creatures");
+    const b = box.getBoundingClientRect();
+    const cs = [...box.querySelectorAll(":scope > .creature")].map((c) => c.getBoundingClientRect());
+    const bridge = side.parentElement.querySelector(".bridge").getBoundingClientRect();
+    return {
+      left: side.classList.contains("left"), tops: cs.map((r) => Math.round(r.top)),
+      first: cs[0] ? { left: cs[0].left, right: cs[0].right } : null,
+      box: { left: b.left, right: b.right }, bridge: { left: bridge.left, right: bridge.right },
+      scrollable: box.scrollWidth > box.clientWidth, overflow: getComputedStyle(box).overflowX,
+    };
+  }));
+  let most = 0;
+  for (const s of sides) {
+    most = Math.max(most, s.tops.length);
+    assert.equal(new Set(s.tops).size <= 1, true, `a line's creatures on one row: ${JSON.stringify(s)}`);
+    assert.equal(s.overflow, "auto", "a long line scrolls inside its box");
+    if (!s.first) continue;
+    // Position 0 is the one nearest the Bridge, and fully inside the box.
+    assert.ok(s.first.left >= s.box.left - 1 && s.first.right <= s.box.right + 1, `position 0 in sight: ${JSON.stringify(s)}`);
+    if (s.left) assert.ok(s.bridge.left - s.first.right < 30, `position 0 next to the Bridge (left side): ${JSON.stringify(s)}`);
+    else assert.ok(s.first.left - s.bridge.right < 30, `position 0 next to the Bridge (right side): ${JSON.stringify(s)}`);
+  }
+  return { most, sides };
+}
+
+test("at 1280×800 a four-player game is one screen: four lines as a cross, the viewer's at the bottom, the hand and End-turn in sight", async () => {
+  const { pages } = await fourPlayers(browser, server, { turns: 4 });
+  for (const p of pages) {
+    // The game's layout (layout.css) came with the game screen, which shows once it is there.
+    assert.equal(await p.evaluate(() => [...document.styleSheets].some((s) => /\/play\/layout\.css$/.test(s.href || ""))), true);
+    assert.equal(await p.$eval("#game", (g) => g.dataset.css === undefined && getComputedStyle(g).visibility), "visible");
+    const vp = await viewport(p);
+    assert.equal(vp.scrollY, 0);
+    assert.ok(vp.scrollWidth <= vp.width, `no sideways scroll: ${JSON.stringify(vp)}`);
+    // Nothing outside the screen: the page itself cannot scroll.
+    assert.ok(await p.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1), "the page does not scroll");
+    inside((await boxes(p, "#hand"))[0], vp, "the hand");
+    inside((await boxes(p, "#end-turn"))[0], vp, "End the summoning phase");
+    inside((await boxes(p, "#concede"))[0], vp, "Concede");
+    // The cards a click can play and the Champion: whole, in sight (a long
+    // hand scrolls sideways in its strip, the Champion pinned at its end).
+    const [hand] = await boxes(p, "#hand");
+    const shown = await boxes(p, "#hand .card.playable, #hand .champion-slot, #hand .stronghold-card");
+    assert.ok(shown.length >= 3, "playable cards, the Stronghold and the Champion");
+    for (const c of shown) {
+      inside(c, vp, "a playable card, the Stronghold or the Champion");
+      assert.ok(c.left >= hand.left - 1 && c.right <= hand.right + 1, `whole inside the hand's strip: ${JSON.stringify(c)} in ${JSON.stringify(hand)}`);
+    }
+    // The four lines, all in sight (inside the table's box too, not scrolled away).
+    const lines = await p.$$eval("#board .line", (els) => els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { quad: e.dataset.quad, rel: e.dataset.rel, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    }));
+    assert.equal(lines.length, 4);
+    const table = (await boxes(p, "#game .table"))[0];
+    for (const l of lines) {
+      inside(l, vp, `line ${l.quad}`);
+      assert.ok(l.top >= table.top - 1 && l.bottom <= table.bottom + 1, `line ${l.quad} not scrolled out of the table`);
+    }
+    // The cross: two rows of two; the viewer's two lines the lower row.
+    const at = Object.fromEntries(lines.map((l) => [l.quad, l]));
+    assert.deepEqual(Object.keys(at).sort(), ["bl", "br", "tl", "tr"]);
+    assert.equal(Math.round(at.tl.top), Math.round(at.tr.top));
+    assert.equal(Math.round(at.bl.top), Math.round(at.br.top));
+    assert.ok(at.tl.bottom <= at.bl.top && at.tl.right <= at.tr.left + 1);
+    assert.deepEqual([at.bl.rel, at.br.rel].sort(), ["lower", "upper"], "the viewer's lines at the bottom");
+    // The seats around it: the viewer below the lines, the seat across above them.
+    const seat = async (place) => (await boxes(p, `#seats .seat-box[data-place="${place}"]`))[0];
+    const [bottom, top, left, right] = [await seat("bottom"), await seat("top"), await seat("left"), await seat("right")];
+    assert.ok(bottom.top >= at.bl.bottom - 1 && top.bottom <= at.tl.top + 1);
+    assert.ok(left.right <= right.left && left.top >= at.tl.bottom - 1 && left.bottom <= at.bl.top + 1);
+    const viewer = (await gameInfo(p)).viewer;
+    assert.equal(await p.$eval('#seats .seat-box[data-place="bottom"]', (e) => e.dataset.seat), viewer);
+    // Each seat's side toward its own place: in the lower row the viewer's
+    // side is the one next to the other lower-row line.
+    assert.equal(await p.$eval('.line[data-quad="bl"] .side.right', (e) => e.dataset.seat), viewer);
+    assert.equal(await p.$eval('.line[data-quad="br"] .side.left', (e) => e.dataset.seat), viewer);
+  }
+  await (await activePage(pages)).screenshot({ path: artifact("layout-four-player.png") });
+  for (const p of pages) {
+    assert.deepEqual(p.jsErrors || [], []);
+    await p.context().close();
+  }
+});
+
+test("at 1280×800 a duel's lines never wrap (one row a line, position 0 in sight) and an error does not move the board", async () => {
+  const { pages } = await duel(browser, server, { turns: 2 });
+  // A line with several creatures (both seats put theirs on their upper line).
+  await growLine(pages, 3);
+  let most = 0;
+  for (const p of pages) {
+    const vp = await viewport(p);
+    assert.ok(vp.scrollWidth <= vp.width);
+    inside((await boxes(p, "#hand"))[0], vp, "the hand");
+    inside((await boxes(p, "#end-turn"))[0], vp, "End the summoning phase");
+    most = Math.max(most, (await assertRowsUnwrapped(p)).most);
+    // The viewer's seat below the lines, the other above.
+    const [board] = await boxes(p, "#board");
+    const [mine] = await boxes(p, '#seats .seat-box[data-place="bottom"]');
+    const [theirs] = await boxes(p, '#seats .seat-box[data-place="top"]');
+    assert.ok(theirs.bottom <= board.top + 1 && mine.top >= board.bottom - 1);
+  }
+  // Checked on lines with more than one creature (else a row cannot wrap).
+  assert.ok(most >= 2, `a line with at least two creatures (${most})`);
+  // A long line (more creatures than its box holds; made here by narrowing
+  // the window) still keeps one row and scrolls inside its box.
+  const [p] = pages;
+  await p.setViewportSize({ width: 700, height: 800 });
+  const narrow = await assertRowsUnwrapped(p);
+  assert.ok(narrow.sides.some((s) => s.scrollable), "a line too long for its box scrolls in it");
+  await p.setViewportSize(DESKTOP.viewport);
+
+  // An error floats over the page: the board stays where it was.
+  const waiting = (await gameInfo(pages[0])).myTurn ? pages[1] : pages[0];
+  const before = (await boxes(waiting, "#board"))[0];
+  await waiting.evaluate(() => { document.querySelector("#end-turn").disabled = false; });
+  await waiting.click("#end-turn");
+  await waiting.waitForFunction(() => !document.querySelector("#error").hidden);
+  const afterError = (await boxes(waiting, "#board"))[0];
+  assert.equal(afterError.top, before.top, "the board does not move when an error shows");
+  await waiting.screenshot({ path: artifact("layout-duel-error.png") });
+  await waiting.click("#error button");
+  for (const q of pages) {
+    assert.deepEqual(q.jsErrors || [], []);
+    await q.context().close();
+  }
+});
+
+test("on a 390×844 phone: no sideways scroll in the lobby, waiting room and game; Join on screen; the hand a strip; the log a drawer", async () => {
+  // A room in the list, made by someone at a computer.
+  const host = await openClient(browser, server, { name: "Hal" });
+  const listed = await createRoom(host, { mode: "duel" });
+  const phone = await openSized(browser, server, PHONE, { name: "Pia", deck: 2 });
+  await phone.click("#refresh-rooms");
+  await phone.locator(`tr[data-room="${listed}"] button.join`).waitFor();
+  let vp = await viewport(phone);
+  assert.ok(vp.scrollWidth <= vp.width, `lobby: no sideways scroll (${vp.scrollWidth} > ${vp.width})`);
+  const [join] = await boxes(phone, "#room-list button.join");
+  assert.ok(join.left >= 0 && join.right <= vp.width, `the first Join button within the width: ${JSON.stringify(join)}`);
+  const [watch] = await boxes(phone, "#room-list button.watch");
+  assert.ok(watch.left >= 0 && watch.right <= vp.width, "the first Watch button within the width");
+  await phone.screenshot({ path: artifact("layout-phone-lobby.png"), fullPage: true });
+
+  // Its own room: the waiting room; then a game against a player at a computer.
+  const room = await createRoom(phone, { mode: "duel" });
+  vp = await viewport(phone);
+  assert.ok(vp.scrollWidth <= vp.width, "waiting room: no sideways scroll");
+  const other = await openClient(browser, server, { name: "Oli", deck: 3 });
+  await joinFromLobby(other, room);
+  await waitForGame(phone);
+  await waitForGame(other);
+  const pages = [phone, other];
+  for (let t = 0; t < 4; t++) {
+    const infos = await Promise.all(pages.map(gameInfo));
+    await playTurnByClicking(pages[infos.findIndex((x) => x.myTurn)], { maxPlays: 2 });
+  }
+  vp = await viewport(phone);
+  assert.ok(vp.scrollWidth <= vp.width, `game: no sideways scroll (${vp.scrollWidth} > ${vp.width})`);
+  inside((await boxes(phone, "#hand"))[0], vp, "the hand");
+  inside((await boxes(phone, "#end-turn"))[0], vp, "End the summoning phase");
+  const [board] = await boxes(phone, "#board");
+  assert.ok(board.left >= 0 && board.right <= vp.width, "the board fits the width");
+  await assertRowsUnwrapped(phone);
+  // The hand: one row that scrolls sideways, snapping to the cards.
+  const hand = await phone.$eval("#hand", (e) => ({
+    snap: getComputedStyle(e).scrollSnapType, overflow: getComputedStyle(e).overflowX,
+    tops: [...e.children].map((c) => Math.round(c.getBoundingClientRect().top)),
+    scrollable: e.scrollWidth > e.clientWidth,
+  }));
+  assert.match(hand.snap, /x/);
+  assert.equal(hand.overflow, "auto");
+  assert.equal(new Set(hand.tops).size, 1, "the hand is one row");
+  assert.ok(hand.scrollable, "the hand is wider than the phone: it scrolls");
+
+  // The log drawer: closed, opened by its button, Escape closes it, the keyboard opens it.
+  const drawer = () => phone.evaluate(() => ({
+    shown: document.querySelector("#log-area").checkVisibility(),
+    expanded: document.querySelector("#log-toggle").getAttribute("aria-expanded"),
+    focus: document.activeElement.id,
+  }));
+  const closed = await drawer();
+  assert.equal(closed.shown, false, "the log drawer starts closed");
+  assert.equal(closed.expanded, "false");
+  assert.equal(await phone.getAttribute("#log-toggle", "aria-controls"), "log-area");
+  await phone.click("#log-toggle");
+  assert.deepEqual(await drawer(), { shown: true, expanded: "true", focus: "log-close" });
+  assert.match(await phone.textContent("#log"), /plays|Playing room/);
+  inside((await boxes(phone, "#log-area"))[0], vp, "the open drawer");
+  await phone.screenshot({ path: artifact("layout-phone-drawer.png") });
+  await phone.keyboard.press("Escape");
+  assert.deepEqual(await drawer(), { shown: false, expanded: "false", focus: "log-toggle" });
+  await phone.keyboard.press("Enter");
+  assert.deepEqual(await drawer(), { shown: true, expanded: "true", focus: "log-close" });
+  await phone.keyboard.press("Enter");
+  assert.deepEqual(await drawer(), { shown: false, expanded: "false", focus: "log-toggle" });
+  await phone.screenshot({ path: artifact("layout-phone-game.png") });
+  for (const p of [host, phone, other]) {
+    assert.deepEqual(p.jsErrors || [], []);
+    await p.context().close();
+  }
+});
+
+test("on a 390×844 phone the draft screen does not scroll sideways either", async () => {
+  const phone = await openSized(browser, server, PHONE, { name: "Pia", deck: 2 });
+  const room = await createRoom(phone, { mode: "duel", format: "draft", packs: ["initiation"] });
+  const other = await openClient(browser, server, { name: "Oli" });
+  await joinFromLobby(other, room);
+  await phone.waitForFunction(() => document.body.dataset.screen === "draft" && document.querySelector("#draft-offer .draft-card"));
+  const vp = await viewport(phone);
+  assert.ok(vp.scrollWidth <= vp.width, `draft: no sideways scroll (${vp.scrollWidth} > ${vp.width})`);
+  const cards = await boxes(phone, "#draft-offer .draft-card");
+  assert.ok(cards.length >= 1);
+  for (const c of cards) assert.ok(c.left >= 0 && c.right <= vp.width, `a card on offer within the width: ${JSON.stringify(c)}`);
+  await phone.screenshot({ path: artifact("layout-phone-draft.png"), fullPage: true });
+  for (const p of [phone, other]) {
+    assert.deepEqual(p.jsErrors || [], []);
+    await p.context().close();
+  }
+});
