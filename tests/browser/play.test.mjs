@@ -456,6 +456,31 @@ test("one click from the lobby to a game against the AI", async () => {
   await page.context().close();
 });
 
+test("a free-for-all against three bots, added from the waiting room: the bots play, the game goes on", async () => {
+  const page = await openClient(browser, server, { name: "Ann" });
+  await createRoom(page, { mode: "ffa" });
+  // A drafted room or a full one offers no bot; this one does, until full.
+  for (let i = 0; i < 3; i++) {
+    await page.waitForSelector("#waiting-add-bot:not([hidden])");
+    await page.click("#waiting-add-bot");
+    if (i < 2) await page.waitForFunction((n) => [...document.querySelectorAll("#waiting-seats li")].filter((li) => li.textContent.includes("(a bot)")).length === n, i + 1);
+  }
+  await waitForGame(page);
+  // The bots' names in the game, and their moves in the log as they come
+  // (one every bot_move_ms): play through two of Ann's turns.
+  const v = await page.evaluate(() => window.codApp.game.view);
+  assert.equal(v.seats.length, 4);
+  for (let turn = 0; turn < 2; turn++) {
+    await page.waitForFunction(() => document.querySelector("#game").dataset.myTurn === "true", null, { timeout: 60000 });
+    await playTurnByClicking(page, { maxPlays: 2 });
+  }
+  const log = await page.textContent("#log");
+  assert.match(log, /Bot [234]/);
+  assert.ok((await gameInfo(page)).seq >= 4, "the bots and Ann have acted");
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+});
+
 test("a network that goes silent is noticed within seconds; the seat comes back as soon as it returns", async () => {
   const relay = await startRelay(server);
   try {
