@@ -50,6 +50,18 @@ test("the page, its modules and the catalogue load; the lobby shows errors in wo
   assert.match(texts.protection, /^Each turn \(every player's turn\)/);
   for (const [a, t] of Object.entries(texts)) assert.doesNotMatch(t, /\*/, `${a}: ${t}`);
 
+  // The chosen preconstructed deck, card by card (mana, AV/HP, abilities);
+  // the Champions grouped by mana cost.
+  const preview = await page.$$eval("#deck-preview li", (li) => li.map((x) => x.textContent));
+  const deck1 = await page.evaluate(() => window.codApp.cat.deckCards(1).length);
+  assert.equal(preview.length, deck1);
+  for (const line of preview) assert.match(line, / \d+ mana, (AV|incantation)/);
+  await page.selectOption("#deck-kind", "pre3");
+  const deck3 = await page.evaluate(() => window.codApp.cat.deckCards(3).map((id) => window.codApp.cat.name(id)));
+  assert.deepEqual((await page.$$eval("#deck-preview li strong", (s) => s.map((x) => x.textContent))), deck3);
+  const groups = await page.$$eval("#champion optgroup", (g) => g.map((x) => x.label));
+  assert.ok(groups.length >= 5 && groups.every((l) => / mana$/.test(l)), groups.join(", "));
+
   // The client's own check: no name.
   await page.click("#create-room");
   await page.waitForSelector("#error:not([hidden])");

@@ -67,6 +67,21 @@ export class Lobby {
     this.actions = actions;
     this.rooms = [];
     this._build();
+    this._renderDeckPreview();
+  }
+
+  _renderDeckPreview() {
+    clear(this.deckPreview);
+    const pre = this.deckKind.value.startsWith("pre") ? Number(this.deckKind.value.slice(3)) : 0;
+    this.deckPreview.hidden = !pre;
+    if (!pre) return;
+    for (const id of this.cat.deckCards(pre)) {
+      const c = this.cat.card(id);
+      if (!c) continue;
+      const values = c.type === "incantation" ? `incantation, ${c.av ?? "X"} damage` : `AV ${c.av ?? "X"}, HP ${c.hp}`;
+      const abilities = (c.abilities || []).map((a) => abilityLabel(a.ability)).join(", ");
+      this.deckPreview.append(h("li", {}, h("strong", {}, c.name || id), ` ${c.mana} mana, ${values}${abilities ? `: ${abilities}` : ""}`));
+    }
   }
 
   _build() {
@@ -81,8 +96,15 @@ export class Lobby {
     this.deckCards = h("input#deck-cards", {
       type: "text", placeholder: "8 card ids, comma separated (e.g. baron, brute, carapace, ...)",
     });
+    // 300 creatures: grouped by mana cost, so the list reads in steps.
+    const byMana = new Map();
+    for (const c of creatures) byMana.set(c.mana, (byMana.get(c.mana) || []).concat([c]));
     this.champion = h("select#champion", {}, h("option", { value: "" }, "(no Champion)"),
-      creatures.map((c) => h("option", { value: c.id }, `${c.name || c.id} (${c.mana} mana, ${c.av}/${c.hp})`)));
+      [...byMana.keys()].sort((a, b) => a - b).map((mana) => h("optgroup", { label: `${mana} mana` },
+        byMana.get(mana).map((c) => h("option", { value: c.id }, `${c.name || c.id} (${c.av ?? "X"}/${c.hp})`)))));
+    // The chosen deck's cards as they play, not only their names.
+    this.deckPreview = h("ul#deck-preview.deck-preview", { "aria-live": "polite" });
+    this.deckKind.addEventListener("change", () => this._renderDeckPreview());
 
     this.mode = h("select#create-mode", {}, MODES.map((m) => h("option", { value: m.id }, m.label)));
     this.format = h("select#create-format", {},
@@ -153,6 +175,7 @@ export class Lobby {
         h("h2", {}, "You"),
         h("label", {}, "Name ", this.nameInput),
         h("label", {}, "Deck ", this.deckKind),
+        this.deckPreview,
         h("label", {}, "Your 8 cards (a constructed deck) ", this.deckCards),
         // The common path in one click: a solo game, quick play, this deck.
         h("button#play-ai", { onclick: () => this._playAi() }, "Play against the AI now"),
