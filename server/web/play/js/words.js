@@ -420,3 +420,16 @@ export const PLAY_WORDS = {
 // The header's button; the how-to-play page itself (its text and dialog) is
 // js/howto.js, loaded on first use (not part of the first visit).
 export const HOW_TO_PLAY_OPEN = "How to play";
+
+// Motion on the game screen (js/motion.js): the toggle, the tags on what
+// changed since the viewer's last action, and the live region's own words
+// (the rest it says are narrate's sentences).
+export const MOTION_WORDS = {
+  toggle: (on) => `Motion: ${on ? "on" : "off"}`,
+  toggleReduced: "Motion: off (your system asks for reduced motion)",
+  toggleTitle: "Animate plays, attacks and damage, and show the other seats' turns step by step",
+  yourTurn: "Your turn.",
+  prevented: "prevented",
+  tags: { new: "new", hit: "hit", moved: "moved" },
+  tagTitle: "changed since your last action",
+};
