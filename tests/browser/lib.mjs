@@ -106,6 +106,12 @@ export async function gameInfo(page) {
   });
 }
 
+// Waits until the game screen shows no update step by step (motion.js):
+// its seq, board and log are then the newest update's.
+export async function settled(page, timeout = 15000) {
+  await page.waitForFunction(() => !document.querySelector("#game").dataset.motion, null, { timeout });
+}
+
 // Waits until the page's seq passes `seq` or an error is shown; returns which.
 export async function waitForOutcome(page, seq, timeout = 10000) {
   const handle = await page.waitForFunction((s) => {

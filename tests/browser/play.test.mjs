@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, screen,
-  createRoom, joinFromLobby, waitForOutcome, startRelay,
+  createRoom, joinFromLobby, waitForOutcome, startRelay, settled,
 } from "./lib.mjs";
 
 let server;
@@ -219,6 +219,7 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     }
     if (turns === 3 && !reloaded) {
       // A reload mid-game: the token is in localStorage; the page resumes.
+      await settled(ann); // the log tells no more than the page's seq
       const before = await gameInfo(ann);
       const toldBefore = await logSeqs(ann);
       await ann.reload();
@@ -240,6 +241,7 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     }
     if (turns === 4 && !dropped) {
       // A dropped connection (no reload): the client reconnects and resumes by itself.
+      await settled(bob); // its hand is the newest update's
       const before = await gameInfo(bob);
       const toldBefore = await logSeqs(bob);
       await bob.evaluate(() => window.codApp.conn.ws.close());
@@ -573,11 +575,13 @@ test("a free-for-all with Champions and a clock shows four lines to each of four
   }
   // One full round by clicking.
   for (let t = 0; t < 4; t++) {
+    await Promise.all(pages.map((p) => settled(p))); // the last turn shown everywhere
     const infos = await Promise.all(pages.map(gameInfo));
     const i = infos.findIndex((x) => x.myTurn);
     assert.ok(i >= 0, "someone is to play");
     await playTurnByClicking(pages[i], { maxPlays: 2 });
   }
+  await Promise.all(pages.map((p) => settled(p)));
   const active = (await Promise.all(pages.map(gameInfo))).findIndex((x) => x.myTurn);
   await pages[active].screenshot({ path: artifact("ffa-four-lines.png"), fullPage: true });
   await watcher.screenshot({ path: artifact("ffa-spectator.png"), fullPage: true });

@@ -120,7 +120,7 @@ async function showStep(step) {
   $("#step-action").textContent = r.action ? `Action ${step}: ${told || `${seatName(state.match, r.seat)}: ${JSON.stringify(r.action)}`}` : "The setup.";
   for (const li of $("#match-log").children) li.classList.toggle("current", Number(li.dataset.seq) === step);
   if (!state.board) {
-    state.board = new GameScreen($("#replay-board"), state.cat, { act: () => {}, leave: () => {}, tabTitle: false });
+    state.board = new GameScreen($("#replay-board"), state.cat, { act: () => {}, leave: () => {}, tabTitle: false, motion: false });
   }
   // Names by seat number (the record's seats need not be in order, nor all there).
   const names = [];

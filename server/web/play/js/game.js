@@ -57,6 +57,14 @@ export class GameScreen {
       if (this.logArea.dataset.open === "true") this._toggleLog(false);
       else this._cancelSelection();
     });
+    // Motion (js/motion.js, loaded now, not on the first visit): until it
+    // is there, updates land at once as they always did.
+    this.motion = null;
+    if (actions.motion !== false) {
+      import("./motion.js").then((m) => {
+        if (!this.destroyed) this.motion = new m.Motion(this);
+      }).catch(() => { /* without motion */ });
+    }
     this.timer = window.setInterval(() => this._renderClock(), 250);
   }
 
@@ -134,6 +142,8 @@ export class GameScreen {
   }
 
   destroy() {
+    this.destroyed = true;
+    if (this.motion) this.motion.destroy();
     window.clearInterval(this.timer);
     if (this.actions.tabTitle !== false) document.title = BASE_TITLE;
   }
@@ -142,7 +152,8 @@ export class GameScreen {
     this.room = room;
     if (names) this.names = names;
     if (connected) this.connected = connected;
-    if (this.view) this.render();
+    // While motion shows an update on the old board, its end redraws.
+    if (this.view && !(this.motion && this.motion.busy())) this.render();
   }
 
   seatName(seat, markYou = true) {
@@ -166,6 +177,7 @@ export class GameScreen {
 
   // A full state (start, resume, spectate): replaces everything.
   setState(msg) {
+    if (this.motion) this.motion.finish(); // the updates before it first, in order
     this.view = msg.view;
     this.seq = msg.seq;
     this.legal = msg.legal_actions || null;
@@ -190,8 +202,20 @@ export class GameScreen {
     this.render();
   }
 
+  // Motion, when loaded, shows the events step by step and then calls
+  // applyNow; updates keep their order behind it.
   applyUpdate(msg) {
+    if (this.motion && this.motion.take(msg)) return;
+    this.applyNow(msg);
+  }
+
+  _noteGap(msg) {
     if (this.view && msg.seq !== this.seq + 1) this.log(`(missed updates ${this.seq + 1}..${msg.seq - 1})`, "info");
+  }
+
+  // `told`: how many of its events the log tells already (motion.js).
+  applyNow(msg, told = 0) {
+    if (!told) this._noteGap(msg);
     const before = this.view;
     this.view = msg.view;
     this.seq = msg.seq;
@@ -199,7 +223,7 @@ export class GameScreen {
     if (msg.clock) this._setClock(msg.clock);
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
-    for (const ev of msg.events) this.log(narrate(ev, ctx), ev.type, msg.seq);
+    for (const ev of msg.events.slice(told)) this.log(narrate(ev, ctx), ev.type, msg.seq);
     this.loggedSeq = Math.max(this.loggedSeq, msg.seq);
     if (before && this.selected !== null && !this._options(this.selected)) this.selected = null;
     this.render();
@@ -246,11 +270,13 @@ export class GameScreen {
   }
 
   matchOver(msg) {
+    if (this.motion && this.motion.defer(() => this.matchOver(msg))) return; // after the last update is shown
     this.over = msg;
     this.render();
   }
 
   setSeatConnected(seat, connected) {
+    if (this.motion && this.motion.defer(() => this.setSeatConnected(seat, connected))) return;
     this.connected[seat] = connected;
     this.log(`${this.seatName(seat)} ${connected ? "is back" : "lost the connection"}.`, "info");
     this.render();
@@ -321,6 +347,7 @@ export class GameScreen {
     refreshAbilityTip();
     this._restoreFocus(focus);
     if (this.actions.afterRender) this.actions.afterRender(this);
+    if (this.motion) this.motion.decorate();
   }
 
   // What has the keyboard focus, told so that the same thing can be found
@@ -501,6 +528,7 @@ export class GameScreen {
     if (this.rendering || !this.view) return;
     this._renderSeats();
     this._renderPreview();
+    if (this.motion) this.motion.decorate(); // the seats' marks
   }
 
   // The listed options of card `uid` ({card, lines?, hosts?, targets?}), or
@@ -804,9 +832,11 @@ export class GameScreen {
     this.selected = null;
     this.hovered = null;
     this.legal = null;
+    if (this.motion) this.motion.clearMarks();
     this.render();
     await this.actions.act(action);
-    if (this.seq === seq && this.legal === null) {
+    // Refused (no update came): the offers come back.
+    if (this.seq === seq && this.legal === null && !(this.motion && this.motion.hasUpdateAfter(seq))) {
       this.legal = offered;
       this.render();
     }

@@ -432,3 +432,16 @@ export const CARD_MARKS = {
   host: "◎ host",
   entered: "new this turn",
 };
+
+// Motion on the game screen (js/motion.js): the toggle, the tags on what
+// changed since the viewer's last action, and the live region's own words
+// (the rest it says are narrate's sentences).
+export const MOTION_WORDS = {
+  toggle: (on) => `Motion: ${on ? "on" : "off"}`,
+  toggleReduced: "Motion: off (your system asks for reduced motion)",
+  toggleTitle: "Animate plays, attacks and damage, and show the other seats' turns step by step",
+  yourTurn: "Your turn.",
+  prevented: "prevented",
+  tags: { new: "new", hit: "hit", moved: "moved" },
+  tagTitle: "changed since your last action",
+};
