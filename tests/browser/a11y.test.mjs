@@ -34,6 +34,11 @@ after(async () => {
 // Runs axe-core on the page as it is; prints every violation; fails on a
 // serious or critical one.
 async function scan(page, where) {
+  // The page at rest: motion's floating numbers fade out within a second
+  // (decorative and aria-hidden; the live region says what they show), and
+  // a fading text cannot meet any contrast ratio.
+  await page.waitForFunction(() => !document.querySelector(".mo-float, .mo-copy") &&
+    !(document.querySelector("#game") && document.querySelector("#game").dataset.motion), null, { timeout: 15000 });
   if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
     const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });

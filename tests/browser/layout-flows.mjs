@@ -1,7 +1,7 @@
 // Games to look at, for the layout test (layout.test.mjs) and the README's
 // screenshots (screenshots.mjs): a duel, a four-player game and a phone game,
 // each played a little by clicking, in browser contexts of a given size.
-import { gameInfo, playTurnByClicking, waitForGame, waitForOutcome, createRoom, joinFromLobby } from "./lib.mjs";
+import { gameInfo, playTurnByClicking, waitForGame, waitForOutcome, createRoom, joinFromLobby, settled } from "./lib.mjs";
 
 export const DESKTOP = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
@@ -18,13 +18,26 @@ export async function openSized(browser, server, contextOptions, { name, deck = 
   return page;
 }
 
+// The index of the page whose turn it is, once every page shows the newest
+// update (motion shows the others' turns step by step: until then no page
+// may say it is its turn); -1 at the match's end, or after `timeout` ms.
+export async function turnIndex(pages, timeout = 20000) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    await Promise.all(pages.map((p) => settled(p)));
+    const infos = await Promise.all(pages.map(gameInfo));
+    if (infos.some((x) => x.phase === "game_over")) return -1;
+    const i = infos.findIndex((x) => x.myTurn);
+    if (i >= 0 || Date.now() > until) return i;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 // Plays `turns` turns by clicking (at most `maxPlays` cards each) among
 // `pages`, whoever is to play; stops early at the match's end.
 export async function playTurns(pages, turns, maxPlays = 2) {
   for (let t = 0; t < turns; t++) {
-    const infos = await Promise.all(pages.map(gameInfo));
-    if (infos.some((x) => x.phase === "game_over")) return;
-    const i = infos.findIndex((x) => x.myTurn);
+    const i = await turnIndex(pages);
     if (i < 0) return;
     await playTurnByClicking(pages[i], { maxPlays });
   }
@@ -32,8 +45,7 @@ export async function playTurns(pages, turns, maxPlays = 2) {
 
 // The page whose turn it is, else the first.
 export async function activePage(pages) {
-  const infos = await Promise.all(pages.map(gameInfo));
-  const i = infos.findIndex((x) => x.myTurn);
+  const i = await turnIndex(pages);
   return pages[i < 0 ? 0 : i];
 }
 
@@ -119,11 +131,10 @@ export async function playTurnOnLine(page, rel = "upper", maxPlays = 4) {
 export async function growLine(pages, count = 2, turns = 12) {
   const most = () => pages[0].evaluate(() => Math.max(0, ...[...document.querySelectorAll("#board .creatures")].map((c) => c.children.length)));
   for (let t = 0; t < turns && (await most()) < count; t++) {
-    const infos = await Promise.all(pages.map(gameInfo));
-    if (infos.some((x) => x.phase === "game_over")) break;
-    const i = infos.findIndex((x) => x.myTurn);
+    const i = await turnIndex(pages);
     if (i < 0) break;
     await playTurnOnLine(pages[i]);
   }
+  await Promise.all(pages.map((p) => settled(p)));
   return most();
 }

@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startServer, launchBrowser, openClient, artifact, gameInfo, waitForGame, createRoom, joinFromLobby, playTurnByClicking } from "./lib.mjs";
-import { DESKTOP, PHONE, openSized, duel, fourPlayers, activePage, growLine } from "./layout-flows.mjs";
+import { DESKTOP, PHONE, openSized, duel, fourPlayers, activePage, growLine, turnIndex } from "./layout-flows.mjs";
 
 let server;
 let browser;
@@ -50,7 +50,7 @@ async function assertRowsUnwrapped(page) {
   const sides = await page.$$eval("#board .side", (els) => els.map((side) => {
     const box = side.querySelector(".creatures");
     const b = box.getBoundingClientRect();
-    const cs = [...box.querySelectorAll(":scope > .creature")].map((c) => c.getBoundingClientRect());
+    const cs = [...box.querySelectorAll(":scope > .creature, :scope > .card-face > .creature")].map((c) => c.getBoundingClientRect());
     const bridge = side.parentElement.querySelector(".bridge").getBoundingClientRect();
     return {
       left: side.classList.contains("left"), tops: cs.map((r) => Math.round(r.top)),
@@ -201,8 +201,9 @@ test("on a 390×844 phone: no sideways scroll in the lobby, waiting room and gam
   await waitForGame(other);
   const pages = [phone, other];
   for (let t = 0; t < 4; t++) {
-    const infos = await Promise.all(pages.map(gameInfo));
-    await playTurnByClicking(pages[infos.findIndex((x) => x.myTurn)], { maxPlays: 2 });
+    const i = await turnIndex(pages);
+    assert.ok(i >= 0, "a seat to play");
+    await playTurnByClicking(pages[i], { maxPlays: 2 });
   }
   vp = await viewport(phone);
   assert.ok(vp.scrollWidth <= vp.width, `game: no sideways scroll (${vp.scrollWidth} > ${vp.width})`);
