@@ -136,5 +136,7 @@ export async function growLine(pages, count = 2, turns = 12) {
     await playTurnOnLine(pages[i]);
   }
   await Promise.all(pages.map((p) => settled(p)));
+  // At rest: an entering creature moves for a moment.
+  await Promise.all(pages.map((p) => p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"))));
   return most();
 }

@@ -7,7 +7,7 @@
 // drawer. Screenshots go to COD_ARTIFACTS.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, openClient, artifact, gameInfo, waitForGame, createRoom, joinFromLobby, playTurnByClicking } from "./lib.mjs";
+import { startServer, launchBrowser, openClient, artifact, gameInfo, waitForGame, createRoom, joinFromLobby, playTurnByClicking, settled } from "./lib.mjs";
 import { DESKTOP, PHONE, openSized, duel, fourPlayers, activePage, growLine, turnIndex } from "./layout-flows.mjs";
 
 let server;
@@ -205,6 +205,9 @@ test("on a 390×844 phone: no sideways scroll in the lobby, waiting room and gam
     assert.ok(i >= 0, "a seat to play");
     await playTurnByClicking(pages[i], { maxPlays: 2 });
   }
+  // Measured at rest: motion's entrances move creatures for a moment.
+  await settled(phone);
+  await phone.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
   vp = await viewport(phone);
   assert.ok(vp.scrollWidth <= vp.width, `game: no sideways scroll (${vp.scrollWidth} > ${vp.width})`);
   inside((await boxes(phone, "#hand"))[0], vp, "the hand");
@@ -222,6 +225,39 @@ test("on a 390×844 phone: no sideways scroll in the lobby, waiting room and gam
   assert.equal(hand.overflow, "auto");
   assert.equal(new Set(hand.tops).size, 1, "the hand is one row");
   assert.ok(hand.scrollable, "the hand is wider than the phone: it scrolls");
+
+  // Every name of the catalogue on a phone's hand card and creature (a copy
+  // of one in this game, in its place): each word on one line and whole
+  // (never broken inside a word, nor clipped).
+  const badNames = await phone.evaluate(async () => {
+    const { nameSize } = await import("/play/js/abilities.js");
+    const card = document.querySelector("#hand .card[data-uid]");
+    const creature = document.querySelector("#board .creature");
+    if (!card || !creature) return ["no card or creature to copy"];
+    const out = [];
+    for (const c of window.codApp.cat.cards.values()) {
+      const size = nameSize(c.name).replace(".", "");
+      for (const model of [card, creature]) {
+        const copy = model.cloneNode(true);
+        model.parentElement.append(copy);
+        const name = copy.querySelector(".cname");
+        name.className = "cname" + (size ? " " + size : "");
+        name.textContent = c.name;
+        let at = 0;
+        for (const word of c.name.split(/[ -]/)) {
+          const r = document.createRange();
+          r.setStart(name.firstChild, at);
+          r.setEnd(name.firstChild, at + word.length);
+          if (r.getClientRects().length > 1) out.push(`${model.className}: ${c.name} (${word} broken)`);
+          at += word.length + 1;
+        }
+        if (name.scrollWidth > name.clientWidth + 1) out.push(`${model.className}: ${c.name} clipped`);
+        copy.remove();
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(badNames, [], "every name whole on a phone's cards");
 
   // The log drawer: closed, opened by its button, Escape closes it, the keyboard opens it.
   const drawer = () => phone.evaluate(() => ({

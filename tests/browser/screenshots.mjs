@@ -20,6 +20,9 @@ fs.mkdirSync(out, { recursive: true });
 async function shoot(page, name) {
   await page.mouse.move(0, 0);
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  // At rest: the last update shown, no number still floating.
+  await page.waitForFunction(() => !document.querySelector("#game").dataset.motion && !document.querySelector(".mo-float, .mo-copy") &&
+    document.getAnimations().every((a) => a.playState !== "running"), null, { timeout: 15000 });
   await page.waitForTimeout(300);
   const file = path.join(out, name);
   await page.screenshot({ path: file });
