@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, screen,
-  createRoom, joinFromLobby,
+  createRoom, joinFromLobby, settled,
 } from "./lib.mjs";
 
 let server;
@@ -170,6 +170,8 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
   let turns = 0;
   const deadline = Date.now() + 40000;
   while (Date.now() < deadline) {
+    // Each page shows the newest update first (motion shows turns step by step).
+    await Promise.all([ann, bob].map((p) => settled(p)));
     const infos = await Promise.all([ann, bob].map(gameInfo));
     if (infos.some((i) => i.phase === "game_over")) break;
     const active = infos[0].myTurn ? ann : infos[1].myTurn ? bob : null;
@@ -183,6 +185,7 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
   }
   assert.ok(turns >= 3, `turns played (${turns})`);
   let conceded = false;
+  await settled(ann);
   if ((await gameInfo(ann)).phase !== "game_over") {
     ann.once("dialog", (d) => d.accept());
     await ann.click("#concede");

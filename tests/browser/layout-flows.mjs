@@ -1,21 +1,14 @@
 // Games to look at, for the layout test (layout.test.mjs) and the README's
 // screenshots (screenshots.mjs): a duel, a four-player game and a phone game,
 // each played a little by clicking, in browser contexts of a given size.
-import { gameInfo, playTurnByClicking, waitForGame, waitForOutcome, createRoom, joinFromLobby, settled } from "./lib.mjs";
+import { gameInfo, playTurnByClicking, waitForGame, waitForOutcome, createRoom, joinFromLobby, settled, openClient } from "./lib.mjs";
 
 export const DESKTOP = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
 
 // openClient (lib.mjs) with the context's size and kind given.
-export async function openSized(browser, server, contextOptions, { name, deck = 1 } = {}) {
-  const context = await browser.newContext(contextOptions);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => { page.jsErrors = (page.jsErrors || []).concat(String(e)); });
-  await page.goto(`${server.url}/play/`);
-  await page.waitForSelector("#room-list");
-  if (name) await page.fill("#player-name", name);
-  await page.selectOption("#deck-kind", `pre${deck}`);
-  return page;
+export function openSized(browser, server, contextOptions, { name, deck = 1 } = {}) {
+  return openClient(browser, server, { name, deck, context: contextOptions });
 }
 
 // The index of the page whose turn it is, once every page shows the newest

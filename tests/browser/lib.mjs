@@ -78,8 +78,9 @@ export function artifact(name) {
 }
 
 // A person at the web client: opens /play/, types a name, picks a deck.
-export async function openClient(browser, server, { name, deck = 1 } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+// `context`: the browser context's options (its size, a phone's touch).
+export async function openClient(browser, server, { name, deck = 1, context: options = { viewport: { width: 1400, height: 1000 } } } = {}) {
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   page.on("pageerror", (e) => { page.jsErrors = (page.jsErrors || []).concat(String(e)); });
   await page.goto(`${server.url}/play/`);
