@@ -292,7 +292,13 @@ def test(args, work):
     c = Cluster(args, work)
 
     # 1. Failover.
-    games = start_games(c, "f", args.duels, args.ffa, solos=args.solo, drafts=args.drafts)
+    # Slower bots than the default: the 116 rooms are launched one after
+    # another (a joiner once its creator is seated), and at the default pace
+    # the first rooms' games ended before the last were under way (on a slow
+    # machine 9 of the 40 rooms were left at the kill; under ASan, whose
+    # processes start slowly, 4).
+    pace = (8 if os.environ.get("ASAN_OPTIONS") else 4) * args.delay_ms
+    games = start_games(c, "f", args.duels, args.ffa, pace, solos=args.solo, drafts=args.drafts)
     nodes = by_node(games)
     check(len(nodes) == 3, "round robin left a node without rooms: %s" % nodes)
     wait_under_way(games, 4)
