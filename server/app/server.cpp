@@ -55,6 +55,9 @@ namespace {
 // Descriptors kept apart from connections: the store (database, WAL, shared
 // memory, lock), log files, epoll and eventfds, the listener and its reserve.
 constexpr long descriptors_for_the_rest = 64;
+// Connections the health listener (health_listen) serves at once, within
+// descriptors_for_the_rest.
+constexpr int health_connections = 16;
 
 // Raises the soft descriptor limit to the hard one (a default soft limit of
 // 1024 is below max_connections' default) and returns it; -1 when unknown.
@@ -87,7 +90,8 @@ std::unique_ptr<connection_limits> make_connection_limits(const config& cfg) {
     }
   }
   return std::make_unique<connection_limits>(cfg.max_connections_per_address, static_cast<int>(http),
-                                             static_cast<int>(ws), parse_trusted_proxies(cfg.trusted_proxies));
+                                             static_cast<int>(ws), parse_trusted_proxies(cfg.trusted_proxies),
+                                             cfg.max_http_connections_per_address);
 }
 
 }  // namespace
@@ -120,6 +124,9 @@ struct server::impl {
   // A cluster node (node_id on a PostgreSQL store): its leases and lobby.
   std::unique_ptr<cluster_node> cluster;
   std::shared_ptr<listener> lst;
+  // config health_listen: /healthz and /metrics on places of their own.
+  std::unique_ptr<connection_limits> health_limits;
+  std::shared_ptr<listener> health_lst;
   std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
   net::steady_timer stop_timer{ioc};
   // Every second: the leagues' phase clocks and duels (league_service::tick),
@@ -189,6 +196,7 @@ server::~server() {
   // Then everything that holds a strand or timer of the io_context; what
   // its queued handlers still hold goes with the io_context itself.
   impl_->lst.reset();
+  impl_->health_lst.reset();
   impl_->lobby.find_tournament_seat = nullptr;
   impl_->lobby.follow_league = nullptr;
   impl_->lobby.league_act = nullptr;
@@ -199,6 +207,9 @@ server::~server() {
 }
 
 std::uint16_t server::port() const { return impl_->lst ? impl_->lst->local_endpoint().port() : 0; }
+std::uint16_t server::health_port() const {
+  return impl_->health_lst ? impl_->health_lst->local_endpoint().port() : 0;
+}
 const metrics& server::stats() const { return impl_->stats; }
 match_store& server::store() { return *impl_->store; }
 
@@ -442,10 +453,34 @@ status server::start() {
     return status::invalid("bad address '" + cfg.address + "': " + ec.message());
   }
   d.lst = std::make_shared<listener>(d.ioc, net::ip::tcp::endpoint(address, static_cast<std::uint16_t>(cfg.port)),
-                                     d.net_ctx, ec);
+                                     d.net_ctx, *d.net_ctx->limits, false, ec);
   if (ec) {
     d.lst.reset();
     return status::io_error("cannot listen on " + cfg.address + ':' + std::to_string(cfg.port) + ": " + ec.message());
+  }
+  if (!cfg.health_listen.empty()) {
+    const auto colon = cfg.health_listen.rfind(':');
+    std::string host = colon == std::string::npos ? std::string() : cfg.health_listen.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    const std::string port_text = colon == std::string::npos ? std::string() : cfg.health_listen.substr(colon + 1);
+    int health_port_number = -1;
+    if (!port_text.empty() && port_text.size() <= 5 &&
+        std::all_of(port_text.begin(), port_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      health_port_number = std::stoi(port_text);
+    const auto health_address = net::ip::make_address(host, ec);
+    if (ec || health_port_number < 0 || health_port_number > 65535)
+      return status::invalid("bad health_listen '" + cfg.health_listen + "': expected host:port, e.g. 127.0.0.1:9101");
+    // Its own places, counted apart from the public port's: a few checks at
+    // once are all it serves; no WebSocket.
+    d.health_limits = std::make_unique<connection_limits>(0, health_connections, 0);
+    d.health_lst = std::make_shared<listener>(
+        d.ioc, net::ip::tcp::endpoint(health_address, static_cast<std::uint16_t>(health_port_number)), d.net_ctx,
+        *d.health_limits, true, ec);
+    if (ec) {
+      d.health_lst.reset();
+      return status::io_error("cannot listen on " + cfg.health_listen + " (health_listen): " + ec.message());
+    }
+    spdlog::info("health listener on {}:{} (/healthz, /metrics)", host, health_port());
   }
   if (d.cluster) d.cluster->start();
   spdlog::info("listening on {}:{} (HTTP /healthz /metrics /admin/api/ /play/ /admin/, WebSocket /ws), {} io threads", cfg.address, port(),
@@ -457,6 +492,7 @@ void server::run() {
   auto& d = *impl_;
   d.work.emplace(d.ioc.get_executor());
   d.lst->run();
+  if (d.health_lst) d.health_lst->run();
   d.tick_leagues();
   for (int i = 0; i < d.cfg.threads; ++i) d.threads.emplace_back([&d] { d.ioc.run(); });
 }
@@ -469,6 +505,7 @@ void server::stop() {
                  d.net_ctx->connections.size());
     d.net_ctx->shutting_down = true;
     d.lst->stop();
+    if (d.health_lst) d.health_lst->stop();
     d.rooms->shutdown();
     auto bye = std::make_shared<const std::string>(
         protocol::make_error(nlohmann::json(), protocol::session_errc::shutting_down).dump());

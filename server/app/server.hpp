@@ -53,6 +53,8 @@ class server {
   int run_until_signal();
 
   std::uint16_t port() const;
+  // The health listener's port (config health_listen), 0 when there is none.
+  std::uint16_t health_port() const;
   const metrics& stats() const;
   match_store& store();
 

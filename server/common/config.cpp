@@ -98,6 +98,10 @@ std::vector<config_key> make_keys() {
                       "TCP connections at once from one IP address; more are closed at once (0: no limit; behind a "
                       "proxy every client has the proxy's address: set 0 and limit at the proxy)",
                       &config::max_connections_per_address, 0, big));
+  k.push_back(int_key("max_http_connections_per_address",
+                      "of those, connections not (yet) WebSocket from one IP address (slow HTTP clients); more are "
+                      "closed at once (0: no limit; none when max_connections_per_address is 0)",
+                      &config::max_http_connections_per_address, 0, big));
   k.push_back({"trusted_proxies",
                "IP addresses of the proxies in front, comma-separated: a connection from one of them is the client "
                "its X-Forwarded-For names last (per-address limits, logs) and is not counted against "
@@ -161,6 +165,14 @@ std::vector<config_key> make_keys() {
   k.push_back(int_key("idle_timeout_sec", "a WebSocket peer silent for half of this is pinged, for all of it dropped",
                       &config::idle_timeout_sec, 1, 86400));
   k.push_back(int_key("http_timeout_sec", "time to read one HTTP request", &config::http_timeout_sec, 1, 3600));
+  k.push_back(int_key("http_header_timeout_sec",
+                      "time for a connection to send a whole request header (a new one, or the next on a kept-alive "
+                      "connection); past it the connection closes",
+                      &config::http_header_timeout_sec, 1, 3600));
+  k.push_back(string_key("health_listen",
+                         "host:port of a second listener serving /healthz and /metrics only, with connection places "
+                         "of its own (e.g. 127.0.0.1:9101 for a load balancer's checks); empty: none",
+                         &config::health_listen));
   k.push_back(int_key("close_timeout_ms", "a close handshake longer than this drops the TCP connection",
                       &config::close_timeout_ms, 1, 600000));
   k.push_back(int_key("max_rooms", "rooms not finished at once; create_room beyond gets server_busy",

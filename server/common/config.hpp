@@ -27,6 +27,7 @@ struct config {
   int max_connections = 1000;             // WebSocket connections; more get server_busy, close 1013
   int max_http_connections = 256;         // TCP connections not (yet) upgraded to WebSocket; more are closed at once
   int max_connections_per_address = 64;   // TCP connections from one IP address (0: no limit; behind a proxy: 0)
+  int max_http_connections_per_address = 32;  // of those, not (yet) WebSocket (slow HTTP clients; 0: no limit)
   // IP addresses of proxies in front (comma-separated): a connection from
   // one of them is the client named last in its X-Forwarded-For, and is not
   // counted against max_connections_per_address (the proxy limits per client).
@@ -50,6 +51,11 @@ struct config {
   int handshake_timeout_sec = 30;         // WebSocket handshake and close handshake
   int idle_timeout_sec = 60;              // silent peers: pinged at half, dropped at this
   int http_timeout_sec = 30;              // one HTTP request
+  int http_header_timeout_sec = 5;        // a request's header (and the wait for it): slow clients go sooner
+  // "host:port" of a listener for /healthz and /metrics only, with places of
+  // its own (a health check is answered while slow clients hold every HTTP
+  // place of the public port). Empty: none.
+  std::string health_listen;
   int close_timeout_ms = 5000;            // a close that takes longer drops the TCP connection
   // Rooms.
   int max_rooms = 1000;                   // rooms not finished; create_room beyond this: server_busy

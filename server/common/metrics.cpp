@@ -91,6 +91,9 @@ std::string metrics::prometheus(std::size_t persistence_pending, std::uint64_t p
   metric(o, "cod_connections_refused_total", "counter",
          "TCP connections closed at accept: a per-address or HTTP connection limit, or no descriptor left.");
   o << "cod_connections_refused_total " << connections_refused_total.load() << '\n';
+  metric(o, "cod_websocket_refused_total", "counter",
+         "WebSocket upgrades refused at max_connections (error server_busy, close 1013).");
+  o << "cod_websocket_refused_total " << websocket_refused_total.load() << '\n';
   metric(o, "cod_hello_timeouts_total", "counter", "WebSocket connections closed for not sending hello in time.");
   o << "cod_hello_timeouts_total " << hello_timeouts_total.load() << '\n';
   metric(o, "cod_persistence_errors_total", "counter", "Store writes that failed.");

@@ -37,6 +37,7 @@ class metrics {
   // Closed at accept (max_connections_per_address, max_http_connections, out
   // of descriptors), before a byte was read.
   std::atomic<std::uint64_t> connections_refused_total{0};
+  std::atomic<std::uint64_t> websocket_refused_total{0};  // upgrades refused at max_connections
   // WebSocket connections closed for not saying hello within hello_timeout_sec.
   std::atomic<std::uint64_t> hello_timeouts_total{0};
   std::atomic<std::uint64_t> persistence_errors_total{0};

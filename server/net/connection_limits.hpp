@@ -1,5 +1,7 @@
 // Admission of TCP connections, decided before a byte is read: at most
 // `per_address` connections from one IP address (HTTP and WebSocket alike),
+// of which at most `http_per_address` not (yet) WebSocket sessions (16 slow
+// HTTP clients from one address must not hold every HTTP place),
 // at most `max_http` connections that are not WebSocket sessions (requests
 // being read, upgrades in progress) and at most `max_websocket` WebSocket
 // sessions, counted when the upgrade is asked for, not when it completes, so
@@ -43,13 +45,19 @@ class admission {
 
 class connection_limits {
  public:
-  enum class refusal { none, per_address, http_full };
+  enum class refusal { none, per_address, http_per_address, http_full };
 
-  // 0 for `per_address`: no limit per address. `unlimited`: addresses the
-  // per-address limit does not apply to (trusted proxies: they limit per
-  // client themselves).
-  connection_limits(int per_address, int max_http, int max_websocket, std::unordered_set<std::string> unlimited = {})
-      : per_address_(per_address), max_http_(max_http), max_websocket_(max_websocket), unlimited_(std::move(unlimited)) {}
+  // 0 for `per_address` or `http_per_address`: no such limit per address
+  // (`per_address` 0 turns both off: the HTTP places are part of it).
+  // `unlimited`: addresses the per-address limits do not apply to (trusted
+  // proxies: they limit per client themselves).
+  connection_limits(int per_address, int max_http, int max_websocket, std::unordered_set<std::string> unlimited = {},
+                    int http_per_address = 0)
+      : per_address_(per_address),
+        http_per_address_(http_per_address),
+        max_http_(max_http),
+        max_websocket_(max_websocket),
+        unlimited_(std::move(unlimited)) {}
 
   // A new TCP connection from `address`: its admission, or null with the
   // reason in `why`.
@@ -63,16 +71,21 @@ class connection_limits {
  private:
   friend class admission;
   void release(const admission& a);
-  bool upgrade();
+  bool upgrade(const std::string& address);
 
   const int per_address_;
+  const int http_per_address_;
   const int max_http_;
   const int max_websocket_;
   const std::unordered_set<std::string> unlimited_;
   mutable std::mutex mutex_;
   std::size_t http_ = 0;
   std::size_t websocket_ = 0;
-  std::unordered_map<std::string, int> by_address_;
+  struct per_address_count {
+    int all = 0;   // HTTP and WebSocket
+    int http = 0;  // not (yet) WebSocket
+  };
+  std::unordered_map<std::string, per_address_count> by_address_;
 };
 
 }  // namespace cod::server

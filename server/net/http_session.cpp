@@ -8,6 +8,7 @@
 
 #include "admin/admin_api.hpp"
 #include "common/metrics.hpp"
+#include "common/strcat.hpp"
 #include "net/gzip.hpp"
 #include "net/static_files.hpp"
 #include "net/websocket_session.hpp"
@@ -49,8 +50,8 @@ void serve_static(const static_files* files, const Request& req, std::string_vie
 }  // namespace
 
 http_session::http_session(net::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx,
-                           std::unique_ptr<admission> admitted)
-    : stream_(std::move(socket)), ctx_(std::move(ctx)), admitted_(std::move(admitted)) {}
+                           std::unique_ptr<admission> admitted, bool health_only)
+    : stream_(std::move(socket)), ctx_(std::move(ctx)), admitted_(std::move(admitted)), health_only_(health_only) {}
 
 void http_session::fail(beast::error_code ec, const char* what) {
   if (ec == net::error::operation_aborted || ec == beast::error::timeout || ec == net::error::connection_reset)
@@ -66,14 +67,14 @@ void http_session::run() {
 void http_session::do_read() {
   parser_.emplace();
   parser_->body_limit(max_request_body);
-  stream_.expires_after(std::chrono::seconds(ctx_->cfg.http_timeout_sec));
-  http::async_read(stream_, buffer_, *parser_,
-                   beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+  stream_.expires_after(std::chrono::seconds(std::min(ctx_->cfg.http_header_timeout_sec, ctx_->cfg.http_timeout_sec)));
+  http::async_read_header(stream_, buffer_, *parser_,
+                          beast::bind_front_handler(&http_session::on_header, shared_from_this()));
 }
 
-void http_session::on_read(beast::error_code ec, std::size_t) {
+void http_session::on_header(beast::error_code ec, std::size_t bytes) {
   if (ec == http::error::end_of_stream) return do_close();
-  if (ec) return fail(ec, "read");
+  if (ec) return fail(ec, "read header");
 
   // RFC 9112 6.1: a request whose Transfer-Encoding is not chunked (last)
   // has a body of unknown length; Beast would read it as no body, leaving
@@ -85,6 +86,27 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     res.body() = "unsupported Transfer-Encoding: only chunked is accepted\n";
     res.keep_alive(false);
     return do_write(std::move(res));
+  }
+  if (parser_->is_done()) return on_read({}, bytes);
+  stream_.expires_after(std::chrono::seconds(ctx_->cfg.http_timeout_sec));
+  http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+}
+
+void http_session::on_read(beast::error_code ec, std::size_t) {
+  if (ec == http::error::end_of_stream) return do_close();
+  if (ec) return fail(ec, "read");
+
+  if (health_only_) {
+    const auto target = parser_->get().target();
+    const std::string_view path(target.data(), target.find('?') == target.npos ? target.size() : target.find('?'));
+    if (websocket::is_upgrade(parser_->get()) || (path != "/healthz" && path != "/metrics")) {
+      response res{http::status::not_found, parser_->get().version()};
+      res.set(http::field::content_type, "text/plain");
+      res.body() = "this listener (health_listen) serves GET /healthz and /metrics only\n";
+      res.keep_alive(parser_->get().keep_alive());
+      return do_write(std::move(res));
+    }
+    return do_write(handle(parser_->get()));
   }
 
   if (websocket::is_upgrade(parser_->get())) {
@@ -101,9 +123,12 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
     // The place is taken now, before the handshake: simultaneous handshakes
     // cannot overshoot the limit.
     const bool busy = ctx_->shutting_down || !admitted_->upgrade();
-    if (busy && !ctx_->shutting_down)
-      spdlog::warn("http: WebSocket connection refused: {} of max_connections {} open",
-                   ctx_->limits->websocket_connections(), ctx_->cfg.max_connections);
+    if (busy && !ctx_->shutting_down) {
+      ctx_->stats->websocket_refused_total++;
+      ctx_->upgrade_refusals.refused(admitted_->address(),
+                                     detail::cat("max_connections (", ctx_->cfg.max_connections,
+                                                 ") WebSocket connections open: error server_busy, close 1013"));
+    }
     // The timeout belongs to the WebSocket stream from now on.
     stream_.expires_never();
     std::make_shared<websocket_session>(stream_.release_socket(), ctx_, std::move(admitted_))

@@ -19,15 +19,21 @@ class http_session : public std::enable_shared_from_this<http_session> {
  public:
   // `admitted`: the connection's places (net/connection_limits.hpp), kept
   // for its life and handed to the WebSocket session on an upgrade.
+  // `health_only`: a connection of the health listener (config
+  // health_listen): GET /healthz and /metrics, nothing else.
   http_session(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<net_context> ctx,
-               std::unique_ptr<admission> admitted);
+               std::unique_ptr<admission> admitted, bool health_only = false);
   void run();
 
  private:
   using request = boost::beast::http::request<boost::beast::http::string_body>;
   using response = boost::beast::http::response<boost::beast::http::string_body>;
 
+  // The header first, within http_header_timeout_sec (a slow or silent
+  // client holds its place that long), then the body within
+  // http_timeout_sec.
   void do_read();
+  void on_header(boost::beast::error_code ec, std::size_t bytes);
   void on_read(boost::beast::error_code ec, std::size_t bytes);
   void do_write(response res);
   void on_write(bool close, boost::beast::error_code ec, std::size_t bytes);
@@ -42,6 +48,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
   std::shared_ptr<net_context> ctx_;
   std::shared_ptr<response> res_;  // alive until its write ends
   std::unique_ptr<admission> admitted_;
+  const bool health_only_;
 };
 
 }  // namespace cod::server

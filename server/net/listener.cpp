@@ -28,8 +28,15 @@ int open_reserve_fd() { return ::open("/dev/null", O_RDONLY | O_CLOEXEC); }
 }  // namespace
 
 listener::listener(net::io_context& ioc, const tcp::endpoint& endpoint, std::shared_ptr<net_context> ctx,
-                   beast::error_code& ec)
-    : ioc_(ioc), strand_(net::make_strand(ioc)), acceptor_(strand_), retry_(strand_), ctx_(std::move(ctx)) {
+                   connection_limits& limits, bool health_only, beast::error_code& ec)
+    : ioc_(ioc),
+      strand_(net::make_strand(ioc)),
+      acceptor_(strand_),
+      retry_(strand_),
+      ctx_(std::move(ctx)),
+      limits_(limits),
+      health_only_(health_only),
+      accept_refusals_(health_only ? "accept (health_listen)" : "accept") {
   reserve_fd_ = open_reserve_fd();
   acceptor_.open(endpoint.protocol(), ec);
   if (ec) return;
@@ -82,16 +89,12 @@ void listener::shed_one() {
 
 void listener::refused(connection_limits::refusal why, const std::string& address) {
   ctx_->stats->connections_refused_total++;
-  ++unlogged_refusals_;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_refusal_log_ < refusal_log_interval) return;
-  last_refusal_log_ = now;
-  spdlog::warn("accept: {} connection(s) refused since the last report; latest from {}: {}", unlogged_refusals_,
-               address,
-               why == connection_limits::refusal::per_address
-                   ? "max_connections_per_address reached"
-                   : "max_http_connections reached (connections that have not become WebSocket sessions)");
-  unlogged_refusals_ = 0;
+  accept_refusals_.refused(address, why == connection_limits::refusal::per_address ? "max_connections_per_address reached"
+                                    : why == connection_limits::refusal::http_per_address
+                                        ? "max_http_connections_per_address reached (connections from it that have "
+                                          "not become WebSocket sessions)"
+                                        : "max_http_connections reached (connections that have not become "
+                                          "WebSocket sessions)");
 }
 
 void listener::on_accept(beast::error_code ec, tcp::socket socket) {
@@ -102,8 +105,8 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
       // rather than leave it (and every one behind it) hanging.
       shed_one();
       const auto now = std::chrono::steady_clock::now();
-      if (now - last_refusal_log_ >= refusal_log_interval) {
-        last_refusal_log_ = now;
+      if (now - last_shed_log_ >= refusal_log_interval) {
+        last_shed_log_ = now;
         spdlog::warn("accept: {}: a connection was closed unserved; raise the descriptor limit (ulimit -n) or "
                      "lower max_connections / max_http_connections",
                      ec.message());
@@ -122,7 +125,7 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
   const auto remote = socket.remote_endpoint(addr_ec);
   const std::string address = addr_ec ? std::string("?") : remote.address().to_string();
   connection_limits::refusal why{};
-  auto admitted = ctx_->limits->admit(address, why);
+  auto admitted = limits_.admit(address, why);
   if (!admitted) {
     refused(why, address);
     beast::error_code ignored;
@@ -133,7 +136,7 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
   // TCP_NODELAY the second waits for the client's delayed ACK (~40 ms).
   beast::error_code nodelay_ec;
   socket.set_option(tcp::no_delay(true), nodelay_ec);
-  if (!ctx_->shutting_down) std::make_shared<http_session>(std::move(socket), ctx_, std::move(admitted))->run();
+  if (!ctx_->shutting_down) std::make_shared<http_session>(std::move(socket), ctx_, std::move(admitted), health_only_)->run();
   do_accept();
 }
 

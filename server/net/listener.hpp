@@ -19,14 +19,18 @@
 #include <boost/beast/core/error.hpp>
 
 #include "net/net_context.hpp"
+#include "net/refusal_log.hpp"
 
 namespace cod::server {
 
 class listener : public std::enable_shared_from_this<listener> {
  public:
   // Opens, binds and listens; on failure `ec` is set and run() must not be called.
+  // `limits`: who may connect (ctx's for the public port; the health
+  // listener's own). `health_only`: serve /healthz and /metrics only.
   listener(boost::asio::io_context& ioc, const boost::asio::ip::tcp::endpoint& endpoint,
-           std::shared_ptr<net_context> ctx, boost::beast::error_code& ec);
+           std::shared_ptr<net_context> ctx, connection_limits& limits, bool health_only,
+           boost::beast::error_code& ec);
   ~listener();
 
   void run();
@@ -49,10 +53,13 @@ class listener : public std::enable_shared_from_this<listener> {
   boost::asio::ip::tcp::endpoint endpoint_;
   boost::asio::steady_timer retry_;  // after an accept error (out of descriptors, ...)
   std::shared_ptr<net_context> ctx_;
+  connection_limits& limits_;
+  const bool health_only_;
   int reserve_fd_ = -1;
-  // Refusals since the last log line about them.
-  std::uint64_t unlogged_refusals_ = 0;
-  std::chrono::steady_clock::time_point last_refusal_log_{};
+  // Connections refused at accept (connection_limits): summarised.
+  refusal_log accept_refusals_;
+  // The last line about running out of descriptors (at most one an interval).
+  std::chrono::steady_clock::time_point last_shed_log_{};
 };
 
 }  // namespace cod::server

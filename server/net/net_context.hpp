@@ -16,6 +16,7 @@
 
 #include "common/config.hpp"
 #include "net/connection_limits.hpp"
+#include "net/refusal_log.hpp"
 #include "net/static_files.hpp"
 #include "room/client_session.hpp"
 #include "room/peer.hpp"
@@ -59,6 +60,9 @@ struct net_context {
   std::unique_ptr<connection_limits> limits;
   // config::trusted_proxies, parsed (forwarded_for.hpp).
   std::unordered_set<std::string> trusted_proxies;
+  // WebSocket upgrades refused at max_connections: counted, summarised in
+  // the log (one line an interval, not one a refusal).
+  refusal_log upgrade_refusals{"http: WebSocket upgrade"};
   std::atomic<bool> shutting_down{false};
   std::atomic<std::uint64_t> next_connection_id{1};
 };

@@ -81,10 +81,13 @@ void client_session::on_closed() {
     std::lock_guard lock(mutex_);
     r = std::move(room_);
   }
-  if (r) r->disconnected(shared_from_this());
+  // The creator's departure first: a room sees it before its seat's, so
+  // that the summary published when the seat disconnects is already vacant
+  // (room::vacant) when nobody else is in it.
   for (const auto& w : created_)
     if (auto made = w.lock()) made->creator_left();
   created_.clear();
+  if (r) r->disconnected(shared_from_this());
 }
 
 void client_session::on_hello_timeout() {

@@ -191,7 +191,7 @@ void room::publish_summary() {
     summary_ = std::move(r);
   }
   if (auto reg = registry_.lock()) {
-    reg->status_is(this, wire_status(static_cast<int>(status_)));
+    reg->status_is(this, wire_status(static_cast<int>(status_)), vacant());
     reg->summary_changed();
     if (status_ == status::finished && !reported_finished_) {
       reported_finished_ = true;

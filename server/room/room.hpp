@@ -154,6 +154,10 @@ class room : public std::enable_shared_from_this<room> {
   // The connection that created the room closed: if nobody has joined, the
   // room closes after unjoined_room_ttl_sec (unless someone joins first).
   void creator_left();
+  // The registry gives this vacant waiting room's place (vacant(): its
+  // creator gone, nobody connected in a seat) to a new room from the same
+  // address: it closes, its seats' grace periods with it.
+  void evict_vacant();
 
   // ---- tournament rooms (any thread; each posts to the executor)
   void set_hooks(room_hooks h);
@@ -337,6 +341,16 @@ class room : public std::enable_shared_from_this<room> {
   void linger_after(const std::string& why);
   void expire_after(int seconds);
   void close_room(const std::string& why);
+  // A waiting room whose seats are all free again after someone sat in one
+  // is emptied: it closes unjoined_room_ttl_sec later unless someone joins,
+  // and is vacant meanwhile.
+  void note_if_emptied();
+  // A waiting open room nobody is in: no connected person in a seat (seats
+  // within their grace period may be held), and its creator's connection
+  // gone or every seat left after someone sat in one. It holds no place of
+  // its creator's address: the registry gives its place to the address's
+  // next new room (evict_vacant).
+  bool vacant() const;
   // move_away's work, on the executor.
   void do_move_away(const std::string& why);
 
@@ -418,6 +432,10 @@ class room : public std::enable_shared_from_this<room> {
   std::vector<event> start_events_;
   std::vector<action> applied_;
   serial_executor::timer_id expiry_ = 0;
+  // The connection that created the room has closed (creator_left).
+  bool creator_gone_ = false;
+  // Every seat was left after someone sat in one (note_if_emptied).
+  bool emptied_ = false;
   bool unjoined_expiry_ = false;    // expiry_ is creator_left's, not the waiting room's
   bool reported_finished_ = false;  // the registry knows the match ended
   // Turn clock (when options.clock is set): the banks, and the timer that

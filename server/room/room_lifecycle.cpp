@@ -347,12 +347,43 @@ void room::do_move_away(const std::string& why) {
 
 void room::creator_left() {
   run(nullptr, {}, [self = shared_from_this()] {
+    self->creator_gone_ = true;
     if (self->status_ != status::waiting || self->stopping_) return;
+    self->publish_summary();  // it may have become vacant
     for (const auto& s : self->seats_)
       if (s.taken && !s.played_by_server()) return;
     self->expire_after(self->svc_.cfg.unjoined_room_ttl_sec);
     self->unjoined_expiry_ = true;
   });
+}
+
+void room::evict_vacant() {
+  run(nullptr, {}, [self = shared_from_this()] {
+    if (self->status_ != status::waiting || self->stopping_) {
+      // Its match started meanwhile (its players came back): it stays, and
+      // counts again.
+      if (auto reg = self->registry_.lock()) reg->count_again(*self);
+      return;
+    }
+    if (self->expiry_) self->ex_->cancel(std::exchange(self->expiry_, 0));
+    self->close_room("its place was given to a new room from the same address (nobody was in it)");
+  });
+}
+
+bool room::vacant() const {
+  if (status_ != status::waiting || !p_.reserved.empty() || !(creator_gone_ || emptied_)) return false;
+  for (const auto& s : seats_)
+    if (s.taken && !s.played_by_server() && s.conn != 0) return false;
+  return true;
+}
+
+void room::note_if_emptied() {
+  if (status_ != status::waiting || stopping_ || !p_.reserved.empty()) return;
+  for (const auto& s : seats_)
+    if (s.taken && !s.played_by_server()) return;
+  emptied_ = true;
+  expire_after(svc_.cfg.unjoined_room_ttl_sec);
+  unjoined_expiry_ = true;
 }
 
 void room::expire_after(int seconds) {

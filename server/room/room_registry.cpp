@@ -35,17 +35,24 @@ std::shared_ptr<room> room_registry::create_with(room::params p, std::optional<s
   const auto max_rooms = static_cast<std::size_t>(svc_.cfg.max_rooms);
   std::shared_ptr<room> r;
   std::shared_ptr<room> evicted;
+  std::shared_ptr<room> replaced;  // a vacant waiting room of the same address
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return nullptr;
-    if (unfinished_ >= max_rooms) return nullptr;
     if (svc_.cfg.max_waiting_rooms_per_address > 0 && !p.creator_address.empty()) {
       auto it = waiting_by_address_.find(p.creator_address);
       if (it != waiting_by_address_.end() &&
           it->second >= static_cast<std::size_t>(svc_.cfg.max_waiting_rooms_per_address)) {
-        *why = refusal::address_busy;
-        return nullptr;
+        replaced = take_vacant_place(p.creator_address);
+        if (!replaced) {
+          *why = refusal::address_busy;
+          return nullptr;
+        }
       }
+    }
+    if (unfinished_ >= max_rooms) {
+      if (replaced) count_in(*replaced, protocol::room_status::waiting, true);
+      return nullptr;
     }
     // Finished rooms are kept up to max_rooms of them (memory stays bounded
     // however fast matches end): past that, the first seen finished goes.
@@ -60,7 +67,10 @@ std::shared_ptr<room> room_registry::create_with(room::params p, std::optional<s
         count_out(candidate.get());
         evicted = std::move(candidate);
       }
-      if (!evicted) return nullptr;
+      if (!evicted) {
+        if (replaced) count_in(*replaced, protocol::room_status::waiting, true);
+        return nullptr;
+      }
     }
     // A cluster's node names its rooms: the proxy routes them by it.
     const std::string prefix = svc_.cfg.node_id.empty() ? std::string() : svc_.cfg.node_id + "-";
@@ -79,12 +89,18 @@ std::shared_ptr<room> room_registry::create_with(room::params p, std::optional<s
       spdlog::error("room {}: not created: its lease cannot be taken: {}", r->id(), st.message());
       remove(r->id(), r.get());
       if (evicted) evicted->evict();
+      if (replaced) replaced->evict_vacant();  // counted out already; nobody was in it
       *why = refusal::unavailable;
       return nullptr;
     }
   }
   summary_changed();
   if (evicted) evicted->evict();
+  if (replaced) {
+    spdlog::info("room {}: vacant, closed to make place for room {} from the same address ({})", replaced->id(),
+                 r->id(), r->creator_address());
+    replaced->evict_vacant();
+  }
   *why = refusal::none;
   r->start(weak_from_this());
   return r;
@@ -192,18 +208,49 @@ void room_registry::remove(const std::string& id, const room* r) {
   summary_changed();
 }
 
-void room_registry::status_is(const room* r, protocol::room_status status) {
+void room_registry::status_is(const room* r, protocol::room_status status, bool vacant) {
   std::lock_guard lock(mutex_);
   auto it = counted_.find(r);
-  if (it == counted_.end() || it->second.status == status) return;
+  if (it == counted_.end()) return;
+  it->second.vacant = vacant;
+  if (it->second.status == status) return;
   count(it->second, -1);
   it->second.status = status;
   count(it->second, +1);
 }
 
-void room_registry::count_in(const room& r, protocol::room_status status) {
-  auto [it, added] = counted_.emplace(&r, counted{status, r.creator_address()});
+void room_registry::count_in(const room& r, protocol::room_status status, bool vacant) {
+  auto [it, added] = counted_.emplace(&r, counted{status, r.creator_address(), r.id(), vacant});
   if (added) count(it->second, +1);
+}
+
+void room_registry::count_again(const room& r) {
+  const auto status = r.summary().status;
+  std::lock_guard lock(mutex_);
+  auto it = rooms_.find(r.id());
+  if (it == rooms_.end() || it->second.get() != &r) return;
+  count_in(r, status);
+}
+
+std::shared_ptr<room> room_registry::take_vacant_place(const std::string& address) {
+  // The room listed first (lowest id) among the address's vacant ones: any
+  // would do, and an order that does not depend on the hash map's keeps the
+  // choice reproducible in tests.
+  const room* chosen = nullptr;
+  const std::string* chosen_id = nullptr;
+  for (const auto& [r, c] : counted_) {
+    if (!c.vacant || c.status != protocol::room_status::waiting || c.creator_address != address) continue;
+    if (!chosen || c.id < *chosen_id) {
+      chosen = r;
+      chosen_id = &c.id;
+    }
+  }
+  if (!chosen) return nullptr;
+  auto it = rooms_.find(*chosen_id);
+  if (it == rooms_.end() || it->second.get() != chosen) return nullptr;
+  auto victim = it->second;
+  count_out(chosen);
+  return victim;
 }
 
 void room_registry::count_out(const room* r) {

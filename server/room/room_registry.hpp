@@ -32,7 +32,9 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // A new waiting room with a fresh seed, or null with the reason: `full`
   // when max_rooms rooms are not finished, `address_busy` when
   // `creator_address` already has max_waiting_rooms_per_address rooms
-  // waiting for players, `unavailable` when a cluster node cannot take the
+  // waiting for players and none of them is vacant (room::vacant: a vacant
+  // one is closed to make place, so that people who closed their tabs in
+  // waiting rooms can create again at once), `unavailable` when a cluster node cannot take the
   // new room's lease (room_services::claim_new_room: the store is down).
   // Finished rooms stay a while for their players but
   // hold no place: past max_rooms of them, the one that finished first is
@@ -59,9 +61,13 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   page list(const protocol::list_rooms_msg& query) const;
   // A room's summary changed (room::publish_summary): the next list rebuilds.
   void summary_changed() { generation_.fetch_add(1, std::memory_order_relaxed); }
-  // `r`'s status is now `status` (room::publish_summary): keeps the counts
-  // create() checks. A room no longer registered is ignored.
-  void status_is(const room* r, protocol::room_status status);
+  // `r`'s status is now `status`, and whether it is vacant (room::vacant)
+  // (room::publish_summary): keeps the counts create() checks. A room no
+  // longer registered is ignored.
+  void status_is(const room* r, protocol::room_status status, bool vacant = false);
+  // A room whose place create() gave away but which did not close after all
+  // (room::evict_vacant) is counted again.
+  void count_again(const room& r);
   std::size_t size() const;
   // `r`'s match has ended (once per room): it may be evicted from now on.
   void finished(const std::shared_ptr<room>& r);
@@ -106,6 +112,8 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   struct counted {
     protocol::room_status status;
     std::string creator_address;
+    std::string id;
+    bool vacant = false;  // room::vacant(): create() may give its place away
   };
   std::unordered_map<const room*, counted> counted_;
   std::size_t unfinished_ = 0;
@@ -113,9 +121,12 @@ class room_registry : public std::enable_shared_from_this<room_registry> {
   // recover() and adopt(), once the matches are chosen.
   std::size_t rebuild(const std::vector<stored_match>& matches);
   // Under mutex_: counts `r` in (or out of) the totals above.
-  void count_in(const room& r, protocol::room_status status);
+  void count_in(const room& r, protocol::room_status status, bool vacant = false);
   void count_out(const room* r);
   void count(const counted& c, int delta);
+  // Under mutex_: `address`'s oldest-listed vacant waiting room, counted out
+  // (its place is the new room's), or null when it has none.
+  std::shared_ptr<room> take_vacant_place(const std::string& address);
 
   struct listed {
     protocol::room_summary summary;

@@ -111,6 +111,7 @@ void room::take_seat(const std::shared_ptr<peer>& c, const pr::join_msg& m, int 
   spdlog::info("room {}: seat {} joined by '{}' (connection {})", p_.id, seat, s.name, c->id());
   send_seat_status(seat);
   publish_summary();
+  emptied_ = false;
   if (unjoined_expiry_) {
     // Someone came: the room waits the usual time again.
     unjoined_expiry_ = false;
@@ -183,9 +184,11 @@ void room::do_leave(const std::shared_ptr<peer>& c, const pr::leave_msg& m) {
   // free, whichever thread reads its next message.
   if (seat >= 0) {
     c->detach(this);
-    c->send(pr::make_left(m.id, p_.id));
     spdlog::info("room {}: seat {} ('{}') left", p_.id, seat, seats_[seat].name);
     seat_left(seat, status_ != status::waiting);
+    // After the seat is freed: a client that reads `left` and at once
+    // creates a room finds this one already counted as vacant.
+    c->send(pr::make_left(m.id, p_.id));
     return;
   }
   if (drop_spectator(c->id())) {
@@ -231,6 +234,7 @@ void room::seat_left(int seat, bool keep_seat) {
     if (s.grace) ex_->cancel(s.grace);
     s = seat_state{};
     free_bots_without_players();
+    note_if_emptied();
   } else if (!stopping_ && (status_ == status::waiting || status_ == status::playing || status_ == status::drafting) &&
              !s.grace) {
     std::weak_ptr<room> weak = weak_from_this();
@@ -252,6 +256,7 @@ void room::on_grace_expired(int seat) {
     s = seat_state{};
     send_seat_status(seat);
     free_bots_without_players();
+    note_if_emptied();
     publish_summary();
     return;
   }

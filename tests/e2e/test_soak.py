@@ -12,6 +12,7 @@ ack file is looked up in its database.
   test_soak.py --server S --bot B --build-dir DIR
 """
 
+import json
 import os
 import re
 import shutil
@@ -65,6 +66,14 @@ def test(args, work):
     e2e.check(number(r'code="too_many_rooms"\} (\d+)', text, "too_many_rooms") > 0, "no too_many_rooms")
     e2e.check(number(r'code="rate_limited"\} (\d+)', text, "rate_limited") > 0, "no rate_limited")
     e2e.check("errors by code: none" in text, "the players got errors")
+    # The honest household (issue 31, item 1) created rooms and was never
+    # refused (the soak fails otherwise); the health listener answered.
+    honest = re.search(r"household and health checks from 127.0.0.4: (\{.*\})", text)
+    e2e.check(honest is not None, "no household line")
+    if honest:
+        got = json.loads(honest.group(1))["abuse"]
+        e2e.check(got["household"].get("created", 0) >= 4, "household: %s" % got["household"])
+        e2e.check(got["health_probe"].get("answered", 0) > 0, "health checks: %s" % got["health_probe"])
     rss = re.search(r"start ([\d.]+) MB \(idle\).*peak ([\d.]+) MB, end ([\d.]+) MB", text)
     e2e.check(rss and 0 < float(rss.group(1)) <= float(rss.group(2)), "RSS timeline: %s" % (rss and rss.group(0)))
 

@@ -165,9 +165,14 @@ struct http_reply {
   std::string location;
 };
 
-inline http_reply http_get(std::uint16_t port, const std::string& target) {
+// `from`: the local address to connect from (as ws_client's).
+inline http_reply http_get(std::uint16_t port, const std::string& target, const char* from = nullptr) {
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
+  if (from) {
+    stream.socket().open(tcp::v4());
+    stream.socket().bind(tcp::endpoint(net::ip::make_address(from), 0));
+  }
   stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   http::request<http::empty_body> req{http::verb::get, target, 11};
   req.set(http::field::host, "127.0.0.1");

@@ -11,6 +11,7 @@
 
 #include "common/metrics.hpp"
 #include "live_harness.hpp"
+#include "log_capture.hpp"
 
 using namespace cod::server::test;
 using namespace cod::server::test::live;
@@ -233,10 +234,11 @@ TEST_CASE("abuse: connections per address are capped at accept; other addresses 
   }));
 }
 
-TEST_CASE("abuse: max_connections holds under simultaneous handshakes") {
+TEST_CASE("abuse: max_connections holds under simultaneous handshakes; the refusals are summarised in the log") {
   auto cfg = memory_config("cod-abuse-max-connections");
   cfg.max_connections = 20;
   cfg.max_connections_per_address = 0;
+  log_capture logs;
   live_server s(cfg);
   // 60 upgrades in flight at once, none finished before the others start.
   net::io_context ioc;
@@ -264,6 +266,12 @@ TEST_CASE("abuse: max_connections holds under simultaneous handshakes") {
   for (auto& ws : clients) beast::get_lowest_layer(*ws).cancel();
   ioc.restart();
   ioc.run();
+  // 40 refusals within the interval: the first logged, the rest counted (issue
+  // 31, item 2: 600 clients retrying once wrote a line each, 36 MB).
+  CHECK(s.srv.stats().websocket_refused_total == 40);
+  int lines = 0;
+  for (const auto& l : logs.lines()) lines += l.find("max_connections") != std::string::npos;
+  CHECK(lines == 1);
 }
 
 TEST_CASE("abuse: HTTP connections are capped; a request with a Transfer-Encoding other than chunked is refused") {
@@ -350,6 +358,183 @@ TEST_CASE("abuse: waiting rooms per address are capped; an unjoined room closes 
         return page.at("total") == 1 && page.at("rooms")[0].at("room") == kept;
       },
       8s));
+}
+
+// Lists the waiting rooms (ids), the lobby as a client sees it.
+std::set<std::string> waiting_rooms(ws_client& lister) {
+  lister.send({{"type", "list_rooms"}, {"status", "waiting"}});
+  std::set<std::string> ids;
+  const json page = lister.expect("rooms");
+  for (const auto& r : page.at("rooms")) ids.insert(r.at("room").get<std::string>());
+  return ids;
+}
+
+json join_duel(ws_client& c, const std::string& room, const char* name) {
+  c.send({{"type", "join"}, {"room", room}, {"name", name}, {"deck", {{"preconstructed", 1}}}});
+  return c.expect("joined");
+}
+
+TEST_CASE("abuse: a household of four tabs creates, leaves and creates again at once (issue 31, item 1)") {
+  // The default cap (4 waiting rooms per address) and the default grace
+  // period (60 s): nothing here waits for a timer.
+  auto cfg = memory_config("cod-abuse-household");
+  REQUIRE(cfg.max_waiting_rooms_per_address == 4);
+  cfg.unjoined_room_ttl_sec = 1;  // an emptied room's life (30 s by default)
+  cfg.list_rooms_per_sec = 0;
+  cfg.rate_limit_per_sec = 0;
+  live_server s(cfg);
+  ws_client lister(s.port(), 0, "127.0.0.3");
+  lister.hello();
+
+  SUBCASE("each tab leaves its room: the emptied rooms make place for new ones at once") {
+    std::vector<std::unique_ptr<ws_client>> tabs;
+    std::vector<std::string> first;
+    for (int i = 0; i < 4; ++i) {
+      tabs.push_back(std::make_unique<ws_client>(s.port()));
+      tabs.back()->hello();
+      first.push_back(create_duel(*tabs.back()).at("room"));
+      join_duel(*tabs.back(), first.back(), "tab");
+    }
+    CHECK(create_duel(*tabs[0]).at("code") == "too_many_rooms");  // four people in them: the cap holds
+    for (int i = 0; i < 4; ++i) {
+      tabs[i]->send({{"type", "leave"}});
+      tabs[i]->expect("left");
+    }
+    std::set<std::string> second;
+    for (int i = 0; i < 4; ++i) {
+      const auto created = create_duel(*tabs[i]);
+      REQUIRE(created.at("type") == "room_created");
+      second.insert(created.at("room").get<std::string>());
+    }
+    CHECK(eventually([&] { return waiting_rooms(lister) == second; }));
+  }
+
+  SUBCASE("a room nobody sits in any more closes unjoined_room_ttl_sec after its last player left") {
+    ws_client tab(s.port());
+    tab.hello();
+    const std::string id = create_duel(tab).at("room");
+    join_duel(tab, id, "tab");
+    tab.send({{"type", "leave"}});
+    tab.expect("left");
+    CHECK(waiting_rooms(lister) == std::set<std::string>{id});  // still there for a moment
+    CHECK(eventually([&] { return waiting_rooms(lister).empty(); }, 4s));
+  }
+
+  SUBCASE("each tab is closed in its room: new tabs create at once, the vacant rooms make place") {
+    std::set<std::string> first;
+    {
+      std::vector<std::unique_ptr<ws_client>> tabs;
+      for (int i = 0; i < 4; ++i) {
+        tabs.push_back(std::make_unique<ws_client>(s.port()));
+        tabs.back()->hello();
+        const std::string id = create_duel(*tabs.back()).at("room");
+        join_duel(*tabs.back(), id, "tab");
+        first.insert(id);
+      }
+    }  // the tabs close: their seats are kept for the grace period
+    REQUIRE(eventually([&] {
+      lister.send({{"type", "list_rooms"}, {"status", "waiting"}});
+      int connected = 0;
+      const json page = lister.expect("rooms");
+      for (const auto& r : page.at("rooms"))
+        for (const auto& seat : r.at("seats")) connected += seat.at("connected").get<bool>() ? 1 : 0;
+      return connected == 0;
+    }));
+    std::vector<std::unique_ptr<ws_client>> again;
+    std::set<std::string> second;
+    for (int i = 0; i < 4; ++i) {
+      again.push_back(std::make_unique<ws_client>(s.port()));
+      again.back()->hello();
+      const auto created = create_duel(*again.back());
+      REQUIRE(created.at("type") == "room_created");
+      second.insert(created.at("room").get<std::string>());
+      join_duel(*again.back(), created.at("room"), "tab");
+    }
+    // Each new room took a vacant one's place: the address still holds four.
+    CHECK(eventually([&] { return waiting_rooms(lister) == second; }));
+    // Four people are in them: the fifth is refused as before.
+    CHECK(create_duel(*again[0]).at("code") == "too_many_rooms");
+  }
+}
+
+TEST_CASE("abuse: connections that create a room and close cannot hold more than the cap of rooms") {
+  auto cfg = memory_config("cod-abuse-vacant-loop");
+  cfg.max_waiting_rooms_per_address = 2;
+  cfg.list_rooms_per_sec = 0;
+  cfg.rate_limit_per_sec = 0;
+  live_server s(cfg);
+  ws_client lister(s.port(), 0, "127.0.0.3");
+  lister.hello();
+  for (int i = 0; i < 10; ++i) {
+    ws_client c(s.port());
+    c.hello();
+    // The previous rooms are vacant once the server has seen their creators
+    // go (asynchronously): until then the cap refuses.
+    CHECK(eventually([&] { return create_duel(c).at("type") == "room_created"; }));
+  }
+  CHECK(eventually([&] { return waiting_rooms(lister).size() <= 2; }));
+  // A room someone sits in is never given away.
+  ws_client keeper(s.port());
+  keeper.hello();
+  const std::string kept = create_duel(keeper).at("room");
+  join_duel(keeper, kept, "keeper");
+  ws_client other(s.port());
+  other.hello();
+  const std::string mine = create_duel(other).at("room");
+  join_duel(other, mine, "other");
+  CHECK(create_duel(other).at("code") == "too_many_rooms");
+  CHECK(eventually([&] { return waiting_rooms(lister) == std::set<std::string>{kept, mine}; }));
+}
+
+TEST_CASE("abuse: slow HTTP clients of one address hold few places, and not for long (issue 31, item 3)") {
+  auto cfg = memory_config("cod-abuse-slowloris");
+  cfg.max_http_connections = 64;
+  cfg.max_http_connections_per_address = 4;
+  cfg.http_header_timeout_sec = 1;  // http_timeout_sec stays 30
+  live_server s(cfg);
+  std::vector<std::unique_ptr<idle_socket>> lorises;
+  for (int i = 0; i < 4; ++i) lorises.push_back(std::make_unique<idle_socket>(s.port()));
+  idle_socket fifth(s.port());
+  CHECK(fifth.closed_by_server());  // the address's HTTP places are taken
+  // Another address is served at once.
+  CHECK(http_get(s.port(), "/healthz", "127.0.0.2").status == 200);
+  // The lorises are closed within the header deadline, not the request's.
+  const auto start = std::chrono::steady_clock::now();
+  for (auto& l : lorises) CHECK(l->closed_by_server(5s));
+  CHECK(std::chrono::steady_clock::now() - start < 5s);
+  CHECK(eventually([&] {
+    try {
+      return http_get(s.port(), "/healthz").status == 200;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }));
+  // A header sent a byte at a time is bounded by the same deadline.
+  idle_socket trickle(s.port());
+  net::write(trickle.sock, net::buffer(std::string("GET /healthz HTTP/1.1\r\n")));
+  CHECK(trickle.closed_by_server(5s));
+}
+
+TEST_CASE("abuse: /healthz answers on the health listener while slow clients hold every HTTP place") {
+  auto cfg = memory_config("cod-abuse-health-listen");
+  cfg.max_http_connections = 12;
+  cfg.max_http_connections_per_address = 4;
+  cfg.http_header_timeout_sec = 30;
+  cfg.health_listen = "127.0.0.1:0";
+  live_server s(cfg);
+  REQUIRE(s.srv.health_port() != 0);
+  std::vector<std::unique_ptr<idle_socket>> lorises;
+  for (const char* from : {"127.0.0.2", "127.0.0.3", "127.0.0.4"})
+    for (int i = 0; i < 4; ++i) lorises.push_back(std::make_unique<idle_socket>(s.port(), from));
+  idle_socket shut_out(s.port(), "127.0.0.5");
+  CHECK(shut_out.closed_by_server());  // every HTTP place of the public port is held
+  const auto health = http_get(s.srv.health_port(), "/healthz");
+  CHECK(health.status == 200);
+  CHECK(health.body.find("\"ok\"") != std::string::npos);
+  CHECK(http_get(s.srv.health_port(), "/metrics").body.find("cod_connections_refused_total") != std::string::npos);
+  // It serves nothing else: no game, no admin, no WebSocket.
+  CHECK(http_get(s.srv.health_port(), "/play/").status == 404);
+  CHECK(http_get(s.srv.health_port(), "/admin/api/matches").status == 404);
 }
 
 TEST_CASE("abuse: finished rooms hold no place among max_rooms") {

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>
 
 #include "../shared/catalogue.hpp"
@@ -26,6 +25,7 @@
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "common/sha256.hpp"
+#include "log_capture.hpp"
 #include "persist/memory_store.hpp"
 #include "persist/sqlite_store.hpp"
 #include "persist/sqlite_util.hpp"
@@ -35,6 +35,7 @@
 using namespace cod::server;
 using cod::test::shipped;
 using nlohmann::json;
+using cod::server::test::log_capture;
 
 namespace {
 
@@ -217,31 +218,6 @@ json body(const admin::response& r) {
   REQUIRE(r.content_type == "application/json");
   return json::parse(r.body);
 }
-
-// Captures what spdlog's default logger writes while alive.
-class log_capture {
- public:
-  log_capture()
-      : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(256)),
-        old_(spdlog::default_logger()) {
-    auto l = std::make_shared<spdlog::logger>("capture", sink_);
-    l->set_level(spdlog::level::trace);
-    l->set_pattern("%l %v");
-    spdlog::set_default_logger(l);
-  }
-  ~log_capture() { spdlog::set_default_logger(old_); }
-  // Each line without its end-of-line.
-  std::vector<std::string> lines() {
-    auto out = sink_->last_formatted();
-    for (auto& l : out)
-      while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
-    return out;
-  }
-
- private:
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
-  std::shared_ptr<spdlog::logger> old_;
-};
 
 struct fixture {
   memory_store store{memory_store::callbacks::run_inline};

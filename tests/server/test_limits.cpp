@@ -9,6 +9,7 @@
 #include "common/rate_limiter.hpp"
 #include "net/connection_limits.hpp"
 #include "net/forwarded_for.hpp"
+#include "net/refusal_log.hpp"
 #include "net/send_queue.hpp"
 
 using namespace cod::server;
@@ -176,4 +177,36 @@ TEST_CASE("trusted proxies: their connections are not counted against max_connec
   CHECK(held.back() != nullptr);
   CHECK(limits.admit("192.0.2.1", why) == nullptr);
   CHECK(why == cod::server::connection_limits::refusal::per_address);
+}
+
+TEST_CASE("refusal log: the first refusal of an interval at once, the rest as one summary line") {
+  std::vector<std::string> lines;
+  const auto t0 = refusal_log::clock::time_point{} + 100s;
+  {
+    refusal_log log("upgrade", 10s, [&](const std::string& l) { lines.push_back(l); });
+    // 600 clients retrying every 100 ms for 20 s.
+    for (int ms = 0; ms < 20000; ms += 100)
+      for (int c = 0; c < 600; ++c) log.refused("10.0.0." + std::to_string(c % 3), "full", t0 + std::chrono::milliseconds(ms));
+    CHECK(log.total() == 200u * 600u);
+    // Two intervals: each has its first line; the first's summary came with
+    // the second's first refusal; the second's is pending.
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "upgrade: refused from 10.0.0.0: full (further refusals are summarised every 10 s)");
+    CHECK(lines[1] == "upgrade: 59999 more refused in 10 s from 3 addresses; latest from 10.0.0.2: full");
+    CHECK(lines[2].starts_with("upgrade: refused from 10.0.0.0"));
+  }  // destroyed: the pending summary is written
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[3] == "upgrade: 59999 more refused in 10 s from 3 addresses; latest from 10.0.0.2: full");
+}
+
+TEST_CASE("refusal log: a lone refusal is one line; one after a quiet interval starts a new one") {
+  std::vector<std::string> lines;
+  const auto t0 = refusal_log::clock::time_point{} + 100s;
+  refusal_log log("accept", 10s, [&](const std::string& l) { lines.push_back(l); });
+  log.refused("a", "x", t0);
+  log.flush();
+  CHECK(lines.size() == 1);  // nothing to summarise
+  log.refused("b", "y", t0 + 60s);
+  CHECK(lines.size() == 2);
+  CHECK(lines[1].starts_with("accept: refused from b: y"));
 }
