@@ -47,6 +47,7 @@ status config_from_record(const catalogue& cards, const match_record& m, match_c
   out.seat_count = seats_of(*mode);
   out.seed = m.seed;
   out.exhaustion_rule = opts.exhaustion;
+  out.stall_exhaustion_turn = 0;  // R17.25: every stored match so far was played without it
   out.share_team_hands = opts.share_team_hands;
   out.difficulty = opts.difficulty;  // R12.8 (solo, coop)
   out.ai = opts.ai;
