@@ -13,6 +13,11 @@ std::uint64_t match::digest() const {
   x.add(static_cast<std::uint64_t>(s.mode) | std::uint64_t{s.seat_count} << 8 |
         std::uint64_t{s.line_count} << 16 | std::uint64_t{s.exhaustion_rule} << 24 |
         std::uint64_t{s.share_team_hands} << 25);
+  // R17.25: the stall turn is not hashed. It is fixed at setup (a stored
+  // match's options name it), and the moment it acts the state changes (a
+  // card removed, R9.2), which the digest sees: a game that never reaches it
+  // keeps the digests it had before the rule, and a replay with the wrong
+  // stall turn fails at the first action it changes.
   for (std::uint64_t w : s.random.words()) x.add(w);
   x.add(s.uid_count);
   for (int u = 0; u < s.uid_count; ++u)

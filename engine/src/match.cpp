@@ -103,6 +103,8 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
   if (cfg.seat_count != seats_of(cfg.mode)) return rule_error::bad_setup;
   if (cfg.first_seat != no_seat && (cfg.first_seat < 0 || cfg.first_seat >= cfg.seat_count))
     return rule_error::bad_setup;
+  if (cfg.stall_exhaustion_turn < 0 || cfg.stall_exhaustion_turn > max_stall_exhaustion_turn)
+    return rule_error::bad_setup;  // R17.25: 0 (never) or a turn
   const bool ai_mode = cfg.mode == game_mode::solo || cfg.mode == game_mode::coop;
   // R2.4 (solo): the human starts unless the difficulty says the AI (co-op:
   // A, or B). A room may name the first seat only if it is that one.
@@ -124,6 +126,7 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
   out.state_ = game_state{};
   game_state& s = out.state_;
   s.exhaustion_rule = cfg.exhaustion_rule;
+  s.stall_exhaustion_turn = static_cast<std::uint16_t>(cfg.stall_exhaustion_turn);  // R17.25
   s.share_team_hands = cfg.share_team_hands && cfg.mode == game_mode::two_vs_two;
   s.random = rng(cfg.seed);
   lay_out(s, cfg.mode);
@@ -170,6 +173,8 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
   if (p.active_seat < 0 || p.active_seat >= n || p.first_seat < 0 || p.first_seat >= n)
     return rule_error::bad_setup;
   if (p.turn < 1 || p.round < 1 || p.turn > 60000 || p.round > 60000) return rule_error::bad_setup;
+  if (p.stall_exhaustion_turn < 0 || p.stall_exhaustion_turn > max_stall_exhaustion_turn)
+    return rule_error::bad_setup;  // R17.25
   // Between actions the active seat is a human's (R12: the AI's turns run inside apply()).
   if (is_ai_seat(p.mode, p.active_seat)) return rule_error::bad_setup;
   if (!(p.ai == ai_settings{}) && p.mode != game_mode::solo && p.mode != game_mode::coop)
@@ -179,6 +184,7 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
   m.cat_ = &cat;
   game_state& s = m.state_;
   s.exhaustion_rule = p.exhaustion_rule;
+  s.stall_exhaustion_turn = static_cast<std::uint16_t>(p.stall_exhaustion_turn);  // R17.25
   s.share_team_hands = p.share_team_hands && p.mode == game_mode::two_vs_two;
   s.random = rng(p.seed);
   lay_out(s, p.mode);

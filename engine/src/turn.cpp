@@ -1,5 +1,5 @@
-// The turn: R3.1 mana, R3.4 end of turn, R9 exhaustion, R3 turn order; the
-// AI's turns run here too (R12, R11.7).
+// The turn: R3.1 mana, R3.4 end of turn, R9 exhaustion (R17.25: the stall
+// guard), R3 turn order; the AI's turns run here too (R12, R11.7).
 #include "internal.hpp"
 
 namespace cod::detail {
@@ -24,6 +24,8 @@ void start_turn(ctx& c, seat_t seat) {
   // R9.2: exhausted from the first player's 8th turn, before Phase 1: the
   // rightmost card leaves the game (R9.3). The Stronghold is never rightmost
   // here while the game goes on (R4.5/R4.6 would have acted), so it is a card.
+  // R17.25: without R9, the same from the first player's stall turn (40 by
+  // default; game_state::exhausted), in every mode, an AI seat included.
   if (s.exhausted() && s.ai(seat)) {
     // R9.2 for an AI (RULING E51): the top card of its deck pile, which is
     // what stands between its Stronghold and defeat, as a hand's rightmost card.

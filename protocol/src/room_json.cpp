@@ -61,12 +61,28 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
   const std::string self = prefix.empty() ? std::string("options") : prefix.substr(0, prefix.size() - 1);
   if (!j.is_object())
     return err(protocol_errc::bad_field_type, self, cat(in_quotes(self), " must be an object"));
-  if (auto e = check_keys(j, {"exhaustion", "turn_clock", "seats", "champions", "share_team_hands", "difficulty", "ai",
-                             "packs"},
+  if (auto e = check_keys(j, {"exhaustion", "stall_exhaustion_turn", "turn_clock", "seats", "champions",
+                             "share_team_hands", "difficulty", "ai", "packs"},
                           prefix, "room options"))
     return e;
   room_options o;
   if (auto e = read_opt_bool(j, prefix, "exhaustion", o.exhaustion)) return e;
+  // R17.25: 0 (never) or a turn from R9's 8 to 1000.
+  if (const json* v = find(j, "stall_exhaustion_turn")) {
+    const std::string field = cat(prefix, "stall_exhaustion_turn");
+    if (!v->is_number_integer())
+      return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be an integer"));
+    const bool never = v->is_number_unsigned() ? v->get<std::uint64_t>() == 0 : v->get<std::int64_t>() == 0;
+    if (!never) {
+      if (read_int(*v, field, min_stall_exhaustion_turn, max_stall_exhaustion_turn_option, o.stall_exhaustion_turn))
+        return err(protocol_errc::bad_field_value, field,
+                   cat(in_quotes(field), " must be 0 (never) or a turn from ", num(min_stall_exhaustion_turn),
+                       " to ", num(max_stall_exhaustion_turn_option),
+                       " (R17.25: the first player's turn at which exhaustion begins without R9)"));
+    } else {
+      o.stall_exhaustion_turn = 0;
+    }
+  }
   if (const json* v = find(j, "turn_clock"); v && !v->is_null()) {
     const std::string tc = cat(prefix, "turn_clock");
     if (!v->is_object())
@@ -185,6 +201,7 @@ std::optional<deck_format> deck_format_from_name(std::string_view name) {
 
 json room_options_to_json(const room_options& o, game_mode mode) {
   json j = {{"exhaustion", o.exhaustion},
+            {"stall_exhaustion_turn", o.stall_exhaustion_turn},
             {"seats", o.seats},
             {"turn_clock", nullptr},
             {"champions", o.champions},
@@ -212,6 +229,13 @@ std::optional<protocol_error> room_options_from_json(const json& j, room_options
   } catch (const std::exception& e) {
     return err(protocol_errc::bad_json, "", e.what());
   }
+}
+
+std::optional<protocol_error> stored_room_options_from_json(const json& j, room_options& out) {
+  if (auto e = room_options_from_json(j, out)) return e;
+  // R17.25: a record from before the stall guard was played without it.
+  if (j.is_object() && !j.contains("stall_exhaustion_turn")) out.stall_exhaustion_turn = 0;
+  return std::nullopt;
 }
 
 json deck_to_json(const deck_choice& d) {

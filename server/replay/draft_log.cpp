@@ -73,7 +73,7 @@ status draft_config_from_record(const match_record& m, draft_config& out) {
   out.seed = m.seed;
   const auto opts_json = json::parse(m.options_json.empty() ? std::string("{}") : m.options_json, nullptr, false);
   protocol::room_options opts;
-  if (opts_json.is_discarded() || protocol::room_options_from_json(opts_json, opts)) {
+  if (opts_json.is_discarded() || protocol::stored_room_options_from_json(opts_json, opts)) {
     return status::invalid(cat("match ", m.match_id, ": options_json cannot be read: ", m.options_json));
   }
   out.packs = opts.packs;

@@ -35,7 +35,8 @@ status config_from_record(const catalogue& cards, const match_record& m, match_c
   if (opts_json.is_discarded()) {
     return status::invalid(cat("match ", m.match_id, ": options_json is not JSON: ", m.options_json));
   }
-  if (auto e = protocol::room_options_from_json(opts_json, opts)) {
+  // R17.25: a record from before the stall guard reads as 0 (never).
+  if (auto e = protocol::stored_room_options_from_json(opts_json, opts)) {
     return status::invalid(cat("match ", m.match_id, ": options_json: ", e->field, ": ", e->message));
   }
   // Records written before the four-player modes have options.seats 2 and
@@ -47,6 +48,7 @@ status config_from_record(const catalogue& cards, const match_record& m, match_c
   out.seat_count = seats_of(*mode);
   out.seed = m.seed;
   out.exhaustion_rule = opts.exhaustion;
+  out.stall_exhaustion_turn = opts.stall_exhaustion_turn;  // R17.25
   out.share_team_hands = opts.share_team_hands;
   out.difficulty = opts.difficulty;  // R12.8 (solo, coop)
   out.ai = opts.ai;

@@ -19,9 +19,10 @@ namespace cod::server {
 
 // The engine configuration a record describes, read as the server read it at
 // create_room and join: an offered mode ("duel", "ffa", "2v2"), the seed,
-// options_json through protocol::room_options_from_json and
-// check_room_config (exhaustion, share_team_hands, champions; seats = the
-// mode's), each seat's deck_json through protocol::deck_from_json and
+// options_json through protocol::stored_room_options_from_json and
+// check_room_config (exhaustion, stall_exhaustion_turn: a record from before
+// R17.25 has none and replays with 0, never; share_team_hands, champions;
+// seats = the mode's), each seat's deck_json through protocol::deck_from_json and
 // resolve_deck with the record's format, and its champion through
 // protocol::resolve_champion. Solo, coop: difficulty and ai from options_json;
 // an AI seat (seat_record::ai, where is_ai_seat says) plays its stored 24

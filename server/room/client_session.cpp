@@ -177,13 +177,16 @@ void client_session::on_text(std::string_view text) {
                          created_.end());
           created_.push_back(r);
           if (m.options.clock)
-            spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, champions {}, turn clock {}+{} ms)",
-                         r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),
-                         m.options.exhaustion ? "on" : "off", m.options.champions ? "on" : "off",
-                         m.options.clock->bank_ms, m.options.clock->increment_ms);
+            spdlog::info(
+                "room {}: created by connection {} ({}, {}, exhaustion {}, stall exhaustion turn {}, champions {}, "
+                "turn clock {}+{} ms)",
+                r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),
+                m.options.exhaustion ? "on" : "off", m.options.stall_exhaustion_turn,
+                m.options.champions ? "on" : "off", m.options.clock->bank_ms, m.options.clock->increment_ms);
           else
-            spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, champions {})", r->id(), conn_id_,
-                         game_mode_name(m.mode), pr::deck_format_name(m.format), m.options.exhaustion ? "on" : "off",
+            spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, stall exhaustion turn {}, champions {})",
+                         r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),
+                         m.options.exhaustion ? "on" : "off", m.options.stall_exhaustion_turn,
                          m.options.champions ? "on" : "off");
           if (m.mode == game_mode::solo || m.mode == game_mode::coop)
             spdlog::info("room {}: AI difficulty {} ({})", r->id(), m.options.difficulty,

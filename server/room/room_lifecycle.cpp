@@ -63,6 +63,7 @@ match_config room::base_match_config(std::uint64_t seed) const {
   cfg.mode = p_.mode;
   cfg.seat_count = static_cast<int>(seats_.size());
   cfg.exhaustion_rule = p_.options.exhaustion;
+  cfg.stall_exhaustion_turn = p_.options.stall_exhaustion_turn;  // R17.25
   cfg.share_team_hands = p_.options.share_team_hands;
   cfg.seed = seed;
   cfg.difficulty = p_.options.difficulty;  // R12.8 (solo, coop; 0 elsewhere)

@@ -35,7 +35,8 @@ status params_from_record(const match_record& rec, room::params& p) {
   if (options.is_discarded()) {
     return status::invalid("options_json is not JSON");
   }
-  if (auto e = pr::room_options_from_json(options, p.options)) {
+  // R17.25: a record from before the stall guard reads as 0 (never).
+  if (auto e = pr::stored_room_options_from_json(options, p.options)) {
     return status::invalid("options_json: " + e->message);
   }
   p.options.seats = static_cast<int>(rec.seats.size());

@@ -16,6 +16,9 @@
 // (solo_ai_deck, RULING E41); with --decks catalogue, random 8-card human
 // decks and random 24-card AI decks. --custom gives odd games random custom
 // difficulty settings (R12.8); even games are quick play.
+// --stall-turn N: R17.25, the first player's turn at which exhaustion begins
+// in a game without R9 (default the rule's 40; 0: never, the engine before
+// R17.25). The games that got that far are counted.
 // --check runs match::check_invariants() after every action (slow; for the
 // sanitizer run in CI).
 #include <chrono>
@@ -43,6 +46,7 @@ struct options {
   std::string catalogue = COD_DEFAULT_CATALOGUE;
   std::string exhaustion = "mixed";  // on | off | mixed (odd games on)
   long max_actions = 5000;           // a game longer than this is cut and counted
+  int stall_turn = cod::default_stall_exhaustion_turn;  // R17.25; 0: never
   std::string expect;                // checksum to compare with (hex)
   std::string decks = "precon";      // precon | catalogue
   std::string mode = "duel";         // duel | ffa | 2v2 | solo | coop
@@ -54,13 +58,14 @@ struct options {
 void usage() {
   std::printf(
       "usage: cod-bench [--games N] [--seed S] [--mode duel|ffa|2v2|solo|coop] [--decks precon|catalogue]\n"
-      "                 [--exhaustion on|off|mixed] [--champions] [--custom]\n"
+      "                 [--exhaustion on|off|mixed] [--stall-turn N] [--champions] [--custom]\n"
       "                 [--max-actions N] [--catalogue PATH] [--expect HEX] [--check]\n"
       "Plays N random-legal-move duels (the 16 preconstructed pairings, or random 8-card decks\n"
       "from the whole catalogue) and prints games/s, actions/s and the checksum of all final\n"
       "digests. --champions gives each seat a random Champion (R13) outside its deck (solo, coop:\n"
       "human seats, in custom games only). --custom: odd solo/coop games use random custom\n"
-      "difficulty (R12.8). The AI seats of solo/coop are played by the engine.\n"
+      "difficulty (R12.8). The AI seats of solo/coop are played by the engine. --stall-turn: R17.25,\n"
+      "exhaustion from the first player's Nth turn in games without R9 (default 40; 0: never).\n"
       "--expect exits 1 on a mismatch; --check verifies the state after every action.\n");
 }
 
@@ -81,6 +86,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--catalogue")) o.catalogue = next();
     else if (!std::strcmp(argv[i], "--exhaustion")) o.exhaustion = next();
     else if (!std::strcmp(argv[i], "--max-actions")) o.max_actions = std::atol(next());
+    else if (!std::strcmp(argv[i], "--stall-turn")) o.stall_turn = std::atoi(next());
     else if (!std::strcmp(argv[i], "--expect")) o.expect = next();
     else if (!std::strcmp(argv[i], "--decks")) o.decks = next();
     else if (!std::strcmp(argv[i], "--mode")) o.mode = next();
@@ -90,7 +96,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) { usage(); return 0; }
     else { std::fprintf(stderr, "cod-bench: unknown option %s\n", argv[i]); usage(); return 2; }
   }
-  if (o.games <= 0 || (o.exhaustion != "on" && o.exhaustion != "off" && o.exhaustion != "mixed") ||
+  if (o.games <= 0 || o.stall_turn < 0 || o.stall_turn > cod::max_stall_exhaustion_turn ||
+      (o.exhaustion != "on" && o.exhaustion != "off" && o.exhaustion != "mixed") ||
       (o.decks != "precon" && o.decks != "catalogue") || !cod::game_mode_from_name(o.mode)) {
     usage();
     return 2;
@@ -113,10 +120,12 @@ int main(int argc, char** argv) {
   cod::match_config cfg;
   cfg.mode = *cod::game_mode_from_name(o.mode);
   cfg.seat_count = cod::seats_of(cfg.mode);
+  cfg.stall_exhaustion_turn = o.stall_turn;
 
   std::uint64_t checksum = 0;
   long long actions = 0;
   long cut = 0, wins[2] = {0, 0};
+  long stalled = 0;  // games without R9 that reached the stall turn (R17.25)
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
   const bool ai_mode = cfg.mode == cod::game_mode::solo || cfg.mode == cod::game_mode::coop;
@@ -185,6 +194,7 @@ int main(int argc, char** argv) {
       }
       ++n;
     }
+    if (!cfg.exhaustion_rule && o.stall_turn != 0 && m.view(cod::referee).round >= o.stall_turn) ++stalled;
     if (!m.over()) ++cut;
     else wins[m.winners() & 1 ? 0 : 1]++;  // seat 0 (or its team) won, or not
     actions += n;
@@ -197,6 +207,10 @@ int main(int argc, char** argv) {
   std::printf("games        %ld\n", o.games);
   std::printf("actions      %lld (%.1f per game)\n", actions, static_cast<double>(actions) / o.games);
   std::printf("cut games    %ld (over %ld actions)\n", cut, o.max_actions);
+  if (o.stall_turn != 0)
+    std::printf("stall guard  %ld games without R9 reached turn %d (R17.25)\n", stalled, o.stall_turn);
+  else
+    std::printf("stall guard  off (--stall-turn 0)\n");
   std::printf("mode         %s%s%s\n", o.mode.c_str(), o.champions ? ", with Champions" : "",
               o.custom ? ", custom difficulty in odd games" : "");
   std::printf("seat 0 won  %ld of %ld\n", wins[0], wins[0] + wins[1]);

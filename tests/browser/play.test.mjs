@@ -193,8 +193,9 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     }
     // Without the exhaustion rule a duel can stall for good: hands of
     // incantations only and no creature in play to target (R3.2.4), so
-    // the server lists no play for anyone, turn after turn. Nothing in the
-    // rules ends it; a player concedes.
+    // the server lists no play for anyone, turn after turn. Only the stall
+    // guard ends it (R17.25, exhaustion from the 40th turn), too late for
+    // this test's clock; a player concedes.
     if (idleTurns >= 8 && reloaded && dropped) {
       stalled = true;
       active.once("dialog", (d) => d.accept());

@@ -8,7 +8,8 @@ settings or Champions in quick play, out-of-range values, constructed decks)
 and every invalid format choice (an unknown format, instant_constructed
 beyond duel, packs outside the drafted formats or unknown, Champions in a
 solo quick-play draft or leaving too small a pool, instant constructed in solo and coop rooms, a co-op draft pool too
-small); valid ffa, 2v2, Champion, solo and coop rooms list their mode, options and
+small, a stall turn (R17.25) other than 0 or 8..1000); valid ffa, 2v2, Champion,
+solo and coop rooms list their mode, options (the stall turn: 40 unless set) and
 free seats (AI seats taken, marked "ai", never free); a join on an AI seat
 is refused with ai_seat; a join whose Champion is refused (each reason)
 takes no seat.
@@ -83,6 +84,13 @@ BAD_CREATES = [
     ({"mode": "ffa", "format": "constructed", "options": {"exhaustion": "on"}}, "bad_field_type",
      "options.exhaustion"),
     ({"mode": "ffa", "format": "constructed", "options": {"teams": True}}, "unknown_field", "options.teams"),
+    # R17.25 the stall guard: 0 (never) or a turn from 8 to 1000.
+    ({"mode": "duel", "format": "preconstructed", "options": {"stall_exhaustion_turn": 7}}, "bad_field_value",
+     "options.stall_exhaustion_turn"),
+    ({"mode": "coop", "format": "preconstructed", "options": {"stall_exhaustion_turn": 1001}}, "bad_field_value",
+     "options.stall_exhaustion_turn"),
+    ({"mode": "ffa", "format": "constructed", "options": {"stall_exhaustion_turn": True}}, "bad_field_type",
+     "options.stall_exhaustion_turn"),
 ]
 
 
@@ -119,7 +127,8 @@ def test(args, work):
     made = {}
     for name, fields in {
         "ffa": {"mode": "ffa", "format": "constructed", "options": {"champions": True}},
-        "2v2": {"mode": "2v2", "format": "preconstructed", "options": {"share_team_hands": True, "seats": 4}},
+        "2v2": {"mode": "2v2", "format": "preconstructed",
+                "options": {"share_team_hands": True, "seats": 4, "stall_exhaustion_turn": 0}},
         "duel": {"mode": "duel", "format": "preconstructed", "options": {"champions": True}},
         "solo": {"mode": "solo", "format": "preconstructed",
                  "options": {"difficulty": 3, "ai": {"ai_first": True, "abilities": ["sprint", "rage"]}}},
@@ -154,6 +163,10 @@ def test(args, work):
           listed[made["coop"]]["options"]["champions"] is True, "coop options: %s" % listed[made["coop"]]["options"])
     check(listed[made["ffa"]]["options"]["champions"] is True, "ffa champions")
     check(listed[made["2v2"]]["options"]["share_team_hands"] is True, "2v2 share_team_hands")
+    for name, room in made.items():
+        want = 0 if name == "2v2" else 40  # R17.25: the room's setting, else the default
+        check(listed[room]["options"]["stall_exhaustion_turn"] == want,
+              "room %s stall_exhaustion_turn: %s" % (name, listed[room]["options"]))
 
     # Champions at join: each refusal takes no seat.
     with open(args.catalogue) as f:

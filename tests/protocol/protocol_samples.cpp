@@ -105,6 +105,12 @@ void client_samples() {
                                      proto::room_options{true, proto::turn_clock{60000, 0}, 4, false, true}});
   emit_client(proto::create_room_msg{"c", cod::game_mode::duel, proto::deck_format::preconstructed,
                                      proto::room_options{false, std::nullopt, 2, true, false}});
+  // R17.25 the stall guard: the room's own turn, and 0 (never).
+  for (const int stall : {0, 8, 60, 1000}) {
+    proto::room_options o;
+    o.stall_exhaustion_turn = stall;
+    emit_client(proto::create_room_msg{"st", cod::game_mode::duel, proto::deck_format::preconstructed, o});
+  }
   // Solo and co-op (R12, R11.7): quick play, and custom difficulty (R12.8).
   emit_client(proto::create_room_msg{"s", cod::game_mode::solo, proto::deck_format::preconstructed,
                                      proto::room_options{false, std::nullopt, 2, false, false}});
@@ -194,6 +200,10 @@ void client_samples() {
       R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":{"increment_ms":5}}})",
       R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":{"bank_ms":10}}})",
       R"({"type":"create_room","mode":"duel","format":"constructed","options":{"exhaustion":1}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":7}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":1001}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":-40}})",
+      R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":"40"}})",
       R"({"type":"create_room","mode":"duel","format":"constructed","options":[]})",
       R"({"type":"create_room","mode":"ffa","format":"constructed","options":{"seats":2}})",
       R"({"type":"create_room","mode":"2v2","format":"constructed","options":{"seats":3}})",
@@ -456,6 +466,8 @@ void fixed_server_samples(const cod::catalogue& cat) {
                            proto::room_status::waiting,
                            {{0, true, true, "Ada", ""}, {1, false, false, "", ""},
                             {2, false, false, "", ""}, {3, true, true, "Di", ""}}, 1};
+  ffa.options.stall_exhaustion_turn = 60;  // R17.25: the room's own stall turn
+  team.options.stall_exhaustion_turn = 0;  // and never
   // Solo and co-op: the AI seats taken and marked, the difficulty in the options.
   proto::room_options custom;
   custom.difficulty = 2;

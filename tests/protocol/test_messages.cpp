@@ -143,6 +143,15 @@ TEST_CASE("fields as the server reads them") {
             "options":{"turn_clock":null,"exhaustion":true,"seats":2}})");
     CHECK_FALSE(o.options.clock.has_value());
     CHECK(o.options.exhaustion);
+    // R17.25: the stall turn, 40 unless the room sets another (0: never).
+    CHECK(m.options.stall_exhaustion_turn == 40);
+    CHECK(o.options.stall_exhaustion_turn == 40);
+    for (const int stall : {0, 8, 25, 1000}) {
+      const auto s = parse_as<proto::create_room_msg>(
+          R"({"type":"create_room","mode":"ffa","format":"preconstructed","options":{"stall_exhaustion_turn":)" +
+          std::to_string(stall) + "}}");
+      CHECK(s.options.stall_exhaustion_turn == stall);
+    }
   }
   SUBCASE("join") {
     const auto m = parse_as<proto::join_msg>(
@@ -330,6 +339,14 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"create_room","mode":"duel","format":"constructed","options":null})", E::bad_field_type, "options"},
       {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"exhaustion":"yes"}})", E::bad_field_type, "options.exhaustion"},
       {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"seats":3}})", E::bad_field_value, "options.seats"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":"40"}})", E::bad_field_type, "options.stall_exhaustion_turn"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":40.5}})", E::bad_field_type, "options.stall_exhaustion_turn"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":null}})", E::bad_field_type, "options.stall_exhaustion_turn"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":-1}})", E::bad_field_value, "options.stall_exhaustion_turn"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":1}})", E::bad_field_value, "options.stall_exhaustion_turn"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":7}})", E::bad_field_value, "options.stall_exhaustion_turn"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":1001}})", E::bad_field_value, "options.stall_exhaustion_turn"},
+      {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"stall_exhaustion_turn":18446744073709551615}})", E::bad_field_value, "options.stall_exhaustion_turn"},
       {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"seats":"2"}})", E::bad_field_type, "options.seats"},
       {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":5}})", E::bad_field_type, "options.turn_clock"},
       {R"({"type":"create_room","mode":"duel","format":"constructed","options":{"turn_clock":{}}})", E::missing_field, "options.turn_clock.bank_ms"},
@@ -499,6 +516,7 @@ TEST_CASE("options and decks as persistence stores them") {
   CHECK_FALSE(proto::room_options_from_json(proto::room_options_to_json(opts, cod::game_mode::duel), back));
   CHECK(back == opts);
   CHECK(proto::room_options_to_json({}, cod::game_mode::duel) == json{{"exhaustion", false},
+                                                {"stall_exhaustion_turn", 40},
                                                 {"seats", 2},
                                                 {"turn_clock", nullptr},
                                                 {"champions", false},
@@ -524,6 +542,26 @@ TEST_CASE("options and decks as persistence stores them") {
   // A record written before the four-player modes: the new options' defaults.
   CHECK_FALSE(proto::room_options_from_json(json{{"exhaustion", true}, {"seats", 2}, {"turn_clock", nullptr}}, back));
   CHECK(back == proto::room_options{true, std::nullopt, 2, false, false});
+
+  // R17.25: the stall turn round-trips (0 = never, 8..1000); absent from
+  // create_room it is 40, absent from a stored record (written before the
+  // rule, played without it) 0, so the record replays as it was played.
+  for (const int stall : {0, 8, 40, 1000}) {
+    proto::room_options o;
+    o.stall_exhaustion_turn = stall;
+    const json oj = proto::room_options_to_json(o, cod::game_mode::duel);
+    CHECK(oj.at("stall_exhaustion_turn") == stall);
+    CHECK_FALSE(proto::room_options_from_json(oj, back));
+    CHECK(back == o);
+    CHECK_FALSE(proto::stored_room_options_from_json(oj, back));
+    CHECK(back == o);
+  }
+  const json before = json{{"exhaustion", false}, {"seats", 2}, {"turn_clock", nullptr}};
+  CHECK_FALSE(proto::room_options_from_json(before, back));
+  CHECK(back.stall_exhaustion_turn == 40);
+  CHECK_FALSE(proto::stored_room_options_from_json(before, back));
+  CHECK(back.stall_exhaustion_turn == 0);
+  CHECK(proto::stored_room_options_from_json(json{{"stall_exhaustion_turn", 5}}, back));
 
   const proto::deck_choice pre{2, {}};
   const proto::deck_choice cards{0, {"a", "b"}};

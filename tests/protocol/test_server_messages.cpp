@@ -65,6 +65,7 @@ TEST_CASE("rooms") {
                         proto::room_options{false, proto::turn_clock{60000, 500}, 2},
                         proto::room_status::playing,
                         {{0, true, true, "Ada", ""}, {1, false, false, "", ""}}, 2};
+  r.options.stall_exhaustion_turn = 60;  // R17.25: the room's own stall turn
   const std::vector<proto::room_summary> rooms = {r};
   const json j = proto::make_rooms(9, rooms, 7, "r1");
   CHECK(j.at("id") == 9);
@@ -77,6 +78,7 @@ TEST_CASE("rooms") {
              {"format", "constructed"},
              {"options",
               {{"exhaustion", false},
+               {"stall_exhaustion_turn", 60},
                {"seats", 2},
                {"turn_clock", {{"bank_ms", 60000}, {"increment_ms", 500}}},
                {"champions", false},

@@ -15,6 +15,7 @@
 #include "cod/engine/match.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/json_codec.hpp"
+#include "cod/protocol/room_config.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "helpers.hpp"
 #include "persist/memory_store.hpp"
@@ -737,4 +738,96 @@ TEST_CASE("pg_store: cod-admin --store and the admin API read, replay and verify
   CHECK(out.find("FAIL  replay: action seq 2") != std::string::npos);
   out = run(std::string(COD_ADMIN_PATH) + " --db x.db --store '" + db.uri() + "' list", rc, dir);
   CHECK(rc == 2);
+}
+
+namespace {
+
+// A duel in which both players only end their turns, `max_actions` of them or
+// to the end, stored as the server stores one (without a store).
+stored_match end_turns_only(const match_record& rec, int max_actions) {
+  stored_match sm;
+  sm.match = rec;
+  cod::match_config cfg;
+  const status read = config_from_record(shipped(), rec, cfg);
+  REQUIRE_MESSAGE(read, read.message());
+  cod::match m;
+  std::vector<cod::event> events;
+  REQUIRE(cod::match::create(shipped(), cfg, m, events) == cod::rule_error::ok);
+  for (int n = 0; !m.over() && n < max_actions; ++n) {
+    const cod::action act{cod::action_type::end_turn, m.active_seat()};
+    events.clear();
+    REQUIRE(m.apply(act, events) == cod::rule_error::ok);
+    action_record ar;
+    ar.seq = n + 1;
+    ar.seat = act.seat;
+    ar.action_json = cod::protocol::action_to_json(act).dump();
+    ar.digest = m.digest();
+    ar.at_ms = rec.created_ms + n;
+    sm.actions.push_back(ar);
+  }
+  if (m.over()) {
+    match_result r;
+    r.winners = cod::winner_seats(m.winners());
+    r.reason = std::string(cod::protocol::end_reason_name(m.view(cod::referee).reason));
+    r.ended_ms = rec.created_ms + 100000;
+    sm.result = r;
+  }
+  return sm;
+}
+
+}  // namespace
+
+TEST_CASE("recovery: R17.25 a record from before the stall guard replays without it; a new one with its stall turn") {
+  // Before R17.25 options_json had no stall_exhaustion_turn: that match was
+  // played with no stall guard (exhaustion never began without R9), so it
+  // reads as 0 and replays exactly as played, past the 40th turn.
+  match_record old_rec = duel_record("old", 4242, false);
+  old_rec.options_json = R"({"exhaustion":false,"seats":2,"turn_clock":null,"champions":false,"share_team_hands":false})";
+  cod::match_config cfg;
+  REQUIRE(config_from_record(shipped(), old_rec, cfg));
+  CHECK(cfg.stall_exhaustion_turn == 0);
+  const stored_match old_sm = end_turns_only(old_rec, 120);  // 60 rounds
+  REQUIRE(old_sm.actions.size() == 120);
+  const rebuild_result r = rebuild(shipped(), old_sm);
+  CHECK_MESSAGE(r.ok, r.error);
+  CHECK(r.seq == 120);
+  CHECK_FALSE(r.m.over());
+  CHECK(r.m.view(cod::referee).round >= 60);
+  CHECK(r.m.view(cod::referee).removed.empty());
+  // Read with the new default (40) the same log would not verify: the game
+  // changes at the first player's 40th turn (the action that starts it, the
+  // 78th, removes a card) and ends at its 47th, before the log does.
+  std::vector<cod::action> log;
+  for (const auto& a : old_sm.actions) {
+    const auto parsed = cod::protocol::parse_action_text(a.action_json, static_cast<cod::seat_t>(a.seat));
+    REQUIRE(parsed.ok());
+    log.push_back(parsed.value);
+  }
+  cod::match_config as_new = cfg;
+  as_new.stall_exhaustion_turn = cod::default_stall_exhaustion_turn;
+  cod::match m40;
+  int failed_at = 0;
+  std::vector<std::uint64_t> digests;
+  CHECK(cod::replay(shipped(), as_new, log, m40, failed_at, &digests) == cod::rule_error::game_over);
+  CHECK(m40.view(cod::referee).round == 47);
+  // digests[0] is the setup's; digests[i + 1] follows action i.
+  std::size_t same = 0;
+  while (same + 1 < digests.size() && digests[same + 1] == old_sm.actions[same].digest) ++same;
+  CHECK(same == 77);
+
+  // A new room writes its stall turn (40 by default): the record replays with
+  // it, and verifies to the end the guard gave the game.
+  match_record new_rec = duel_record("new", 4242, false);
+  new_rec.options_json = cod::protocol::room_options_to_json({}, cod::game_mode::duel).dump();
+  REQUIRE(config_from_record(shipped(), new_rec, cfg));
+  CHECK(cfg.stall_exhaustion_turn == 40);
+  const stored_match new_sm = end_turns_only(new_rec, 1000);
+  REQUIRE(new_sm.result);
+  CHECK(new_sm.actions.size() < 120);
+  const verify_result v = verify(shipped(), new_sm);
+  for (const auto& c : v.checks) CHECK_MESSAGE(c.ok, c.name << ": " << c.detail);
+  CHECK(v.ok);
+  CHECK(v.replay.m.over());
+  CHECK(v.replay.m.view(cod::referee).round == 47);
+  CHECK(v.replay.m.view(cod::referee).removed.size() == 15);
 }

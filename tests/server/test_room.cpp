@@ -929,3 +929,61 @@ TEST_CASE("room: leave frees the connection before `left` is sent (a client may 
   REQUIRE(checked);
   CHECK_FALSE(attached_at_left);
 }
+
+TEST_CASE("room: the stall guard (R17.25) over the wire: create_room's setting, the summary, the record; a stalled duel ends") {
+  harness h;
+  auto host = h.connect();
+  const auto plain = h.create_room(host);
+  const auto short_room = h.create_room(host, {{"stall_exhaustion_turn", 12}});
+  const auto never = h.create_room(host, {{"stall_exhaustion_turn", 0}});
+  // Bad values are refused, naming the field; nothing is created.
+  for (const json& bad : {json(7), json(1001), json(-1)}) {
+    const std::string why = refused_create(host, {{"stall_exhaustion_turn", bad}}, "duel", "preconstructed");
+    CHECK(why.rfind("options.stall_exhaustion_turn: ", 0) == 0);
+    CHECK(why.find("0 (never)") != std::string::npos);
+  }
+  host.say({{"type", "create_room"}, {"id", 10}, {"mode", "duel"}, {"format", "preconstructed"},
+            {"options", {{"stall_exhaustion_turn", "40"}}}});
+  CHECK(host.expect("error").at("code") == "bad_field_type");
+  host.say({{"type", "list_rooms"}});
+  const auto rooms = host.expect("rooms").at("rooms");
+  REQUIRE(rooms.size() == 3);
+  for (const auto& r : rooms) {
+    const int want = r.at("room") == plain ? 40 : r.at("room") == short_room ? 12 : 0;
+    CHECK(r.at("options").at("stall_exhaustion_turn") == want);
+  }
+  CHECK(std::any_of(rooms.begin(), rooms.end(), [&](const json& r) { return r.at("room") == never; }));
+
+  // Both players only end their turns: the first player is exhausted from its
+  // 12th turn and loses when its Stronghold is left alone (R4.6): its 8 cards
+  // (R1.2) are gone at its 19th.
+  auto [a, b] = h.start_duel(short_room);
+  client* clients[2] = {&a.c, &b.c};
+  json view = a.state.at("view");
+  const int first = view.at("first_seat").get<int>();
+  bool over = false;
+  int removed_before_12 = 0;
+  for (int step = 0; step < 200 && !over; ++step) {
+    const int s = view.at("active_seat").get<int>();
+    auto r = act(*clients[s], {{"type", "end_turn"}}, step);
+    REQUIRE(find_type(r, "update"));
+    view = find_type(r, "update")->at("view");
+    for (const auto& e : find_type(r, "update")->at("events"))
+      if (e.at("type") == "card_removed" && view.at("round").get<int>() < 12) ++removed_before_12;
+    over = find_type(r, "match_over") != nullptr;
+    clients[1 - s]->take();
+  }
+  REQUIRE(over);
+  CHECK(removed_before_12 == 0);
+  CHECK(view.at("round") == 19);
+  CHECK(view.at("exhausted") == true);
+  CHECK(view.at("removed").size() == 8 + 7);
+  CHECK(view.at("loser") == first);
+
+  auto list = h.store->list_matches({});
+  REQUIRE(list.size() == 1);
+  auto stored = h.store->load_match(list[0].match_id);
+  REQUIRE(stored);
+  CHECK(json::parse(stored->match.options_json).at("stall_exhaustion_turn") == 12);
+  check_verifies(*stored);
+}

@@ -156,11 +156,13 @@ struct runner {
     if (j.contains("decks") || j.contains("precon")) {
       for (auto& [k, v] : j.items())
         if (k != "decks" && k != "precon" && k != "seed" && k != "exhaustion" && k != "first" && k != "mode" &&
-            k != "share_team_hands" && k != "champions" && k != "difficulty" && k != "ai")
+            k != "share_team_hands" && k != "champions" && k != "difficulty" && k != "ai" &&
+            k != "stall_exhaustion_turn")
           fail("unknown setup field '" + k + "'");
       match_config cfg;
       cfg.seed = j.value("seed", std::uint64_t{0});
       cfg.exhaustion_rule = j.value("exhaustion", false);
+      cfg.stall_exhaustion_turn = get_int(j, "stall_exhaustion_turn", default_stall_exhaustion_turn);  // R17.25
       if (j.contains("first")) cfg.first_seat = static_cast<seat_t>(j["first"].get<int>());
       if (j.contains("mode")) {
         const auto m = game_mode_from_name(j["mode"].get<std::string>());
@@ -195,13 +197,14 @@ struct runner {
     for (auto& [k, v] : j.items())
       if (k != "seats" && k != "first" && k != "active" && k != "turn" && k != "round" &&
           k != "exhaustion" && k != "seed" && k != "removed" && k != "mode" && k != "share_team_hands" &&
-          k != "ai")
+          k != "ai" && k != "stall_exhaustion_turn")
         fail("unknown setup field '" + k + "'");
     p.first_seat = static_cast<seat_t>(get_int(j, "first", 0));
     p.active_seat = static_cast<seat_t>(get_int(j, "active", 0));
     p.turn = get_int(j, "turn", 3);
     p.round = get_int(j, "round", 2);
     p.exhaustion_rule = j.value("exhaustion", false);
+    p.stall_exhaustion_turn = get_int(j, "stall_exhaustion_turn", default_stall_exhaustion_turn);  // R17.25
     p.seed = j.value("seed", std::uint64_t{0});
     if (j.contains("mode")) {
       const auto m = game_mode_from_name(j["mode"].get<std::string>());

@@ -32,10 +32,20 @@ inline constexpr ability_set ai_grantable =
 // they never match a level.
 int ai_points(const ai_settings& ai, int human_champions);
 
+// R17.25: the first player's turn at which exhaustion begins in a match
+// played without R9 (the rule's 40); 0 means never. The engine accepts
+// 0..max_stall_exhaustion_turn (a larger value is bad_setup).
+inline constexpr int default_stall_exhaustion_turn = 40;
+inline constexpr int max_stall_exhaustion_turn = 60000;
+
 struct match_config {
   game_mode mode = game_mode::duel;
   int seat_count = 2;
   bool exhaustion_rule = false;     // R9
+  // R17.25 stall guard: without R9, exhaustion (R9.2, R9.3; an AI seat as
+  // R17.24) begins at the first player's turn of this number; 0 = never.
+  // 0..max_stall_exhaustion_turn. With R9 on, R9.2's own turn 8 applies.
+  int stall_exhaustion_turn = default_stall_exhaustion_turn;
   bool share_team_hands = false;    // R11.6 option: 2v2 teammates see each other's hand
   std::uint64_t seed = 0;           // R16.1
   seat_t first_seat = no_seat;      // no_seat: coin toss from the seed (R2.4)
@@ -92,6 +102,7 @@ struct seat_setup {
 struct position_setup {
   game_mode mode = game_mode::duel;
   bool exhaustion_rule = false;
+  int stall_exhaustion_turn = default_stall_exhaustion_turn;  // R17.25, as match_config's
   bool share_team_hands = false;
   std::uint64_t seed = 0;
   seat_t first_seat = 0;

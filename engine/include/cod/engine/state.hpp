@@ -117,6 +117,9 @@ struct game_state {
   std::uint8_t seat_count = 2;
   std::uint8_t line_count = 2;
   bool exhaustion_rule = false;   // R9.1
+  // R17.25 stall guard: without R9, exhaustion begins at this round (the
+  // first player's turn, R9.1); 0 = never.
+  std::uint16_t stall_exhaustion_turn = 0;
   bool share_team_hands = false;  // R11.6 room option
 
   rng random;                     // R16.1: the match's one generator
@@ -167,7 +170,12 @@ struct game_state {
   seat_t loser = no_seat;
   end_reason reason = end_reason::none;
 
-  bool exhausted() const { return exhaustion_rule && round >= 8; }  // R9.2
+  // R9.2: from the first player's 8th turn with R9; R17.25: without R9, from
+  // the first player's stall_exhaustion_turn-th turn (0: never).
+  bool exhausted() const {
+    if (exhaustion_rule) return round >= 8;
+    return stall_exhaustion_turn != 0 && round >= stall_exhaustion_turn;
+  }
   bool ai(seat_t seat) const { return is_ai_seat(mode, seat); }
   ai_pile& pile(seat_t seat) { return piles[seat / 2]; }
   const ai_pile& pile(seat_t seat) const { return piles[seat / 2]; }

@@ -39,6 +39,10 @@ inline constexpr std::size_t max_pack_chars = 64;     // one entry of options.pa
 inline constexpr int preconstructed_deck_count = 4;   // {"preconstructed": 1..4}
 inline constexpr std::size_t max_card_id_chars = 64;  // one entry of deck.cards
 inline constexpr std::size_t max_deck_entries = 64;   // deck.cards (8 is the only legal size: bad_deck)
+// options.stall_exhaustion_turn (R17.25): 0 (never) or min..max; absent in
+// create_room: default_stall_exhaustion_turn (40, engine setup.hpp).
+inline constexpr int min_stall_exhaustion_turn = 8;     // R9.2's own turn: never earlier than R9
+inline constexpr int max_stall_exhaustion_turn_option = 1000;
 
 // ---------------------------------------------------------------------------
 // Formats, options, status.
@@ -63,7 +67,8 @@ struct turn_clock {
   bool operator==(const turn_clock&) const = default;
 };
 
-// create_room's "options". On the wire: {"exhaustion": bool, "turn_clock":
+// create_room's "options". On the wire: {"exhaustion": bool,
+// "stall_exhaustion_turn": 0 | 8..1000, "turn_clock":
 // {bank_ms, increment_ms} | null, "seats": 2 | 4, "champions": bool,
 // "share_team_hands": bool, "difficulty": 0..10, "ai": {"fixed_mana": 6..10,
 // "double_variable": bool, "ai_first": bool, "resistance": bool,
@@ -81,6 +86,10 @@ struct room_options {
   // catalogue card of them, once); empty: every card. "packs" on the wire,
   // written only when not empty.
   std::vector<std::string> packs{};
+  // R17.25 stall guard ("stall_exhaustion_turn"): without R9, exhaustion from
+  // the first player's turn of this number; 0 = never. Ignored while
+  // `exhaustion` is on (R9.2's 8). Last, so positional initialisers still fit.
+  int stall_exhaustion_turn = default_stall_exhaustion_turn;
   bool operator==(const room_options&) const = default;
 };
 
@@ -91,6 +100,11 @@ nlohmann::json room_options_to_json(const room_options& o, game_mode mode);
 // Checks each option alone (seats 2..4); check_room_config checks them
 // against the mode and format.
 std::optional<protocol_error> room_options_from_json(const nlohmann::json& j, room_options& out);
+// The same for options a match record stored (persistence's options_json):
+// a record written before R17.25 has no "stall_exhaustion_turn" and was
+// played without the stall guard, so it reads as 0 (never) and the match
+// replays as it was played. (Absent from create_room it is the default, 40.)
+std::optional<protocol_error> stored_room_options_from_json(const nlohmann::json& j, room_options& out);
 
 // drafting: every seat is taken and the decks are being drafted (R14).
 enum class room_status : std::uint8_t { waiting, playing, finished, drafting };

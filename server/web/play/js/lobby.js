@@ -48,6 +48,9 @@ function optionsText(room) {
   const o = room.options || {};
   const parts = [room.format];
   if (o.exhaustion) parts.push("exhaustion");
+  // R17.25 the stall guard, when the room changed its default (40).
+  else if (typeof o.stall_exhaustion_turn === "number" && o.stall_exhaustion_turn !== 40)
+    parts.push(o.stall_exhaustion_turn ? `exhaustion from turn ${o.stall_exhaustion_turn}` : "no stall guard");
   if (o.turn_clock) {
     const min = Math.round(o.turn_clock.bank_ms / 60000);
     parts.push(`clock ${min} min + ${Math.round((o.turn_clock.increment_ms || 0) / 1000)} s`);
