@@ -303,17 +303,20 @@ void check_writable(sql::db& d) {
 result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o) {
   try {
     std::unique_ptr<sqlite_store> s(new sqlite_store());
-    // One server per database, before anything touches it (db_files.hpp).
+    // One server per database, before anything touches it (db_files.hpp):
+    // the lock is the file's, whatever path names it.
     auto lock = detail::owner_lock::acquire(o.path);
     if (!lock) return lock.error();
     s->lock_ = std::move(*lock);
-    if (std::string e = detail::create_private_file(o.path); !e.empty()) throw persist_error(e);
-    detail::warn_if_not_private(o.path);
-    s->writer_ = std::make_unique<writer>(o.path);
+    // Every connection opens the canonical path, beside which SQLite keeps
+    // the -wal and -shm that make_private checked.
+    const std::string path = s->lock_->file();
+    if (status st = detail::make_private(path); !st) return st;
+    s->writer_ = std::make_unique<writer>(path);
     sql::db& d = s->writer_->db;
     const auto mode = d.query_text("PRAGMA journal_mode = WAL");
     if (!mode || *mode != "wal")
-      throw persist_error(cat("database ", o.path, ": cannot use WAL journal mode (got '", mode.value_or(""), "')"));
+      throw persist_error(cat("database ", path, ": cannot use WAL journal mode (got '", mode.value_or(""), "')"));
     d.exec(o.synchronous == sqlite_options::sync::full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
     d.exec("PRAGMA foreign_keys = ON");
     sqlite3_busy_timeout(d.handle(), o.busy_timeout_ms);
@@ -323,14 +326,14 @@ result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o
     s->writer_->prepare();
     // Checkpoints leave the writer thread (persist/checkpointer.hpp).
     d.exec("PRAGMA wal_autocheckpoint = 0");
-    s->checkpointer_ = std::make_unique<detail::checkpointer>(o.path, d.handle(), o.checkpoint_pages);
-    auto reader = sqlite_reader::open(o.path);
+    s->checkpointer_ = std::make_unique<detail::checkpointer>(path, d.handle(), o.checkpoint_pages);
+    auto reader = sqlite_reader::open(path);
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
-    s->directory_ = std::make_unique<detail::sqlite_directory>(o.path, o.busy_timeout_ms);
+    s->directory_ = std::make_unique<detail::sqlite_directory>(path, o.busy_timeout_ms);
     writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
-        o.path, o.max_batch,
+        path, o.max_batch,
         [w](std::vector<detail::write_op>& batch, std::vector<status>& out) { w->commit_batch(batch, out); });
     return s;
   } catch (const std::exception& e) {
@@ -344,6 +347,10 @@ sqlite_store::~sqlite_store() {
   directory_.reset();
   reader_.reset();
   writer_.reset();
+  // Last, once every connection of this store is closed: closing the owner
+  // lock's descriptor of the database file drops every POSIX lock this
+  // process holds on the file, SQLite's included (db_files.hpp).
+  lock_.reset();
 }
 
 void sqlite_store::create_match(const match_record& m, done_fn done) {

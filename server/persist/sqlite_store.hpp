@@ -50,13 +50,13 @@ struct sqlite_options {
 
 class sqlite_store final : public match_store, public room_directory {
  public:
-  // Takes the database's owner lock ("<path>.lock", db_files.hpp), opens
-  // (creating the file 0600 when missing; a warning for files its group or
-  // others can read), switches to WAL, applies the migrations, and writes
-  // once to check it can. On failure a sentence and a code: conflict when
-  // another process holds the lock; io_error for an unreadable or corrupt
-  // file, a database that is not ours, a schema newer than ours, a file it
-  // cannot write.
+  // Takes the database file's owner lock (db_files.hpp; whatever path names
+  // the file), makes its files 0600 (creating the file when missing), opens,
+  // switches to WAL, applies the migrations, and writes once to check it
+  // can. On failure a sentence and a code: conflict when another process
+  // holds the lock; io_error for a file it may not make private (another
+  // user's), an unreadable or corrupt file, a database that is not ours, a
+  // schema newer than ours, a file it cannot write.
   static result<std::unique_ptr<sqlite_store>> open(const sqlite_options& o);
   // Commits everything queued, then closes.
   ~sqlite_store() override;
@@ -110,7 +110,11 @@ class sqlite_store final : public match_store, public room_directory {
   struct writer;
   sqlite_store() = default;
 
-  // Held from open to the end (db_files.hpp); declared first, released last.
+  // Held from open to the end (db_files.hpp): a descriptor of the database
+  // file itself, whose closing drops SQLite's POSIX locks on the file in this
+  // process. So it is declared first (destroyed last) and the destructor
+  // releases it explicitly after closing every connection below; an open
+  // that fails part way destroys the connections (declared after it) first too.
   std::unique_ptr<detail::owner_lock> lock_;
   std::unique_ptr<writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
