@@ -44,7 +44,14 @@ struct sqlite_options {
   std::string path{};            // created when missing
   enum class sync { normal, full } synchronous = sync::normal;
   std::size_t max_batch = 1024;  // most writes per transaction
-  int busy_timeout_ms = 5000;    // wait for another process's write lock; then the batch fails
+  // Another process holding the write lock (a backup, an admin's sqlite3
+  // shell in a transaction): the writer waits busy_timeout_ms in SQLite's
+  // busy handler, then logs that the database is locked and tries the batch
+  // again, until busy_max_ms have passed since the batch's first try; past
+  // that the batch fails (its matches are abandoned). The room directory's
+  // connection waits busy_timeout_ms.
+  int busy_timeout_ms = 5000;
+  int busy_max_ms = 60000;       // the config's store_busy_max_sec
   int checkpoint_pages = 1000;   // WAL size that starts a checkpoint (on its own thread)
 };
 

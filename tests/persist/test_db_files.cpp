@@ -137,7 +137,7 @@ TEST_CASE("store_health: a failed commit makes the store unhealthy until a commi
   SUBCASE("sqlite_store, another process holding the write lock") {
     temp_dir dir;
     const std::string path = dir.file("health.db");
-    auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 50});
+    auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 50, .busy_max_ms = 50});
     REQUIRE_MESSAGE(opened, opened.error().message());
     auto s = std::move(*opened);
     acks a;
