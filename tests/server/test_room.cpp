@@ -424,6 +424,101 @@ TEST_CASE("room: a full backlog answers server_busy") {
   CHECK(err->at("id") == 2);
 }
 
+TEST_CASE("room: a store write that waits (the database locked) pauses the room and tells its people, then goes on") {
+  memory_store inner(memory_store::callbacks::run_inline);
+  held_store store(inner);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = &first == &a ? b : a;
+  auto watcher = h.connect();
+  watcher.say({{"type", "spectate"}, {"room", room}});
+  watcher.take();
+  const auto notices = [](const std::vector<json>& msgs) {
+    std::vector<json> out;
+    for (const auto& m : msgs)
+      if (m.at("type") == "notice") out.push_back(m);
+    return out;
+  };
+
+  store.hold = true;  // the store waits (SQLite: another process holds the write lock)
+  first.c.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "end_turn"}}}});
+  h.ex->advance(store_wait_notice - std::chrono::milliseconds(1));
+  CHECK(first.c.peer->pending() == 0);  // a short wait shows nothing
+  CHECK(second.c.peer->pending() == 0);
+  h.ex->advance(std::chrono::milliseconds(1));
+  for (client* c : {&first.c, &second.c, &watcher}) {
+    const auto n = notices(c->take());
+    REQUIRE(n.size() == 1);
+    CHECK(n[0].at("code") == "store_waiting");
+    CHECK(n[0].at("room") == room);
+    CHECK(n[0].at("message").get<std::string>().find("paused") != std::string::npos);
+  }
+  // Requests wait meanwhile; a long wait sends nothing more.
+  second.c.say({{"type", "act"}, {"id", 2}, {"action", {{"type", "end_turn"}}}});
+  h.ex->advance(std::chrono::seconds(30));
+  CHECK(first.c.peer->pending() == 0);
+  CHECK(second.c.peer->pending() == 0);
+  CHECK(watcher.peer->pending() == 0);
+
+  // Stored: the room goes on, each action in order, after the notice.
+  store.hold = false;
+  store.release();
+  h.ex->run();
+  const auto f = first.c.take();
+  REQUIRE(f.size() >= 3);
+  CHECK(f[0].at("type") == "notice");
+  CHECK(f[0].at("code") == "store_resumed");
+  CHECK(f[1].at("type") == "accepted");
+  CHECK(f[1].at("id") == 1);
+  CHECK(f[2].at("type") == "update");
+  CHECK(f[2].at("seq") == 1);
+  const auto s = second.c.take();
+  REQUIRE(!s.empty());
+  CHECK(s[0].at("code") == "store_resumed");
+  CHECK(notices(s).size() == 1);
+  const json* accepted = find_type(s, "accepted");
+  REQUIRE(accepted);
+  CHECK(accepted->at("id") == 2);  // its act, held in the backlog, ran after
+  CHECK(accepted->at("seq") == 2);
+  CHECK(notices(watcher.take()).size() == 1);
+  const auto list = inner.list_matches({});
+  REQUIRE(list.size() == 1);
+  CHECK(inner.load_match(list[0].match_id)->actions.size() == 2);
+}
+
+TEST_CASE("room: a store write that waits past the store's bound fails: the match is abandoned as before") {
+  memory_store inner(memory_store::callbacks::run_inline);
+  held_store store(inner);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = &first == &a ? b : a;
+  // The store waits, then gives up (store_busy_max_sec): the write fails.
+  inner.fail_writes(true);
+  store.hold = true;
+  first.c.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "end_turn"}}}});
+  h.ex->advance(store_wait_notice);
+  CHECK(first.c.expect("notice").at("code") == "store_waiting");
+  CHECK(second.c.expect("notice").at("code") == "store_waiting");
+  store.hold = false;
+  store.release();
+  h.ex->run();
+  for (client* c : {&first.c, &second.c}) {
+    const auto msgs = c->take();
+    INFO(json(msgs).dump());
+    CHECK(find_type(msgs, "notice") == nullptr);  // no store_resumed: it was not stored
+    CHECK(find_type(msgs, "update") == nullptr);
+    REQUIRE(find_type(msgs, "error"));
+    CHECK(find_type(msgs, "error")->at("code") == "internal_error");
+  }
+  CHECK(h.stats.persistence_errors_total == 1);
+}
+
 namespace {
 // A started duel on a store the test can make fail (callbacks inline).
 struct duel_on_memory_store {
