@@ -12,7 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <map>
 #include <sstream>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -53,6 +56,21 @@ std::string holder_pid_from_file(const std::string& path) {
   return pid;
 }
 
+// The database files this process holds the lock of (device, inode). A
+// second store of the same file in this process is refused from here,
+// without opening the file: closing the descriptor it would open drops the
+// first store's SQLite (POSIX) locks on the file. With the pid that took it:
+// a forked child inherits the set, not the locks (it asks the kernel).
+std::mutex held_mu;
+std::map<std::pair<dev_t, ino_t>, pid_t> held;
+
+// `pid_path`: where the pid was read, or "" when the kernel named it.
+std::string conflict_message(const std::string& named, const std::string& pid, const std::string& pid_path) {
+  return cat("database ", named, " is in use by another cod-server", pid.empty() ? std::string() : cat(" (pid ", pid, ")"),
+             ", which holds its lock", pid_path.empty() ? std::string() : cat(" (its pid is in ", pid_path, ")"),
+             ": one server per database; stop that one, or give this one a database of its own (db)");
+}
+
 // The canonical path of an existing file; `path` itself if it cannot be had.
 std::string canonical(const std::string& path) {
   char buf[PATH_MAX];
@@ -63,6 +81,15 @@ std::string canonical(const std::string& path) {
 }  // namespace
 
 result<std::unique_ptr<owner_lock>> owner_lock::acquire(const std::string& db_path) {
+  const std::lock_guard lk(held_mu);
+  if (struct stat st {}; ::stat(db_path.c_str(), &st) == 0) {
+    const auto it = held.find({st.st_dev, st.st_ino});
+    if (it != held.end() && it->second == ::getpid()) {
+      const std::string file = canonical(db_path);
+      return status::conflict(conflict_message(file == db_path ? db_path : cat(db_path, " (the file ", file, ")"),
+                                               std::to_string(::getpid()), file + ".lock"));
+    }
+  }
   // Created 0600 when missing (SQLite would create it with the umask's mode).
   // Read-only is enough for flock; SQLite opens its own descriptors.
   const int fd = ::open(db_path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
@@ -70,33 +97,38 @@ result<std::unique_ptr<owner_lock>> owner_lock::acquire(const std::string& db_pa
   std::string file = canonical(db_path);
   std::string pid_path = file + ".lock";
   const std::string named = file == db_path ? db_path : cat(db_path, " (the file ", file, ")");
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    return status::io_error(cat("database ", named, ": cannot stat it: ", std::strerror(e)));
+  }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int e = errno;
     std::string pid = holder_pid_from_proc(fd);
-    if (pid.empty()) pid = holder_pid_from_file(pid_path);
-    ::close(fd);  // no SQLite connection to it in this store yet
-    if (e == EWOULDBLOCK)
-      return status::conflict(cat("database ", named, " is in use by another cod-server",
-                                  pid.empty() ? std::string() : cat(" (pid ", pid, ")"),
-                                  ", which holds its lock (its pid is in ", pid_path,
-                                  "): one server per database; stop that one, or give this one a database of its own "
-                                  "(db)"));
+    std::string pid_from;
+    if (pid.empty()) pid = holder_pid_from_file(pid_from = pid_path);
+    ::close(fd);  // another process's lock: no SQLite connection to the file in this one
+    if (e == EWOULDBLOCK) return status::conflict(conflict_message(named, pid, pid_from));
     return status::io_error(cat("database ", named, ": cannot lock it: ", std::strerror(e)));
   }
+  held[{st.st_dev, st.st_ino}] = ::getpid();
   // Who holds it, for the message above and for an admin reading the file.
   const int pfd = ::open(pid_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   const std::string pid = cat(static_cast<long long>(::getpid()), '\n');
   if (pfd < 0 || ::write(pfd, pid.data(), pid.size()) != static_cast<ssize_t>(pid.size()))
     spdlog::warn("persist: cannot write this process's pid into {}: {}", pid_path, std::strerror(errno));
   if (pfd >= 0) ::close(pfd);
-  return std::unique_ptr<owner_lock>(new owner_lock(std::move(file), std::move(pid_path), fd));
+  return std::unique_ptr<owner_lock>(new owner_lock(std::move(file), std::move(pid_path), fd, st.st_dev, st.st_ino));
 }
 
 owner_lock::~owner_lock() {
   // Closing releases the flock, and would drop SQLite's POSIX locks on the
   // file if a connection to it were still open in this process: the store
   // closes its connections first. The pid file stays (only informative).
+  const std::lock_guard lk(held_mu);
   if (fd_ >= 0) ::close(fd_);
+  held.erase({dev_, ino_});
 }
 
 status make_private(const std::string& file) {

@@ -9,14 +9,20 @@
 // takes on the same file, but closing ANY descriptor of the file drops every
 // POSIX lock this process holds on it: the owner_lock must be destroyed only
 // after every SQLite connection to the file in this process is closed
-// (sqlite_store declares it first, so it goes last). The kernel releases the
-// lock when the process dies (no stale lock after kill -9). The holder's pid
+// (sqlite_store declares it first, so it goes last). For the same reason a
+// second store of a file in the same process is refused from the set of
+// files this process holds (device, inode), without opening the file (only
+// when another process holds it does a refused open close its descriptor).
+// The kernel releases the lock when the process dies (no stale lock after
+// kill -9). The holder's pid
 // goes into "<file>.lock" beside the file's canonical path, for the refusal
 // message and for an admin. cod-admin only reads and never takes it.
 //
 // The database holds every live match's seed, so every hand: its files are
 // made readable by their owner only.
 #pragma once
+
+#include <sys/types.h>
 
 #include <memory>
 #include <string>
@@ -48,11 +54,13 @@ class owner_lock {
   const std::string& pid_path() const { return pid_path_; }
 
  private:
-  owner_lock(std::string file, std::string pid_path, int fd)
-      : file_(std::move(file)), pid_path_(std::move(pid_path)), fd_(fd) {}
+  owner_lock(std::string file, std::string pid_path, int fd, dev_t dev, ino_t ino)
+      : file_(std::move(file)), pid_path_(std::move(pid_path)), fd_(fd), dev_(dev), ino_(ino) {}
   std::string file_;
   std::string pid_path_;
   int fd_ = -1;  // the database file, flocked
+  dev_t dev_;    // its identity, in this process's set of held files
+  ino_t ino_;
 };
 
 // Makes each of the database's files that exists (`file` as owner_lock::file()

@@ -213,6 +213,29 @@ TEST_CASE("sqlite_store: the owner lock is the file's, whatever path names it (s
     // The holder's pid: the kernel's lock table names it for any path to the file.
     if (std::filesystem::exists("/proc/locks")) CHECK(error.find(pid) != std::string::npos);
   }
+  // Another process (a second cod-server) meets the kernel's lock on the
+  // file: a forked child, through each path.
+  for (const std::string& other : {dir.file("link.db"), dir.file("sub/../one.db"), dir.file("hard.db")}) {
+    CAPTURE(other);
+    std::cout.flush();
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      const auto second = sqlite_store::open({.path = other});
+      if (second) _exit(1);  // a second owner
+      const std::string e = second.error().message();
+      std::fprintf(stderr, "refused as expected: %s\n", e.c_str());
+      const bool named = e.find("database " + other) != std::string::npos &&
+                         (!std::filesystem::exists("/proc/locks") || e.find(pid) != std::string::npos);
+      _exit(second.error().error_code() == status::code::conflict && named ? 0 : 2);
+    }
+    int st = 0;
+    REQUIRE(::waitpid(child, &st, 0) == child);
+    REQUIRE(WIFEXITED(st));
+    INFO("child exit 1: it opened the database too; 2: refused without the conflict, the path or the holder's pid");
+    CHECK(WEXITSTATUS(st) == 0);
+  }
   // A symlink names the file it points to (where the pid file is) too.
   {
     const auto second = sqlite_store::open({.path = dir.file("link.db")});
