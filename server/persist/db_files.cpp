@@ -137,7 +137,10 @@ status make_private(const std::string& file) {
     struct stat st {};
     if (::stat(p.c_str(), &st) != 0 || (st.st_mode & (S_IRWXG | S_IRWXO)) == 0) continue;
     const unsigned mode = st.st_mode & 07777;
-    if (::chmod(p.c_str(), S_IRUSR | S_IWUSR) != 0) {
+    // The owner's bits kept (0644 -> 0600; a read-only 0444 -> 0400, which
+    // the start-up write check then refuses), the group's and others' gone.
+    const unsigned mine = mode & S_IRWXU;
+    if (::chmod(p.c_str(), mine) != 0) {
       const int e = errno;
       return status::io_error(cat(
           "database file ", p, " has mode ", fmt::format("{:o}", mode),
@@ -148,8 +151,8 @@ status make_private(const std::string& file) {
           " as its owner, or run cod-server as the user that owns the database"));
     }
     spdlog::warn("persist: {} had mode {:o}: its group or others could read it, and the database holds every live "
-                 "match's seed (so every hand); made it 600",
-                 p, mode);
+                 "match's seed (so every hand); made it {:o}",
+                 p, mode, mine);
   }
   return {};
 }

@@ -64,8 +64,9 @@ class owner_lock {
 };
 
 // Makes each of the database's files that exists (`file` as owner_lock::file()
-// names it, its -wal and -shm, its ".lock") mode 0600 when its group or
-// others may read or write it, with a warning naming it; SQLite then gives
+// names it, its -wal and -shm, its ".lock") private when its group or others
+// may read or write it (their bits removed: 0644 becomes 0600), with a
+// warning naming it; SQLite then gives
 // the -wal and -shm it creates later the database's 0600. io_error, naming
 // the file and what to do, when one cannot be changed (chmod fails: another
 // user's file).
