@@ -303,10 +303,11 @@ struct sqlite_store::writer {
                                        0, 10)));
           continue;
         }
+        const bool gave_up = waiting && locked(e);
         const std::string why =
-            waiting ? cat(e.what(), " (still locked after ", since(), " ms, the most store_busy_max_sec allows)")
+            gave_up ? cat(e.what(), " (still locked after ", since(), " ms, the most store_busy_max_sec allows)")
                     : std::string(e.what());
-        if (waiting)
+        if (gave_up)
           spdlog::error("persist: {}: the database stayed locked by another process for {} ms: giving up", db.path(),
                         since());
         spdlog::error("persist: {}: a batch of {} writes failed, none stored: {}", db.path(), batch.size(), why);
