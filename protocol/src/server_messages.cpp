@@ -219,6 +219,13 @@ json make_clock(std::string_view room, int seat, std::int64_t remaining_ms) {
   return j;
 }
 
+json make_notice(std::string_view room, std::string_view code, std::string_view message) {
+  json j = pushed("notice", room);
+  j["code"] = code;
+  j["message"] = message;
+  return j;
+}
+
 json make_error(const json& id, const protocol_error& e) {
   json j = reply("error", id);
   j.update(error_to_json(e));

@@ -242,6 +242,7 @@ status server::start() {
       }
       sqlite_options o;
       o.path = where.target;
+      o.busy_max_ms = cfg.store_busy_max_sec * 1000;
       auto opened = sqlite_store::open(o);
       if (!opened) return opened.error();
       d.store = std::move(*opened);

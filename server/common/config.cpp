@@ -133,6 +133,11 @@ std::vector<config_key> make_keys() {
                  return std::nullopt;
                },
                [](const config& c) { return c.store; }});
+  k.push_back(int_key("store_busy_max_sec",
+                      "SQLite: another process holding the database's write lock (a backup, an sqlite3 shell in a "
+                      "transaction) is waited out this long, the rooms whose writes wait telling their players; "
+                      "past it those matches are abandoned",
+                      &config::store_busy_max_sec, 1, 86400));
   k.push_back(string_key("catalogue", "card catalogue JSON (empty: the shipped catalogue)", &config::catalogue));
   k.push_back(string_key("web_root",
                          "directory of the browser clients served at /play/ and /admin/ (empty: the shipped server/web)",

@@ -38,6 +38,10 @@ struct config {
   std::string catalogue;                  // "" = the shipped catalogue
   std::string log_level = "info";         // trace, debug, info, warn, error, critical, off
   std::string web_root;                   // "" = the shipped server/web (browser clients at /play/, /admin/)
+  // SQLite: another process holding the database's write lock (a backup, an
+  // sqlite3 shell in a transaction) is waited out this long, its rooms
+  // waiting and their players told; past it their matches are abandoned.
+  int store_busy_max_sec = 60;
   // Per connection.
   std::size_t max_frame_bytes = 65536;    // larger messages: error frame_too_large, close 1009
   int rate_limit_per_sec = 20;            // token bucket refill (0 = no limit)

@@ -1,20 +1,32 @@
 // Internal: the files of a server's database besides what SQLite does with
 // them (docs/persistence.md, "One server per database" and "File modes").
 //
+// One process at a time may write a database: two servers running the same
+// matches would each accept actions the other never sees. The owner lock is
+// flock(LOCK_EX) on the database file itself, so it is the file's (its
+// device and inode), whatever path names it: a symlink, "dir/../x.db", a
+// hard link. flock locks do not interact with the POSIX (fcntl) locks SQLite
+// takes on the same file, but closing ANY descriptor of the file drops every
+// POSIX lock this process holds on it: the owner_lock must be destroyed only
+// after every SQLite connection to the file in this process is closed
+// (sqlite_store declares it first, so it goes last). For the same reason a
+// second store of a file in the same process is refused from the set of
+// files this process holds (device, inode), without opening the file (only
+// when another process holds it does a refused open close its descriptor).
+// The kernel releases the lock when the process dies (no stale lock after
+// kill -9). The holder's pid
+// goes into "<file>.lock" beside the file's canonical path, for the refusal
+// message and for an admin. cod-admin only reads and never takes it.
+//
 // The database holds every live match's seed, so every hand: its files are
-// created readable by their owner only. And one process at a time may write
-// it: two servers running the same matches would each accept actions the
-// other never sees. The owner lock is flock(LOCK_EX) on "<db>.lock" (a file of
-// its own: SQLite uses POSIX locks on the database file, and closing any other
-// descriptor of that file would drop them), held until the owner_lock is
-// destroyed or the process dies (the kernel releases it: no stale lock after
-// kill -9). cod-admin only reads and never takes it.
+// made readable by their owner only.
 #pragma once
+
+#include <sys/types.h>
 
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "common/status.hpp"
 
@@ -22,32 +34,42 @@ namespace cod::server::detail {
 
 class owner_lock {
  public:
-  // Takes the lock on `db_path` + ".lock" (created 0600) and writes this
-  // process's pid into it. conflict, with a sentence naming the file and,
-  // when it wrote one, the holder's pid, if another process (or another
-  // store in this one) holds it; io_error when the file cannot be opened or
-  // locked for another reason.
+  // Creates `db_path` empty with mode 0600 when it does not exist, opens it
+  // and takes the lock on it, then writes this process's pid into
+  // file() + ".lock" (created 0600). conflict, with a sentence naming the
+  // file and, when known, the holder's pid, if another process (or another
+  // store in this one) holds it; io_error when the file cannot be created,
+  // opened or locked for another reason.
   static result<std::unique_ptr<owner_lock>> acquire(const std::string& db_path);
+  // Releases the lock. Close every SQLite connection to the file first (the
+  // header's comment says why).
   ~owner_lock();
   owner_lock(const owner_lock&) = delete;
   owner_lock& operator=(const owner_lock&) = delete;
 
-  const std::string& path() const { return path_; }
+  // The database file's canonical path (symlinks and ".." resolved): SQLite
+  // keeps its -wal and -shm beside it.
+  const std::string& file() const { return file_; }
+  // The file the holder's pid is written into: file() + ".lock".
+  const std::string& pid_path() const { return pid_path_; }
 
  private:
-  owner_lock(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
-  std::string path_;
-  int fd_ = -1;
+  owner_lock(std::string file, std::string pid_path, int fd, dev_t dev, ino_t ino)
+      : file_(std::move(file)), pid_path_(std::move(pid_path)), fd_(fd), dev_(dev), ino_(ino) {}
+  std::string file_;
+  std::string pid_path_;
+  int fd_ = -1;  // the database file, flocked
+  dev_t dev_;    // its identity, in this process's set of held files
+  ino_t ino_;
 };
 
-// Creates `db_path` empty with mode 0600 when it does not exist (SQLite then
-// gives its -wal and -shm files the database file's mode). Returns "" or why
-// it could not.
-std::string create_private_file(const std::string& db_path);
-
-// Logs a warning for each of the database's files (the file, -wal, -shm, the
-// lock file) that exists and that its group or others may read or write.
-// Returns the paths warned about (tests).
-std::vector<std::string> warn_if_not_private(const std::string& db_path);
+// Makes each of the database's files that exists (`file` as owner_lock::file()
+// names it, its -wal and -shm, its ".lock") private when its group or others
+// may read or write it (their bits removed: 0644 becomes 0600), with a
+// warning naming it; SQLite then gives
+// the -wal and -shm it creates later the database's 0600. io_error, naming
+// the file and what to do, when one cannot be changed (chmod fails: another
+// user's file).
+status make_private(const std::string& file);
 
 }  // namespace cod::server::detail

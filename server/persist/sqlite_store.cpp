@@ -3,7 +3,10 @@
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
+#include <utility>
 #include <unordered_map>
 
 #include "common/strcat.hpp"
@@ -237,32 +240,87 @@ struct sqlite_store::writer {
     }
   }
 
-  void commit_batch(std::vector<detail::write_op>& batch, std::vector<status>& out) {
-    const auto t0 = std::chrono::steady_clock::now();
-    try {
-      begin->run();
-      for (std::size_t i = 0; i < batch.size(); ++i) {
-        out[i] = apply(batch[i]);
-        if (!out[i]) spdlog::warn("persist: {} refused: {}", detail::describe(batch[i]), out[i].message());
-      }
-      commit->run();
-    } catch (const std::exception& e) {
-      spdlog::error("persist: {}: a batch of {} writes failed, none stored: {}", db.path(), batch.size(), e.what());
-      if (db.in_transaction()) {
-        try {
-          rollback->run();
-        } catch (const std::exception& e2) {
-          spdlog::error("persist: {}: rollback failed: {}", db.path(), e2.what());
-        }
-      }
-      out.assign(batch.size(),
-                 status::io_error(cat(db.path(), ": the batch failed, none of its writes stored: ", e.what())));
-      known.clear();  // the batch is undone: forget what it taught
-      health.failed(batch.size(), e.what());
-      return;
+  // One try: the whole batch in one transaction. Throws on storage failure
+  // (the transaction may still be open).
+  void try_batch(std::vector<detail::write_op>& batch, std::vector<status>& out) {
+    begin->run();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      out[i] = apply(batch[i]);
+      if (!out[i]) spdlog::warn("persist: {} refused: {}", detail::describe(batch[i]), out[i].message());
     }
+    commit->run();
+  }
+
+  void undo_batch() {
+    if (db.in_transaction()) {
+      try {
+        rollback->run();
+      } catch (const std::exception& e2) {
+        spdlog::error("persist: {}: rollback failed: {}", db.path(), e2.what());
+      }
+    }
+    known.clear();  // the batch is undone: forget what it taught
+  }
+
+  // Another process holds the write lock (SQLITE_BUSY once SQLite's busy
+  // handler gave up after busy_timeout_ms; SQLITE_LOCKED): the batch is
+  // undone and tried again, the database's state read afresh, until
+  // busy_max_ms have passed since its first try. Meanwhile its rooms wait
+  // (their requests in their backlogs) and tell their players.
+  static bool locked(const std::exception& e) {
+    const auto* s = dynamic_cast<const sql::sql_error*>(&e);
+    return s && (s->code == SQLITE_BUSY || s->code == SQLITE_LOCKED);
+  }
+
+  void commit_batch(std::vector<detail::write_op>& batch, std::vector<status>& out) {
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    const auto deadline = t0 + std::chrono::milliseconds(busy_max_ms);
+    const auto since = [&] {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - t0).count();
+    };
+    bool waiting = false;  // the wait was logged
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+      sqlite3_busy_timeout(db.handle(), static_cast<int>(std::clamp<std::int64_t>(left, 1, busy_timeout_ms)));
+      try {
+        out.assign(batch.size(), status::ok());
+        try_batch(batch, out);
+        break;
+      } catch (const std::exception& e) {
+        undo_batch();
+        if (locked(e) && clock::now() < deadline) {
+          if (!std::exchange(waiting, true))
+            spdlog::warn("persist: {}: the database is locked by another process (a backup? an sqlite3 shell in a "
+                         "transaction?): {} writes have waited {} ms; waiting up to {} s in all (store_busy_max_sec), "
+                         "then their matches are abandoned. End that process's transaction (fuser {} shows who has "
+                         "the file open)",
+                         db.path(), batch.size(), since(), busy_max_ms / 1000.0, db.path());
+          // SQLite's busy handler waited; an immediate refusal (SQLITE_LOCKED) must not spin.
+          std::this_thread::sleep_for(std::chrono::milliseconds(
+              std::clamp<std::int64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now())
+                                           .count(),
+                                       0, 10)));
+          continue;
+        }
+        const bool gave_up = waiting && locked(e);
+        const std::string why =
+            gave_up ? cat(e.what(), " (still locked after ", since(), " ms, the most store_busy_max_sec allows)")
+                    : std::string(e.what());
+        if (gave_up)
+          spdlog::error("persist: {}: the database stayed locked by another process for {} ms: giving up", db.path(),
+                        since());
+        spdlog::error("persist: {}: a batch of {} writes failed, none stored: {}", db.path(), batch.size(), why);
+        out.assign(batch.size(), status::io_error(cat(db.path(), ": the batch failed, none of its writes stored: ", why)));
+        health.failed(batch.size(), why);
+        return;
+      }
+    }
+    if (waiting)
+      spdlog::warn("persist: {}: the database is free again after {} ms: the {} waiting writes are stored", db.path(),
+                   since(), batch.size());
     health.committed();
-    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0);
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - t0);
     spdlog::debug("persist: committed {} writes in {} us", batch.size(), us.count());
   }
 
@@ -272,6 +330,8 @@ struct sqlite_store::writer {
   std::unique_ptr<sql::stmt> last_draft_seq, insert_draft, insert_audit, upsert_league;
   std::unordered_map<std::string, match_state_entry> known;  // playing matches
   detail::health_tracker health;
+  int busy_timeout_ms = 5000;  // sqlite_options
+  int busy_max_ms = 60000;
 };
 
 namespace {
@@ -303,34 +363,39 @@ void check_writable(sql::db& d) {
 result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o) {
   try {
     std::unique_ptr<sqlite_store> s(new sqlite_store());
-    // One server per database, before anything touches it (db_files.hpp).
+    // One server per database, before anything touches it (db_files.hpp):
+    // the lock is the file's, whatever path names it.
     auto lock = detail::owner_lock::acquire(o.path);
     if (!lock) return lock.error();
     s->lock_ = std::move(*lock);
-    if (std::string e = detail::create_private_file(o.path); !e.empty()) throw persist_error(e);
-    detail::warn_if_not_private(o.path);
-    s->writer_ = std::make_unique<writer>(o.path);
+    // Every connection opens the canonical path, beside which SQLite keeps
+    // the -wal and -shm that make_private checked.
+    const std::string path = s->lock_->file();
+    if (status st = detail::make_private(path); !st) return st;
+    s->writer_ = std::make_unique<writer>(path);
     sql::db& d = s->writer_->db;
     const auto mode = d.query_text("PRAGMA journal_mode = WAL");
     if (!mode || *mode != "wal")
-      throw persist_error(cat("database ", o.path, ": cannot use WAL journal mode (got '", mode.value_or(""), "')"));
+      throw persist_error(cat("database ", path, ": cannot use WAL journal mode (got '", mode.value_or(""), "')"));
     d.exec(o.synchronous == sqlite_options::sync::full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
     d.exec("PRAGMA foreign_keys = ON");
     sqlite3_busy_timeout(d.handle(), o.busy_timeout_ms);
+    s->writer_->busy_timeout_ms = std::max(1, o.busy_timeout_ms);
+    s->writer_->busy_max_ms = std::max(0, o.busy_max_ms);
     d.exec("PRAGMA journal_size_limit = 67108864");
     s->version_at_open_ = migrate(d);
     check_writable(d);
     s->writer_->prepare();
     // Checkpoints leave the writer thread (persist/checkpointer.hpp).
     d.exec("PRAGMA wal_autocheckpoint = 0");
-    s->checkpointer_ = std::make_unique<detail::checkpointer>(o.path, d.handle(), o.checkpoint_pages);
-    auto reader = sqlite_reader::open(o.path);
+    s->checkpointer_ = std::make_unique<detail::checkpointer>(path, d.handle(), o.checkpoint_pages);
+    auto reader = sqlite_reader::open(path);
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
-    s->directory_ = std::make_unique<detail::sqlite_directory>(o.path, o.busy_timeout_ms);
+    s->directory_ = std::make_unique<detail::sqlite_directory>(path, o.busy_timeout_ms);
     writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
-        o.path, o.max_batch,
+        path, o.max_batch,
         [w](std::vector<detail::write_op>& batch, std::vector<status>& out) { w->commit_batch(batch, out); });
     return s;
   } catch (const std::exception& e) {
@@ -344,6 +409,10 @@ sqlite_store::~sqlite_store() {
   directory_.reset();
   reader_.reset();
   writer_.reset();
+  // Last, once every connection of this store is closed: closing the owner
+  // lock's descriptor of the database file drops every POSIX lock this
+  // process holds on the file, SQLite's included (db_files.hpp).
+  lock_.reset();
 }
 
 void sqlite_store::create_match(const match_record& m, done_fn done) {

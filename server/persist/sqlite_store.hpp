@@ -44,19 +44,26 @@ struct sqlite_options {
   std::string path{};            // created when missing
   enum class sync { normal, full } synchronous = sync::normal;
   std::size_t max_batch = 1024;  // most writes per transaction
-  int busy_timeout_ms = 5000;    // wait for another process's write lock; then the batch fails
+  // Another process holding the write lock (a backup, an admin's sqlite3
+  // shell in a transaction): the writer waits busy_timeout_ms in SQLite's
+  // busy handler, then logs that the database is locked and tries the batch
+  // again, until busy_max_ms have passed since the batch's first try; past
+  // that the batch fails (its matches are abandoned). The room directory's
+  // connection waits busy_timeout_ms.
+  int busy_timeout_ms = 5000;
+  int busy_max_ms = 60000;       // the config's store_busy_max_sec
   int checkpoint_pages = 1000;   // WAL size that starts a checkpoint (on its own thread)
 };
 
 class sqlite_store final : public match_store, public room_directory {
  public:
-  // Takes the database's owner lock ("<path>.lock", db_files.hpp), opens
-  // (creating the file 0600 when missing; a warning for files its group or
-  // others can read), switches to WAL, applies the migrations, and writes
-  // once to check it can. On failure a sentence and a code: conflict when
-  // another process holds the lock; io_error for an unreadable or corrupt
-  // file, a database that is not ours, a schema newer than ours, a file it
-  // cannot write.
+  // Takes the database file's owner lock (db_files.hpp; whatever path names
+  // the file), makes its files 0600 (creating the file when missing), opens,
+  // switches to WAL, applies the migrations, and writes once to check it
+  // can. On failure a sentence and a code: conflict when another process
+  // holds the lock; io_error for a file it may not make private (another
+  // user's), an unreadable or corrupt file, a database that is not ours, a
+  // schema newer than ours, a file it cannot write.
   static result<std::unique_ptr<sqlite_store>> open(const sqlite_options& o);
   // Commits everything queued, then closes.
   ~sqlite_store() override;
@@ -110,7 +117,11 @@ class sqlite_store final : public match_store, public room_directory {
   struct writer;
   sqlite_store() = default;
 
-  // Held from open to the end (db_files.hpp); declared first, released last.
+  // Held from open to the end (db_files.hpp): a descriptor of the database
+  // file itself, whose closing drops SQLite's POSIX locks on the file in this
+  // process. So it is declared first (destroyed last) and the destructor
+  // releases it explicitly after closing every connection below; an open
+  // that fails part way destroys the connections (declared after it) first too.
   std::unique_ptr<detail::owner_lock> lock_;
   std::unique_ptr<writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;

@@ -20,9 +20,12 @@
 // callback (posted back to this executor). While a write is pending the room
 // holds further requests in a bounded backlog and runs them, in order, once
 // the write is durable, so clients never see state the store has not kept.
+// A write pending over store_wait_notice gets every seat and spectator a
+// notice (store_waiting), and store_resumed once it is stored.
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -79,6 +82,12 @@ struct room_hooks {
       finished;
   int spectator_delay = 0;  // in accepted actions; 0: live
 };
+
+// A store write pending this long (the database locked by another process:
+// the SQLite store waits up to store_busy_max_sec) is announced to the
+// room's seats and spectators (notice store_waiting), its end too
+// (store_resumed): docs/protocol.md, "notice".
+inline constexpr std::chrono::milliseconds store_wait_notice{2000};
 
 // The docs/rules.md revision stored with each match (match_record::rules_version).
 inline constexpr const char* rules_version = "rules.md/engine-2";
@@ -282,6 +291,9 @@ class room : public std::enable_shared_from_this<room> {
   // `then` runs on the executor (see write_failure) and the backlog drains.
   void persist(const store_write& write, write_failure failed, task then);
   void on_stored(const cod::server::status& st, const write_failure& failed, const task& then);
+  // A write pending for store_wait_notice: every seat and spectator gets a
+  // notice (store_waiting), and store_resumed once it is stored.
+  void on_store_waiting();
   void do_act(const std::shared_ptr<peer>& c, const protocol::act_msg& m);
   // act and draft_pick: the sender's seat, or -1 once it has been told why
   // it may not act (a spectator; a connection with no seat is detached).
@@ -409,6 +421,8 @@ class room : public std::enable_shared_from_this<room> {
   bool stopping_ = false;
   bool moved_ = false;  // move_away: another node runs the room
   bool busy_ = false;  // a store write is pending
+  serial_executor::timer_id store_wait_timer_ = 0;  // the pending write's store_wait_notice
+  bool store_wait_told_ = false;                    // its store_waiting was sent
   std::deque<task> backlog_;
   std::vector<seat_state> seats_;
   std::vector<watcher> spectators_;

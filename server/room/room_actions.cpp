@@ -34,6 +34,12 @@ struct room::outgoing {
 
 void room::persist(const store_write& write, write_failure failed, task then) {
   busy_ = true;
+  // A write that takes long (the database locked by another process: the
+  // store waits up to store_busy_max_sec) is shown to the room's people.
+  std::weak_ptr<room> weak = weak_from_this();
+  store_wait_timer_ = ex_->schedule(store_wait_notice, [weak] {
+    if (auto self = weak.lock()) self->on_store_waiting();
+  });
   // The store calls back once: what it carries moves on to the executor.
   write([self = shared_from_this(), failed = std::move(failed),
          then = std::move(then)](const server::status& st) mutable {
@@ -43,8 +49,22 @@ void room::persist(const store_write& write, write_failure failed, task then) {
   });
 }
 
+void room::on_store_waiting() {
+  store_wait_timer_ = 0;
+  if (!busy_ || stopping_ || moved_) return;
+  store_wait_told_ = true;
+  spdlog::warn("room {}: a store write has waited {} ms: the room is paused, its players told", p_.id,
+               store_wait_notice.count());
+  broadcast(pr::make_notice(p_.id, "store_waiting",
+                            "the server is waiting for its database (another process holds it): the match is "
+                            "paused, nothing is lost; it goes on by itself when the database is free"));
+}
+
 void room::on_stored(const server::status& st, const write_failure& failed, const task& then) {
   busy_ = false;
+  if (store_wait_timer_) ex_->cancel(std::exchange(store_wait_timer_, 0));
+  if (std::exchange(store_wait_told_, false) && st && !moved_)
+    broadcast(pr::make_notice(p_.id, "store_resumed", "the server's database is back: the match goes on"));
   if (!st && svc_.fenced && st.error_code() == server::status::code::conflict) {
     // The fence: another node holds this room's lease and runs its match
     // from the stored log (this write is not in it, and was never

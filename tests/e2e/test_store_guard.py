@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End to end, the database under abuse: a second cod-server on the
-same database refuses to start, naming the lock file and the first one's pid,
+same database (by its path, or through a symlink) refuses to start, naming
+the database and the first one's pid,
 while cod-admin still reads it; the database and its lock file are 0600; and
 a kill -9 right after a match ended (its result stored, the player maybe not
 told) loses nothing: the restarted server gives the finished room back, and
@@ -41,20 +42,23 @@ def test(args, work):
     os.umask(0o022)  # the usual one: without care the files would be 0644
     server = e2e.Server(args.server, work, db).start()
 
-    # One server per database.
-    log_path = os.path.join(work, "second.log")
-    with open(log_path, "w") as out:
-        second = e2e.spawn([args.server, "--address", "127.0.0.1", "--port", "0", "--db", db], stdout=out)
-    try:
-        rc = second.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        second.kill()
-        raise e2e.TestFailure("a second cod-server on the same database is still running")
-    text = open(log_path, errors="replace").read()
-    check(rc == 1, "the second server exited %s:\n%s" % (rc, text))
-    check(db + ".lock" in text and "(pid %d)" % server.proc.pid in text,
-          "the refusal does not name the lock file and the first server's pid:\n%s" % text)
-    e2e.log("second server refused:", text.strip().splitlines()[-1])
+    # One server per database, whatever path names it: the lock is the file's.
+    link = os.path.join(work, "link.db")
+    os.symlink(db, link)
+    for n, path in enumerate((db, link)):
+        log_path = os.path.join(work, "second-%d.log" % n)
+        with open(log_path, "w") as out:
+            second = e2e.spawn([args.server, "--address", "127.0.0.1", "--port", "0", "--db", path], stdout=out)
+        try:
+            rc = second.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            second.kill()
+            raise e2e.TestFailure("a second cod-server on the same database (as %s) is still running" % path)
+        text = open(log_path, errors="replace").read()
+        check(rc == 1, "the second server exited %s:\n%s" % (rc, text))
+        check("database " + path in text and "(pid %d)" % server.proc.pid in text,
+              "the refusal does not name the database and the first server's pid:\n%s" % text)
+        e2e.log("second server refused:", text.strip().splitlines()[-1])
     if args.admin:
         rc, out = e2e.run_admin(args.admin, db, "list")
         check(rc == 0, "cod-admin list while the server runs: exit %s\n%s" % (rc, out))

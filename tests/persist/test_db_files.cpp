@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "helpers.hpp"
@@ -92,28 +93,11 @@ TEST_CASE("sqlite_store: the database, its -wal and -shm and its lock file are c
     CAPTURE(suffix);
     CHECK(mode_of(path + suffix) == 0600);
   }
-  CHECK(detail::warn_if_not_private(path).empty());
   CHECK(a.wrong() == 0);
 }
 
-TEST_CASE("sqlite_store: an existing database its group or others can read is named in a warning") {
-  temp_dir dir;
-  const std::string path = dir.file("shared.db");
-  {
-    const auto first = sqlite_store::open({.path = path});
-    REQUIRE_MESSAGE(first, first.error().message());
-  }
-  std::filesystem::permissions(path, std::filesystem::perms(0644));
-  CHECK(detail::warn_if_not_private(path) == std::vector<std::string>{path});
-  // It still opens (an admin may mean it), and the lock file stays private.
-  auto opened = sqlite_store::open({.path = path});
-  REQUIRE_MESSAGE(opened, opened.error().message());
-  auto s = std::move(*opened);
-  CHECK(mode_of(path + ".lock") == 0600);
-}
-
 TEST_CASE("sqlite_store: a database it cannot write is refused at open, not at the first match") {
-  // As an unprivileged user on a read-only file in a writable directory
+  // As an unprivileged user on its read-only file in a writable directory
   // (SQLite then opens it read-only, and BEGIN IMMEDIATE ... COMMIT without
   // a write succeeds). Root ignores file modes: the child drops to nobody.
   temp_dir dir;
@@ -125,7 +109,10 @@ TEST_CASE("sqlite_store: a database it cannot write is refused at open, not at t
     s->create_match(sample_record("m"), nullptr);
   }
   std::filesystem::permissions(dir.path(), std::filesystem::perms(0777));
-  std::filesystem::permissions(path, std::filesystem::perms(0444));
+  // Private (0400) and the child's own, so that only its mode keeps it
+  // from writing (a file others may read would be refused before that).
+  std::filesystem::permissions(path, std::filesystem::perms(0400));
+  if (::geteuid() == 0) REQUIRE(::chown(path.c_str(), 65534, 65534) == 0);
   std::filesystem::remove(path + ".lock");  // root's, 0600: the child makes its own
   std::cout.flush();
   std::fflush(nullptr);
@@ -150,7 +137,7 @@ TEST_CASE("store_health: a failed commit makes the store unhealthy until a commi
   SUBCASE("sqlite_store, another process holding the write lock") {
     temp_dir dir;
     const std::string path = dir.file("health.db");
-    auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 50});
+    auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 50, .busy_max_ms = 50});
     REQUIRE_MESSAGE(opened, opened.error().message());
     auto s = std::move(*opened);
     acks a;
@@ -197,4 +184,164 @@ TEST_CASE("store_health: a failed commit makes the store unhealthy until a commi
     CHECK(s.health().ok);
     CHECK(a.wrong() == 0);
   }
+}
+
+TEST_CASE("sqlite_store: the owner lock is the file's, whatever path names it (symlink, '..', hard link)") {
+  temp_dir dir;
+  std::filesystem::create_directory(dir.file("sub"));
+  const std::string path = dir.file("one.db");
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto first = std::move(*opened);
+  acks a;
+  first->create_match(sample_record("m"), a.expect(true));
+  first->flush();
+
+  std::filesystem::create_symlink(path, dir.file("link.db"));
+  std::filesystem::create_hard_link(path, dir.file("hard.db"));
+  const std::string pid = "(pid " + std::to_string(::getpid()) + ")";
+  for (const std::string& other : {dir.file("link.db"), dir.file("sub/../one.db"), dir.file("hard.db")}) {
+    CAPTURE(other);
+    const auto second = sqlite_store::open({.path = other});
+    REQUIRE_FALSE(second);
+    CHECK(second.error().error_code() == status::code::conflict);
+    const std::string error = second.error().message();
+    INFO(error);
+    CHECK(error.find("database " + other) != std::string::npos);
+    CHECK(error.find("in use by another cod-server") != std::string::npos);
+    CHECK(error.find("one server per database") != std::string::npos);
+    // The holder's pid: the kernel's lock table names it for any path to the file.
+    if (std::filesystem::exists("/proc/locks")) CHECK(error.find(pid) != std::string::npos);
+  }
+  // Another process (a second cod-server) meets the kernel's lock on the
+  // file: a forked child, through each path.
+  for (const std::string& other : {dir.file("link.db"), dir.file("sub/../one.db"), dir.file("hard.db")}) {
+    CAPTURE(other);
+    std::cout.flush();
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      const auto second = sqlite_store::open({.path = other});
+      if (second) _exit(1);  // a second owner
+      const std::string e = second.error().message();
+      std::fprintf(stderr, "refused as expected: %s\n", e.c_str());
+      const bool named = e.find("database " + other) != std::string::npos &&
+                         (!std::filesystem::exists("/proc/locks") || e.find(pid) != std::string::npos);
+      _exit(second.error().error_code() == status::code::conflict && named ? 0 : 2);
+    }
+    int st = 0;
+    REQUIRE(::waitpid(child, &st, 0) == child);
+    REQUIRE(WIFEXITED(st));
+    INFO("child exit 1: it opened the database too; 2: refused without the conflict, the path or the holder's pid");
+    CHECK(WEXITSTATUS(st) == 0);
+  }
+  // A symlink names the file it points to (where the pid file is) too.
+  {
+    const auto second = sqlite_store::open({.path = dir.file("link.db")});
+    REQUIRE_FALSE(second);
+    CHECK(second.error().message().find(path + ".lock") != std::string::npos);
+  }
+
+  // The first writes on, untouched by the refused opens.
+  first->append_action("m", sample_action(1), a.expect(true));
+  first->flush();
+  CHECK(a.wrong() == 0);
+  CHECK(first->load_match("m")->actions.size() == 1);
+
+  // Once it is gone, a store through the symlink is the owner.
+  first.reset();
+  auto again = sqlite_store::open({.path = dir.file("link.db")});
+  REQUIRE_MESSAGE(again, again.error().message());
+  CHECK((*again)->load_match("m")->actions.size() == 1);
+}
+
+TEST_CASE("sqlite_store: an existing database, -wal, -shm and lock file readable by others are made 0600 at open") {
+  const umask_scope u(022);
+  temp_dir dir;
+  const std::string path = dir.file("shared.db");
+  {
+    auto first = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(first, first.error().message());
+    (*first)->create_match(sample_record("m"), nullptr);
+  }
+  // As an older server (or an admin's cp) left it: the database 0644, and
+  // with it the -wal and -shm SQLite creates (it gives them the database's
+  // mode), and the lock file.
+  std::filesystem::permissions(path, std::filesystem::perms(0644));
+  std::filesystem::permissions(path + ".lock", std::filesystem::perms(0644));
+  auto other = std::make_unique<raw_db>(path);  // keeps a -wal and -shm while the store opens
+  other->exec("UPDATE matches SET room_id = room_id");
+  for (const char* suffix : {"", "-wal", "-shm", ".lock"}) {
+    CAPTURE(suffix);
+    REQUIRE(mode_of(path + suffix) == 0644);
+  }
+  {
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto s = std::move(*opened);
+    for (const char* suffix : {"", "-wal", "-shm", ".lock"}) {
+      CAPTURE(suffix);
+      CHECK(mode_of(path + suffix) == 0600);
+    }
+    acks a;
+    s->append_action("m", sample_action(1), a.expect(true));
+    s->flush();
+    CHECK(a.wrong() == 0);
+  }
+  // The -wal and -shm SQLite creates from now on take the database's 0600.
+  other.reset();
+  std::filesystem::remove(path + "-wal");
+  std::filesystem::remove(path + "-shm");
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto s = std::move(*opened);
+  acks a;
+  s->append_action("m", sample_action(2), a.expect(true));
+  s->flush();
+  CHECK(a.wrong() == 0);
+  for (const char* suffix : {"", "-wal", "-shm", ".lock"}) {
+    CAPTURE(suffix);
+    CHECK(mode_of(path + suffix) == 0600);
+  }
+}
+
+TEST_CASE("sqlite_store: a database readable by others that it may not chmod is refused, naming the file") {
+  // A file of another user, mode 0666 (writable, so nothing else refuses
+  // it): cod-server cannot make it private, so it does not start. Root
+  // may chmod anything: the child drops to nobody, the file stays root's.
+  if (::geteuid() != 0) {
+    MESSAGE("skipped: needs root, to give the database to another user");
+    return;
+  }
+  temp_dir dir;
+  const std::string path = dir.file("theirs.db");
+  {
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+  }
+  std::filesystem::permissions(dir.path(), std::filesystem::perms(0777));
+  std::filesystem::permissions(path, std::filesystem::perms(0666));
+  std::filesystem::remove(path + ".lock");  // root's, 0600: the child makes its own
+  std::cout.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) _exit(10);
+    const auto s = sqlite_store::open({.path = path});
+    if (s) _exit(1);  // started on a database every user can read
+    const std::string e = s.error().message();
+    std::fprintf(stderr, "refused as expected: %s\n", e.c_str());
+    _exit(e.find(path) != std::string::npos && e.find("chmod 600") != std::string::npos &&
+                  e.find("Operation not permitted") != std::string::npos
+              ? 0
+              : 2);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  INFO("child exit 1: the store opened; 2: refused for another reason (its stderr says)");
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(mode_of(path) == 0666);
 }

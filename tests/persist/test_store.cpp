@@ -409,7 +409,7 @@ TEST_CASE("sqlite_store: WAL checkpoints run off the writer thread once the WAL 
 TEST_CASE("sqlite_store: a failed commit refuses its whole batch; the log never gets a hole") {
   temp_dir dir;
   const std::string path = dir.file("busy.db");
-  auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 50});
+  auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 50, .busy_max_ms = 50});
   REQUIRE_MESSAGE(opened, opened.error().message());
   auto s = std::move(*opened);
   acks good, bad;
@@ -418,7 +418,7 @@ TEST_CASE("sqlite_store: a failed commit refuses its whole batch; the log never 
   s->flush();
   {
     raw_db other(path);
-    other.exec("BEGIN IMMEDIATE");  // another process holds the write lock: commits fail (SQLITE_BUSY)
+    other.exec("BEGIN IMMEDIATE");  // another process holds the write lock past busy_max_ms: commits fail (SQLITE_BUSY)
     s->append_action("m", sample_action(2), bad.expect(false));
     s->append_action("m", sample_action(3), bad.expect(false));
     s->flush();
@@ -434,6 +434,68 @@ TEST_CASE("sqlite_store: a failed commit refuses its whole batch; the log never 
   auto sm = s->load_match("m");
   REQUIRE(sm);
   CHECK(sm->actions == std::vector<action_record>{sample_action(1), sample_action(2)});
+}
+
+TEST_CASE("sqlite_store: another process's write lock held past busy_timeout_ms is waited out, up to busy_max_ms") {
+  // The shapes of store_busy_max_sec = 60 with SQLite's busy_timeout of 5 s,
+  // scaled down: each try waits 100 ms, the writer keeps trying for 1.5 s.
+  temp_dir dir;
+  const std::string path = dir.file("locked.db");
+  auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 100, .busy_max_ms = 1500});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto s = std::move(*opened);
+  acks good, bad;
+  s->create_match(sample_record("m"), good.expect(true));
+  s->append_action("m", sample_action(1), good.expect(true));
+  s->flush();
+  REQUIRE(good.calls() == 2);
+  {
+    // A backup, or an admin's sqlite3 shell after BEGIN IMMEDIATE, for 6
+    // tries' worth of busy_timeout_ms: the writes wait, nothing fails.
+    raw_db other(path);
+    other.exec("BEGIN IMMEDIATE");
+    for (std::int64_t seq = 2; seq <= 6; ++seq) s->append_action("m", sample_action(seq), good.expect(true));
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    CHECK(good.calls() == 2);  // none answered yet, none failed
+    CHECK(s->pending() == 5);
+    CHECK(s->health().ok);
+    other.exec("COMMIT");
+  }
+  s->flush();
+  CHECK(good.calls() == 7);
+  CHECK(good.wrong() == 0);
+  CHECK(s->health().ok);
+  CHECK(s->health().write_errors == 0);
+  std::vector<action_record> want;
+  for (std::int64_t seq = 1; seq <= 6; ++seq) want.push_back(sample_action(seq));
+  CHECK(s->load_match("m")->actions == want);
+
+  {
+    // Held past busy_max_ms: the write fails as before (the room abandons
+    // its match), after about busy_max_ms, and the store goes on after.
+    raw_db other(path);
+    other.exec("BEGIN IMMEDIATE");
+    const auto t0 = std::chrono::steady_clock::now();
+    s->append_action("m", sample_action(7), bad.expect(false));
+    s->flush();
+    const auto waited =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(waited >= 1400);
+    CHECK(waited < 10000);
+    CHECK(bad.calls() == 1);
+    const store_health h = s->health();
+    CHECK_FALSE(h.ok);
+    CHECK(h.write_errors == 1);
+    CHECK(h.last_error.find("locked") != std::string::npos);
+    other.exec("COMMIT");
+  }
+  s->append_action("m", sample_action(7), good.expect(true));
+  s->flush();
+  CHECK(bad.wrong() == 0);
+  CHECK(good.wrong() == 0);
+  CHECK(s->health().ok);
+  want.push_back(sample_action(7));
+  CHECK(s->load_match("m")->actions == want);
 }
 
 TEST_CASE("store: an empty options_json round-trips as given") {

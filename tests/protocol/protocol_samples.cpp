@@ -499,6 +499,8 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/history", proto::make_history(14, "r7k2", 0, {}));
   emit("server/seat_status", proto::make_seat_status("r7k2", 1, false));
   emit("server/clock", proto::make_clock("r7k2", 0, 295000));
+  emit("server/notice", proto::make_notice("r7k2", "store_waiting", "waiting for the database"));
+  emit("server/notice", proto::make_notice("r7k2", "store_resumed", "the database is back"));
   draft_samples(cat);
   emit("server/clock", proto::make_clock("r7k2", 1, -20));
   emit("server/match_over", proto::make_match_over("r7k2", 0b10, cod::end_reason::fort_destroyed,

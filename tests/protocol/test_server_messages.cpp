@@ -49,6 +49,8 @@ TEST_CASE("replies echo the request id, pushed messages have none") {
         json{{"type", "seat_status"}, {"room", "r1"}, {"seat", 0}, {"connected", true}});
   CHECK(proto::make_clock("r1", 1, 1500) ==
         json{{"type", "clock"}, {"room", "r1"}, {"seat", 1}, {"remaining_ms", 1500}});
+  CHECK(proto::make_notice("r1", "store_waiting", "wait") ==
+        json{{"type", "notice"}, {"room", "r1"}, {"code", "store_waiting"}, {"message", "wait"}});
 }
 
 TEST_CASE("match_over reveals the seed as decimal text") {

@@ -1,16 +1,20 @@
 // Room and lobby logic without sockets: client_sessions over recording peers,
 // rooms on a manual executor, memory_store running its callbacks inline.
 #include <doctest/doctest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "cod/protocol/catalogue_json.hpp"
 #include "common/metrics.hpp"
 #include "common/sha256.hpp"
 #include "persist/memory_store.hpp"
+#include "persist/sqlite_store.hpp"
 #include "replay/recovery.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
@@ -422,6 +426,241 @@ TEST_CASE("room: a full backlog answers server_busy") {
   REQUIRE(err);
   CHECK(err->at("code") == "not_your_turn");  // id 2, after the turn passed
   CHECK(err->at("id") == 2);
+}
+
+TEST_CASE("room: a store write that waits (the database locked) pauses the room and tells its people, then goes on") {
+  memory_store inner(memory_store::callbacks::run_inline);
+  held_store store(inner);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = &first == &a ? b : a;
+  auto watcher = h.connect();
+  watcher.say({{"type", "spectate"}, {"room", room}});
+  watcher.take();
+  const auto notices = [](const std::vector<json>& msgs) {
+    std::vector<json> out;
+    for (const auto& m : msgs)
+      if (m.at("type") == "notice") out.push_back(m);
+    return out;
+  };
+
+  store.hold = true;  // the store waits (SQLite: another process holds the write lock)
+  first.c.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "end_turn"}}}});
+  h.ex->advance(store_wait_notice - std::chrono::milliseconds(1));
+  CHECK(first.c.peer->pending() == 0);  // a short wait shows nothing
+  CHECK(second.c.peer->pending() == 0);
+  h.ex->advance(std::chrono::milliseconds(1));
+  for (client* c : {&first.c, &second.c, &watcher}) {
+    const auto n = notices(c->take());
+    REQUIRE(n.size() == 1);
+    CHECK(n[0].at("code") == "store_waiting");
+    CHECK(n[0].at("room") == room);
+    CHECK(n[0].at("message").get<std::string>().find("paused") != std::string::npos);
+  }
+  // Requests wait meanwhile; a long wait sends nothing more.
+  second.c.say({{"type", "act"}, {"id", 2}, {"action", {{"type", "end_turn"}}}});
+  h.ex->advance(std::chrono::seconds(30));
+  CHECK(first.c.peer->pending() == 0);
+  CHECK(second.c.peer->pending() == 0);
+  CHECK(watcher.peer->pending() == 0);
+
+  // Stored: the room goes on, each action in order, after the notice.
+  store.hold = false;
+  store.release();
+  h.ex->run();
+  const auto f = first.c.take();
+  REQUIRE(f.size() >= 3);
+  CHECK(f[0].at("type") == "notice");
+  CHECK(f[0].at("code") == "store_resumed");
+  CHECK(f[1].at("type") == "accepted");
+  CHECK(f[1].at("id") == 1);
+  CHECK(f[2].at("type") == "update");
+  CHECK(f[2].at("seq") == 1);
+  const auto s = second.c.take();
+  REQUIRE(!s.empty());
+  CHECK(s[0].at("code") == "store_resumed");
+  CHECK(notices(s).size() == 1);
+  const json* accepted = find_type(s, "accepted");
+  REQUIRE(accepted);
+  CHECK(accepted->at("id") == 2);  // its act, held in the backlog, ran after
+  CHECK(accepted->at("seq") == 2);
+  CHECK(notices(watcher.take()).size() == 1);
+  const auto list = inner.list_matches({});
+  REQUIRE(list.size() == 1);
+  CHECK(inner.load_match(list[0].match_id)->actions.size() == 2);
+}
+
+TEST_CASE("room: a store write that waits past the store's bound fails: the match is abandoned as before") {
+  memory_store inner(memory_store::callbacks::run_inline);
+  held_store store(inner);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = &first == &a ? b : a;
+  // The store waits, then gives up (store_busy_max_sec): the write fails.
+  inner.fail_writes(true);
+  store.hold = true;
+  first.c.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "end_turn"}}}});
+  h.ex->advance(store_wait_notice);
+  CHECK(first.c.expect("notice").at("code") == "store_waiting");
+  CHECK(second.c.expect("notice").at("code") == "store_waiting");
+  store.hold = false;
+  store.release();
+  h.ex->run();
+  for (client* c : {&first.c, &second.c}) {
+    const auto msgs = c->take();
+    INFO(json(msgs).dump());
+    CHECK(find_type(msgs, "notice") == nullptr);  // no store_resumed: it was not stored
+    CHECK(find_type(msgs, "update") == nullptr);
+    REQUIRE(find_type(msgs, "error"));
+    CHECK(find_type(msgs, "error")->at("code") == "internal_error");
+  }
+  CHECK(h.stats.persistence_errors_total == 1);
+}
+
+namespace {
+// A store that answers each write before the call returns (the writes of
+// `inner`, a threaded store, flushed): the manual executor's tests run on it.
+class flushed_store final : public match_store {
+ public:
+  explicit flushed_store(match_store& inner) : inner_(inner) {}
+  void create_match(const match_record& m, done_fn done) override { inner_.create_match(m, std::move(done)), flush(); }
+  void append_action(const std::string& id, const action_record& a, done_fn done) override {
+    inner_.append_action(id, a, std::move(done));
+    flush();
+  }
+  void finish_match(const std::string& id, const match_result& r, done_fn done) override {
+    inner_.finish_match(id, r, std::move(done));
+    flush();
+  }
+  void append_note(const std::string& id, std::int64_t at, const std::string& text) override {
+    inner_.append_note(id, at, text);
+    flush();
+  }
+  void append_draft(const std::string& id, const std::vector<draft_event_record>& rows, done_fn done) override {
+    inner_.append_draft(id, rows, std::move(done));
+    flush();
+  }
+  void save_tournament(const stored_tournament& t, done_fn done) override {
+    inner_.save_tournament(t, std::move(done));
+    flush();
+  }
+  void record_audit(const audit_record& r, done_fn done) override {
+    inner_.record_audit(r, std::move(done));
+    flush();
+  }
+  void save_league(const stored_league& l, done_fn done) override {
+    inner_.save_league(l, std::move(done));
+    flush();
+  }
+  std::vector<stored_league> load_leagues() override { return inner_.load_leagues(); }
+  std::vector<stored_match> load_unfinished() override { return inner_.load_unfinished(); }
+  std::vector<stored_tournament> load_tournaments() override { return inner_.load_tournaments(); }
+  std::vector<audit_record> list_audit(const std::string& id) override { return inner_.list_audit(id); }
+  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override {
+    return inner_.load_finished_since(ended_from_ms);
+  }
+  std::optional<stored_match> load_match(const std::string& id) override { return inner_.load_match(id); }
+  std::vector<match_summary> list_matches(const match_query& q) override { return inner_.list_matches(q); }
+  void flush() override { inner_.flush(); }
+  std::size_t pending() const override { return inner_.pending(); }
+  std::uint64_t commits() const override { return inner_.commits(); }
+  store_health health() const override { return inner_.health(); }
+
+ private:
+  match_store& inner_;
+};
+
+// Another process's transaction on a SQLite file: BEGIN IMMEDIATE now, COMMIT
+// after `hold` (on a thread of its own).
+class write_lock_holder {
+ public:
+  write_lock_holder(const std::string& path, std::chrono::milliseconds hold) {
+    REQUIRE(sqlite3_open(path.c_str(), &db_) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    thread_ = std::thread([this, hold] {
+      std::this_thread::sleep_for(hold);
+      sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+    });
+  }
+  ~write_lock_holder() {
+    thread_.join();
+    sqlite3_close(db_);
+  }
+  write_lock_holder(const write_lock_holder&) = delete;
+  write_lock_holder& operator=(const write_lock_holder&) = delete;
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::thread thread_;
+};
+}  // namespace
+
+TEST_CASE("room on SQLite: another process's write lock held past busy_timeout_ms is waited out; past the bound the "
+          "match is abandoned") {
+  const auto dir = std::filesystem::temp_directory_path() / ("cod-room-locked-" + std::to_string(std::random_device{}()));
+  std::filesystem::create_directories(dir);
+  struct cleanup {
+    std::filesystem::path p;
+    ~cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(p, ec);
+    }
+  } const remove_dir{dir};
+  const std::string path = (dir / "cod.db").string();
+  // store_busy_max_sec and SQLite's busy timeout, scaled down: each try
+  // waits 100 ms, the writer keeps trying for 1 s.
+  auto opened = sqlite_store::open({.path = path, .busy_timeout_ms = 100, .busy_max_ms = 1000});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto sqlite = std::move(*opened);
+  flushed_store store(*sqlite);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host);
+  auto [a, b] = h.start_duel(room);
+  auto* first = active(a.state) == a.seat ? &a : &b;
+  auto* second = first == &a ? &b : &a;
+  {
+    // Locked for 500 ms, five times busy_timeout_ms (which used to end the match).
+    const write_lock_holder other(path, std::chrono::milliseconds(500));
+    const auto r = act(first->c, {{"type", "end_turn"}});
+    REQUIRE(find_type(r, "accepted"));
+    CHECK(find_type(r, "accepted")->at("seq") == 1);
+    CHECK(find_type(r, "error") == nullptr);
+    CHECK(find_type(second->c.take(), "update"));
+  }
+  {
+    const write_lock_holder other(path, std::chrono::milliseconds(250));
+    const auto r = act(second->c, {{"type", "end_turn"}}, 2);
+    REQUIRE(find_type(r, "accepted"));
+    CHECK(find_type(r, "accepted")->at("seq") == 2);
+    first->c.take();
+  }
+  CHECK(h.stats.persistence_errors_total == 0);
+  const auto list = sqlite->list_matches({});
+  REQUIRE(list.size() == 1);
+  const auto stored = sqlite->load_match(list[0].match_id);
+  REQUIRE(stored);
+  REQUIRE(stored->actions.size() == 2);
+  CHECK(stored->actions[0].seq == 1);
+  CHECK(stored->actions[1].seq == 2);
+  CHECK(stored->actions[0].seat == first->seat);
+  CHECK(stored->actions[1].seat == second->seat);
+  {
+    // Past the bound: the write fails, the match ends as before.
+    const write_lock_holder other(path, std::chrono::milliseconds(1500));
+    const auto r = act(first->c, {{"type", "end_turn"}}, 3);
+    CHECK(find_type(r, "accepted") == nullptr);
+    REQUIRE(find_type(r, "error"));
+    CHECK(find_type(r, "error")->at("code") == "internal_error");
+    CHECK(h.stats.persistence_errors_total == 1);
+  }
+  CHECK(sqlite->load_match(list[0].match_id)->actions.size() == 2);
 }
 
 namespace {

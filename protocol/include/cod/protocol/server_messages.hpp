@@ -6,7 +6,7 @@
 // Every builder returns the message as a JSON object; send j.dump(). A reply
 // echoes the request's id (pass the message's `id`; a null id adds no "id"
 // field); server-initiated messages (state, update, seat_status, match_over,
-// clock) take no id.
+// clock, notice) take no id.
 //
 // Thread-safety: every function here is pure; call them from any thread.
 #pragma once
@@ -176,6 +176,10 @@ nlohmann::json make_match_over(std::string_view room, std::uint8_t winners, end_
                                std::uint64_t seed);
 // {"type": "clock", "room", "seat", "remaining_ms"}
 nlohmann::json make_clock(std::string_view room, int seat, std::int64_t remaining_ms);
+// {"type": "notice", "room", "code", "message"}: pushed to a room's clients.
+// code: "store_waiting" (the room's write waits for the database; the room
+// is paused), "store_resumed" (it is stored; the room goes on).
+nlohmann::json make_notice(std::string_view room, std::string_view code, std::string_view message);
 
 // The seed commitment (room_created.seed_hash, state.seed_hash) is the
 // SHA-256 hex of the seed's decimal text: cod::server::seed_commitment (the
