@@ -401,6 +401,13 @@ function onSeatStatus(msg) {
   refreshRoomInfo();
 }
 
+// The room's store write is waiting (another process holds the database):
+// the move is kept and will be played; said where the connection's state is.
+function onNotice(msg) {
+  if (msg.code === "store_waiting") setConnState("the server is saving slowly: the last move waits, nothing is lost...", false);
+  else if (msg.code === "store_resumed") setConnState(`connected to ${app.serverName}`, true);
+}
+
 function onLeft(msg) {
   if (!app.room || msg.room !== app.room.id) return;
   if (app.room.role === "spectator") watchStore.clear();
@@ -550,6 +557,7 @@ async function connect(quiet = false, room = null) {
   conn.on("left", onLeft);
   conn.on("league", onLeague);
   conn.on("error", (m) => showRefusal(m));
+  conn.on("notice", onNotice);
   conn.on("close", (ev) => {
     if (app.closing || conn !== app.conn) return;
     setConnState(!navigator.onLine ? "offline: reconnecting when the network is back..."
