@@ -423,6 +423,11 @@ class room : public std::enable_shared_from_this<room> {
   bool busy_ = false;  // a store write is pending
   serial_executor::timer_id store_wait_timer_ = 0;  // the pending write's store_wait_notice
   bool store_wait_told_ = false;                    // its store_waiting was sent
+  // The pending write's start (executor time), and whether the turn clock
+  // was stopped for its wait: nobody's bank runs while the room is paused
+  // (the next seat has not even seen the move), from the write's start.
+  std::int64_t write_started_ms_ = 0;
+  bool clock_paused_ = false;
   std::deque<task> backlog_;
   std::vector<seat_state> seats_;
   std::vector<watcher> spectators_;

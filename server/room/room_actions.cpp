@@ -34,6 +34,7 @@ struct room::outgoing {
 
 void room::persist(const store_write& write, write_failure failed, task then) {
   busy_ = true;
+  write_started_ms_ = ex_->now_ms();
   // A write that takes long (the database locked by another process: the
   // store waits up to store_busy_max_sec) is shown to the room's people.
   std::weak_ptr<room> weak = weak_from_this();
@@ -55,6 +56,12 @@ void room::on_store_waiting() {
   store_wait_told_ = true;
   spdlog::warn("room {}: a store write has waited {} ms: the room is paused, its players told", p_.id,
                store_wait_notice.count());
+  // The turn clock stops as of the write's start: the wait is nobody's
+  // time. It starts again once the write is stored (on_stored).
+  if (p_.options.clock && clock_.running_seat() != no_seat && !match_.over()) {
+    clock_stop(write_started_ms_);
+    clock_paused_ = true;
+  }
   broadcast(pr::make_notice(p_.id, "store_waiting",
                             "the server is waiting for its database (another process holds it): the match is "
                             "paused, nothing is lost; it goes on by itself when the database is free"));
@@ -89,6 +96,10 @@ void room::on_stored(const server::status& st, const write_failure& failed, cons
     }
   }
   then();
+  // The clock stopped for the wait goes on, with the bank it had when the
+  // write began; everyone is told the time left.
+  if (std::exchange(clock_paused_, false) && status_ == status::playing && !match_.over() && !stopping_ && !moved_)
+    if (auto m = clock_turn_started(ex_->now_ms(), true)) announce_clock(*m);
   drain();
 }
 

@@ -493,6 +493,41 @@ TEST_CASE("room: a store write that waits (the database locked) pauses the room 
   CHECK(inner.load_match(list[0].match_id)->actions.size() == 2);
 }
 
+TEST_CASE("room: the turn clock does not run while a store write waits (nobody times out for the database)") {
+  memory_store inner(memory_store::callbacks::run_inline);
+  held_store store(inner);
+  harness h(test_config(), &store);
+  auto host = h.connect();
+  const auto room = h.create_room(host, {{"turn_clock", {{"bank_ms", 10000}, {"increment_ms", 0}}}});
+  auto [a, b] = h.start_duel(room);
+  auto& first = active(a.state) == a.seat ? a : b;
+  auto& second = &first == &a ? b : a;
+  h.ex->advance(std::chrono::seconds(1));  // the first seat uses 1 s of its 10
+  store.hold = true;
+  first.c.say({{"type", "act"}, {"id", 1}, {"action", {{"type", "end_turn"}}}});
+  // A wait three times the second seat's whole bank: it must not concede.
+  h.ex->advance(std::chrono::seconds(30));
+  CHECK(second.c.expect("notice").at("code") == "store_waiting");
+  store.hold = false;
+  store.release();
+  h.ex->run();
+  const auto msgs = second.c.take();
+  INFO(json(msgs).dump());
+  CHECK(find_type(msgs, "match_over") == nullptr);
+  // The last clock message: the second seat's turn, its bank whole.
+  const json* last_clock = nullptr;
+  for (const auto& m : msgs)
+    if (m.at("type") == "clock") last_clock = &m;
+  REQUIRE(last_clock);
+  CHECK(last_clock->at("seat") == second.seat);
+  CHECK(last_clock->at("remaining_ms") == 10000);
+  // And it runs again from now: 10 s later the second seat runs out.
+  h.ex->advance(std::chrono::milliseconds(9999));
+  CHECK(find_type(second.c.take(), "match_over") == nullptr);
+  h.ex->advance(std::chrono::milliseconds(2));
+  CHECK(find_type(second.c.take(), "match_over") != nullptr);
+}
+
 TEST_CASE("room: a store write that waits past the store's bound fails: the match is abandoned as before") {
   memory_store inner(memory_store::callbacks::run_inline);
   held_store store(inner);
