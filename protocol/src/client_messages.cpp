@@ -113,10 +113,9 @@ perr read_champion(const json& obj, std::optional<std::string>& out) {
 // Each message: the object has been checked to be an object with a known
 // type; `id` is already read.
 
-constexpr std::string_view message_types[] = {"hello",  "list_rooms", "create_room",     "join",
-                                              "resume", "spectate",   "act",             "leave",
-                                              "ping",   "tournament_join", "draft_pick",      "history",
-                                              "league_join", "league_act", "add_bot"};
+// parse_fields: one overload per message of the list (client_messages.hpp),
+// each reading that message's fields; parse_object finds it by the type, so
+// a message without one does not compile.
 
 std::string what_of(std::string_view type) { return cat("a ", in_quotes(type), " message"); }
 
@@ -124,7 +123,10 @@ perr only_envelope(const json& j, std::string_view type) {
   return check_keys(j, {"type", "id"}, "", what_of(type));
 }
 
-perr parse_hello(const json& j, hello_msg& m) {
+perr parse_fields(const json& j, leave_msg&) { return only_envelope(j, leave_msg::type); }
+perr parse_fields(const json& j, ping_msg&) { return only_envelope(j, ping_msg::type); }
+
+perr parse_fields(const json& j, hello_msg& m) {
   if (auto e = check_keys(j, {"type", "id", "version", "client", "acks", "legal_actions"}, "", what_of("hello"))) return e;
   const json* v = find(j, "version");
   if (!v) return missing("version", what_of("hello"));
@@ -162,7 +164,7 @@ perr read_opt_seq(const json& j, std::optional<std::int64_t>& out) {
   return std::nullopt;
 }
 
-perr parse_list_rooms(const json& j, list_rooms_msg& m) {
+perr parse_fields(const json& j, list_rooms_msg& m) {
   const std::string what = what_of("list_rooms");
   if (auto e = check_keys(j, {"type", "id", "room", "status", "mode", "format", "limit", "after"}, "", what))
     return e;
@@ -185,7 +187,7 @@ perr parse_list_rooms(const json& j, list_rooms_msg& m) {
   return read_opt_int(j, "", "limit", 1, max_room_page, m.limit);
 }
 
-perr parse_create_room(const json& j, create_room_msg& m) {
+perr parse_fields(const json& j, create_room_msg& m) {
   const std::string what = what_of("create_room");
   if (auto e = check_keys(j, {"type", "id", "mode", "format", "options"}, "", what)) return e;
   const json* mode = find(j, "mode");
@@ -203,7 +205,7 @@ perr parse_create_room(const json& j, create_room_msg& m) {
   return check_room_config(m.mode, m.format, m.options);
 }
 
-perr parse_join(const json& j, join_msg& m) {
+perr parse_fields(const json& j, join_msg& m) {
   const std::string what = what_of("join");
   if (auto e = check_keys(j, {"type", "id", "room", "name", "seat", "deck", "champion"}, "", what)) return e;
   if (auto e = read_room(j, what, m.room)) return e;
@@ -224,7 +226,7 @@ perr parse_join(const json& j, join_msg& m) {
   return read_champion(j, m.champion);
 }
 
-perr parse_resume(const json& j, resume_msg& m) {
+perr parse_fields(const json& j, resume_msg& m) {
   const std::string what = what_of("resume");
   if (auto e = check_keys(j, {"type", "id", "room", "token"}, "", what)) return e;
   if (auto e = read_room(j, what, m.room)) return e;
@@ -233,7 +235,7 @@ perr parse_resume(const json& j, resume_msg& m) {
   return read_token(*token, m.token);
 }
 
-perr parse_tournament_join(const json& j, tournament_join_msg& m) {
+perr parse_fields(const json& j, tournament_join_msg& m) {
   const std::string what = what_of("tournament_join");
   if (auto e = check_keys(j, {"type", "id", "token", "deck", "champion"}, "", what)) return e;
   const json* token = find(j, "token");
@@ -245,7 +247,7 @@ perr parse_tournament_join(const json& j, tournament_join_msg& m) {
   return read_champion(j, m.champion);
 }
 
-perr parse_league_join(const json& j, league_join_msg& m) {
+perr parse_fields(const json& j, league_join_msg& m) {
   const std::string what = what_of("league_join");
   if (auto e = check_keys(j, {"type", "id", "token"}, "", what)) return e;
   const json* token = find(j, "token");
@@ -254,7 +256,7 @@ perr parse_league_join(const json& j, league_join_msg& m) {
 }
 
 // The op's shape beyond its type is the league's to read (league_op_from_json).
-perr parse_league_act(const json& j, league_act_msg& m) {
+perr parse_fields(const json& j, league_act_msg& m) {
   const std::string what = what_of("league_act");
   if (auto e = check_keys(j, {"type", "id", "op"}, "", what)) return e;
   const json* op = find(j, "op");
@@ -271,20 +273,20 @@ perr parse_league_act(const json& j, league_act_msg& m) {
   return std::nullopt;
 }
 
-perr parse_spectate(const json& j, spectate_msg& m) {
+perr parse_fields(const json& j, spectate_msg& m) {
   const std::string what = what_of("spectate");
   if (auto e = check_keys(j, {"type", "id", "room"}, "", what)) return e;
   return read_room(j, what, m.room);
 }
 
-perr parse_history(const json& j, history_msg& m) {
+perr parse_fields(const json& j, history_msg& m) {
   const std::string what = what_of("history");
   if (auto e = check_keys(j, {"type", "id", "from_seq"}, "", what)) return e;
   if (const json* v = find(j, "from_seq")) return read_int(*v, "from_seq", 0, max_seq, m.from_seq);
   return std::nullopt;
 }
 
-perr parse_add_bot(const json& j, add_bot_msg& m) {
+perr parse_fields(const json& j, add_bot_msg& m) {
   const std::string what = what_of("add_bot");
   if (auto e = check_keys(j, {"type", "id", "seat"}, "", what)) return e;
   if (const json* v = find(j, "seat")) {
@@ -295,7 +297,7 @@ perr parse_add_bot(const json& j, add_bot_msg& m) {
   return std::nullopt;
 }
 
-perr parse_act(const json& j, act_msg& m) {
+perr parse_fields(const json& j, act_msg& m) {
   const std::string what = what_of("act");
   if (auto e = check_keys(j, {"type", "id", "action", "seq"}, "", what)) return e;
   if (auto e = read_opt_seq(j, m.seq)) return e;
@@ -314,7 +316,7 @@ perr parse_act(const json& j, act_msg& m) {
   return std::nullopt;
 }
 
-perr parse_draft_pick(const json& j, draft_pick_msg& m) {
+perr parse_fields(const json& j, draft_pick_msg& m) {
   const std::string what = what_of("draft_pick");
   if (auto e = check_keys(j, {"type", "id", "pick", "cards", "deck", "seq"}, "", what)) return e;
   if (auto e = read_opt_seq(j, m.seq)) return e;
@@ -365,20 +367,24 @@ client_parse_result fail(protocol_error e, json id = nullptr) {
   return r;
 }
 
-template <class Msg, class Parse>
-client_parse_result parse_as(const json& j, json id, Parse parse) {
+template <class Msg>
+client_parse_result parse_as(const json& j, json id) {
   Msg m;
   m.id = id;
-  if (auto e = parse(j, m)) return fail(std::move(*e), std::move(id));
+  if (auto e = parse_fields(j, m)) return fail(std::move(*e), std::move(id));
   client_parse_result r;
   r.message = std::move(m);
   r.id = std::move(id);
   return r;
 }
 
-template <class Msg>
-perr no_fields(const json& j, Msg&, std::string_view type) {
-  return only_envelope(j, type);
+// The message of the list whose type is `t`, parsed; none when no message has it.
+template <class... Ms>
+std::optional<client_parse_result> parse_listed(std::string_view t, const json& j, const json& id,
+                                                const std::variant<Ms...>*) {
+  std::optional<client_parse_result> r;
+  (void)((t == Ms::type && (r = parse_as<Ms>(j, id), true)) || ...);
+  return r;
 }
 
 client_parse_result parse_object(const json& j) {
@@ -405,28 +411,10 @@ client_parse_result parse_object(const json& j) {
     return fail(err(protocol_errc::bad_field_type, "type", "\"type\" must be a string"), id);
   const auto& t = type->get_ref<const std::string&>();
 
-  if (t == "hello") return parse_as<hello_msg>(j, id, parse_hello);
-  if (t == "list_rooms") return parse_as<list_rooms_msg>(j, id, parse_list_rooms);
-  if (t == "create_room") return parse_as<create_room_msg>(j, id, parse_create_room);
-  if (t == "join") return parse_as<join_msg>(j, id, parse_join);
-  if (t == "resume") return parse_as<resume_msg>(j, id, parse_resume);
-  if (t == "tournament_join") return parse_as<tournament_join_msg>(j, id, parse_tournament_join);
-  if (t == "spectate") return parse_as<spectate_msg>(j, id, parse_spectate);
-  if (t == "act") return parse_as<act_msg>(j, id, parse_act);
-  if (t == "leave")
-    return parse_as<leave_msg>(j, id,
-                               [](const json& o, leave_msg& m) { return no_fields(o, m, "leave"); });
-  if (t == "ping")
-    return parse_as<ping_msg>(j, id,
-                              [](const json& o, ping_msg& m) { return no_fields(o, m, "ping"); });
-  if (t == "draft_pick") return parse_as<draft_pick_msg>(j, id, parse_draft_pick);
-  if (t == "history") return parse_as<history_msg>(j, id, parse_history);
-  if (t == "league_join") return parse_as<league_join_msg>(j, id, parse_league_join);
-  if (t == "league_act") return parse_as<league_act_msg>(j, id, parse_league_act);
-  if (t == "add_bot") return parse_as<add_bot_msg>(j, id, parse_add_bot);
+  if (auto r = parse_listed(t, j, id, static_cast<const client_message*>(nullptr))) return std::move(*r);
 
   std::string known;
-  for (std::string_view name : message_types) {
+  for (std::string_view name : client_message_types) {
     if (!known.empty()) known += ", ";
     known += name;
   }
@@ -474,7 +462,7 @@ std::optional<protocol_error> prescan(std::string_view text, int limit) {
 
 std::string_view ack_style_name(ack_style a) { return a == ack_style::in_update ? "in_update" : "separate"; }
 
-std::string_view message_type(const client_message& m) { return message_types[m.index()]; }
+std::string_view message_type(const client_message& m) { return client_message_types[m.index()]; }
 
 const json& message_id(const client_message& m) {
   return std::visit([](const auto& msg) -> const json& { return msg.id; }, m);
@@ -507,62 +495,87 @@ client_parse_result parse_client_message(std::string_view text, std::size_t max_
   }
 }
 
+namespace {
+
+// write_fields: one overload per message of the list, its fields beside
+// "type" and "id"; client_message_to_json finds it by the message's type, so
+// a message without one does not compile.
+void write_fields(json& j, const hello_msg& m) {
+  j["version"] = m.version;
+  if (m.client) j["client"] = *m.client;
+  if (m.acks != ack_style::separate) j["acks"] = ack_style_name(m.acks);
+  if (m.legal_actions) j["legal_actions"] = true;
+}
+
+void write_fields(json& j, const list_rooms_msg& m) {
+  if (m.room) j["room"] = *m.room;
+  if (m.status) j["status"] = room_status_name(*m.status);
+  if (m.mode) j["mode"] = game_mode_name(*m.mode);
+  if (m.format) j["format"] = deck_format_name(*m.format);
+  if (m.limit != default_room_page) j["limit"] = m.limit;
+  if (m.after) j["after"] = *m.after;
+}
+
+void write_fields(json& j, const create_room_msg& m) {
+  j["mode"] = game_mode_name(m.mode);
+  j["format"] = deck_format_name(m.format);
+  j["options"] = room_options_to_json(m.options, m.mode);
+}
+
+void write_fields(json& j, const join_msg& m) {
+  j["room"] = m.room;
+  j["name"] = m.name;
+  if (m.seat) j["seat"] = *m.seat;
+  if (!m.no_deck) j["deck"] = deck_to_json(m.deck);
+  if (m.champion) j["champion"] = *m.champion;
+}
+
+void write_fields(json& j, const resume_msg& m) {
+  j["room"] = m.room;
+  j["token"] = m.token;
+}
+
+void write_fields(json& j, const spectate_msg& m) { j["room"] = m.room; }
+
+void write_fields(json& j, const tournament_join_msg& m) {
+  j["token"] = m.token;
+  j["deck"] = deck_to_json(m.deck);
+  if (m.champion) j["champion"] = *m.champion;
+}
+
+void write_fields(json& j, const act_msg& m) {
+  j["action"] = action_to_json(m.action);
+  if (m.seq) j["seq"] = *m.seq;
+}
+
+void write_fields(json& j, const draft_pick_msg& m) {
+  j["pick"] = draft_pick_type_name(m.pick);
+  if (m.pick == draft_pick_type::choose_deck) j["deck"] = m.deck;
+  else j["cards"] = m.cards;
+  if (m.seq) j["seq"] = *m.seq;
+}
+
+void write_fields(json& j, const history_msg& m) {
+  if (m.from_seq != 0) j["from_seq"] = m.from_seq;
+}
+
+void write_fields(json& j, const league_join_msg& m) { j["token"] = m.token; }
+
+void write_fields(json& j, const league_act_msg& m) { j["op"] = m.op; }
+
+void write_fields(json& j, const add_bot_msg& m) {
+  if (m.seat) j["seat"] = *m.seat;
+}
+
+void write_fields(json&, const leave_msg&) {}
+void write_fields(json&, const ping_msg&) {}
+
+}  // namespace
+
 json client_message_to_json(const client_message& msg) {
   json j = {{"type", message_type(msg)}};
   if (const json& id = message_id(msg); !id.is_null()) j["id"] = id;
-  std::visit(
-      [&j](const auto& m) {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<T, hello_msg>) {
-          j["version"] = m.version;
-          if (m.client) j["client"] = *m.client;
-          if (m.acks != ack_style::separate) j["acks"] = ack_style_name(m.acks);
-          if (m.legal_actions) j["legal_actions"] = true;
-        } else if constexpr (std::is_same_v<T, list_rooms_msg>) {
-          if (m.room) j["room"] = *m.room;
-          if (m.status) j["status"] = room_status_name(*m.status);
-          if (m.mode) j["mode"] = game_mode_name(*m.mode);
-          if (m.format) j["format"] = deck_format_name(*m.format);
-          if (m.limit != default_room_page) j["limit"] = m.limit;
-          if (m.after) j["after"] = *m.after;
-        } else if constexpr (std::is_same_v<T, create_room_msg>) {
-          j["mode"] = game_mode_name(m.mode);
-          j["format"] = deck_format_name(m.format);
-          j["options"] = room_options_to_json(m.options, m.mode);
-        } else if constexpr (std::is_same_v<T, join_msg>) {
-          j["room"] = m.room;
-          j["name"] = m.name;
-          if (m.seat) j["seat"] = *m.seat;
-          if (!m.no_deck) j["deck"] = deck_to_json(m.deck);
-          if (m.champion) j["champion"] = *m.champion;
-        } else if constexpr (std::is_same_v<T, resume_msg>) {
-          j["room"] = m.room;
-          j["token"] = m.token;
-        } else if constexpr (std::is_same_v<T, spectate_msg>) {
-          j["room"] = m.room;
-        } else if constexpr (std::is_same_v<T, tournament_join_msg>) {
-          j["token"] = m.token;
-          j["deck"] = deck_to_json(m.deck);
-          if (m.champion) j["champion"] = *m.champion;
-        } else if constexpr (std::is_same_v<T, act_msg>) {
-          j["action"] = action_to_json(m.action);
-          if (m.seq) j["seq"] = *m.seq;
-        } else if constexpr (std::is_same_v<T, draft_pick_msg>) {
-          j["pick"] = draft_pick_type_name(m.pick);
-          if (m.pick == draft_pick_type::choose_deck) j["deck"] = m.deck;
-          else j["cards"] = m.cards;
-          if (m.seq) j["seq"] = *m.seq;
-        } else if constexpr (std::is_same_v<T, history_msg>) {
-          if (m.from_seq != 0) j["from_seq"] = m.from_seq;
-        } else if constexpr (std::is_same_v<T, league_join_msg>) {
-          j["token"] = m.token;
-        } else if constexpr (std::is_same_v<T, league_act_msg>) {
-          j["op"] = m.op;
-        } else if constexpr (std::is_same_v<T, add_bot_msg>) {
-          if (m.seat) j["seat"] = *m.seat;
-        }
-      },
-      msg);
+  std::visit([&j](const auto& m) { write_fields(j, m); }, msg);
   return j;
 }
 

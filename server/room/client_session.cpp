@@ -116,6 +116,59 @@ void client_session::enter(const std::shared_ptr<room>& r, const M& m) {
   else r->spectate(self, m);
 }
 
+// join, resume, spectate: the room they name, here or (a cluster) on another node.
+template <class M>
+void client_session::enter_named(const M& m) {
+  if (auto r = svc_.rooms->find(m.room)) return enter(r, m);
+  if (!svc_.fetch_room) return send_error(m.id, pr::session_errc::room_not_found);
+  // A cluster: the room may be another node's, dead or handing it over.
+  svc_.fetch_room(m.room, m.room == routed_room_, [weak = weak_from_this(), m](std::shared_ptr<room> r, bool elsewhere) {
+    auto self = weak.lock();
+    if (!self) return;
+    if (r) return self->enter(r, m);
+    if (elsewhere)
+      return self->send_error(m.id, pr::session_errc::room_not_found,
+                              "room " + m.room + " runs on another node: connect with /ws?room=" + m.room +
+                                  " (docs/cluster.md)");
+    self->send_error(m.id, pr::session_errc::room_not_found);
+  });
+}
+
+void client_session::create_room(const pr::create_room_msg& m) {
+  // R14.8: a drafted room's packs must hold enough cards for its format.
+  if (auto e = svc_.rooms->check_pool(m.mode, m.format, m.options)) return send(pr::make_error(m.id, *e));
+  room_registry::refusal why{};
+  auto r = svc_.rooms->create(m.mode, m.format, m.options, {}, address_, &why);
+  if (why == room_registry::refusal::address_busy) {
+    // Counted in /metrics (errors by code); a line each would let a flood fill the log.
+    spdlog::debug("connection {} ({}): create_room refused: max_waiting_rooms_per_address ({}) reached",
+                 conn_id_, address_, svc_.cfg.max_waiting_rooms_per_address);
+    return send_error(m.id, pr::session_errc::too_many_rooms);
+  }
+  if (why == room_registry::refusal::unavailable)
+    return send_error(m.id, pr::session_errc::server_busy, "the store cannot take a new room now: try again");
+  if (!r) return send_error(m.id, pr::session_errc::server_busy, "too many rooms are open");
+  created_.erase(std::remove_if(created_.begin(), created_.end(), [](const auto& w) { return w.expired(); }),
+                 created_.end());
+  created_.push_back(r);
+  if (m.options.clock)
+    spdlog::info(
+        "room {}: created by connection {} ({}, {}, exhaustion {}, stall exhaustion turn {}, champions {}, "
+        "turn clock {}+{} ms)",
+        r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),
+        m.options.exhaustion ? "on" : "off", m.options.stall_exhaustion_turn,
+        m.options.champions ? "on" : "off", m.options.clock->bank_ms, m.options.clock->increment_ms);
+  else
+    spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, stall exhaustion turn {}, champions {})",
+                 r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),
+                 m.options.exhaustion ? "on" : "off", m.options.stall_exhaustion_turn,
+                 m.options.champions ? "on" : "off");
+  if (m.mode == game_mode::solo || m.mode == game_mode::coop)
+    spdlog::info("room {}: AI difficulty {} ({})", r->id(), m.options.difficulty,
+                 pr::room_options_to_json(m.options, m.mode).at("ai").dump());  // R12.8
+  send(pr::make_room_created(m.id, r->id(), r->seed_hash()));
+}
+
 void client_session::on_text(std::string_view text) {
   auto parsed = pr::parse_client_message(text, svc_.cfg.max_frame_bytes);
   if (!parsed.ok()) {
@@ -134,141 +187,107 @@ void client_session::on_text(std::string_view text) {
     return;
   }
   auto self = shared_from_this();
-  std::visit(
-      [&](const auto& m) {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<T, pr::hello_msg>) {
-          if (hello_) return send_error(m.id, pr::session_errc::duplicate_hello);
-          if (m.version != pr::protocol_version) {
-            send_error(m.id, pr::session_errc::unsupported_version);
-            close(pr::close_code::protocol_error, "unsupported protocol version");
-            return;
-          }
-          hello_ = true;
-          acks_in_update_ = m.acks == pr::ack_style::in_update;
-          legal_actions_ = m.legal_actions;
-          spdlog::debug("connection {}: hello from '{}'", conn_id_, m.client.value_or(""));
-          send(pr::make_welcome(m.id, session_, svc_.cfg.max_frame_bytes, svc_.cfg.rate_limit_per_sec));
-        } else if constexpr (std::is_same_v<T, pr::ping_msg>) {
-          send(pr::make_pong(m.id));
-        } else if constexpr (std::is_same_v<T, pr::list_rooms_msg>) {
-          if (list_budget_.on_message() != rate_limiter::verdict::allow)
-            return send_error(m.id, pr::session_errc::rate_limited,
-                              "list_rooms at most " + std::to_string(svc_.cfg.list_rooms_per_sec) +
-                                  " a second: this one was dropped");
-          if (svc_.list_rooms) return send(svc_.list_rooms(m));
-          const auto page = svc_.rooms->list(m);
-          send(pr::make_rooms(m.id, page.rooms, page.total, page.next));
-        } else if constexpr (std::is_same_v<T, pr::create_room_msg>) {
-          // R14.8: a drafted room's packs must hold enough cards for its format.
-          if (auto e = svc_.rooms->check_pool(m.mode, m.format, m.options)) return send(pr::make_error(m.id, *e));
-          room_registry::refusal why{};
-          auto r = svc_.rooms->create(m.mode, m.format, m.options, {}, address_, &why);
-          if (why == room_registry::refusal::address_busy) {
-            // Counted in /metrics (errors by code); a line each would let a flood fill the log.
-            spdlog::debug("connection {} ({}): create_room refused: max_waiting_rooms_per_address ({}) reached",
-                         conn_id_, address_, svc_.cfg.max_waiting_rooms_per_address);
-            return send_error(m.id, pr::session_errc::too_many_rooms);
-          }
-          if (why == room_registry::refusal::unavailable)
-            return send_error(m.id, pr::session_errc::server_busy, "the store cannot take a new room now: try again");
-          if (!r) return send_error(m.id, pr::session_errc::server_busy, "too many rooms are open");
-          created_.erase(std::remove_if(created_.begin(), created_.end(), [](const auto& w) { return w.expired(); }),
-                         created_.end());
-          created_.push_back(r);
-          if (m.options.clock)
-            spdlog::info(
-                "room {}: created by connection {} ({}, {}, exhaustion {}, stall exhaustion turn {}, champions {}, "
-                "turn clock {}+{} ms)",
-                r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),
-                m.options.exhaustion ? "on" : "off", m.options.stall_exhaustion_turn,
-                m.options.champions ? "on" : "off", m.options.clock->bank_ms, m.options.clock->increment_ms);
-          else
-            spdlog::info("room {}: created by connection {} ({}, {}, exhaustion {}, stall exhaustion turn {}, champions {})",
-                         r->id(), conn_id_, game_mode_name(m.mode), pr::deck_format_name(m.format),
-                         m.options.exhaustion ? "on" : "off", m.options.stall_exhaustion_turn,
-                         m.options.champions ? "on" : "off");
-          if (m.mode == game_mode::solo || m.mode == game_mode::coop)
-            spdlog::info("room {}: AI difficulty {} ({})", r->id(), m.options.difficulty,
-                         pr::room_options_to_json(m.options, m.mode).at("ai").dump());  // R12.8
-          send(pr::make_room_created(m.id, r->id(), r->seed_hash()));
-        } else if constexpr (std::is_same_v<T, pr::join_msg> || std::is_same_v<T, pr::resume_msg> ||
-                             std::is_same_v<T, pr::spectate_msg>) {
-          if (auto r = svc_.rooms->find(m.room)) return enter(r, m);
-          if (!svc_.fetch_room) return send_error(m.id, pr::session_errc::room_not_found);
-          // A cluster: the room may be another node's, dead or handing it over.
-          svc_.fetch_room(m.room, m.room == routed_room_, [weak = weak_from_this(), m](std::shared_ptr<room> r, bool elsewhere) {
-            auto self = weak.lock();
-            if (!self) return;
-            if (r) return self->enter(r, m);
-            if (elsewhere)
-              return self->send_error(m.id, pr::session_errc::room_not_found,
-                                      "room " + m.room + " runs on another node: connect with /ws?room=" + m.room +
-                                          " (docs/cluster.md)");
-            self->send_error(m.id, pr::session_errc::room_not_found);
-          });
-        } else if constexpr (std::is_same_v<T, pr::tournament_join_msg>) {
-          if (!svc_.find_tournament_seat) return send_error(m.id, pr::session_errc::bad_token);
-          auto found = svc_.find_tournament_seat(m.token, routed_room_);
-          using k = tournament_seat::kind;
-          if (found.what == k::bad_token) {
-            spdlog::info("connection {}: tournament_join with an unknown token refused", conn_id_);
-            return send_error(m.id, pr::session_errc::bad_token,
-                              found.detail.empty() ? std::string("that token belongs to no tournament player")
-                                                   : found.detail);
-          }
-          if (found.what == k::waiting) return send_error(m.id, pr::session_errc::tournament_waiting, found.detail);
-          if (found.what == k::over) return send_error(m.id, pr::session_errc::tournament_over, found.detail);
-          {
-            std::lock_guard lock(mutex_);
-            // Already in this very room (a second tournament_join): the room
-            // resumes the seat; any other room must be left first.
-            if (room_ && room_ != found.r) return send_error(m.id, pr::session_errc::already_in_room);
-            room_ = found.r;
-          }
-          pr::join_msg j;
-          j.id = m.id;
-          j.room = found.r->id();
-          j.name = found.name;
-          j.seat = found.seat;
-          j.deck = m.deck;
-          j.champion = m.champion;
-          found.r->join_reserved(self, std::move(j), m.token);
-        } else if constexpr (std::is_same_v<T, pr::league_join_msg>) {
-          if (!svc_.follow_league) return send_error(m.id, pr::session_errc::bad_token, "this server runs no leagues");
-          auto reply = svc_.follow_league(m.token, m.id, weak_from_this());
-          if (!reply) {
-            spdlog::info("connection {}: league_join with an unknown token refused", conn_id_);
-            return send_error(m.id, pr::session_errc::bad_token, "that token belongs to no league player");
-          }
-          league_token_ = m.token;
-          send(*reply);
-        } else if constexpr (std::is_same_v<T, pr::league_act_msg>) {
-          if (!svc_.league_act || league_token_.empty()) return send_error(m.id, pr::session_errc::not_in_league);
-          send(svc_.league_act(league_token_, m.id, m.op));
-        } else if constexpr (std::is_same_v<T, pr::act_msg>) {
-          auto r = attached();
-          if (!r) return send_error(m.id, pr::session_errc::not_seated);
-          r->act(self, m);
-        } else if constexpr (std::is_same_v<T, pr::draft_pick_msg>) {
-          auto r = attached();
-          if (!r) return send_error(m.id, pr::session_errc::not_seated);
-          r->draft_pick(self, m);
-        } else if constexpr (std::is_same_v<T, pr::leave_msg>) {
-          auto r = attached();
-          if (!r) return send_error(m.id, pr::session_errc::not_in_room);
-          r->leave(self, m);
-        } else if constexpr (std::is_same_v<T, pr::add_bot_msg>) {
-          auto r = attached();
-          if (!r) return send_error(m.id, pr::session_errc::not_seated, "add_bot: join a waiting room's seat first");
-          r->add_bot(self, m);
-        } else if constexpr (std::is_same_v<T, pr::history_msg>) {
-          auto r = attached();
-          if (!r) return send_error(m.id, pr::session_errc::not_in_room);
-          r->history(self, m);
-        }
-      },
-      msg);
+  // One handler per client message, no catch-all: a new message does not
+  // compile until it has its handler here (pr::visit_client_message).
+  pr::visit_client_message(
+      msg,
+      pr::overloaded{
+          [&](const pr::hello_msg& m) {
+            if (hello_) return send_error(m.id, pr::session_errc::duplicate_hello);
+            if (m.version != pr::protocol_version) {
+              send_error(m.id, pr::session_errc::unsupported_version);
+              close(pr::close_code::protocol_error, "unsupported protocol version");
+              return;
+            }
+            hello_ = true;
+            acks_in_update_ = m.acks == pr::ack_style::in_update;
+            legal_actions_ = m.legal_actions;
+            spdlog::debug("connection {}: hello from '{}'", conn_id_, m.client.value_or(""));
+            send(pr::make_welcome(m.id, session_, svc_.cfg.max_frame_bytes, svc_.cfg.rate_limit_per_sec));
+          },
+          [&](const pr::ping_msg& m) { send(pr::make_pong(m.id)); },
+          [&](const pr::list_rooms_msg& m) {
+            if (list_budget_.on_message() != rate_limiter::verdict::allow)
+              return send_error(m.id, pr::session_errc::rate_limited,
+                                "list_rooms at most " + std::to_string(svc_.cfg.list_rooms_per_sec) +
+                                    " a second: this one was dropped");
+            if (svc_.list_rooms) return send(svc_.list_rooms(m));
+            const auto page = svc_.rooms->list(m);
+            send(pr::make_rooms(m.id, page.rooms, page.total, page.next));
+          },
+          [&](const pr::create_room_msg& m) { create_room(m); },
+          [&](const pr::join_msg& m) { enter_named(m); },
+          [&](const pr::resume_msg& m) { enter_named(m); },
+          [&](const pr::spectate_msg& m) { enter_named(m); },
+          [&](const pr::tournament_join_msg& m) {
+            if (!svc_.find_tournament_seat) return send_error(m.id, pr::session_errc::bad_token);
+            auto found = svc_.find_tournament_seat(m.token, routed_room_);
+            using k = tournament_seat::kind;
+            if (found.what == k::bad_token) {
+              spdlog::info("connection {}: tournament_join with an unknown token refused", conn_id_);
+              return send_error(m.id, pr::session_errc::bad_token,
+                                found.detail.empty() ? std::string("that token belongs to no tournament player")
+                                                     : found.detail);
+            }
+            if (found.what == k::waiting) return send_error(m.id, pr::session_errc::tournament_waiting, found.detail);
+            if (found.what == k::over) return send_error(m.id, pr::session_errc::tournament_over, found.detail);
+            {
+              std::lock_guard lock(mutex_);
+              // Already in this very room (a second tournament_join): the room
+              // resumes the seat; any other room must be left first.
+              if (room_ && room_ != found.r) return send_error(m.id, pr::session_errc::already_in_room);
+              room_ = found.r;
+            }
+            pr::join_msg j;
+            j.id = m.id;
+            j.room = found.r->id();
+            j.name = found.name;
+            j.seat = found.seat;
+            j.deck = m.deck;
+            j.champion = m.champion;
+            found.r->join_reserved(self, std::move(j), m.token);
+          },
+          [&](const pr::league_join_msg& m) {
+            if (!svc_.follow_league)
+              return send_error(m.id, pr::session_errc::bad_token, "this server runs no leagues");
+            auto reply = svc_.follow_league(m.token, m.id, weak_from_this());
+            if (!reply) {
+              spdlog::info("connection {}: league_join with an unknown token refused", conn_id_);
+              return send_error(m.id, pr::session_errc::bad_token, "that token belongs to no league player");
+            }
+            league_token_ = m.token;
+            send(*reply);
+          },
+          [&](const pr::league_act_msg& m) {
+            if (!svc_.league_act || league_token_.empty()) return send_error(m.id, pr::session_errc::not_in_league);
+            send(svc_.league_act(league_token_, m.id, m.op));
+          },
+          [&](const pr::act_msg& m) {
+            auto r = attached();
+            if (!r) return send_error(m.id, pr::session_errc::not_seated);
+            r->act(self, m);
+          },
+          [&](const pr::draft_pick_msg& m) {
+            auto r = attached();
+            if (!r) return send_error(m.id, pr::session_errc::not_seated);
+            r->draft_pick(self, m);
+          },
+          [&](const pr::leave_msg& m) {
+            auto r = attached();
+            if (!r) return send_error(m.id, pr::session_errc::not_in_room);
+            r->leave(self, m);
+          },
+          [&](const pr::add_bot_msg& m) {
+            auto r = attached();
+            if (!r) return send_error(m.id, pr::session_errc::not_seated, "add_bot: join a waiting room's seat first");
+            r->add_bot(self, m);
+          },
+          [&](const pr::history_msg& m) {
+            auto r = attached();
+            if (!r) return send_error(m.id, pr::session_errc::not_in_room);
+            r->history(self, m);
+          },
+      });
 }
 
 }  // namespace cod::server

@@ -123,6 +123,10 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   // join, resume or spectate `r` (M: the message); any thread.
   template <class M>
   void enter(const std::shared_ptr<room>& r, const M& m);
+  // join, resume or spectate the room m names, wherever it is.
+  template <class M>
+  void enter_named(const M& m);
+  void create_room(const protocol::create_room_msg& m);
 
   lobby_services& svc_;
   std::weak_ptr<peer> peer_;

@@ -9,10 +9,13 @@
 // Thread-safety: every function here is pure; call them from any thread.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -52,6 +55,7 @@ enum class ack_style { separate, in_update };
 std::string_view ack_style_name(ack_style a);
 
 struct hello_msg {
+  static constexpr std::string_view type = "hello";
   nlohmann::json id;
   int version = protocol_version;     // >= 1; the server answers unsupported_version unless 1
   std::optional<std::string> client;  // e.g. "cod-bot/0.1": <= 64 bytes, no control characters
@@ -70,6 +74,7 @@ inline constexpr int max_history_entries = 200;
 inline constexpr int default_room_page = 50;
 inline constexpr int max_room_page = 100;
 struct list_rooms_msg {
+  static constexpr std::string_view type = "list_rooms";
   nlohmann::json id;
   std::optional<std::string> room{};       // just that room (or none)
   std::optional<room_status> status{};     // rooms in that status
@@ -81,6 +86,7 @@ struct list_rooms_msg {
 };
 
 struct create_room_msg {
+  static constexpr std::string_view type = "create_room";
   nlohmann::json id;
   game_mode mode = game_mode::duel;
   deck_format format = deck_format::preconstructed;
@@ -89,6 +95,7 @@ struct create_room_msg {
 };
 
 struct join_msg {
+  static constexpr std::string_view type = "join";
   nlohmann::json id;
   std::string room;
   std::string name;         // 1..32 characters, no control characters
@@ -104,6 +111,7 @@ struct join_msg {
 };
 
 struct resume_msg {
+  static constexpr std::string_view type = "resume";
   nlohmann::json id;
   std::string room;
   std::string token;  // 32 lowercase hex digits, as `joined` gave it
@@ -116,6 +124,7 @@ struct resume_msg {
 // is the tournament token, good for resume), or an error: bad_token,
 // tournament_waiting (no game for them yet: ask again later), tournament_over.
 struct tournament_join_msg {
+  static constexpr std::string_view type = "tournament_join";
   nlohmann::json id;
   std::string token;  // the tournament join token: 32 lowercase hex digits
   deck_choice deck;
@@ -124,12 +133,14 @@ struct tournament_join_msg {
 };
 
 struct spectate_msg {
+  static constexpr std::string_view type = "spectate";
   nlohmann::json id;
   std::string room;
   bool operator==(const spectate_msg&) const = default;
 };
 
 struct act_msg {
+  static constexpr std::string_view type = "act";
   nlohmann::json id;
   // The action as parse_action read it, with seat == no_seat: the wire never
   // names the seat; the server knows it from the connection. Use for_seat().
@@ -147,11 +158,13 @@ struct act_msg {
 };
 
 struct leave_msg {
+  static constexpr std::string_view type = "leave";
   nlohmann::json id;
   bool operator==(const leave_msg&) const = default;
 };
 
 struct ping_msg {
+  static constexpr std::string_view type = "ping";
   nlohmann::json id;
   bool operator==(const ping_msg&) const = default;
 };
@@ -161,6 +174,7 @@ struct ping_msg {
 // from_seq: the first seq wanted (0: from the match's setup; the default);
 // only the newest max_history_entries come back.
 struct history_msg {
+  static constexpr std::string_view type = "history";
   nlohmann::json id;
   std::int64_t from_seq = 0;
   bool operator==(const history_msg&) const = default;
@@ -171,6 +185,7 @@ struct history_msg {
 // 1..4}. The seat comes from the connection, never the wire; the cards are
 // catalogue ids, resolved by the room (unknown ones: unknown_card).
 struct draft_pick_msg {
+  static constexpr std::string_view type = "draft_pick";
   nlohmann::json id;
   draft_pick_type pick = draft_pick_type::take;
   std::vector<std::string> cards{};  // take, ban, submit
@@ -183,6 +198,7 @@ struct draft_pick_msg {
 // reply is `league` (their view), pushed again on every change until the
 // connection closes or follows another league. Errors: bad_token.
 struct league_join_msg {
+  static constexpr std::string_view type = "league_join";
   nlohmann::json id;
   std::string token;  // the league join token: 32 lowercase hex digits
   bool operator==(const league_join_msg&) const = default;
@@ -193,6 +209,7 @@ struct league_join_msg {
 // without "seat" (the connection's league_join says whose). The op stays
 // JSON here: it names cards of the league's catalogue, read by the server.
 struct league_act_msg {
+  static constexpr std::string_view type = "league_act";
   nlohmann::json id;
   nlohmann::json op;  // an object with a string "type"
   bool operator==(const league_act_msg&) const = default;
@@ -202,19 +219,80 @@ struct league_act_msg {
 // player (a house bot: random legal actions; docs/protocol.md, "add_bot"):
 // {"type": "add_bot", "seat": n} (optional: the lowest free seat).
 struct add_bot_msg {
+  static constexpr std::string_view type = "add_bot";
   nlohmann::json id;
   std::optional<int> seat{};
   bool operator==(const add_bot_msg&) const = default;
 };
 
+// The list of client messages. Each alternative carries its "type" (which is
+// also its schema's name, protocol/schema/v1/client/<type>.json), and the
+// compiler holds everything else to this list, so that adding a message is
+// one line here and the errors show what is missing:
+//   - its parser and wire form: client_messages.cpp has one parse_fields and
+//     one write_fields overload per message, dispatched over this list;
+//   - its handler: visit_client_message (below) takes one handler per message;
+//   - its schema and its line in docs/protocol.md's index:
+//     tests/protocol/test_message_index.cpp.
+// The order is the wire's "known types" order in an unknown_type error.
 using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
                                     tournament_join_msg, draft_pick_msg, history_msg,
                                     league_join_msg, league_act_msg, add_bot_msg>;
 
+namespace detail {
+template <class... Ms>
+constexpr std::array<std::string_view, sizeof...(Ms)> message_types_of(const std::variant<Ms...>*) {
+  return {Ms::type...};
+}
+constexpr bool all_different(std::span<const std::string_view> names) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    for (std::size_t j = i + 1; j < names.size(); ++j)
+      if (names[i] == names[j]) return false;
+  return true;
+}
+}  // namespace detail
+
+// Every client message's "type", in the variant's order: read from the
+// alternatives themselves, so the two cannot drift apart.
+inline constexpr auto client_message_types = detail::message_types_of(static_cast<const client_message*>(nullptr));
+static_assert(client_message_types.size() == std::variant_size_v<client_message>);
+static_assert(detail::all_different(client_message_types), "two client messages share a \"type\"");
+
 // "hello", "join", ...: the message's "type".
 std::string_view message_type(const client_message& m);
 const nlohmann::json& message_id(const client_message& m);
+
+// ---------------------------------------------------------------------------
+// Handling: one handler per message, checked at compile time.
+
+// std::visit(overloaded{[](const hello_msg&) {...}, ...}, m): lambdas as one
+// overload set.
+template <class... Fs>
+struct overloaded : Fs... {
+  using Fs::operator()...;
+};
+
+namespace detail {
+template <class Handlers, class... Ms>
+constexpr bool handles_each(const std::variant<Ms...>*) {
+  return (std::is_invocable_v<const Handlers&, const Ms&> && ...);
+}
+struct not_a_message {};
+}  // namespace detail
+
+// Calls the handler of m's alternative. `handlers` must take each message of
+// the list by its own type and nothing else: a catch-all (`const auto&`)
+// would let a new message compile and be silently ignored, so it is refused
+// here (it either accepts not_a_message or fails to compile on it).
+template <class Handlers>
+decltype(auto) visit_client_message(const client_message& m, const Handlers& handlers) {
+  static_assert(detail::handles_each<Handlers>(static_cast<const client_message*>(nullptr)),
+                "a client message has no handler: give it one (a lambda taking it by its own type)");
+  static_assert(!std::is_invocable_v<const Handlers&, const detail::not_a_message&>,
+                "no catch-all handler: each client message needs a handler of its own");
+  return std::visit(handlers, m);
+}
 
 // ---------------------------------------------------------------------------
 // Parsing and the wire form.

@@ -15,10 +15,11 @@
 //     if (r.oversized) close(protocol::close_code::message_too_big);
 //     return;
 //   }
-//   std::visit(overloaded{
+//   // One handler per client message; one missing (or a catch-all) does not compile.
+//   protocol::visit_client_message(*r.message, protocol::overloaded{
 //       [&](const protocol::join_msg& m) { ... send(protocol::make_joined(m.id, room, seat, token)); },
 //       [&](const protocol::act_msg& m) { cod::action a = m.for_seat(my_seat); ... },
-//       ...}, *r.message);
+//       ...});
 #pragma once
 
 #include "cod/protocol/client_messages.hpp"
