@@ -1,6 +1,8 @@
-// The schema migrations (migrations/NNNN_name.sql at the repository root),
-// embedded into the binary at build time (embed_migrations.cmake), and the
-// runner that applies them. docs/persistence.md.
+// The schema migrations (migrations/NNNN_name.sql at the repository root,
+// migrations/postgres/ for PostgreSQL), embedded into the binary at build
+// time (embed_migrations.cmake), and the check both runners make of what a
+// database records (sqlite/sqlite_migrations.hpp, pg/pg_migrations.hpp).
+// docs/persistence.md.
 //
 // Versioning: a schema_migrations(version, name, sha256, applied_at) table
 // that the runner creates; the database's schema version is its highest
@@ -42,19 +44,7 @@ struct applied_migration {
 int check_applied(const std::string& where, const std::vector<applied_migration>& rows,
                   std::span<const migration> ours);
 
-namespace sql {
-class db;
-}
-
-// On a read-write connection: applies every missing migration in one
-// BEGIN IMMEDIATE transaction (all or nothing). Throws persist_error, naming
-// the file, when the database is not ours, its recorded versions are not
-// contiguous from 1, a recorded name differs from ours, or its version is
-// newer than known_schema_version(). Returns the version it had before.
-int migrate(sql::db& d);
-
-// On a read-only connection: the schema version, which must equal
-// known_schema_version() (throws persist_error otherwise, saying why).
-int check_schema(sql::db& d);
+// Throws persist_error when the embedded list is not numbered 1..N.
+void check_embedded();
 
 }  // namespace cod::server

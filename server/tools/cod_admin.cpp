@@ -31,8 +31,8 @@
 #include "admin/match_report.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "common/text_forms.hpp"
-#include "persist/pg_reader.hpp"
-#include "persist/sqlite_reader.hpp"
+#include "persist/pg/pg_reader.hpp"
+#include "persist/sqlite/sqlite_reader.hpp"
 #include "replay/recovery.hpp"
 
 #ifndef COD_DEFAULT_CATALOGUE

@@ -50,8 +50,8 @@
 
 #include <unistd.h>
 
-#include "persist/pg_store.hpp"
-#include "persist/sqlite_store.hpp"
+#include "persist/pg/pg_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 
 namespace {
 

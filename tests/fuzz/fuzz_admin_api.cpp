@@ -20,7 +20,7 @@
 
 #include "admin/admin_api.hpp"
 #include "fuzz_common.hpp"
-#include "persist/memory_store.hpp"
+#include "persist/memory/memory_store.hpp"
 #include "stored_match_json.hpp"
 
 namespace srv = cod::server;

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "persist/sqlite_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 #include "stored_match_json.hpp"
 
 int main(int argc, char** argv) {

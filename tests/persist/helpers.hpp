@@ -15,9 +15,9 @@
 
 #include "common/sha256.hpp"
 #include "persist/match_store.hpp"
-#include "persist/memory_store.hpp"
-#include "persist/pg_store.hpp"
-#include "persist/sqlite_store.hpp"
+#include "persist/memory/memory_store.hpp"
+#include "persist/pg/pg_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 #include "pg_helpers.hpp"
 
 namespace cod::server::test {

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "helpers.hpp"
-#include "persist/sqlite_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;

@@ -13,9 +13,9 @@
 #include <string>
 
 #include "helpers.hpp"
-#include "persist/db_files.hpp"
-#include "persist/memory_store.hpp"
-#include "persist/sqlite_store.hpp"
+#include "persist/sqlite/db_files.hpp"
+#include "persist/memory/memory_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;

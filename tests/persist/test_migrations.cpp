@@ -8,7 +8,7 @@
 
 #include "helpers.hpp"
 #include "persist/migrations.hpp"
-#include "persist/sqlite_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;

@@ -15,7 +15,7 @@
 
 #include "../tournament/helpers.hpp"
 #include "helpers.hpp"
-#include "persist/pg_store.hpp"
+#include "persist/pg/pg_store.hpp"
 
 namespace cod::server::test {
 namespace {

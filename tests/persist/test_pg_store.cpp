@@ -9,8 +9,8 @@
 
 #include "helpers.hpp"
 #include "persist/migrations.hpp"
-#include "persist/pg_reader.hpp"
-#include "persist/pg_store.hpp"
+#include "persist/pg/pg_reader.hpp"
+#include "persist/pg/pg_store.hpp"
 
 namespace cod::server::test {
 namespace {

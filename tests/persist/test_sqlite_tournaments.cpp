@@ -5,9 +5,9 @@
 #include <filesystem>
 
 #include "../tournament/helpers.hpp"
-#include "persist/migrations.hpp"
-#include "persist/sqlite_tournaments.hpp"
-#include "persist/sqlite_util.hpp"
+#include "persist/sqlite/sqlite_migrations.hpp"
+#include "persist/sqlite/sqlite_tournaments.hpp"
+#include "persist/sqlite/sqlite_util.hpp"
 
 using namespace cod;
 using namespace cod::tournaments;

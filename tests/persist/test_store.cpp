@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "helpers.hpp"
-#include "persist/memory_store.hpp"
-#include "persist/sqlite_store.hpp"
+#include "persist/memory/memory_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;

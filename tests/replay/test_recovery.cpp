@@ -18,9 +18,9 @@
 #include "cod/protocol/room_config.hpp"
 #include "cod/protocol/wire_names.hpp"
 #include "helpers.hpp"
-#include "persist/memory_store.hpp"
-#include "persist/pg_store.hpp"
-#include "persist/sqlite_store.hpp"
+#include "persist/memory/memory_store.hpp"
+#include "persist/pg/pg_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 #include "replay/recovery.hpp"
 
 using namespace cod::server;

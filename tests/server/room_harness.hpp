@@ -14,7 +14,7 @@
 #include "../shared/catalogue.hpp"
 #include "common/metrics.hpp"
 #include "harness.hpp"
-#include "persist/memory_store.hpp"
+#include "persist/memory/memory_store.hpp"
 #include "replay/recovery.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"

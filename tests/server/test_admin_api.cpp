@@ -26,9 +26,9 @@
 #include "cod/protocol/wire_names.hpp"
 #include "common/sha256.hpp"
 #include "log_capture.hpp"
-#include "persist/memory_store.hpp"
-#include "persist/sqlite_store.hpp"
-#include "persist/sqlite_util.hpp"
+#include "persist/memory/memory_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
+#include "persist/sqlite/sqlite_util.hpp"
 #include "replay/draft_log.hpp"
 #include "replay/recovery.hpp"
 

@@ -29,7 +29,7 @@
 #include "common/sha256.hpp"
 #include "harness.hpp"
 #include "live_harness.hpp"
-#include "persist/memory_store.hpp"
+#include "persist/memory/memory_store.hpp"
 
 using cod::server::test::moves_from_view;
 using namespace cod::server::test::live;

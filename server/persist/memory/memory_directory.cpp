@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "persist/directory_args.hpp"
-#include "persist/memory_store.hpp"
+#include "persist/memory/memory_store.hpp"
 
 namespace cod::server {
 

@@ -1,4 +1,4 @@
-#include "persist/db_files.hpp"
+#include "persist/sqlite/db_files.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

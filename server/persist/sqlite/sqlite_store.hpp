@@ -26,7 +26,7 @@
 
 #include "persist/match_store.hpp"
 #include "persist/room_directory.hpp"
-#include "persist/sqlite_reader.hpp"
+#include "persist/sqlite/sqlite_reader.hpp"
 
 namespace cod::server {
 

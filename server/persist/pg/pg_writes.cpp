@@ -1,89 +1,17 @@
-#include "persist/pg_writes.hpp"
+#include "persist/pg/pg_writes.hpp"
 
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
-#include "persist/pg_fence.hpp"
+#include "persist/pg/pg_fence.hpp"
 
 namespace cod::server::detail {
 
 namespace {
 
-using kind = match_state::kind;
-using state = match_state;
-
-bool valid_seat(int s) { return s >= 0 && s <= 3; }
-
-// Appends one element to a PostgreSQL array literal being built ("{" so far).
-void add_text(std::string& out, std::string_view s) {
-  out += out.size() > 1 ? ",\"" : "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  out += '"';
-}
-
 void add_int(std::string& out, std::int64_t v) {
   if (out.size() > 1) out += ',';
   out += std::to_string(v);
 }
-
-// check_write, one kind of write at a time.
-struct checker {
-  match_states& view;
-  const state& of(const std::string& id) { return view[id]; }  // states_for read every id
-
-  status operator()(const create_op& c) {
-    unsigned seen = 0;
-    for (const seat_record& s : c.m.seats) {
-      if (!valid_seat(s.seat) || (seen & (1u << s.seat))) return status::invalid(cat("bad or duplicate seat ", s.seat));
-      seen |= 1u << s.seat;
-    }
-    if (of(c.m.match_id).k != kind::absent) return status::conflict("the match exists already");
-    return {};
-  }
-  status operator()(const append_op& a) {
-    const state& s = of(a.match_id);
-    if (s.k == kind::absent) return status::not_found("unknown match");
-    if (s.k == kind::finished) return status::conflict("the match is finished");
-    if (a.a.seq != s.last_seq + 1)
-      return status::conflict(cat("seq ", a.a.seq, " does not follow the last seq ", s.last_seq));
-    if (!valid_seat(a.a.seat)) return status::invalid(cat("bad seat ", a.a.seat));
-    return {};
-  }
-  status operator()(const finish_op& f) {
-    const state& s = of(f.match_id);
-    if (s.k == kind::absent) return status::not_found("unknown match");
-    if (s.k == kind::finished) return status::conflict("the match is finished already");
-    return {};
-  }
-  status operator()(const draft_op& d) {
-    const state& s = of(d.match_id);
-    if (s.k == kind::absent) return status::not_found("unknown match");
-    if (s.k == kind::finished) return status::conflict("the match is finished");
-    std::int64_t next = s.last_draft + 1;
-    for (const draft_event_record& r : d.rows) {
-      if (r.seq != next++)
-        return status::conflict(cat("draft seq ", r.seq, " does not follow the last draft seq ", s.last_draft));
-      if (!valid_seat(r.seat)) return status::invalid(cat("bad seat ", r.seat));
-      if (r.kind != "reveal" && r.kind != "pick") return status::invalid(cat("bad kind ", r.kind));
-    }
-    return {};
-  }
-  status operator()(const note_op& n) {
-    return of(n.match_id).k == kind::absent ? status::not_found("unknown match") : status{};
-  }
-  status operator()(const tournament_op& t) {
-    for (const auto& r : t.t.t.rounds())
-      for (const auto& p : r.pairings)
-        for (const auto& g : p.games)
-          if (!g.match_id.empty() && of(g.match_id).k == kind::absent)
-            return status::conflict(cat("tournament ", t.t.id, ": a game names the unknown match ", g.match_id));
-    return {};
-  }
-  status operator()(const audit_op&) { return {}; }
-  status operator()(const league_save_op&) { return {}; }
-};
 
 }  // namespace
 
@@ -129,15 +57,6 @@ const std::vector<std::pair<std::string, std::string>>& write_statements() {
     return l;
   }();
   return list;
-}
-
-status check_write(const write_op& op, match_states& view) { return std::visit(checker{view}, op.what); }
-
-void applied(const write_op& op, match_states& view) {
-  if (auto* c = std::get_if<create_op>(&op.what)) view[c->m.match_id] = {kind::playing, 0, 0, c->m.room_id};
-  else if (auto* a = std::get_if<append_op>(&op.what)) view[a->match_id].last_seq = a->a.seq;
-  else if (auto* f = std::get_if<finish_op>(&op.what)) view[f->match_id].k = kind::finished;
-  else if (auto* d = std::get_if<draft_op>(&op.what)) view[d->match_id].last_draft = d->rows.back().seq;
 }
 
 void send_write(const write_op& op, const pg::send_fn& send) {
@@ -204,25 +123,17 @@ void send_write(const write_op& op, const pg::send_fn& send) {
   std::visit(visitor{send}, op.what);
 }
 
-// A tournament or an audit row refused by the server for any reason is
-
 bool refused_on_any_error(const write_op& op) {
   return std::holds_alternative<tournament_op>(op.what) || std::holds_alternative<audit_op>(op.what) ||
          std::holds_alternative<league_save_op>(op.what);
 }
 
-std::string text_array(const std::vector<std::string>& v) {
-  std::string out = "{";
-  for (const std::string& s : v) add_text(out, s);
-  return out + "}";
-}
-
 void action_columns::add(const append_op& a) {
-  add_text(match_id_, a.match_id);
+  pg::add_array_text(match_id_, a.match_id);
   add_int(seq_, a.a.seq);
   add_int(seat_, a.a.seat);
-  add_text(action_json_, a.a.action_json);
-  add_text(digest_, digest_hex(a.a.digest));
+  pg::add_array_text(action_json_, a.a.action_json);
+  pg::add_array_text(digest_, digest_hex(a.a.digest));
   add_int(at_ms_, a.a.at_ms);
   ++rows_;
 }

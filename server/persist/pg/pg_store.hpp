@@ -21,7 +21,7 @@
 #include <string_view>
 
 #include "persist/match_store.hpp"
-#include "persist/pg_reader.hpp"
+#include "persist/pg/pg_reader.hpp"
 #include "persist/room_directory.hpp"
 
 namespace cod::server {

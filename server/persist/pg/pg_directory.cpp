@@ -1,10 +1,9 @@
-#include "persist/pg_directory.hpp"
+#include "persist/pg/pg_directory.hpp"
 
 #include <algorithm>
 
 #include "persist/directory_args.hpp"
-#include "persist/pg_util.hpp"
-#include "persist/pg_writes.hpp"
+#include "persist/pg/pg_util.hpp"
 
 namespace cod::server::detail {
 
@@ -176,7 +175,7 @@ status pg_directory::publish_rooms(const std::string& node_id, const std::vector
     c.query("DELETE FROM lobby_rooms WHERE node_id = $1", pg::params().add(node_id));
     c.query("INSERT INTO lobby_rooms (node_id, room_id, summary_json) SELECT $1, r, s FROM unnest($2::text[], "
             "$3::text[]) AS u(r, s)",
-            pg::params().add(node_id).add(text_array(ids)).add(text_array(summaries)));
+            pg::params().add(node_id).add(pg::text_array(ids)).add(pg::text_array(summaries)));
     c.exec("COMMIT");
     return true;
   });

@@ -1,9 +1,9 @@
-#include "persist/sqlite_directory.hpp"
+#include "persist/sqlite/sqlite_directory.hpp"
 
 #include <sqlite3.h>
 
 #include "persist/directory_args.hpp"
-#include "persist/sqlite_util.hpp"
+#include "persist/sqlite/sqlite_util.hpp"
 
 namespace cod::server::detail {
 

@@ -1,4 +1,4 @@
-#include "persist/pg_migrations.hpp"
+#include "persist/pg/pg_migrations.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -8,7 +8,7 @@
 #include "common/strcat.hpp"
 #include "common/wall_clock.hpp"
 #include "persist/migrations.hpp"
-#include "persist/pg_util.hpp"
+#include "persist/pg/pg_util.hpp"
 
 namespace cod::server::pg {
 

@@ -154,4 +154,9 @@ class pipeline {
   outcome out_;
 };
 
+// Appends one text to a PostgreSQL array literal being built ("{" so far).
+void add_array_text(std::string& out, std::string_view s);
+// A PostgreSQL array literal of texts: {"a","b\"c"}.
+std::string text_array(const std::vector<std::string>& v);
+
 }  // namespace cod::server::pg

@@ -1,6 +1,6 @@
-#include "persist/pg_tournaments.hpp"
+#include "persist/pg/pg_tournaments.hpp"
 
-#include "persist/pg_util.hpp"
+#include "persist/pg/pg_util.hpp"
 #include "persist/record_rows.hpp"
 
 namespace cod::server::pg {

@@ -1,4 +1,4 @@
-#include "persist/memory_store.hpp"
+#include "persist/memory/memory_store.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -7,6 +7,7 @@
 
 #include "common/strcat.hpp"
 #include "persist/write_queue.hpp"
+#include "persist/write_rules.hpp"
 
 namespace cod::server {
 
@@ -22,8 +23,6 @@ bool iequals(std::string_view a, std::string_view b) {
   }
   return true;
 }
-
-bool valid_seat(int s) { return s >= 0 && s <= 3; }
 
 }  // namespace
 
@@ -63,94 +62,65 @@ status memory_store::apply(const detail::write_op& op) {
     return status::io_error(why);
   }
   health_->committed();
-  status st = std::visit([this](const auto& o) { return apply_one(o); }, op.what);
-  if (!st) spdlog::warn("persist: {} refused: {}", detail::describe(op), st.message());
+  detail::match_states view = view_of(op);
+  status st = detail::check_write(op, view);
+  if (st) std::visit([this](const auto& o) { store(o); }, op.what);
+  else spdlog::warn("persist: {} refused: {}", detail::describe(op), st.message());
   return st;
 }
 
-status memory_store::apply_one(const detail::create_op& c) {
-  std::set<int> seats;
-  for (const seat_record& s : c.m.seats)
-    if (!valid_seat(s.seat) || !seats.insert(s.seat).second)
-      return status::invalid(cat("bad or duplicate seat ", s.seat));
-  if (matches_.count(c.m.match_id)) return status::conflict("the match exists already");
+detail::match_states memory_store::view_of(const detail::write_op& op) const {
+  detail::match_states view;
+  detail::each_match(op, [&](const std::string& id) {
+    auto it = matches_.find(id);
+    if (it == matches_.end()) return;
+    const stored_match& m = it->second;
+    view[id] = {m.finished() ? detail::match_state::kind::finished : detail::match_state::kind::playing,
+                static_cast<std::int64_t>(m.actions.size()), static_cast<std::int64_t>(m.draft.size()),
+                m.match.room_id};
+  });
+  return view;
+}
+
+// The stores of writes check_write accepted.
+
+void memory_store::store(const detail::create_op& c) {
   stored_match sm;
   sm.match = c.m;
   std::sort(sm.match.seats.begin(), sm.match.seats.end(),
             [](const seat_record& a, const seat_record& b) { return a.seat < b.seat; });
   matches_.emplace(c.m.match_id, std::move(sm));
-  return {};
 }
 
-status memory_store::apply_one(const detail::append_op& a) {
-  auto it = matches_.find(a.match_id);
-  if (it == matches_.end()) return status::not_found("unknown match");
-  if (it->second.finished()) return status::conflict("the match is finished");
-  if (a.a.seq != static_cast<std::int64_t>(it->second.actions.size()) + 1)
-    return status::conflict(cat("seq ", a.a.seq, " does not follow the last seq ", it->second.actions.size()));
-  if (!valid_seat(a.a.seat)) return status::invalid(cat("bad seat ", a.a.seat));
-  it->second.actions.push_back(a.a);
-  return {};
+void memory_store::store(const detail::append_op& a) { matches_.at(a.match_id).actions.push_back(a.a); }
+
+void memory_store::store(const detail::finish_op& f) { matches_.at(f.match_id).result = f.r; }
+
+void memory_store::store(const detail::draft_op& d) {
+  auto& draft = matches_.at(d.match_id).draft;
+  draft.insert(draft.end(), d.rows.begin(), d.rows.end());
 }
 
-status memory_store::apply_one(const detail::finish_op& f) {
-  auto it = matches_.find(f.match_id);
-  if (it == matches_.end()) return status::not_found("unknown match");
-  if (it->second.finished()) return status::conflict("the match is finished already");
-  it->second.result = f.r;
-  return {};
-}
+void memory_store::store(const detail::note_op& n) { matches_.at(n.match_id).notes.push_back(n.n); }
 
-status memory_store::apply_one(const detail::draft_op& d) {
-  auto it = matches_.find(d.match_id);
-  if (it == matches_.end()) return status::not_found("unknown match");
-  if (it->second.finished()) return status::conflict("the match is finished");
-  std::int64_t next = static_cast<std::int64_t>(it->second.draft.size()) + 1;
-  for (const auto& r : d.rows) {
-    if (r.seq != next++) return status::conflict(cat("draft seq ", r.seq, " does not follow the last one"));
-    if (!valid_seat(r.seat)) return status::invalid(cat("bad seat ", r.seat));
-    if (r.kind != "reveal" && r.kind != "pick") return status::invalid(cat("bad kind ", r.kind));
-  }
-  it->second.draft.insert(it->second.draft.end(), d.rows.begin(), d.rows.end());
-  return {};
-}
-
-status memory_store::apply_one(const detail::note_op& n) {
-  auto it = matches_.find(n.match_id);
-  if (it == matches_.end()) return status::not_found("unknown match");
-  it->second.notes.push_back(n.n);
-  return {};
-}
-
-status memory_store::apply_one(const detail::tournament_op& op) {
-  // As the SQLite store's foreign key: a game names a stored match.
-  for (const auto& r : op.t.t.rounds())
-    for (const auto& p : r.pairings)
-      for (const auto& g : p.games)
-        if (!g.match_id.empty() && !matches_.count(g.match_id))
-          return status::conflict(cat("tournament ", op.t.id, ": a game names the unknown match ", g.match_id));
+void memory_store::store(const detail::tournament_op& op) {
   auto [it, added] = tournaments_.try_emplace(op.t.id, op.t);
   if (!added) {
     const std::int64_t created = it->second.created_ms;  // kept from the first save
     it->second = op.t;
     it->second.created_ms = created;
   }
-  return {};
 }
 
-status memory_store::apply_one(const detail::audit_op& a) {
-  audit_.push_back(a.r);
-  return {};
-}
+void memory_store::store(const detail::audit_op& a) { audit_.push_back(a.r); }
 
-status memory_store::apply_one(const detail::league_save_op& op) {
+void memory_store::store(const detail::league_save_op& op) {
   auto [it, added] = leagues_.try_emplace(op.l.id, op.l);
   if (!added) {
     const std::int64_t created = it->second.created_ms;  // kept from the first save
     it->second = op.l;
     it->second.created_ms = created;
   }
-  return {};
 }
 
 void memory_store::save_league(const stored_league& l, done_fn done) {

@@ -1,11 +1,11 @@
-#include "persist/pg_reader.hpp"
+#include "persist/pg/pg_reader.hpp"
 
 #include <algorithm>
 
 #include "common/strcat.hpp"
-#include "persist/pg_migrations.hpp"
-#include "persist/pg_tournaments.hpp"
-#include "persist/pg_util.hpp"
+#include "persist/pg/pg_migrations.hpp"
+#include "persist/pg/pg_tournaments.hpp"
+#include "persist/pg/pg_util.hpp"
 #include "persist/record_rows.hpp"
 
 namespace cod::server {

@@ -1,5 +1,5 @@
-// A match_store in memory, for tests: the same validation and ordering as
-// sqlite_store (matches, tournaments, the admin audit), nothing durable. Its
+// A match_store in memory, for tests: the same write rules (write_rules.hpp)
+// and ordering as sqlite_store (matches, tournaments, the admin audit), nothing durable. Its
 // room_directory (leases, lobby) is in memory_directory.cpp, on the system
 // clock; it fences nothing (one process: pg_store.hpp fences).
 //
@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "persist/match_store.hpp"
@@ -24,6 +25,8 @@
 namespace cod::server {
 
 namespace detail {
+struct match_state;
+using match_states = std::unordered_map<std::string, match_state>;
 class write_queue;
 class health_tracker;
 struct write_op;
@@ -91,14 +94,16 @@ class memory_store final : public match_store, public room_directory {
  private:
   void submit(detail::write_op op);
   status apply(const detail::write_op& op);  // under mu_
-  status apply_one(const detail::create_op& c);
-  status apply_one(const detail::append_op& a);
-  status apply_one(const detail::finish_op& f);
-  status apply_one(const detail::draft_op& d);
-  status apply_one(const detail::note_op& n);
-  status apply_one(const detail::tournament_op& t);
-  status apply_one(const detail::audit_op& a);
-  status apply_one(const detail::league_save_op& l);
+  // The matches `op` names, as stored (write_rules.hpp).
+  detail::match_states view_of(const detail::write_op& op) const;  // under mu_
+  void store(const detail::create_op& c);  // under mu_, once check_write said ok
+  void store(const detail::append_op& a);
+  void store(const detail::finish_op& f);
+  void store(const detail::draft_op& d);
+  void store(const detail::note_op& n);
+  void store(const detail::tournament_op& t);
+  void store(const detail::audit_op& a);
+  void store(const detail::league_save_op& l);
   std::set<std::string> tournament_matches(const std::string& id) const;  // under mu_
 
   mutable std::mutex mu_;

@@ -1,4 +1,4 @@
-#include "persist/pg_util.hpp"
+#include "persist/pg/pg_util.hpp"
 
 #include <libpq-fe.h>
 
@@ -229,6 +229,22 @@ pipeline::outcome pipeline::finish() {
   if (st != PGRES_PIPELINE_SYNC) c_.fail(r, "the pipeline's end");
   PQclear(r);
   return std::move(out_);
+}
+
+// Appends one element to a PostgreSQL array literal being built ("{" so far).
+void add_array_text(std::string& out, std::string_view s) {
+  out += out.size() > 1 ? ",\"" : "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  out += '"';
+}
+
+std::string text_array(const std::vector<std::string>& v) {
+  std::string out = "{";
+  for (const std::string& s : v) add_array_text(out, s);
+  return out + "}";
 }
 
 }  // namespace cod::server::pg

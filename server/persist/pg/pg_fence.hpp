@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "persist/pg_util.hpp"
-#include "persist/pg_writes.hpp"
+#include "persist/pg/pg_util.hpp"
 #include "persist/write_queue.hpp"
+#include "persist/write_rules.hpp"
 
 namespace cod::server::detail {
 

@@ -1,9 +1,9 @@
-#include "persist/pg_store.hpp"
+#include "persist/pg/pg_store.hpp"
 
 #include "persist/directory_args.hpp"
-#include "persist/pg_directory.hpp"
-#include "persist/pg_util.hpp"
-#include "persist/pg_writer.hpp"
+#include "persist/pg/pg_directory.hpp"
+#include "persist/pg/pg_util.hpp"
+#include "persist/pg/pg_writer.hpp"
 #include "persist/write_queue.hpp"
 
 namespace cod::server {

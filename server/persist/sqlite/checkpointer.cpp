@@ -1,9 +1,9 @@
-#include "persist/checkpointer.hpp"
+#include "persist/sqlite/checkpointer.hpp"
 
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
 
-#include "persist/sqlite_util.hpp"
+#include "persist/sqlite/sqlite_util.hpp"
 
 namespace cod::server::detail {
 

@@ -30,8 +30,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "persist/pg_fence.hpp"
-#include "persist/pg_writes.hpp"
+#include "persist/pg/pg_fence.hpp"
+#include "persist/pg/pg_writes.hpp"
 #include "persist/write_queue.hpp"
 
 namespace cod::server::pg {

@@ -1,4 +1,4 @@
-#include "persist/pg_fence.hpp"
+#include "persist/pg/pg_fence.hpp"
 
 #include "common/strcat.hpp"
 
@@ -41,7 +41,7 @@ pg::params lock_params(const std::vector<write_op>& batch, const std::string& no
     else if (!std::holds_alternative<audit_op>(op.what) && !std::holds_alternative<league_save_op>(op.what))
       each_match(op, [&](const std::string& id) { matches.push_back(id); });
   }
-  return pg::params().add(node_id).add(text_array(rooms)).add(text_array(matches));
+  return pg::params().add(node_id).add(pg::text_array(rooms)).add(pg::text_array(matches));
 }
 
 status check_fence(const write_op& op, const match_states& view, const fence& f) {

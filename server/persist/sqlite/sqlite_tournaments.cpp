@@ -1,9 +1,9 @@
-#include "persist/sqlite_tournaments.hpp"
+#include "persist/sqlite/sqlite_tournaments.hpp"
 
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
 #include "persist/record_rows.hpp"
-#include "persist/sqlite_util.hpp"
+#include "persist/sqlite/sqlite_util.hpp"
 
 namespace cod::server::detail {
 

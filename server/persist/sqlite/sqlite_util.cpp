@@ -1,4 +1,4 @@
-#include "persist/sqlite_util.hpp"
+#include "persist/sqlite/sqlite_util.hpp"
 
 #include <sqlite3.h>
 

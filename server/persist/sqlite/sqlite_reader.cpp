@@ -1,10 +1,10 @@
-#include "persist/sqlite_reader.hpp"
+#include "persist/sqlite/sqlite_reader.hpp"
 
 #include "common/strcat.hpp"
-#include "persist/migrations.hpp"
+#include "persist/sqlite/sqlite_migrations.hpp"
 #include "persist/record_rows.hpp"
-#include "persist/sqlite_tournaments.hpp"
-#include "persist/sqlite_util.hpp"
+#include "persist/sqlite/sqlite_tournaments.hpp"
+#include "persist/sqlite/sqlite_util.hpp"
 
 namespace cod::server {
 

@@ -1,4 +1,4 @@
-#include "persist/pg_writer.hpp"
+#include "persist/pg/pg_writer.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -6,9 +6,9 @@
 #include <unordered_set>
 
 #include "common/strcat.hpp"
-#include "persist/pg_migrations.hpp"
-#include "persist/pg_util.hpp"
-#include "persist/pg_writes.hpp"
+#include "persist/pg/pg_migrations.hpp"
+#include "persist/pg/pg_util.hpp"
+#include "persist/pg/pg_writes.hpp"
 
 namespace cod::server::detail {
 
@@ -68,7 +68,7 @@ match_states pg_writer::states_for(const std::vector<write_op>& batch) {
 void pg_writer::read_states(const std::vector<std::string>& ids, match_states& view) {
   if (ids.empty()) return;
   for (const std::string& id : ids) view.emplace(id, match_state{});  // absent unless found
-  const pg::result r = conn_->run("states", pg::params().add(text_array(ids)));
+  const pg::result r = conn_->run("states", pg::params().add(pg::text_array(ids)));
   for (int i = 0; i < r.rows(); ++i)
     view[r.text(i, 0)] = {r.text(i, 1) == "playing" ? kind::playing : kind::finished, r.int64(i, 2), r.int64(i, 3),
                           r.text(i, 4)};

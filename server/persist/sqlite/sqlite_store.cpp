@@ -1,4 +1,4 @@
-#include "persist/sqlite_store.hpp"
+#include "persist/sqlite/sqlite_store.hpp"
 
 #include <spdlog/spdlog.h>
 #include <sqlite3.h>
@@ -11,14 +11,15 @@
 
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
-#include "persist/checkpointer.hpp"
-#include "persist/db_files.hpp"
-#include "persist/migrations.hpp"
+#include "persist/sqlite/checkpointer.hpp"
+#include "persist/sqlite/db_files.hpp"
+#include "persist/sqlite/sqlite_migrations.hpp"
 #include "persist/directory_args.hpp"
-#include "persist/sqlite_directory.hpp"
-#include "persist/sqlite_tournaments.hpp"
-#include "persist/sqlite_util.hpp"
+#include "persist/sqlite/sqlite_directory.hpp"
+#include "persist/sqlite/sqlite_tournaments.hpp"
+#include "persist/sqlite/sqlite_util.hpp"
 #include "persist/write_queue.hpp"
+#include "persist/write_rules.hpp"
 
 namespace cod::server {
 
@@ -46,9 +47,10 @@ struct sqlite_store::writer {
         db,
         "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-    match_state = std::make_unique<sql::stmt>(
+    state_query = std::make_unique<sql::stmt>(
         db,
-        "SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM match_actions WHERE match_id = ?1) "
+        "SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM match_actions WHERE match_id = ?1), "
+        "(SELECT COALESCE(MAX(seq), 0) FROM draft_events WHERE match_id = ?1) "
         "FROM matches WHERE match_id = ?1");
     insert_action = std::make_unique<sql::stmt>(
         db,
@@ -60,8 +62,6 @@ struct sqlite_store::writer {
         "WHERE match_id = ?1 AND status = 'playing'");
     insert_note =
         std::make_unique<sql::stmt>(db, "INSERT INTO match_notes (match_id, at_ms, text) VALUES (?1, ?2, ?3)");
-    last_draft_seq =
-        std::make_unique<sql::stmt>(db, "SELECT COALESCE(MAX(seq), 0) FROM draft_events WHERE match_id = ?1");
     insert_draft = std::make_unique<sql::stmt>(
         db,
         "INSERT INTO draft_events (match_id, seq, seat, kind, cards_json, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
@@ -75,32 +75,42 @@ struct sqlite_store::writer {
         "INSERT INTO admin_audit (at_ms, role, remote, match_id, route, target) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   }
 
-  // status and last seq of a match; nullopt when unknown. Matches this writer
-  // has written are answered from `known` (the writer is the only one: the
-  // database cannot change under it); others are read once.
-  struct match_state_entry {
-    bool playing = true;
-    std::int64_t last_seq = 0;
-  };
-  std::optional<match_state_entry> state_of(const std::string& id) {
-    if (auto it = known.find(id); it != known.end()) return it->second;
-    sql::reset_guard g(*match_state);
-    match_state->bind(1, id);
-    if (!match_state->step()) return std::nullopt;
-    match_state_entry e{match_state->text(0) == "playing", match_state->int64(1)};
-    if (e.playing) known.emplace(id, e);
-    return e;
+  // Puts the matches `op` names in `view` (write_rules.hpp): each is read
+  // once, then kept while it plays (this writer is the only one: the
+  // database cannot change under it). The others are forgotten when the
+  // batch ends, and the whole view when a batch is undone.
+  void look_up(const detail::write_op& op) {
+    detail::each_match(op, [&](const std::string& id) {
+      if (view.count(id)) return;
+      detail::match_state st;  // absent
+      sql::reset_guard g(*state_query);
+      state_query->bind(1, id);
+      if (state_query->step())
+        st = {state_query->text(0) == "playing" ? detail::match_state::kind::playing
+                                                : detail::match_state::kind::finished,
+              state_query->int64(1), state_query->int64(2), {}};
+      view.emplace(id, std::move(st));
+    });
   }
 
   // One write inside the batch transaction: ok when done, else why it was
   // refused (nothing of it stored). Throws on storage failure.
   status apply(const detail::write_op& op) {
-    return std::visit([this](const auto& o) { return apply_one(o); }, op.what);
+    look_up(op);
+    status st = detail::check_write(op, view);
+    if (st) st = std::visit([this](const auto& o) { return apply_one(o); }, op.what);
+    if (st) detail::applied(op, view);
+    detail::each_match(op, [&](const std::string& id) {
+      if (view[id].k != detail::match_state::kind::playing) forget.push_back(id);
+    });
+    return st;
   }
 
+  // The statements of a write check_write accepted. A constraint that still
+  // fails refuses it (the storage's second line).
   status apply_one(const detail::create_op& c) {
     const match_record& m = c.m;
-    status st = in_savepoint(refuse::constraint, [&] {
+    return in_savepoint(refuse::constraint, [&] {
       insert_match->bind(1, m.match_id).bind(2, m.room_id).bind(3, m.mode).bind(4, m.format);
       insert_match->bind(5, m.options_json);
       insert_match->bind(6, m.rules_version).bind(7, m.engine_version).bind(8, std::to_string(m.seed));
@@ -116,48 +126,22 @@ struct sqlite_store::writer {
         insert_seat->run();
       }
     });
-    if (st) known[m.match_id] = match_state_entry{};
-    return st;
   }
 
   status apply_one(const detail::append_op& a) {
-    auto st = state_of(a.match_id);
-    if (!st) return status::not_found("unknown match");
-    if (!st->playing) return status::conflict("the match is finished");
-    if (a.a.seq != st->last_seq + 1)
-      return status::conflict(cat("seq ", a.a.seq, " does not follow the last seq ", st->last_seq));
-    status done = insert_or_refuse(*insert_action, [&](sql::stmt& s) {
+    return insert_or_refuse(*insert_action, [&](sql::stmt& s) {
       s.bind(1, a.match_id).bind(2, a.a.seq).bind(3, a.a.seat).bind(4, a.a.action_json);
       s.bind(5, digest_hex(a.a.digest)).bind(6, a.a.at_ms);
     });
-    if (done) known[a.match_id].last_seq = a.a.seq;
-    return done;
   }
 
   status apply_one(const detail::finish_op& f) {
     finish->bind(1, f.match_id).bind(2, f.r.ended_ms).bind(3, seats_json(f.r.winners)).bind(4, f.r.reason);
     finish->run();
-    if (db.changes() == 1) {
-      known.erase(f.match_id);  // finished: read again if ever asked
-      return {};
-    }
-    return state_of(f.match_id) ? status::conflict("the match is finished already")
-                                : status::not_found("unknown match");
+    return db.changes() == 1 ? status{} : status::conflict("the match is finished already");
   }
 
   status apply_one(const detail::draft_op& dr) {
-    auto st = state_of(dr.match_id);
-    if (!st) return status::not_found("unknown match");
-    if (!st->playing) return status::conflict("the match is finished");
-    std::int64_t last = 0;
-    {
-      sql::reset_guard g(*last_draft_seq);
-      last_draft_seq->bind(1, dr.match_id);
-      if (last_draft_seq->step()) last = last_draft_seq->int64(0);
-    }
-    for (std::size_t i = 0; i < dr.rows.size(); ++i)
-      if (dr.rows[i].seq != last + 1 + static_cast<std::int64_t>(i))
-        return status::conflict(cat("draft seq ", dr.rows[i].seq, " does not follow the last draft seq ", last));
     // All rows or none.
     return in_savepoint(refuse::constraint, [&] {
       for (const draft_event_record& r : dr.rows) {
@@ -249,6 +233,8 @@ struct sqlite_store::writer {
       if (!out[i]) spdlog::warn("persist: {} refused: {}", detail::describe(batch[i]), out[i].message());
     }
     commit->run();
+    for (const std::string& id : forget) view.erase(id);
+    forget.clear();
   }
 
   void undo_batch() {
@@ -259,7 +245,8 @@ struct sqlite_store::writer {
         spdlog::error("persist: {}: rollback failed: {}", db.path(), e2.what());
       }
     }
-    known.clear();  // the batch is undone: forget what it taught
+    view.clear();  // the batch is undone: forget what it taught
+    forget.clear();
   }
 
   // Another process holds the write lock (SQLITE_BUSY once SQLite's busy
@@ -326,9 +313,10 @@ struct sqlite_store::writer {
 
   sql::db db;
   std::unique_ptr<sql::stmt> begin, commit, rollback, savepoint, release, rollback_to;
-  std::unique_ptr<sql::stmt> insert_match, insert_seat, match_state, insert_action, finish, insert_note;
-  std::unique_ptr<sql::stmt> last_draft_seq, insert_draft, insert_audit, upsert_league;
-  std::unordered_map<std::string, match_state_entry> known;  // playing matches
+  std::unique_ptr<sql::stmt> insert_match, insert_seat, state_query, insert_action, finish, insert_note;
+  std::unique_ptr<sql::stmt> insert_draft, insert_audit, upsert_league;
+  detail::match_states view;        // playing matches, and those of the batch so far
+  std::vector<std::string> forget;  // the batch's matches not playing: out of the view after it
   detail::health_tracker health;
   int busy_timeout_ms = 5000;  // sqlite_options
   int busy_max_ms = 60000;
