@@ -233,7 +233,7 @@ response api::route(const request& req, std::string_view who) const {
   if (seg.size() == 1 && seg[0] == "matches") {
     match_query q;
     if (auto e = query_from_params(p, q)) return bad_param(*e);
-    return ok_json(listing_to_json(store_.list_matches(q), q));
+    return ok_json(listing_to_json(read_for_route(store_.reader().list_matches(q)), q));
   }
   if (seg.size() < 2 || seg.size() > 4 || seg[0] != "matches" || seg[1].empty())
     return error_response(404, "not_found", "no such admin endpoint (docs/admin.md)");
@@ -258,7 +258,7 @@ response api::route(const request& req, std::string_view who) const {
     return bad_param(*e);
   }
 
-  const auto sm = store_.load_match(id);
+  const auto sm = read_for_route(store_.reader().load_match(id));
   if (!sm) return error_response(404, "no_such_match", cat("no match '", id, "'"));
   response r = read_match(*sm, what, sub, p);
   // Every document of a match being played shows something its players do

@@ -60,6 +60,15 @@ response error_response(int status, std::string code, std::string message, std::
 void audit_live_read(match_store& store, std::string_view role, const request& req, const std::string& match_id,
                      std::string_view route, std::int64_t at_ms);
 
+// A read of the store for a route: its value, or persist_error with the
+// store's sentence, which the routes' one catch answers 500 storage_error
+// (admin_api.cpp, api::handle): a route reads as if the store could not fail.
+template <class T>
+T read_for_route(result<T> r) {
+  if (!r) throw persist_error(r.error().message());
+  return std::move(*r);
+}
+
 // True for the targets the admin API answers (everything under /admin/api/;
 // the rest of /admin/ is the browser admin page).
 bool is_admin_target(std::string_view target);

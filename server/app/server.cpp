@@ -356,7 +356,9 @@ status server::start() {
 
   // Recovery: every unfinished match gets its room back before anyone connects.
   try {
-    auto unfinished = d.store->load_unfinished();
+    auto read = d.store->reader().load_unfinished();
+    if (!read) return status::io_error("recovery: cannot read unfinished matches: " + read.error().message());
+    auto unfinished = std::move(*read);
     // A cluster node resumes its own rooms whose leases it can take: one
     // taken over while it was away runs on its new node.
     if (d.cluster) unfinished = d.cluster->claim_own(std::move(unfinished));
@@ -433,8 +435,11 @@ status server::start() {
   // find has its result read from the store.
   if (cfg.finished_room_ttl_sec > 0) {
     try {
-      auto finished =
-          d.store->load_finished_since(d.room_svc.wall_ms() - std::int64_t{cfg.finished_room_ttl_sec} * 1000);
+      auto read =
+          d.store->reader().load_finished_since(d.room_svc.wall_ms() - std::int64_t{cfg.finished_room_ttl_sec} * 1000);
+      if (!read)
+        return status::io_error("recovery: cannot read recently finished matches: " + read.error().message());
+      auto finished = std::move(*read);
       // A cluster node shows its own rooms' (another node's come when asked for).
       if (d.cluster)
         std::erase_if(finished, [&](const stored_match& sm) { return !sm.match.room_id.starts_with(cfg.node_id + "-"); });

@@ -150,7 +150,7 @@ admin::response league_api::handle(const admin::request& req, std::string_view r
     // its duels were played in; a match still being played is audited.
     json matches = json::array();
     for (const auto& m : svc_.match_ids(id)) {
-      if (auto sm = store_.load_match(m)) {
+      if (auto sm = admin::read_for_route(store_.reader().load_match(m))) {
         matches.push_back(admin::export_match(*sm));
         if (!sm->finished()) admin::audit_live_read(store_, role, req, m, "league export", now_ms());
       }

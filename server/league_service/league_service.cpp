@@ -145,13 +145,13 @@ void league_service::save(const std::string& id, const entry& e) {
 }
 
 void league_service::load() {
-  std::vector<stored_league> found;
-  try {
-    found = d_.store->load_leagues();
-  } catch (const persist_error& ex) {
-    spdlog::error("leagues: the stored leagues could not be read: {}", ex.what());
+  d_.store->flush();  // every save queued before: a league is read as last saved
+  auto read = d_.store->reader().load_leagues();
+  if (!read) {
+    spdlog::error("leagues: the stored leagues could not be read: {}", read.error().message());
     return;
   }
+  const std::vector<stored_league>& found = *read;
   std::lock_guard lock(mu_);
   for (const auto& sl : found) {
     auto e = restore(sl);
@@ -412,12 +412,12 @@ void league_service::tick() {
   for (const auto& p : todo) {
     std::optional<stored_match> sm;
     if (!p.match_id.empty()) {
-      try {
-        sm = d_.store->load_match(p.match_id);
-      } catch (const persist_error& ex) {
-        spdlog::warn("league {}: match {} could not be read: {}", p.id, p.match_id, ex.what());
+      auto read = d_.store->reader().load_match(p.match_id);
+      if (!read) {
+        spdlog::warn("league {}: match {} could not be read: {}", p.id, p.match_id, read.error().message());
         continue;
       }
+      sm = std::move(*read);
       // Not stored yet, or still being played on (its room recovered later): wait.
       if (!sm || (!sm->finished() && d_.rooms->find(p.room_id))) continue;
     }

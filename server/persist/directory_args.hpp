@@ -51,13 +51,10 @@ result<std::optional<stored_match>> load_room_match(Directory& d, Reader& r, con
   const result<std::optional<std::string>> id = d.room_match_id(room_id, finished_since_ms);
   if (!id) return id.error();
   if (!*id) return std::optional<stored_match>{};
-  try {
-    std::optional<stored_match> sm = r.load_match(**id);
-    if (sm && sm->finished() && sm->result->ended_ms < finished_since_ms) sm.reset();
-    return sm;
-  } catch (const std::exception& e) {
-    return status::io_error(cat("loading room ", room_id, "'s match ", **id, ": ", e.what()));
-  }
+  result<std::optional<stored_match>> sm = r.load_match(**id);
+  if (!sm) return status::io_error(cat("loading room ", room_id, "'s match ", **id, ": ", sm.error().message()));
+  if (*sm && (*sm)->finished() && (*sm)->result->ended_ms < finished_since_ms) sm->reset();
+  return sm;
 }
 
 }  // namespace cod::server::detail

@@ -43,26 +43,51 @@ namespace cod::server {
 
 class room_directory;
 
-// Thrown by the blocking reads when the storage fails (I/O error, corrupt
-// file). Writes never throw: they report through their callback.
+// Thrown inside the backends when the storage fails (I/O error, corrupt
+// file); the contract's reads and writes never throw it: reads return it as
+// a status (read_or_error), writes report through their callback.
 struct persist_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The reads an admin needs (the admin API, cod-admin on a database file):
-// committed data, blocking, any thread. Throw persist_error when the
-// storage fails.
+// A store's reads: committed data (a write still queued is not seen: call
+// match_store::flush() first), blocking, any thread but a room's strand.
+// A failure of the storage is a status (io_error, saying why), never an
+// exception. The admin API and cod-admin (on a database file) use them, the
+// server at start-up, the services for their games' matches.
 class match_reader {
  public:
   virtual ~match_reader() = default;
-  virtual std::optional<stored_match> load_match(const std::string& match_id) = 0;
-  virtual std::vector<match_summary> list_matches(const match_query& q) = 0;
+  virtual result<std::optional<stored_match>> load_match(const std::string& match_id) = 0;
+  virtual result<std::vector<match_summary>> list_matches(const match_query& q) = 0;
   // The audit rows of one match, or every row when `match_id` is empty; in
   // the order recorded.
-  virtual std::vector<audit_record> list_audit(const std::string& match_id) = 0;
+  virtual result<std::vector<audit_record>> list_audit(const std::string& match_id) = 0;
+  // Every unfinished match, whole; oldest first (start-up recovery).
+  virtual result<std::vector<stored_match>> load_unfinished() = 0;
+  // The finished matches whose ended_ms >= `ended_from_ms`, whole logs,
+  // oldest created first (their rooms answer resumes with the result after
+  // a restart, docs/protocol.md "Reconnecting").
+  virtual result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) = 0;
+  // Every stored tournament, oldest created first (then by id).
+  virtual result<std::vector<stored_tournament>> load_tournaments() = 0;
+  // Every stored league, oldest created first (then by id).
+  virtual result<std::vector<stored_league>> load_leagues() = 0;
 };
 
-class match_store : public match_reader {
+namespace detail {
+// A backend's read, its persist_error (or any exception) as an io_error.
+template <class F>
+auto read_or_error(F&& read) -> result<decltype(read())> {
+  try {
+    return read();
+  } catch (const std::exception& e) {
+    return status::io_error(e.what());
+  }
+}
+}  // namespace detail
+
+class match_store {
  public:
   using done_fn = std::function<void(status)>;
 
@@ -84,19 +109,8 @@ class match_store : public match_reader {
   // Replaces the league stored under l.id with `l` (0010); created_ms is
   // kept from the first save.
   virtual void save_league(const stored_league& l, done_fn done) = 0;
+  virtual ~match_store() = default;
 
-  // Blocking; called at start-up before any room runs. Oldest first.
-  virtual std::vector<stored_match> load_unfinished() = 0;
-  // Blocking, at start-up: the finished matches whose ended_ms >= `ended_from_ms`,
-  // whole logs, oldest created first (their rooms answer resumes with the
-  // result after a restart, docs/protocol.md "Reconnecting").
-  virtual std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) = 0;
-  // Blocking, at start-up: every stored tournament, oldest created first
-  // (then by id). Sees every write queued before the call.
-  virtual std::vector<stored_tournament> load_tournaments() = 0;
-  // Blocking: every stored league, oldest created first (then by id). Sees
-  // every write queued before the call.
-  virtual std::vector<stored_league> load_leagues() = 0;
   // Blocks until everything queued before the call is committed and its
   // callbacks have run (shutdown, tests).
   virtual void flush() = 0;
@@ -107,6 +121,9 @@ class match_store : public match_reader {
   virtual std::uint64_t commits() const = 0;
   // Thread-safe snapshot, for /healthz and /metrics.
   virtual store_health health() const = 0;
+  // The same store's reads (match_reader above): the store hands out its
+  // reader, so adding a read touches the contract and one reader per backend.
+  virtual match_reader& reader() = 0;
   // The same store's room leases and cluster lobby (room_directory.hpp);
   // nullptr for a store without them (a test's wrapper).
   virtual room_directory* directory() { return nullptr; }

@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "admin/admin_api.hpp"
 #include "admin/admin_search.hpp"
 #include "admin/match_report.hpp"
 #include "cod/protocol/catalogue_json.hpp"
@@ -169,10 +170,10 @@ int cmd_verify_all(const cod::catalogue& cards, match_reader& reader) {
   match_query q;
   q.limit = 500;
   for (;;) {
-    const auto page = reader.list_matches(q);
+    const auto page = admin::read_for_route(reader.list_matches(q));
     for (const match_summary& m : page) {
       ++total;
-      const auto sm = reader.load_match(m.match_id);
+      const auto sm = admin::read_for_route(reader.load_match(m.match_id));
       if (!sm) {
         ++failed;
         std::printf("FAIL %s: listed but not loaded\n", m.match_id.c_str());
@@ -316,7 +317,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (args[0] == "list") {
-      const auto found = reader->list_matches(q);
+      const auto found = admin::read_for_route(reader->list_matches(q));
       if (json) {
         print_json(admin::listing_to_json(found, q));
         return 0;
@@ -328,7 +329,7 @@ int main(int argc, char** argv) {
       if (!load_cards(catalogue_path, cards)) return 1;
       return cmd_verify_all(cards, *reader);
     }
-    const auto sm = reader->load_match(args[1]);
+    const auto sm = admin::read_for_route(reader->load_match(args[1]));
     if (!sm) {
       std::fprintf(stderr, "cod-admin: no match '%s' in %s\n", args[1].c_str(), db_path.c_str());
       return 1;

@@ -174,7 +174,7 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
       for (const auto& p : r.pairings)
         for (const auto& g : p.games) {
           if (g.match_id.empty()) continue;
-          if (auto sm = store_.load_match(g.match_id)) {
+          if (auto sm = admin::read_for_route(store_.reader().load_match(g.match_id))) {
             matches.push_back(admin::export_match(*sm));
             if (!sm->finished()) live.push_back(g.match_id);
           }

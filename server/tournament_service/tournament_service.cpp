@@ -76,11 +76,9 @@ std::map<std::string, stored_match> tournament_service::undecided_matches(const 
     for (const auto& game : p.games) {
       // A match still played here reports its end through the hooks.
       if (game.decided || game.match_id.empty() || live.count(room_of_match(game.match_id))) continue;
-      try {
-        if (auto sm = d_.store->load_match(game.match_id)) out.emplace(game.match_id, std::move(*sm));
-      } catch (const persist_error& e) {
-        spdlog::warn("tournament {}: match {} could not be read: {}", l.id, game.match_id, e.what());
-      }
+      auto sm = d_.store->reader().load_match(game.match_id);
+      if (!sm) spdlog::warn("tournament {}: match {} could not be read: {}", l.id, game.match_id, sm.error().message());
+      else if (*sm) out.emplace(game.match_id, std::move(**sm));
     }
   return out;
 }
@@ -131,11 +129,9 @@ void tournament_service::restore(stored_tournament l, const std::map<std::string
 
 void tournament_service::load() {
   std::vector<stored_tournament> found;
-  try {
-    found = d_.store->load_tournaments();
-  } catch (const persist_error& e) {
-    spdlog::error("tournaments: the stored tournaments could not be read: {}", e.what());
-  }
+  d_.store->flush();  // every save queued before: a tournament is read as last saved
+  if (auto read = d_.store->reader().load_tournaments()) found = std::move(*read);
+  else spdlog::error("tournaments: the stored tournaments could not be read: {}", read.error().message());
   std::size_t others = 0, away = 0;
   for (auto& l : found) {
     if (!named_here(l.id)) {
@@ -173,13 +169,14 @@ std::vector<std::string> tournament_service::running() const {
 
 bool tournament_service::adopt(const std::string& id) {
   std::optional<stored_tournament> l;
-  try {
-    for (auto& t : d_.store->load_tournaments())
-      if (t.id == id) l = std::move(t);
-  } catch (const persist_error& e) {
-    spdlog::error("tournament {}: cannot be taken over: the store cannot be read: {}", id, e.what());
+  d_.store->flush();
+  auto read = d_.store->reader().load_tournaments();
+  if (!read) {
+    spdlog::error("tournament {}: cannot be taken over: the store cannot be read: {}", id, read.error().message());
     return false;
   }
+  for (auto& t : *read)
+    if (t.id == id) l = std::move(t);
   if (!l || l->t.current_stage() == tn::stage::finished) return false;
   const auto matches = undecided_matches(*l);
   std::lock_guard lock(mu_);
@@ -243,13 +240,12 @@ void tournament_service::poll_store() {
     }
   }
   for (const auto& t : todo) {
-    std::optional<stored_match> sm;
-    try {
-      sm = d_.store->load_match(t.match_id);
-    } catch (const persist_error& e) {
-      spdlog::warn("tournament {}: match {} could not be read: {}", t.id, t.match_id, e.what());
+    auto read = d_.store->reader().load_match(t.match_id);
+    if (!read) {
+      spdlog::warn("tournament {}: match {} could not be read: {}", t.id, t.match_id, read.error().message());
       continue;
     }
+    const std::optional<stored_match>& sm = *read;
     if (!sm || !sm->finished()) continue;
     std::lock_guard lock(mu_);
     auto it = entries_.find(t.id);
@@ -563,13 +559,13 @@ std::vector<tournament_snapshot> tournament_service::list() const {
   std::vector<tournament_snapshot> out;
   if (!d_.node_id.empty()) {
     // The others as last saved (their open rooms are their nodes' to know).
-    try {
-      auto stored = d_.store->load_tournaments();
+    d_.store->flush();
+    if (auto stored = d_.store->reader().load_tournaments()) {
       std::lock_guard lock(mu_);  // the stored copy of one this node runs is older: skipped
-      for (auto& l : stored)
+      for (auto& l : *stored)
         if (!entries_.count(l.id)) out.push_back({l.id, std::move(l.t), l.extras, l.created_ms, {}});
-    } catch (const persist_error& e) {
-      spdlog::warn("tournaments: the other nodes' tournaments could not be read: {}", e.what());
+    } else {
+      spdlog::warn("tournaments: the other nodes' tournaments could not be read: {}", stored.error().message());
     }
   }
   std::lock_guard lock(mu_);
@@ -583,13 +579,14 @@ std::vector<tournament_snapshot> tournament_service::list() const {
 std::optional<tournament_snapshot> tournament_service::stored_copy(const std::string& id, bool& moving) const {
   moving = false;
   std::optional<tournament_snapshot> out;
-  try {
-    for (auto& l : d_.store->load_tournaments())
-      if (l.id == id) out = tournament_snapshot{l.id, std::move(l.t), l.extras, l.created_ms, {}};
-  } catch (const persist_error& e) {
-    spdlog::warn("tournament {}: the stored copy could not be read: {}", id, e.what());
+  d_.store->flush();
+  auto stored = d_.store->reader().load_tournaments();
+  if (!stored) {
+    spdlog::warn("tournament {}: the stored copy could not be read: {}", id, stored.error().message());
     return std::nullopt;
   }
+  for (auto& l : *stored)
+    if (l.id == id) out = tournament_snapshot{l.id, std::move(l.t), l.extras, l.created_ms, {}};
   if (out && out->t.current_stage() != tn::stage::finished && d_.want && cluster_tournament_id(id))
     moving = d_.want(id);
   return out;

@@ -10,6 +10,9 @@
 
 #include "persist/sqlite/sqlite_store.hpp"
 #include "stored_match_json.hpp"
+#include "../shared/store_reads.hpp"
+
+using cod::server::test::read_ok;
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -26,8 +29,8 @@ int main(int argc, char** argv) {
   cod::server::match_query q;
   q.limit = 1000;
   int written = 0;
-  for (const auto& summary : reader->list_matches(q)) {
-    const auto sm = reader->load_match(summary.match_id);
+  for (const auto& summary : read_ok(reader->list_matches(q))) {
+    const auto sm = read_ok(reader->load_match(summary.match_id));
     if (!sm) continue;
     std::ofstream(std::filesystem::path(argv[2]) / ("match-" + summary.match_id + ".json"))
         << cod::fuzz::stored_match_to_json(*sm).dump() << '\n';

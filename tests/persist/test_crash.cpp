@@ -14,6 +14,7 @@
 
 #include "helpers.hpp"
 #include "persist/sqlite/sqlite_store.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -99,7 +100,7 @@ void crash_and_check(int n, int kill_at) {
   auto opened = sqlite_store::open({.path = path});  // recovers the WAL
   REQUIRE_MESSAGE(opened, opened.error().message());
   auto s = std::move(*opened);
-  auto un = s->load_unfinished();
+  auto un = read_ok(s->reader().load_unfinished());
   REQUIRE(un.size() == 1);
   const auto& log = un[0].actions;
   MESSAGE("acknowledged " << acknowledged << ", found " << log.size() << " after kill -9");

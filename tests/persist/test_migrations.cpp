@@ -9,6 +9,7 @@
 #include "helpers.hpp"
 #include "persist/migrations.hpp"
 #include "persist/sqlite/sqlite_store.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -199,7 +200,7 @@ TEST_CASE("migrations: reopening applies nothing and keeps the data") {
   REQUIRE_MESSAGE(opened, opened.error().message());
   auto store = std::move(*opened);
   CHECK(store->schema_version_at_open() == known_schema_version());
-  CHECK(store->load_match("m1").has_value());
+  CHECK(read_ok(store->reader().load_match("m1")).has_value());
   raw_db db(path);
   CHECK(db.one("SELECT group_concat(applied_at) FROM schema_migrations") == applied_at);
 }
@@ -308,7 +309,7 @@ TEST_CASE("migrations: a database of schema 1 (duels only) upgrades to 0002; its
   REQUIRE_MESSAGE(opened, opened.error().message());
   auto store = std::move(*opened);
   CHECK(store->schema_version_at_open() == 1);
-  const auto m = store->load_match("old");
+  const auto m = read_ok(store->reader().load_match("old"));
   REQUIRE(m);
   REQUIRE(m->match.seats.size() == 2);
   for (const auto& s : m->match.seats) {

@@ -16,6 +16,7 @@
 #include "../tournament/helpers.hpp"
 #include "helpers.hpp"
 #include "persist/pg/pg_store.hpp"
+#include "../shared/store_reads.hpp"
 
 namespace cod::server::test {
 namespace {
@@ -153,7 +154,7 @@ TEST_CASE("pg_store: a node that lost a room's lease cannot write its match; the
   CHECK(append(*n1, "m", by(0, 5)).is_ok());
   CHECK(append(*n2, "m", by(1, 6)).error_code() == status::code::conflict);
 
-  const auto sm = n1->load_match("m");
+  const auto sm = read_ok(n1->reader().load_match("m"));
   REQUIRE(sm);
   REQUIRE(sm->actions.size() == 5);
   const std::vector<int> seats = {0, 0, 1, 1, 0};
@@ -180,7 +181,7 @@ TEST_CASE("pg_store: a tournament's save is fenced by the tournament's own lease
   CHECK(save(*n1).error_code() == status::code::conflict);
   t.extras.auto_advance = true;
   CHECK(save(*n2).is_ok());
-  const auto back = n1->load_tournaments();
+  const auto back = read_tournaments(*n1);
   REQUIRE(back.size() == 1);
   CHECK(back[0].extras.auto_advance);
 }
@@ -230,7 +231,7 @@ TEST_CASE("pg_store: takeovers in the middle of a node's appends: every acknowle
     CHECK(last_acked >= next_seq + 2);  // the owner did write in its turn
     next_seq = last_acked + 1;
   }
-  const auto sm = nodes[0]->load_match("m");
+  const auto sm = read_ok(nodes[0]->reader().load_match("m"));
   REQUIRE(sm);
   CHECK(static_cast<std::int64_t>(sm->actions.size()) == next_seq - 1);
 }

@@ -11,6 +11,7 @@
 #include "persist/migrations.hpp"
 #include "persist/pg/pg_reader.hpp"
 #include "persist/pg/pg_store.hpp"
+#include "../shared/store_reads.hpp"
 
 namespace cod::server::test {
 namespace {
@@ -73,7 +74,7 @@ TEST_CASE("pg_store: a connection lost mid-batch fails that batch with io_error;
   CHECK(again.got->is_ok());
   CHECK(next.got->is_ok());
   CHECK(s->health().ok);
-  const auto sm = s->load_match("m");
+  const auto sm = read_ok(s->reader().load_match("m"));
   REQUIRE(sm);
   CHECK(sm->actions.size() == 2);
 }
@@ -84,12 +85,14 @@ TEST_CASE("pg_store: the reader survives a lost connection too (that read fails,
   outcome created;
   s->create_match(sample_record("m"), created.fn());
   s->flush();
-  REQUIRE(s->load_match("m"));
+  REQUIRE(read_ok(s->reader().load_match("m")));
   pg_raw(db.server())
       .exec("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = '" + db.name() +
             "' AND application_name = 'cod-store-reader'");
-  CHECK_THROWS_AS(s->load_match("m"), persist_error);
-  CHECK(s->load_match("m"));
+  const auto lost = s->reader().load_match("m");
+  REQUIRE(!lost);
+  CHECK(lost.error().error_code() == status::code::io_error);
+  CHECK(read_ok(s->reader().load_match("m")));
 }
 
 TEST_CASE("pg_store: migrations on an empty database, a no-op reopen, the same tables as SQLite") {
@@ -200,8 +203,8 @@ TEST_CASE("pg_store: a statement the server refuses inside a batch refuses that 
   CHECK(good.wrong() == 0);
   CHECK(bad.calls() == 2);
   CHECK(bad.wrong() == 0);
-  CHECK(s->load_match("ok")->actions.size() == 1);
-  CHECK(!s->load_match("long"));
+  CHECK(read_ok(s->reader().load_match("ok"))->actions.size() == 1);
+  CHECK(!read_ok(s->reader().load_match("long")));
   CHECK(s->health().ok);
 }
 

@@ -10,6 +10,7 @@
 #include "helpers.hpp"
 #include "persist/memory/memory_store.hpp"
 #include "persist/sqlite/sqlite_store.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -45,7 +46,7 @@ TEST_CASE("store: a match, its log, notes and result round-trip") {
     CHECK(a.wrong() == 0);
     CHECK(s.pending() == 0);
 
-    auto sm = s.load_match("m1");
+    auto sm = read_ok(s.reader().load_match("m1"));
     REQUIRE(sm);
     CHECK(sm->match == rec);
     CHECK(sm->actions == log);
@@ -53,9 +54,9 @@ TEST_CASE("store: a match, its log, notes and result round-trip") {
     CHECK(sm->notes[0] == note_record{1700000000100, "seat 1 clock: 1000 ms left"});
     CHECK(sm->notes[1].text == "note with 'quotes' and \"double\" and ünïcode");
     CHECK(!sm->finished());
-    CHECK(!s.load_match("nope"));
+    CHECK(!read_ok(s.reader().load_match("nope")));
 
-    auto unfinished = s.load_unfinished();
+    auto unfinished = read_ok(s.reader().load_unfinished());
     REQUIRE(unfinished.size() == 1);
     CHECK(unfinished[0].match == rec);
     CHECK(unfinished[0].actions == log);
@@ -64,8 +65,8 @@ TEST_CASE("store: a match, its log, notes and result round-trip") {
     s.finish_match("m1", result, a.expect(true));
     s.flush();
     CHECK(a.wrong() == 0);
-    CHECK(s.load_unfinished().empty());
-    sm = s.load_match("m1");
+    CHECK(read_ok(s.reader().load_unfinished()).empty());
+    sm = read_ok(s.reader().load_match("m1"));
     REQUIRE(sm);
     REQUIRE(sm->result);
     CHECK(*sm->result == result);
@@ -101,9 +102,9 @@ TEST_CASE("store: writes that do not fit the match are refused, alone") {
     CHECK(good.wrong() == 0);
     CHECK(bad.calls() == 10);
     CHECK(bad.wrong() == 0);
-    CHECK(!s.load_match("m2"));
-    CHECK(!s.load_match("m3"));
-    auto sm = s.load_match("m1");
+    CHECK(!read_ok(s.reader().load_match("m2")));
+    CHECK(!read_ok(s.reader().load_match("m3")));
+    auto sm = read_ok(s.reader().load_match("m1"));
     REQUIRE(sm);
     CHECK(sm->actions.size() == 2);
     CHECK(sm->result->winners == std::vector<int>{0});
@@ -129,7 +130,7 @@ TEST_CASE("store: list_matches filters by status, player and time; newest first;
       for (const auto& m : v) out += m.match_id;
       return out;
     };
-    auto all = s.list_matches({});
+    auto all = read_ok(s.reader().list_matches({}));
     CHECK(ids(all) == "cba");
     REQUIRE(all.size() == 3);
     CHECK(all[0].status == "finished");
@@ -139,14 +140,14 @@ TEST_CASE("store: list_matches filters by status, player and time; newest first;
     CHECK(all[1].names == std::vector<std::string>{"carol", "ALICE"});
     CHECK(all[1].room_id == "room-b");
     CHECK(!all[1].result);
-    CHECK(ids(s.list_matches({.status = "playing"})) == "ba");
-    CHECK(ids(s.list_matches({.status = "finished"})) == "c");
-    CHECK(ids(s.list_matches({.player = "alice"})) == "ba");
-    CHECK(ids(s.list_matches({.player = "nobody"})) == "");
-    CHECK(ids(s.list_matches({.created_from_ms = 2000})) == "cb");
-    CHECK(ids(s.list_matches({.created_from_ms = 1000, .created_to_ms = 3000})) == "ba");
-    CHECK(ids(s.list_matches({.limit = 2})) == "cb");
-    CHECK(ids(s.list_matches({.limit = 2, .offset = 2})) == "a");
+    CHECK(ids(read_ok(s.reader().list_matches({.status = "playing"}))) == "ba");
+    CHECK(ids(read_ok(s.reader().list_matches({.status = "finished"}))) == "c");
+    CHECK(ids(read_ok(s.reader().list_matches({.player = "alice"}))) == "ba");
+    CHECK(ids(read_ok(s.reader().list_matches({.player = "nobody"}))) == "");
+    CHECK(ids(read_ok(s.reader().list_matches({.created_from_ms = 2000}))) == "cb");
+    CHECK(ids(read_ok(s.reader().list_matches({.created_from_ms = 1000, .created_to_ms = 3000}))) == "ba");
+    CHECK(ids(read_ok(s.reader().list_matches({.limit = 2}))) == "cb");
+    CHECK(ids(read_ok(s.reader().list_matches({.limit = 2, .offset = 2}))) == "a");
   });
 }
 
@@ -166,7 +167,7 @@ TEST_CASE("store: list_matches filters by mode and winner; a before-cursor pages
     REQUIRE(a.wrong() == 0);
     auto ids = [&](const match_query& q) {
       std::string out;
-      for (const auto& m : s.list_matches(q)) out += m.match_id + " ";
+      for (const auto& m : read_ok(s.reader().list_matches(q))) out += m.match_id + " ";
       return out;
     };
     match_query q;
@@ -232,7 +233,7 @@ TEST_CASE("store: many concurrent appends are all committed, in order, each call
       std::vector<std::int64_t> want(per_thread);
       for (int i = 0; i < per_thread; ++i) want[static_cast<std::size_t>(i)] = i + 1;
       CHECK(order[t] == want);  // once each, in order
-      auto sm = s.load_match(mid(t));
+      auto sm = read_ok(s.reader().load_match(mid(t)));
       REQUIRE(sm);
       REQUIRE(sm->actions.size() == per_thread);
       for (int i = 0; i < per_thread; ++i) CHECK(sm->actions[static_cast<std::size_t>(i)] == sample_action(i + 1, t % 2));
@@ -276,7 +277,7 @@ TEST_CASE("store: pending() counts queued writes; flush() waits for them and the
     CHECK(a.calls() == 1000);  // every callback has run when flush returns
     CHECK(a.wrong() == 0);
     CHECK(s->pending() == 0);
-    CHECK(s->load_match("m")->actions.size() == 1000);
+    CHECK(read_ok(s->reader().load_match("m"))->actions.size() == 1000);
   }
 }
 
@@ -326,7 +327,7 @@ TEST_CASE("sqlite_store: closing commits what is queued; reopening loads every u
   auto opened = sqlite_store::open({.path = path});
   REQUIRE_MESSAGE(opened, opened.error().message());
   auto s = std::move(*opened);
-  auto un = s->load_unfinished();
+  auto un = read_ok(s->reader().load_unfinished());
   REQUIRE(un.size() == 2);
   CHECK(un[0].match == sample_record("old", 1000));  // oldest first
   CHECK(un[0].actions.size() == 10);
@@ -334,7 +335,7 @@ TEST_CASE("sqlite_store: closing commits what is queued; reopening loads every u
   CHECK(un[1].match.match_id == "new");
   REQUIRE(un[1].actions.size() == 300);
   for (int i = 0; i < 300; ++i) CHECK(un[1].actions[static_cast<std::size_t>(i)] == sample_action(i + 1));
-  CHECK(s->load_match("done")->result->reason == "stronghold_alone");
+  CHECK(read_ok(s->reader().load_match("done"))->result->reason == "stronghold_alone");
   // And it goes on appending where it stopped (the writer learns each
   // match's last seq and status from the file), refusing what does not fit.
   acks a;
@@ -361,11 +362,11 @@ TEST_CASE("sqlite_store: a reader sees committed data while the store runs") {
   REQUIRE_MESSAGE(reader_opened, reader_opened.error().message());
   auto r = std::move(*reader_opened);
   CHECK(r->schema_version() >= 1);
-  CHECK(r->load_match("m")->actions.size() == 1);
+  CHECK(read_ok(r->load_match("m"))->actions.size() == 1);
   s->append_action("m", sample_action(2), a.expect(true));
   s->flush();
-  CHECK(r->load_match("m")->actions.size() == 2);
-  CHECK(r->list_matches({}).size() == 1);
+  CHECK(read_ok(r->load_match("m"))->actions.size() == 2);
+  CHECK(read_ok(r->list_matches({})).size() == 1);
   CHECK(a.wrong() == 0);
 }
 
@@ -401,7 +402,7 @@ TEST_CASE("sqlite_store: WAL checkpoints run off the writer thread once the WAL 
     auto reader_opened = sqlite_reader::open(path);
     REQUIRE_MESSAGE(reader_opened, reader_opened.error().message());
     auto r = std::move(*reader_opened);
-    CHECK(r->load_match("m")->actions.size() == 40);
+    CHECK(read_ok(r->load_match("m"))->actions.size() == 40);
     CHECK(a.wrong() == 0);
   }
 }
@@ -431,7 +432,7 @@ TEST_CASE("sqlite_store: a failed commit refuses its whole batch; the log never 
   CHECK(good.wrong() == 0);
   CHECK(bad.calls() == 3);
   CHECK(bad.wrong() == 0);
-  auto sm = s->load_match("m");
+  auto sm = read_ok(s->reader().load_match("m"));
   REQUIRE(sm);
   CHECK(sm->actions == std::vector<action_record>{sample_action(1), sample_action(2)});
 }
@@ -468,7 +469,7 @@ TEST_CASE("sqlite_store: another process's write lock held past busy_timeout_ms 
   CHECK(s->health().write_errors == 0);
   std::vector<action_record> want;
   for (std::int64_t seq = 1; seq <= 6; ++seq) want.push_back(sample_action(seq));
-  CHECK(s->load_match("m")->actions == want);
+  CHECK(read_ok(s->reader().load_match("m"))->actions == want);
 
   {
     // Held past busy_max_ms: the write fails as before (the room abandons
@@ -495,7 +496,7 @@ TEST_CASE("sqlite_store: another process's write lock held past busy_timeout_ms 
   CHECK(good.wrong() == 0);
   CHECK(s->health().ok);
   want.push_back(sample_action(7));
-  CHECK(s->load_match("m")->actions == want);
+  CHECK(read_ok(s->reader().load_match("m"))->actions == want);
 }
 
 TEST_CASE("store: an empty options_json round-trips as given") {
@@ -504,7 +505,7 @@ TEST_CASE("store: an empty options_json round-trips as given") {
     m.options_json = "";
     s.create_match(m, nullptr);
     s.flush();
-    CHECK(s.load_match("m")->match == m);
+    CHECK(read_ok(s.reader().load_match("m"))->match == m);
   });
 }
 
@@ -517,9 +518,9 @@ TEST_CASE("store: a match's own cards (0009, R15) round-trip; listing still coun
     s.append_action("m", sample_action(1, 0), nullptr);
     s.append_action("m", sample_action(2, 1), nullptr);
     s.flush();
-    CHECK(s.load_match("m")->match == m);
-    CHECK(s.load_unfinished().at(0).match.cards_json == m.cards_json);
-    const auto listed = s.list_matches({});
+    CHECK(read_ok(s.reader().load_match("m"))->match == m);
+    CHECK(read_ok(s.reader().load_unfinished()).at(0).match.cards_json == m.cards_json);
+    const auto listed = read_ok(s.reader().list_matches({}));
     REQUIRE(listed.size() == 1);
     CHECK(listed[0].actions == 2);
   });
@@ -539,7 +540,7 @@ TEST_CASE("store: leagues (0010) are saved whole and loaded back, oldest first; 
     s.save_league(later, a.expect(true));
     s.flush();
     CHECK(a.wrong() == 0);
-    const auto leagues = s.load_leagues();
+    const auto leagues = read_leagues(s);
     REQUIRE(leagues.size() == 2);
     CHECK(leagues[0].id == "l1");
     CHECK(leagues[0].created_ms == 1700000000000);
@@ -563,7 +564,7 @@ TEST_CASE("store: load_finished_since gives the matches finished since a time, w
     s.finish_match("long_ago", {{0}, "concession", 4999}, a.expect(true));
     s.flush();
     CHECK(a.wrong() == 0);
-    const auto found = s.load_finished_since(5000);
+    const auto found = read_ok(s.reader().load_finished_since(5000));
     REQUIRE(found.size() == 2);
     CHECK(found[0].match.match_id == "early");
     CHECK(found[1].match == sample_record("late", 3000));
@@ -571,8 +572,8 @@ TEST_CASE("store: load_finished_since gives the matches finished since a time, w
     CHECK(found[1].notes.size() == 1);
     REQUIRE(found[1].result);
     CHECK(*found[1].result == match_result{{1}, "stronghold_alone", 5000});
-    CHECK(s.load_finished_since(5002).empty());
-    CHECK(s.load_finished_since(0).size() == 3);
+    CHECK(read_ok(s.reader().load_finished_since(5002)).empty());
+    CHECK(read_ok(s.reader().load_finished_since(0)).size() == 3);
   });
 }
 
@@ -592,7 +593,7 @@ TEST_CASE("store: texts of any characters round-trip exactly (quotes, backslashe
     s.flush();
     CHECK(ok.calls() == 2);
     CHECK(ok.wrong() == 0);
-    const auto sm = s.load_match(m.match_id);
+    const auto sm = read_ok(s.reader().load_match(m.match_id));
     REQUIRE(sm);
     CHECK(sm->match == m);
     REQUIRE(sm->actions.size() == 2);

@@ -8,6 +8,7 @@
 
 #include "../tournament/helpers.hpp"
 #include "helpers.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -35,7 +36,7 @@ stored_tournament started_tournament(match_store& s, const std::string& id, std:
   int n = 0;
   for (const tn::game_slot& g : st.t.games_to_start()) {
     const std::string match_id = id + "-m" + std::to_string(++n);
-    if (!s.load_match(match_id)) {
+    if (!read_ok(s.reader().load_match(match_id))) {
       s.create_match(sample_record(match_id), nullptr);
       s.flush();
     }
@@ -57,13 +58,13 @@ tn::player_id a_of(const tn::tournament& t, const std::string& match_id) {
 
 TEST_CASE("typed store: a tournament saved comes back whole; a later save replaces it, created_ms kept") {
   for_each_store([](match_store& s) {
-    CHECK(s.load_tournaments().empty());
+    CHECK(read_tournaments(s).empty());
     stored_tournament t = started_tournament(s, "t1", 1000);
     outcome saved;
     s.save_tournament(t, saved.fn());
     s.flush();
     CHECK(*saved.got == status::ok());
-    auto back = s.load_tournaments();
+    auto back = read_tournaments(s);
     REQUIRE(back.size() == 1);
     CHECK(back[0] == t);
 
@@ -76,7 +77,7 @@ TEST_CASE("typed store: a tournament saved comes back whole; a later save replac
     // A second tournament, created earlier: listed first (oldest first).
     stored_tournament u = started_tournament(s, "t0", 500);
     s.save_tournament(u, nullptr);
-    back = s.load_tournaments();  // sees what was queued before it
+    back = read_tournaments(s);  // sees what was queued before it
     REQUIRE(back.size() == 2);
     CHECK(back[0] == u);
     CHECK(back[1] == t);
@@ -98,7 +99,7 @@ TEST_CASE("typed store: a tournament whose game names an unknown match is refuse
     s.save_tournament(bad, o.fn());
     s.flush();
     CHECK(o.got->error_code() == status::code::conflict);
-    const auto back = s.load_tournaments();
+    const auto back = read_tournaments(s);
     REQUIRE(back.size() == 1);
     CHECK(back[0] == t);
   });
@@ -113,16 +114,16 @@ TEST_CASE("typed store: the matches of a tournament's games, through the search 
     match_query q;
     q.tournament = "t1";
     std::vector<std::string> ids;
-    for (const auto& m : s.list_matches(q)) ids.push_back(m.match_id);
+    for (const auto& m : read_ok(s.reader().list_matches(q))) ids.push_back(m.match_id);
     CHECK(ids == std::vector<std::string>{"t1-m2", "t1-m1"});  // newest first: equal times, by id descending
     q.tournament = "nope";
-    CHECK(s.list_matches(q).empty());
+    CHECK(read_ok(s.reader().list_matches(q)).empty());
   });
 }
 
 TEST_CASE("typed store: audit rows are kept in the order recorded, by match or all") {
   for_each_store([](match_store& s) {
-    CHECK(s.list_audit("").empty());
+    CHECK(read_ok(s.reader().list_audit("")).empty());
     const audit_record a{1700000000001, "admin", "192.0.2.8:6000", "live-1", "state",
                          "GET /admin/api/matches/live-1/state?step=6"};
     const audit_record b{1700000000002, "organiser", "192.0.2.9:7000", "live-2", "tournament export",
@@ -135,9 +136,9 @@ TEST_CASE("typed store: audit rows are kept in the order recorded, by match or a
     s.record_audit(c, nullptr);  // no match row needed: the audit outlives matches
     s.flush();
     CHECK(*o.got == status::ok());
-    CHECK(s.list_audit("") == std::vector<audit_record>{a, b, c});
-    CHECK(s.list_audit("live-1") == std::vector<audit_record>{a, c});
-    CHECK(s.list_audit("none").empty());
+    CHECK(read_ok(s.reader().list_audit("")) == std::vector<audit_record>{a, b, c});
+    CHECK(read_ok(s.reader().list_audit("live-1")) == std::vector<audit_record>{a, c});
+    CHECK(read_ok(s.reader().list_audit("none")).empty());
   });
 }
 
@@ -166,6 +167,6 @@ TEST_CASE("typed store: a storage failure is an io_error (memory_store's fault i
   outcome o;
   s.record_audit({1, "admin", "r", "m", "state", "GET /"}, o.fn());
   CHECK(o.got->error_code() == status::code::io_error);
-  CHECK(s.list_audit("").empty());
+  CHECK(read_ok(s.reader().list_audit("")).empty());
   CHECK(!s.health().ok);
 }

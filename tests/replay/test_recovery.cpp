@@ -22,6 +22,7 @@
 #include "persist/pg/pg_store.hpp"
 #include "persist/sqlite/sqlite_store.hpp"
 #include "replay/recovery.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -302,11 +303,11 @@ TEST_CASE("recovery: four-seat matches with Champions are stored, rebuilt after 
   auto store = std::move(*opened);
 
   // The seats as written: team only in 2v2, Champions by catalogue id.
-  const auto t = store->load_match("2v2-end");
+  const auto t = read_ok(store->reader().load_match("2v2-end"));
   REQUIRE(t);
   CHECK(t->match.seats == four_seat_record("2v2-end", "2v2", 777, true).seats);
   for (const auto& s : t->match.seats) CHECK(s.team == s.seat % 2);
-  const auto f = store->load_match("ffa-open");
+  const auto f = read_ok(store->reader().load_match("ffa-open"));
   REQUIRE(f);
   for (const auto& s : f->match.seats) {
     CHECK_FALSE(s.team);
@@ -321,7 +322,7 @@ TEST_CASE("recovery: four-seat matches with Champions are stored, rebuilt after 
           "4");
   }
 
-  auto un = store->load_unfinished();
+  auto un = read_ok(store->reader().load_unfinished());
   REQUIRE(un.size() == 1);
   CHECK(un[0].match.match_id == "ffa-open");
   const rebuild_result r = rebuild(shipped(), un[0]);
@@ -345,7 +346,7 @@ TEST_CASE("recovery: four-seat matches with Champions are stored, rebuilt after 
   CHECK(v2.ok);
 
   // ffa concession by seat 1: seats 0, 2 and 3 win.
-  const auto c = store->load_match("ffa-conc");
+  const auto c = read_ok(store->reader().load_match("ffa-conc"));
   REQUIRE(c);
   REQUIRE(c->result);
   CHECK(c->result->winners == std::vector<int>{0, 2, 3});
@@ -370,7 +371,7 @@ TEST_CASE("recovery: an unfinished duel is rebuilt from the database to the same
   auto opened = sqlite_store::open({.path = path});  // as after a restart
   REQUIRE_MESSAGE(opened, opened.error().message());
   auto store = std::move(*opened);
-  auto un = store->load_unfinished();
+  auto un = read_ok(store->reader().load_unfinished());
   REQUIRE(un.size() == 1);
   CHECK(un[0].actions.size() == 12);
   const rebuild_result r = rebuild(shipped(), un[0]);
@@ -406,14 +407,14 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
   // Runs `sql` on the file, then verifies match `id` again: it must fail.
   auto verify_tampered = [&](const std::string& sql, const char* id) {
     raw_db(path).exec(sql);
-    verify_result v = verify(shipped(), *reader->load_match(id));
+    verify_result v = verify(shipped(), *read_ok(reader->load_match(id)));
     CHECK(!v.ok);
     return v;
   };
 
   SUBCASE("intact") {
     for (const char* id : {"full", "conceded"}) {
-      auto sm = reader->load_match(id);
+      auto sm = read_ok(reader->load_match(id));
       REQUIRE(sm);
       const verify_result v = verify(shipped(), *sm);
       for (const auto& c : v.checks) INFO(c.name << ": " << c.detail);
@@ -433,7 +434,7 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
   }
   SUBCASE("an action changed") {
     // Seat 0's first action becomes a concession: legal, but not what was played.
-    auto sm = *reader->load_match("full");
+    auto sm = *read_ok(reader->load_match("full"));
     const std::int64_t seq = 3;
     const int seat = sm.actions[seq - 1].seat;
     const verify_result v = verify_tampered(
@@ -466,7 +467,7 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
     CHECK(failed_check(v, "result").detail.find("stored winners [0,1]") != std::string::npos);
   }
   SUBCASE("another engine version") {
-    auto sm = *reader->load_match("full");
+    auto sm = *read_ok(reader->load_match("full"));
     sm.match.engine_version = cod::engine_version + 1;
     const verify_result v = verify(shipped(), sm);
     CHECK(!v.ok);
@@ -478,7 +479,7 @@ TEST_CASE("recovery: finished duels verify; tampering is found and located") {
 TEST_CASE("recovery: verify of an unfinished match fails its 'finished' check only") {
   memory_store store(memory_store::callbacks::run_inline);
   played p = play_and_store(store, "m", 99, false, 10);
-  const verify_result v = verify(shipped(), *store.load_match("m"));
+  const verify_result v = verify(shipped(), *read_ok(store.reader().load_match("m")));
   CHECK(!v.ok);
   CHECK(find_check(v, "replay")->ok);
   CHECK(!find_check(v, "finished")->ok);
@@ -625,7 +626,7 @@ TEST_CASE("recovery: solo and co-op matches keep their AI seats and difficulty; 
   auto opened = sqlite_store::open({.path = path});
   REQUIRE_MESSAGE(opened, opened.error().message());
   auto store = std::move(*opened);
-  const auto c = store->load_match("coop-end");
+  const auto c = read_ok(store->reader().load_match("coop-end"));
   REQUIRE(c);
   CHECK(c->match.seats == coop.seats);  // ai, team, empty token hash: as written
   {
@@ -643,7 +644,7 @@ TEST_CASE("recovery: solo and co-op matches keep their AI seats and difficulty; 
   CHECK(v.ok);
 
   // The unfinished solo game (AI first, difficulty 2) rebuilds to the same digest.
-  auto un = store->load_unfinished();
+  auto un = read_ok(store->reader().load_unfinished());
   REQUIRE(un.size() == 1);
   const rebuild_result r = rebuild(shipped(), un[0]);
   CHECK_MESSAGE(r.ok, r.error);
@@ -729,7 +730,7 @@ TEST_CASE("pg_store: cod-admin --store and the admin API read, replay and verify
   req.target = "/admin/api/matches/g2/state?step=3";  // a live match: audited
   CHECK(api.handle(req).status == 200);
   store->flush();
-  REQUIRE(store->list_audit("g2").size() == 1);
+  REQUIRE(read_ok(store->reader().list_audit("g2")).size() == 1);
 
   // A tampered digest is found and located, as on SQLite.
   pg_raw(db.uri()).exec("UPDATE match_actions SET digest = 'ffffffffffffffff' WHERE match_id = 'g1' AND seq = 2");

@@ -22,6 +22,7 @@
 #include "persist/match_store.hpp"
 #include "room/executor.hpp"
 #include "room/peer.hpp"
+#include "../shared/store_reads.hpp"
 
 namespace cod::server::test {
 
@@ -170,15 +171,7 @@ class held_store final : public match_store {
   }
   void record_audit(const audit_record& r, done_fn done) override { inner_.record_audit(r, wrap(std::move(done))); }
   void save_league(const stored_league& l, done_fn done) override { inner_.save_league(l, wrap(std::move(done))); }
-  std::vector<stored_league> load_leagues() override { return inner_.load_leagues(); }
-  std::vector<stored_match> load_unfinished() override { return inner_.load_unfinished(); }
-  std::vector<stored_tournament> load_tournaments() override { return inner_.load_tournaments(); }
-  std::vector<audit_record> list_audit(const std::string& id) override { return inner_.list_audit(id); }
-  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override {
-    return inner_.load_finished_since(ended_from_ms);
-  }
-  std::optional<stored_match> load_match(const std::string& id) override { return inner_.load_match(id); }
-  std::vector<match_summary> list_matches(const match_query& q) override { return inner_.list_matches(q); }
+  match_reader& reader() override { return inner_.reader(); }
   void flush() override { inner_.flush(); }
   std::size_t pending() const override { return held_.size(); }
   std::uint64_t commits() const override { return inner_.commits(); }

@@ -19,6 +19,7 @@
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
+#include "../shared/store_reads.hpp"
 
 namespace cod::server::test {
 
@@ -92,7 +93,7 @@ struct harness {
   // A restarted server on a crashed one's store: the one unfinished match
   // gets its room back (returned, as the store gave it).
   std::vector<stored_match> recover_one() {
-    auto unfinished = store->load_unfinished();
+    auto unfinished = read_ok(store->reader().load_unfinished());
     REQUIRE(unfinished.size() == 1);
     CHECK(rooms->recover(unfinished) == 1);
     ex->run();

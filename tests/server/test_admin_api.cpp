@@ -31,8 +31,10 @@
 #include "persist/sqlite/sqlite_util.hpp"
 #include "replay/draft_log.hpp"
 #include "replay/recovery.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
+using cod::server::test::read_ok;
 using cod::test::shipped;
 using nlohmann::json;
 using cod::server::test::log_capture;
@@ -199,7 +201,7 @@ stored_match draft_and_store(match_store& store, const std::string& id, const st
     store.finish_match(id, stored_result(m, ++at), nullptr);
   }
   store.flush();
-  auto sm = store.load_match(id);
+  auto sm = read_ok(store.reader().load_match(id));
   REQUIRE(sm);
   return *sm;
 }
@@ -886,7 +888,7 @@ TEST_CASE("admin api: memory_store keeps the audit rows too, as the store's type
   REQUIRE(get(f.api, "/admin/api/matches/m-part/state?step=9").status == 200);
   REQUIRE(get(f.api, "/admin/api/matches/m-part/log").status == 200);
   REQUIRE(get(f.api, "/admin/api/matches/m-full/state?step=3").status == 200);  // finished: no row
-  const auto rows = f.store.list_audit("");
+  const auto rows = read_ok(f.store.reader().list_audit(""));
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].role == "admin");
   CHECK(rows[0].remote == "10.1.2.3:4567");
@@ -895,8 +897,8 @@ TEST_CASE("admin api: memory_store keeps the audit rows too, as the store's type
   CHECK(rows[0].target == "GET /admin/api/matches/m-part/state?step=9");
   CHECK(rows[0].at_ms > 1577836800000);
   CHECK(rows[1].route == "log");
-  CHECK(f.store.list_audit("m-part") == rows);
-  CHECK(f.store.list_audit("m-full").empty());
+  CHECK(read_ok(f.store.reader().list_audit("m-part")) == rows);
+  CHECK(read_ok(f.store.reader().list_audit("m-full")).empty());
 }
 
 TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
@@ -922,10 +924,10 @@ TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
     REQUIRE(api.handle(req).status == 200);
     store->flush();
     // The same row through the store's reader.
-    const auto rows = store->list_audit("live-1");
+    const auto rows = read_ok(store->reader().list_audit("live-1"));
     REQUIRE(rows.size() == 1);
     CHECK(rows[0].route == "state");
-    CHECK(store->list_audit("") == rows);
+    CHECK(read_ok(store->reader().list_audit("")) == rows);
   }
   {
     sql::db db(path, sql::db::mode::read_only);

@@ -30,6 +30,7 @@
 #include "harness.hpp"
 #include "live_harness.hpp"
 #include "persist/memory/memory_store.hpp"
+#include "../shared/store_reads.hpp"
 
 using cod::server::test::moves_from_view;
 using namespace cod::server::test::live;
@@ -177,7 +178,7 @@ TEST_CASE("e2e: a duel to the end over WebSockets; every client sees the same se
   CHECK(http_get(s.port(), "/ws").status == 426);
 
   // The log is in SQLite, finished.
-  auto matches = s.srv.store().list_matches({});
+  auto matches = cod::server::test::read_ok(s.srv.store().reader().list_matches({}));
   REQUIRE(matches.size() == 1);
   CHECK(matches[0].status == "finished");
   CHECK(matches[0].actions == d.seq);

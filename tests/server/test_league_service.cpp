@@ -15,6 +15,7 @@
 #include "league_service/league_api.hpp"
 #include "league_service/league_service.hpp"
 #include "room_harness.hpp"
+#include "../shared/store_reads.hpp"
 
 namespace cod::server::test {
 namespace {
@@ -417,7 +418,7 @@ TEST_CASE("league over the wire: draft, decks, mutations with refusals, duels wi
     CHECK(p.view[0].at("schedule")[0].at("tables")[0].at("winner") == 0);
     CHECK(p.view[2].at("stage") == "playing");
     // The store has the league as it stands.
-    const auto saved = store.load_leagues();
+    const auto saved = read_leagues(store);
     REQUIRE(saved.size() == 1);
     CHECK(saved[0].id == id);
     CHECK_FALSE(saved[0].finished);
@@ -489,7 +490,7 @@ TEST_CASE("league over the wire: draft, decks, mutations with refusals, duels wi
   const json ex = f.ok("GET", "/admin/api/leagues/" + id + "/export");
   CHECK(ex.at("format") == "cod-league-export/1");
   CHECK(ex.at("matches").size() >= 11);  // one result came from the organiser
-  CHECK(store.load_leagues().at(0).finished);
+  CHECK(read_leagues(store).at(0).finished);
   // A finished league seats nobody.
   auto late = f.h.connect();
   late.say({{"type", "tournament_join"}, {"id", 1}, {"token", tokens[0]}, {"deck", {{"preconstructed", 1}}}});

@@ -20,6 +20,7 @@
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
 #include "room_harness.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -124,7 +125,7 @@ TEST_CASE("room: joining, tokens, match start, and views that never show the oth
   CHECK_FALSE(sv.contains("all_hands"));
 
   // The store has the match with token hashes, never the tokens.
-  auto stored = h.store->load_unfinished();
+  auto stored = read_ok(h.store->reader().load_unfinished());
   REQUIRE(stored.size() == 1);
   CHECK(stored[0].match.room_id == room);
   CHECK(stored[0].match.seats[0].token_hash == sha256_hex(a.token));
@@ -196,7 +197,7 @@ TEST_CASE("room: actions out of turn are rejected with the engine's code and cha
   CHECK(r[0].at("id") == 9);
   CHECK(first.c.peer->pending() == 0);
   CHECK(spec.peer->pending() == 0);
-  CHECK(h.store->load_unfinished()[0].actions.empty());
+  CHECK(read_ok(h.store->reader().load_unfinished())[0].actions.empty());
   CHECK(h.stats.errors_total("not_your_turn") == 1);
 
   spec.say({{"type", "act"}, {"action", {{"type", "end_turn"}}}});
@@ -287,7 +288,7 @@ TEST_CASE("room: accepted and update go out only once the store has the action")
   CHECK(l[1].at("type") == "state");
   CHECK(l[1].at("seq") == 2);  // it waited behind both writes
   CHECK(l.size() == 2);
-  CHECK(inner.load_unfinished()[0].actions.size() == 2);
+  CHECK(read_ok(inner.reader().load_unfinished())[0].actions.size() == 2);
 }
 
 TEST_CASE("room: hello.acks in_update: the actor's update carries its act's id instead of an accepted") {
@@ -488,9 +489,9 @@ TEST_CASE("room: a store write that waits (the database locked) pauses the room 
   CHECK(accepted->at("id") == 2);  // its act, held in the backlog, ran after
   CHECK(accepted->at("seq") == 2);
   CHECK(notices(watcher.take()).size() == 1);
-  const auto list = inner.list_matches({});
+  const auto list = read_ok(inner.reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  CHECK(inner.load_match(list[0].match_id)->actions.size() == 2);
+  CHECK(read_ok(inner.reader().load_match(list[0].match_id))->actions.size() == 2);
 }
 
 TEST_CASE("room: the turn clock does not run while a store write waits (nobody times out for the database)") {
@@ -593,15 +594,7 @@ class flushed_store final : public match_store {
     inner_.save_league(l, std::move(done));
     flush();
   }
-  std::vector<stored_league> load_leagues() override { return inner_.load_leagues(); }
-  std::vector<stored_match> load_unfinished() override { return inner_.load_unfinished(); }
-  std::vector<stored_tournament> load_tournaments() override { return inner_.load_tournaments(); }
-  std::vector<audit_record> list_audit(const std::string& id) override { return inner_.list_audit(id); }
-  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override {
-    return inner_.load_finished_since(ended_from_ms);
-  }
-  std::optional<stored_match> load_match(const std::string& id) override { return inner_.load_match(id); }
-  std::vector<match_summary> list_matches(const match_query& q) override { return inner_.list_matches(q); }
+  match_reader& reader() override { return inner_.reader(); }
   void flush() override { inner_.flush(); }
   std::size_t pending() const override { return inner_.pending(); }
   std::uint64_t commits() const override { return inner_.commits(); }
@@ -677,9 +670,9 @@ TEST_CASE("room on SQLite: another process's write lock held past busy_timeout_m
     first->c.take();
   }
   CHECK(h.stats.persistence_errors_total == 0);
-  const auto list = sqlite->list_matches({});
+  const auto list = read_ok(sqlite->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  const auto stored = sqlite->load_match(list[0].match_id);
+  const auto stored = read_ok(sqlite->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   REQUIRE(stored->actions.size() == 2);
   CHECK(stored->actions[0].seq == 1);
@@ -695,7 +688,7 @@ TEST_CASE("room on SQLite: another process's write lock held past busy_timeout_m
     CHECK(find_type(r, "error")->at("code") == "internal_error");
     CHECK(h.stats.persistence_errors_total == 1);
   }
-  CHECK(sqlite->load_match(list[0].match_id)->actions.size() == 2);
+  CHECK(read_ok(sqlite->reader().load_match(list[0].match_id))->actions.size() == 2);
 }
 
 namespace {
@@ -710,9 +703,9 @@ struct duel_on_memory_store {
 
   // The one match the store holds.
   stored_match only_match() {
-    auto list = store.list_matches({});
+    auto list = read_ok(store.reader().list_matches({}));
     REQUIRE(list.size() == 1);
-    auto stored = store.load_match(list[0].match_id);
+    auto stored = read_ok(store.reader().load_match(list[0].match_id));
     REQUIRE(stored);
     return *stored;
   }
@@ -768,7 +761,7 @@ TEST_CASE("room: a transient store failure aborts the match and the record says 
   REQUIRE_FALSE(stored.notes.empty());
   CHECK(stored.notes.back().text == "an action could not be saved");
   // A restart leaves it alone, and verify accepts a match the server stopped.
-  CHECK(store.load_unfinished().empty());
+  CHECK(read_ok(store.reader().load_unfinished()).empty());
   const auto v = check_verifies(stored);
   CHECK(v.ok);
 }
@@ -819,7 +812,7 @@ TEST_CASE("room: resume by token, wrong token refused, grace period then concess
   const std::string seed = over->at("seed").get<std::string>();
   CHECK(seed_commitment(std::stoull(seed)) == a.state.at("seed_hash"));
   CHECK(find_type(end, "update") != nullptr);
-  auto stored = h.store->load_match(h.store->list_matches({})[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(read_ok(h.store->reader().list_matches({}))[0].match_id));
   REQUIRE(stored);
   CHECK(stored->finished());
   REQUIRE(!stored->notes.empty());
@@ -883,7 +876,7 @@ TEST_CASE("room: the turn clock concedes a seat whose bank runs out") {
   const json* over = find_type(end, "match_over");
   REQUIRE(over);
   CHECK(over->at("winners") == json::array({first}));
-  auto stored = h.store->load_match(h.store->list_matches({})[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(read_ok(h.store->reader().list_matches({}))[0].match_id));
   REQUIRE(stored);
   bool noted = false;
   for (auto& n : stored->notes) noted = noted || n.text.find("ran out of time") != std::string::npos;
@@ -986,9 +979,9 @@ TEST_CASE("room: a whole duel with random moves from the views; the stored log v
   REQUIRE(find_type(r, "match_over"));
   CHECK(*find_type(r, "match_over") == l[2]);
 
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   CHECK(stored->finished());
   CHECK(static_cast<std::int64_t>(stored->actions.size()) == seq);
@@ -1047,10 +1040,10 @@ TEST_CASE("room: a waiting room is not stored: after a restart its token finds n
     token = a.expect("joined").at("token").get<std::string>();
     h.crash();
   }
-  CHECK(store.list_matches({}).empty());
-  CHECK(store.load_unfinished().empty());
+  CHECK(read_ok(store.reader().list_matches({})).empty());
+  CHECK(read_ok(store.reader().load_unfinished()).empty());
   harness h2(test_config(), &store);
-  CHECK(h2.rooms->recover(store.load_unfinished()) == 0);
+  CHECK(h2.rooms->recover(read_ok(store.reader().load_unfinished())) == 0);
   auto c = h2.connect();
   c.say({{"type", "resume"}, {"room", room}, {"token", token}});
   CHECK(c.expect("error").at("code") == "room_not_found");
@@ -1076,8 +1069,8 @@ TEST_CASE("room: a match that ended before a restart comes back finished, for it
     final_view[b.seat] = find_type(b.c.take(), "update")->at("view");
     h.crash();
   }
-  REQUIRE(store.load_unfinished().empty());
-  const auto finished = store.load_finished_since(0);
+  REQUIRE(read_ok(store.reader().load_unfinished()).empty());
+  const auto finished = read_ok(store.reader().load_finished_since(0));
   REQUIRE(finished.size() == 1);
   const std::int64_t ended = finished[0].result->ended_ms;
 
@@ -1108,8 +1101,8 @@ TEST_CASE("room: a match that ended before a restart comes back finished, for it
   CHECK(bad.expect("error").at("code") == "bad_token");
   CHECK(list_one(bad).at("status") == "finished");
   // Stored as it was: not finished twice, no note.
-  CHECK(store.load_match(finished[0].match.match_id)->result == finished[0].result);
-  CHECK(store.load_match(finished[0].match.match_id)->notes.empty());
+  CHECK(read_ok(store.reader().load_match(finished[0].match.match_id))->result == finished[0].result);
+  CHECK(read_ok(store.reader().load_match(finished[0].match.match_id))->notes.empty());
   // It closes when the room would have: finished_room_ttl_sec (100 s) after
   // the stored end, 70 s after the restart; no seat is conceded meanwhile.
   h2.ex->advance(std::chrono::seconds(69));
@@ -1134,7 +1127,7 @@ TEST_CASE("room: after a restart at most max_rooms finished matches come back, t
     }
     h.crash();
   }
-  const auto finished = store.load_finished_since(0);
+  const auto finished = read_ok(store.reader().load_finished_since(0));
   REQUIRE(finished.size() == 3);
   auto cfg = test_config();
   cfg.max_rooms = 2;
@@ -1160,13 +1153,13 @@ TEST_CASE("room: a match whose result was not stored is finished at recovery; a 
     act(a.c, {{"type", "concede"}});
     h.crash();
   }
-  auto sm = played.load_finished_since(0).at(0);
+  auto sm = read_ok(played.reader().load_finished_since(0)).at(0);
   memory_store store(memory_store::callbacks::run_inline);  // the same, without the finish
   store.create_match(sm.match, nullptr);
   for (const auto& a : sm.actions) store.append_action(sm.match.match_id, a, nullptr);
   harness h2(test_config(), &store);
   h2.recover_one();
-  CHECK(store.load_match(sm.match.match_id)->result->reason == sm.result->reason);
+  CHECK(read_ok(store.reader().load_match(sm.match.match_id))->result->reason == sm.result->reason);
   auto c = h2.connect();
   c.say({{"type", "resume"}, {"room", room}, {"token", token}});
   auto over = c.expect("match_over");
@@ -1254,9 +1247,9 @@ TEST_CASE("room: the stall guard (R17.25) over the wire: create_room's setting, 
   CHECK(view.at("removed").size() == 8 + 7);
   CHECK(view.at("loser") == first);
 
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   CHECK(json::parse(stored->match.options_json).at("stall_exhaustion_turn") == 12);
   check_verifies(*stored);

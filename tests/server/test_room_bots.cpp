@@ -3,6 +3,7 @@
 #include <random>
 
 #include "room_harness.hpp"
+#include "../shared/store_reads.hpp"
 
 namespace cod::server::test {
 namespace {
@@ -93,9 +94,9 @@ TEST_CASE("add_bot: a duel against a house bot; it acts only after bot_move_ms, 
   }
   REQUIRE_FALSE(over.is_null());
   CHECK(bot_actions > 0);
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   REQUIRE(stored->result);
   CHECK(static_cast<std::int64_t>(stored->actions.size()) == seq);

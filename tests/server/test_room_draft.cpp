@@ -12,6 +12,7 @@
 #include "replay/draft_log.hpp"
 #include "replay/recovery.hpp"
 #include "room_harness.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -117,9 +118,9 @@ TEST_CASE("solo draft (R14.4): the human picks 1 of 4, the AI gets 3; the match 
   for (const auto& c : v.at("hand")) CHECK(own.count(c.at("card_id").get<std::string>()) == 1);
 
   // Stored: the AI seat's deck comes from the draft log, which rebuilds the match.
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   CHECK(stored->match.format == "draft");
   REQUIRE(stored->match.seats.size() == 2);
@@ -153,9 +154,9 @@ TEST_CASE("solo draft to the end with random moves: the stored match verifies") 
     if (const json* mo = find_type(r, "match_over")) over = *mo;
   }
   REQUIRE_FALSE(over.is_null());
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   check_verifies(*stored);
 }
@@ -248,7 +249,7 @@ TEST_CASE("co-op draft (R14.5): A and C pick, the AIs get 6 of 8 and 24 each; re
   const json* st = find_type(ra, "state");
   REQUIRE(st);
   CHECK(st->at("view") == mid);
-  auto stored = store.load_match(unfinished[0].match.match_id);
+  auto stored = read_ok(store.reader().load_match(unfinished[0].match.match_id));
   REQUIRE(stored);
   for (const auto& s : stored->match.seats) CHECK(s.deck_json == R"({"draft":true})");
 }
@@ -330,7 +331,7 @@ TEST_CASE("Champions in a draft (R13.1, RULING E67): named at join, withheld fro
     CHECK(seats[1].at("champion").at("card_id") == "genie");
     for (const auto& c : last.at("own_deck")) CHECK(c != "scribe");
   }
-  auto stored = store.load_match(unfinished[0].match.match_id);
+  auto stored = read_ok(store.reader().load_match(unfinished[0].match.match_id));
   REQUIRE(stored);
   CHECK(stored->match.seats[0].champion == "scribe");
   auto rebuilt = rebuild(shipped(), *stored);
@@ -405,12 +406,12 @@ TEST_CASE("a drafting room whose seats are all away past the grace period is aba
   host.say({{"type", "list_rooms"}});
   CHECK(host.expect("rooms").at("rooms").empty());
   CHECK(find_type(spec.take(), "left"));
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
   REQUIRE(list[0].result);
   CHECK(list[0].result->reason == "abandoned");
   CHECK(list[0].result->winners.empty());
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   CHECK_FALSE(stored->draft.empty());
   bool noted = false;
@@ -438,8 +439,8 @@ TEST_CASE("a room recovered mid-draft that nobody resumes is abandoned after the
   auto lister = h2.connect();
   lister.say({{"type", "list_rooms"}});
   CHECK(lister.expect("rooms").at("rooms").empty());
-  CHECK(store.load_unfinished().empty());
-  auto sm = store.load_match(unfinished[0].match.match_id);
+  CHECK(read_ok(store.reader().load_unfinished()).empty());
+  auto sm = read_ok(store.reader().load_match(unfinished[0].match.match_id));
   REQUIRE(sm);
   REQUIRE(sm->result);
   CHECK(sm->result->reason == "abandoned");

@@ -10,6 +10,7 @@
 
 #include "replay/recovery.hpp"
 #include "room_harness.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -239,7 +240,7 @@ TEST_CASE("champions: join checks the choice (R13.1), keeps it hidden while wait
   CHECK(summary.at("seats")[1].at("champion") == cb);
 
   // Stored with the match.
-  auto stored = h.store->load_unfinished();
+  auto stored = read_ok(h.store->reader().load_unfinished());
   REQUIRE(stored.size() == 1);
   CHECK(stored[0].match.seats[0].champion == ca);
   CHECK(stored[0].match.seats[1].champion == cb);
@@ -273,12 +274,12 @@ TEST_CASE("ffa: a concession ends the match as R11.4: the conceding seat loses, 
   CHECK(over->at("reason") == "concession");
   for (int s = 0; s < 4; ++s)
     if (s != quitter) CHECK(find_type(f.seats[s].c.take(), "match_over"));
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
   REQUIRE(list[0].result);
   CHECK(list[0].result->winners == want);
   CHECK(list[0].mode == "ffa");
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   CHECK(verify(shipped(), *stored).ok);
 }
@@ -382,9 +383,9 @@ TEST_CASE("2v2 with Champions to the end with random moves: the winners are a te
   const auto winners = match_over.at("winners").get<std::vector<int>>();
   CHECK((winners == std::vector<int>{0, 2} || winners == std::vector<int>{1, 3}));
 
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   CHECK(stored->match.mode == "2v2");
   for (const auto& s : stored->match.seats) {

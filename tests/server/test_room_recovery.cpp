@@ -8,6 +8,7 @@
 #include "common/sha256.hpp"
 #include "replay/match_cards.hpp"
 #include "room_harness.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod;
 using namespace cod::server;
@@ -87,7 +88,7 @@ TEST_CASE("room: recovery gives each seat's turn clock bank back as the stored l
     }
     h.crash();
   }
-  auto unfinished = store.load_unfinished();
+  auto unfinished = read_ok(store.reader().load_unfinished());
   REQUIRE(unfinished.size() == 1);
   const auto expected = banks_from_log(unfinished[0], 60000, 500);
   REQUIRE(expected.turns >= 3);
@@ -121,7 +122,7 @@ TEST_CASE("room: a cluster node recovers only its own rooms from a shared store 
     h.start_duel(rooms[n]);
     h.crash();
   }
-  auto unfinished = store.load_unfinished();
+  auto unfinished = read_ok(store.reader().load_unfinished());
   REQUIRE(unfinished.size() == 2);
   config cfg = test_config();
   cfg.node_id = "n2";
@@ -192,7 +193,7 @@ TEST_CASE("room: a match with its own cards (R15) plays them, shows and stores t
     token = me.token;
     view_after = up->at("view");
     // Stored with the match: its log replays with these cards.
-    const auto unfinished = store.load_unfinished();
+    const auto unfinished = read_ok(store.reader().load_unfinished());
     REQUIRE(unfinished.size() == 1);
     const stored_match& sm = unfinished[0];
     CHECK(sm.match.cards_json == match_cards_json(own));
@@ -221,7 +222,7 @@ TEST_CASE("room: own cards that break the catalogue's checks never start a match
   auto a = h.connect(), b = h.connect();
   a.say({{"type", "join"}, {"room", r->id()}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
   b.say({{"type", "join"}, {"room", r->id()}, {"name", "bob"}, {"deck", {{"preconstructed", 2}}}});
-  CHECK(h.store->load_unfinished().empty());
+  CHECK(read_ok(h.store->reader().load_unfinished()).empty());
   const auto msgs = b.take();
   CHECK_FALSE(find_type(msgs, "state"));
 }

@@ -14,6 +14,7 @@
 #include "common/sha256.hpp"
 #include "replay/recovery.hpp"
 #include "room_harness.hpp"
+#include "../shared/store_reads.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -216,9 +217,9 @@ TEST_CASE("coop: the match starts with C; a human's concession makes the AIs' te
   CHECK(over->at("reason") == "concession");
   CHECK(find_type(a.c.take(), "match_over"));
 
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   CHECK(stored->match.mode == "coop");
   const auto options = json::parse(stored->match.options_json);
@@ -267,7 +268,7 @@ TEST_CASE("solo: a human away past the grace period concedes; the AI wins") {
   auto p = join_solo(h, room);
   p.c.disconnect();
   h.ex->advance(31s);
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
   REQUIRE(list[0].result);
   CHECK(list[0].result->winners == std::vector<int>{1});
@@ -293,7 +294,7 @@ TEST_CASE("solo with a turn clock: only the human's bank runs, even across the A
   for (const auto& m : r)
     if (m.at("type") == "clock") CHECK(m.at("seat") == 0);
   h.ex->advance(4100ms);
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
   REQUIRE(list[0].result);
   CHECK(list[0].result->winners == std::vector<int>{1});
@@ -322,9 +323,9 @@ TEST_CASE("solo to the end with random moves: the stored match verifies; its win
   }
   REQUIRE_FALSE(over.is_null());
   CHECK(ai_events > 0);
-  auto list = h.store->list_matches({});
+  auto list = read_ok(h.store->reader().list_matches({}));
   REQUIRE(list.size() == 1);
-  auto stored = h.store->load_match(list[0].match_id);
+  auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
   REQUIRE(stored);
   REQUIRE(stored->result);
   CHECK(json(stored->result->winners) == over.at("winners"));
@@ -433,7 +434,7 @@ TEST_CASE("solo: the human defeats the AI (R12.6): the last action's update, mat
     token = join_solo(h, room, 4).token;
     h.crash();
   }
-  auto unfinished = first.load_unfinished();
+  auto unfinished = read_ok(first.reader().load_unfinished());
   REQUIRE(unfinished.size() == 1);
   match_record rec = unfinished[0].match;
   cod::match_config cfg;
@@ -493,7 +494,7 @@ TEST_CASE("solo: the human defeats the AI (R12.6): the last action's update, mat
   CHECK(over->at("seed") == std::to_string(win->seed));
 
   // Stored as the engine decided it, and the whole log verifies.
-  auto sm = store.load_match(rec.match_id);
+  auto sm = read_ok(store.reader().load_match(rec.match_id));
   REQUIRE(sm);
   REQUIRE(sm->result);
   CHECK(sm->result->winners == std::vector<int>{0});

@@ -11,6 +11,7 @@
 #include "room_harness.hpp"
 #include "tournament_service/organiser_api.hpp"
 #include "tournament_service/tournament_service.hpp"
+#include "../shared/store_reads.hpp"
 
 namespace cod::server::test {
 namespace {
@@ -182,7 +183,7 @@ TEST_CASE("organiser API: create, refusals, rounds, players seated by token, res
   CHECK(g.at("match_id").is_string());
   CHECK(g.at("decided") == false);
   const std::string match_id = g.at("match_id");
-  auto rec = f.h.store->load_match(match_id);
+  auto rec = read_ok(f.h.store->reader().load_match(match_id));
   REQUIRE(rec);
   CHECK(rec->match.options_json.find("\"exhaustion\":true") != std::string::npos);
 
@@ -405,7 +406,7 @@ TEST_CASE("organiser acts reach the rooms: a re-pair voids the running match; au
   auto pushed = ca.take();
   REQUIRE(find_type(pushed, "error"));
   CHECK(find_type(pushed, "error")->at("code") == "internal_error");
-  auto stored = f.h.store->load_match(running);
+  auto stored = read_ok(f.h.store->reader().load_match(running));
   REQUIRE(stored);
   REQUIRE(stored->result);
   CHECK(stored->result->reason == "voided");
@@ -441,7 +442,7 @@ TEST_CASE("tournaments on memory_store: every change is stored; a restarted serv
                   {{"name", "Kept"}, {"players", {"Ann", "Ben", "Cid", "Dee"}}, {"rounds", 2}, {"spectator_delay", 2}},
                   201);
     id = c.at("tournament");
-    auto stored = store.load_tournaments();
+    auto stored = read_tournaments(store);
     REQUIRE(stored.size() == 1);
     CHECK(stored[0].id == id);
     CHECK(stored[0].t.settings().name == "Kept");
@@ -457,7 +458,7 @@ TEST_CASE("tournaments on memory_store: every change is stored; a restarted serv
     REQUIRE(tjoin(cb, tok(p.at("b"))).at("type") == "joined");
     before = f.ok("GET", "/admin/api/tournaments/" + id);
     const std::string match_id = before.at("rounds")[0].at("pairings")[0].at("games")[0].at("match_id");
-    stored = store.load_tournaments();
+    stored = read_tournaments(store);
     REQUIRE(stored.size() == 1);
     CHECK(stored[0].t.rounds().size() == 1);
     CHECK(stored[0].t.rounds()[0].pairings[0].games.at(0).match_id == match_id);
@@ -560,7 +561,7 @@ TEST_CASE("tournaments in a cluster: a node runs those it created, tells other n
   CHECK(n1.ok("GET", "/admin/api/tournaments/" + id2).at("stage") != "finished");
   {
     harness n4(test_config(), &store);
-    auto unfinished = store.load_unfinished();
+    auto unfinished = read_ok(store.reader().load_unfinished());
     REQUIRE(unfinished.size() == 1);
     REQUIRE(n4.rooms->recover(unfinished) == 1);
     n4.ex->run();
@@ -691,7 +692,7 @@ TEST_CASE("tournaments in a cluster: a node taking over a tournament whose round
   }
   // Both matches end on n2 before any node runs the tournament again.
   fixture n2(&store, "n2");
-  REQUIRE(n2.h.rooms->recover(store.load_unfinished()) == 2);
+  REQUIRE(n2.h.rooms->recover(read_ok(store.reader().load_unfinished())) == 2);
   n2.h.ex->run();
   for (const auto& [room, token] : seats) {
     auto back = n2.h.connect();
@@ -739,7 +740,7 @@ TEST_CASE("tournaments in a cluster: a game loss, a drop and a re-pair reach the
   }
   // n1 died; n3 took its three matches' rooms; n2 takes the tournaments over.
   fixture n3(&store, "n3");
-  REQUIRE(n3.h.rooms->recover(store.load_unfinished()) == 3);
+  REQUIRE(n3.h.rooms->recover(read_ok(store.reader().load_unfinished())) == 3);
   n3.h.ex->run();
   fixture n2(&store, "n2");
   REQUIRE(n2.svc->adopt(four));
@@ -755,7 +756,7 @@ TEST_CASE("tournaments in a cluster: a game loss, a drop and a re-pair reach the
     n3.h.rooms->find(room_id)->move_away("another node asked for it", nullptr);
     n3.h.ex->run();
     std::vector<stored_match> mine;
-    for (auto& sm : store.load_unfinished())
+    for (auto& sm : read_ok(store.reader().load_unfinished()))
       if (sm.match.room_id == room_id) mine.push_back(std::move(sm));
     REQUIRE(n2.h.rooms->recover(mine) == 1);
     n2.h.ex->run();
@@ -763,8 +764,8 @@ TEST_CASE("tournaments in a cluster: a game loss, a drop and a re-pair reach the
     n2.h.ex->run();
   };
   auto stored_of = [&](const std::string& room_id) {
-    for (const auto& s : store.list_matches({}))
-      if (s.room_id == room_id) return store.load_match(s.match_id);
+    for (const auto& s : read_ok(store.reader().list_matches({})))
+      if (s.room_id == room_id) return read_ok(store.reader().load_match(s.match_id));
     return std::optional<stored_match>{};
   };
 

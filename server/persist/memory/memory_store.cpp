@@ -127,14 +127,15 @@ void memory_store::save_league(const stored_league& l, done_fn done) {
   submit({detail::league_save_op{l}, std::move(done)});
 }
 
-std::vector<stored_league> memory_store::load_leagues() {
-  flush();
-  std::lock_guard lk(mu_);
-  std::vector<stored_league> out;
-  for (const auto& [id, l] : leagues_) out.push_back(l);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const stored_league& a, const stored_league& b) { return a.created_ms < b.created_ms; });
-  return out;
+result<std::vector<stored_league>> memory_store::load_leagues() {
+  return detail::read_or_error([&]() -> std::vector<stored_league> {
+    std::lock_guard lk(mu_);
+    std::vector<stored_league> out;
+    for (const auto& [id, l] : leagues_) out.push_back(l);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const stored_league& a, const stored_league& b) { return a.created_ms < b.created_ms; });
+    return out;
+  });
 }
 
 void memory_store::create_match(const match_record& m, done_fn done) {
@@ -166,35 +167,41 @@ void memory_store::append_note(const std::string& match_id, std::int64_t at_ms, 
   submit({detail::note_op{match_id, {at_ms, text}}, nullptr});
 }
 
-std::vector<stored_match> memory_store::load_unfinished() {
-  std::lock_guard lk(mu_);
-  std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
-  for (const auto& [id, sm] : matches_)
-    if (!sm.finished()) found.push_back({{sm.match.created_ms, id}, &sm});
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<stored_match> out;
-  out.reserve(found.size());
-  for (const auto& f : found) out.push_back(*f.second);
-  return out;
+result<std::vector<stored_match>> memory_store::load_unfinished() {
+  return detail::read_or_error([&]() -> std::vector<stored_match> {
+    std::lock_guard lk(mu_);
+    std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
+    for (const auto& [id, sm] : matches_)
+      if (!sm.finished()) found.push_back({{sm.match.created_ms, id}, &sm});
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<stored_match> out;
+    out.reserve(found.size());
+    for (const auto& f : found) out.push_back(*f.second);
+    return out;
+  });
 }
 
-std::vector<stored_match> memory_store::load_finished_since(std::int64_t ended_from_ms) {
-  std::lock_guard lk(mu_);
-  std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
-  for (const auto& [id, sm] : matches_)
-    if (sm.finished() && sm.result->ended_ms >= ended_from_ms) found.push_back({{sm.match.created_ms, id}, &sm});
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<stored_match> out;
-  out.reserve(found.size());
-  for (const auto& f : found) out.push_back(*f.second);
-  return out;
+result<std::vector<stored_match>> memory_store::load_finished_since(std::int64_t ended_from_ms) {
+  return detail::read_or_error([&]() -> std::vector<stored_match> {
+    std::lock_guard lk(mu_);
+    std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
+    for (const auto& [id, sm] : matches_)
+      if (sm.finished() && sm.result->ended_ms >= ended_from_ms) found.push_back({{sm.match.created_ms, id}, &sm});
+    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<stored_match> out;
+    out.reserve(found.size());
+    for (const auto& f : found) out.push_back(*f.second);
+    return out;
+  });
 }
 
-std::optional<stored_match> memory_store::load_match(const std::string& match_id) {
-  std::lock_guard lk(mu_);
-  auto it = matches_.find(match_id);
-  if (it == matches_.end()) return std::nullopt;
-  return it->second;
+result<std::optional<stored_match>> memory_store::load_match(const std::string& match_id) {
+  return detail::read_or_error([&]() -> std::optional<stored_match> {
+    std::lock_guard lk(mu_);
+    auto it = matches_.find(match_id);
+    if (it == matches_.end()) return std::nullopt;
+    return it->second;
+  });
 }
 
 // The matches a tournament's games name (the SQLite store reads tournament_games).
@@ -209,70 +216,75 @@ std::set<std::string> memory_store::tournament_matches(const std::string& id) co
   return out;
 }
 
-std::vector<match_summary> memory_store::list_matches(const match_query& q) {
-  std::lock_guard lk(mu_);
-  const std::set<std::string> of_tournament =
-      q.tournament.empty() ? std::set<std::string>{} : tournament_matches(q.tournament);
-  std::vector<const stored_match*> found;
-  for (const auto& [id, sm] : matches_) {
-    const std::string state = sm.finished() ? "finished" : "playing";
-    if (!q.status.empty() && q.status != state) continue;
-    if (!q.tournament.empty() && !of_tournament.count(id)) continue;
-    if (sm.match.created_ms < q.created_from_ms) continue;
-    if (q.created_to_ms != 0 && sm.match.created_ms >= q.created_to_ms) continue;
-    if (!q.mode.empty() && q.mode != sm.match.mode) continue;
-    if (q.winner >= 0 && (!sm.result || std::find(sm.result->winners.begin(), sm.result->winners.end(),
-                                                   q.winner) == sm.result->winners.end()))
-      continue;
-    if (q.has_before && (sm.match.created_ms > q.before_created_ms ||
-                         (sm.match.created_ms == q.before_created_ms && sm.match.match_id >= q.before_match_id)))
-      continue;
-    if (!q.player.empty() &&
-        std::none_of(sm.match.seats.begin(), sm.match.seats.end(),
-                     [&](const seat_record& s) { return iequals(s.name, q.player); }))
-      continue;
-    found.push_back(&sm);
-  }
-  // Newest first; ties by match_id, descending (as sqlite_store).
-  std::sort(found.begin(), found.end(), [](const stored_match* a, const stored_match* b) {
-    if (a->match.created_ms != b->match.created_ms) return a->match.created_ms > b->match.created_ms;
-    return a->match.match_id > b->match.match_id;
+result<std::vector<match_summary>> memory_store::list_matches(const match_query& q) {
+  return detail::read_or_error([&]() -> std::vector<match_summary> {
+    std::lock_guard lk(mu_);
+    const std::set<std::string> of_tournament =
+        q.tournament.empty() ? std::set<std::string>{} : tournament_matches(q.tournament);
+    std::vector<const stored_match*> found;
+    for (const auto& [id, sm] : matches_) {
+      const std::string state = sm.finished() ? "finished" : "playing";
+      if (!q.status.empty() && q.status != state) continue;
+      if (!q.tournament.empty() && !of_tournament.count(id)) continue;
+      if (sm.match.created_ms < q.created_from_ms) continue;
+      if (q.created_to_ms != 0 && sm.match.created_ms >= q.created_to_ms) continue;
+      if (!q.mode.empty() && q.mode != sm.match.mode) continue;
+      if (q.winner >= 0 && (!sm.result || std::find(sm.result->winners.begin(), sm.result->winners.end(),
+                                                     q.winner) == sm.result->winners.end()))
+        continue;
+      if (q.has_before && (sm.match.created_ms > q.before_created_ms ||
+                           (sm.match.created_ms == q.before_created_ms && sm.match.match_id >= q.before_match_id)))
+        continue;
+      if (!q.player.empty() &&
+          std::none_of(sm.match.seats.begin(), sm.match.seats.end(),
+                       [&](const seat_record& s) { return iequals(s.name, q.player); }))
+        continue;
+      found.push_back(&sm);
+    }
+    // Newest first; ties by match_id, descending (as sqlite_store).
+    std::sort(found.begin(), found.end(), [](const stored_match* a, const stored_match* b) {
+      if (a->match.created_ms != b->match.created_ms) return a->match.created_ms > b->match.created_ms;
+      return a->match.match_id > b->match.match_id;
+    });
+    std::vector<match_summary> out;
+    const std::size_t from = static_cast<std::size_t>(std::max(q.offset, 0));
+    for (std::size_t i = from; i < found.size() && out.size() < static_cast<std::size_t>(std::max(q.limit, 0)); ++i) {
+      const stored_match& sm = *found[i];
+      match_summary s;
+      s.match_id = sm.match.match_id;
+      s.room_id = sm.match.room_id;
+      s.mode = sm.match.mode;
+      s.format = sm.match.format;
+      s.status = sm.finished() ? "finished" : "playing";
+      s.created_ms = sm.match.created_ms;
+      for (const seat_record& seat : sm.match.seats) s.names.push_back(seat.name);
+      s.actions = static_cast<std::int64_t>(sm.actions.size());
+      s.result = sm.result;
+      out.push_back(std::move(s));
+    }
+    return out;
   });
-  std::vector<match_summary> out;
-  const std::size_t from = static_cast<std::size_t>(std::max(q.offset, 0));
-  for (std::size_t i = from; i < found.size() && out.size() < static_cast<std::size_t>(std::max(q.limit, 0)); ++i) {
-    const stored_match& sm = *found[i];
-    match_summary s;
-    s.match_id = sm.match.match_id;
-    s.room_id = sm.match.room_id;
-    s.mode = sm.match.mode;
-    s.format = sm.match.format;
-    s.status = sm.finished() ? "finished" : "playing";
-    s.created_ms = sm.match.created_ms;
-    for (const seat_record& seat : sm.match.seats) s.names.push_back(seat.name);
-    s.actions = static_cast<std::int64_t>(sm.actions.size());
-    s.result = sm.result;
-    out.push_back(std::move(s));
-  }
-  return out;
 }
 
-std::vector<audit_record> memory_store::list_audit(const std::string& match_id) {
-  std::lock_guard lk(mu_);
-  std::vector<audit_record> out;
-  for (const audit_record& r : audit_)
-    if (match_id.empty() || r.match_id == match_id) out.push_back(r);
-  return out;
+result<std::vector<audit_record>> memory_store::list_audit(const std::string& match_id) {
+  return detail::read_or_error([&]() -> std::vector<audit_record> {
+    std::lock_guard lk(mu_);
+    std::vector<audit_record> out;
+    for (const audit_record& r : audit_)
+      if (match_id.empty() || r.match_id == match_id) out.push_back(r);
+    return out;
+  });
 }
 
-std::vector<stored_tournament> memory_store::load_tournaments() {
-  flush();
-  std::lock_guard lk(mu_);
-  std::vector<stored_tournament> out;
-  for (const auto& [id, t] : tournaments_) out.push_back(t);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const stored_tournament& a, const stored_tournament& b) { return a.created_ms < b.created_ms; });
-  return out;
+result<std::vector<stored_tournament>> memory_store::load_tournaments() {
+  return detail::read_or_error([&]() -> std::vector<stored_tournament> {
+    std::lock_guard lk(mu_);
+    std::vector<stored_tournament> out;
+    for (const auto& [id, t] : tournaments_) out.push_back(t);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const stored_tournament& a, const stored_tournament& b) { return a.created_ms < b.created_ms; });
+    return out;
+  });
 }
 
 void memory_store::flush() {

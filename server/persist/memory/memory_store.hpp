@@ -40,7 +40,7 @@ struct audit_op;
 struct league_save_op;
 }  // namespace detail
 
-class memory_store final : public match_store, public room_directory {
+class memory_store final : public match_store, public match_reader, public room_directory {
  public:
   enum class callbacks { own_thread, run_inline };
   explicit memory_store(callbacks mode = callbacks::own_thread);
@@ -56,13 +56,14 @@ class memory_store final : public match_store, public room_directory {
   void record_audit(const audit_record& r, done_fn done) override;
   void save_league(const stored_league& l, done_fn done) override;
 
-  std::vector<stored_match> load_unfinished() override;
-  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
-  std::vector<stored_tournament> load_tournaments() override;
-  std::vector<stored_league> load_leagues() override;
-  std::optional<stored_match> load_match(const std::string& match_id) override;
-  std::vector<match_summary> list_matches(const match_query& q) override;
-  std::vector<audit_record> list_audit(const std::string& match_id) override;
+  result<std::vector<stored_match>> load_unfinished() override;
+  result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
+  result<std::vector<stored_tournament>> load_tournaments() override;
+  result<std::vector<stored_league>> load_leagues() override;
+  result<std::optional<stored_match>> load_match(const std::string& match_id) override;
+  result<std::vector<match_summary>> list_matches(const match_query& q) override;
+  result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
+  match_reader& reader() override { return *this; }
   void flush() override;
   std::size_t pending() const override;
   std::uint64_t commits() const override;

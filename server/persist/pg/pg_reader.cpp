@@ -93,102 +93,116 @@ std::vector<stored_match> whole_matches(pg::conn& c, const std::string& where, c
 
 }  // namespace
 
-std::vector<stored_match> pg_reader::load_unfinished() {
-  std::lock_guard lk(mu_);
-  return in_snapshot([](pg::conn& c) { return whole_matches(c, "WHERE status = 'playing'", {}); });
-}
-
-std::vector<stored_match> pg_reader::load_finished_since(std::int64_t ended_from_ms) {
-  std::lock_guard lk(mu_);
-  return in_snapshot([&](pg::conn& c) {
-    return whole_matches(c, "WHERE status = 'finished' AND ended_ms >= $1", pg::params().add(ended_from_ms));
+result<std::vector<stored_match>> pg_reader::load_unfinished() {
+  return detail::read_or_error([&]() -> std::vector<stored_match> {
+    std::lock_guard lk(mu_);
+    return in_snapshot([](pg::conn& c) { return whole_matches(c, "WHERE status = 'playing'", {}); });
   });
 }
 
-std::optional<stored_match> pg_reader::load_match(const std::string& match_id) {
-  std::lock_guard lk(mu_);
-  return in_snapshot([&](pg::conn& c) -> std::optional<stored_match> {
-    const auto r = c.query(cat("SELECT ", match_columns, " FROM matches WHERE match_id = $1"), pg::params().add(match_id));
-    if (r.rows() == 0) return std::nullopt;
-    stored_match sm = detail::match_from_row(pg::row(r, 0));
-    fill_log(c, sm);
-    return sm;
+result<std::vector<stored_match>> pg_reader::load_finished_since(std::int64_t ended_from_ms) {
+  return detail::read_or_error([&]() -> std::vector<stored_match> {
+    std::lock_guard lk(mu_);
+    return in_snapshot([&](pg::conn& c) {
+      return whole_matches(c, "WHERE status = 'finished' AND ended_ms >= $1", pg::params().add(ended_from_ms));
+    });
   });
 }
 
-std::vector<match_summary> pg_reader::list_matches(const match_query& q) {
-  std::lock_guard lk(mu_);
-  return in_snapshot([&](pg::conn& c) {
-    // Only the filters given: each combination is one prepared statement.
-    pg::params p;
-    auto param = [&p](auto v) {
-      p.add(v);
-      return cat("$", p.size());
-    };
-    std::string where = cat(" WHERE created_ms >= ", param(q.created_from_ms));
-    if (q.created_to_ms != 0) where += cat(" AND created_ms < ", param(q.created_to_ms));
-    if (!q.status.empty()) where += cat(" AND status = ", param(std::string_view(q.status)));
-    // ASCII case-insensitive, as SQLite's NOCASE (index match_seats_name on lower(name)).
-    if (!q.player.empty())
-      where += cat(" AND match_id IN (SELECT match_id FROM match_seats WHERE lower(name) = lower(",
-                   param(std::string_view(q.player)), "::text))");
-    if (!q.mode.empty()) where += cat(" AND mode = ", param(std::string_view(q.mode)));
-    // winners is a JSON array of seats ("[1]"); NULL while playing.
-    if (q.winner >= 0)
-      where += cat(" AND status = 'finished' AND winners::jsonb @> to_jsonb(", param(q.winner), "::int)");
-    if (q.has_before) {
-      const std::string at = param(q.before_created_ms);
-      where += cat(" AND (created_ms < ", at, " OR (created_ms = ", at, " AND match_id < ",
-                   param(std::string_view(q.before_match_id)), "))");
-    }
-    if (!q.tournament.empty())
-      where += cat(" AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ",
-                   param(std::string_view(q.tournament)), ")");
-    const std::string limit = param(std::max(q.limit, 0));
-    const std::string offset = param(std::max(q.offset, 0));
-    const auto r = c.query(cat("SELECT ", match_columns,
-                               ", (SELECT COALESCE(MAX(seq), 0) FROM match_actions a WHERE a.match_id = m.match_id)"
-                               " FROM matches m",
-                               where, " ORDER BY created_ms DESC, match_id DESC LIMIT ", limit, " OFFSET ", offset),
-                           p);
-    std::vector<match_summary> out;
-    for (int i = 0; i < r.rows(); ++i) out.push_back(detail::summary_from_row(pg::row(r, i)));
-    for (match_summary& m : out) {
-      const auto names =
-          c.query("SELECT name FROM match_seats WHERE match_id = $1 ORDER BY seat", pg::params().add(m.match_id));
-      for (int i = 0; i < names.rows(); ++i) m.names.push_back(names.text(i, 0));
-    }
+result<std::optional<stored_match>> pg_reader::load_match(const std::string& match_id) {
+  return detail::read_or_error([&]() -> std::optional<stored_match> {
+    std::lock_guard lk(mu_);
+    return in_snapshot([&](pg::conn& c) -> std::optional<stored_match> {
+      const auto r = c.query(cat("SELECT ", match_columns, " FROM matches WHERE match_id = $1"), pg::params().add(match_id));
+      if (r.rows() == 0) return std::nullopt;
+      stored_match sm = detail::match_from_row(pg::row(r, 0));
+      fill_log(c, sm);
+      return sm;
+    });
+  });
+}
+
+result<std::vector<match_summary>> pg_reader::list_matches(const match_query& q) {
+  return detail::read_or_error([&]() -> std::vector<match_summary> {
+    std::lock_guard lk(mu_);
+    return in_snapshot([&](pg::conn& c) {
+      // Only the filters given: each combination is one prepared statement.
+      pg::params p;
+      auto param = [&p](auto v) {
+        p.add(v);
+        return cat("$", p.size());
+      };
+      std::string where = cat(" WHERE created_ms >= ", param(q.created_from_ms));
+      if (q.created_to_ms != 0) where += cat(" AND created_ms < ", param(q.created_to_ms));
+      if (!q.status.empty()) where += cat(" AND status = ", param(std::string_view(q.status)));
+      // ASCII case-insensitive, as SQLite's NOCASE (index match_seats_name on lower(name)).
+      if (!q.player.empty())
+        where += cat(" AND match_id IN (SELECT match_id FROM match_seats WHERE lower(name) = lower(",
+                     param(std::string_view(q.player)), "::text))");
+      if (!q.mode.empty()) where += cat(" AND mode = ", param(std::string_view(q.mode)));
+      // winners is a JSON array of seats ("[1]"); NULL while playing.
+      if (q.winner >= 0)
+        where += cat(" AND status = 'finished' AND winners::jsonb @> to_jsonb(", param(q.winner), "::int)");
+      if (q.has_before) {
+        const std::string at = param(q.before_created_ms);
+        where += cat(" AND (created_ms < ", at, " OR (created_ms = ", at, " AND match_id < ",
+                     param(std::string_view(q.before_match_id)), "))");
+      }
+      if (!q.tournament.empty())
+        where += cat(" AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ",
+                     param(std::string_view(q.tournament)), ")");
+      const std::string limit = param(std::max(q.limit, 0));
+      const std::string offset = param(std::max(q.offset, 0));
+      const auto r = c.query(cat("SELECT ", match_columns,
+                                 ", (SELECT COALESCE(MAX(seq), 0) FROM match_actions a WHERE a.match_id = m.match_id)"
+                                 " FROM matches m",
+                                 where, " ORDER BY created_ms DESC, match_id DESC LIMIT ", limit, " OFFSET ", offset),
+                             p);
+      std::vector<match_summary> out;
+      for (int i = 0; i < r.rows(); ++i) out.push_back(detail::summary_from_row(pg::row(r, i)));
+      for (match_summary& m : out) {
+        const auto names =
+            c.query("SELECT name FROM match_seats WHERE match_id = $1 ORDER BY seat", pg::params().add(m.match_id));
+        for (int i = 0; i < names.rows(); ++i) m.names.push_back(names.text(i, 0));
+      }
+      return out;
+    });
+  });
+}
+
+result<std::vector<audit_record>> pg_reader::list_audit(const std::string& match_id) {
+  return detail::read_or_error([&]() -> std::vector<audit_record> {
+    std::lock_guard lk(mu_);
+    pg::conn& c = connection();
+    const auto r = match_id.empty()
+                       ? c.query("SELECT at_ms, role, remote, match_id, route, target FROM admin_audit ORDER BY audit_id",
+                                 {})
+                       : c.query("SELECT at_ms, role, remote, match_id, route, target FROM admin_audit "
+                                 "WHERE match_id = $1 ORDER BY audit_id",
+                                 pg::params().add(match_id));
+    std::vector<audit_record> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back(detail::audit_from_row(pg::row(r, i)));
     return out;
   });
 }
 
-std::vector<audit_record> pg_reader::list_audit(const std::string& match_id) {
-  std::lock_guard lk(mu_);
-  pg::conn& c = connection();
-  const auto r = match_id.empty()
-                     ? c.query("SELECT at_ms, role, remote, match_id, route, target FROM admin_audit ORDER BY audit_id",
-                               {})
-                     : c.query("SELECT at_ms, role, remote, match_id, route, target FROM admin_audit "
-                               "WHERE match_id = $1 ORDER BY audit_id",
-                               pg::params().add(match_id));
-  std::vector<audit_record> out;
-  for (int i = 0; i < r.rows(); ++i) out.push_back(detail::audit_from_row(pg::row(r, i)));
-  return out;
+result<std::vector<stored_league>> pg_reader::load_leagues() {
+  return detail::read_or_error([&]() -> std::vector<stored_league> {
+    std::lock_guard lk(mu_);
+    pg::conn& c = connection();
+    const auto r =
+        c.query("SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id", {});
+    std::vector<stored_league> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back(detail::league_from_row(pg::row(r, i)));
+    return out;
+  });
 }
 
-std::vector<stored_league> pg_reader::load_leagues() {
-  std::lock_guard lk(mu_);
-  pg::conn& c = connection();
-  const auto r =
-      c.query("SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id", {});
-  std::vector<stored_league> out;
-  for (int i = 0; i < r.rows(); ++i) out.push_back(detail::league_from_row(pg::row(r, i)));
-  return out;
-}
-
-std::vector<stored_tournament> pg_reader::load_tournaments() {
-  std::lock_guard lk(mu_);
-  return in_snapshot([](pg::conn& c) { return pg::load_tournaments(c); });
+result<std::vector<stored_tournament>> pg_reader::load_tournaments() {
+  return detail::read_or_error([&]() -> std::vector<stored_tournament> {
+    std::lock_guard lk(mu_);
+    return in_snapshot([](pg::conn& c) { return pg::load_tournaments(c); });
+  });
 }
 
 }  // namespace cod::server

@@ -29,14 +29,13 @@ class pg_reader final : public match_reader {
   static result<std::unique_ptr<pg_reader>> open(const std::string& uri);
   ~pg_reader() override;
 
-  // As match_store's; throw persist_error on failures.
-  std::vector<stored_match> load_unfinished();
-  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms);
-  std::optional<stored_match> load_match(const std::string& match_id) override;
-  std::vector<match_summary> list_matches(const match_query& q) override;
-  std::vector<audit_record> list_audit(const std::string& match_id) override;
-  std::vector<stored_tournament> load_tournaments();
-  std::vector<stored_league> load_leagues();
+  result<std::vector<stored_match>> load_unfinished() override;
+  result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
+  result<std::optional<stored_match>> load_match(const std::string& match_id) override;
+  result<std::vector<match_summary>> list_matches(const match_query& q) override;
+  result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
+  result<std::vector<stored_tournament>> load_tournaments() override;
+  result<std::vector<stored_league>> load_leagues() override;
   int schema_version() const { return schema_version_; }
 
  private:

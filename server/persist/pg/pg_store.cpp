@@ -64,30 +64,8 @@ void pg_store::save_league(const stored_league& l, done_fn done) {
   queue_->push({detail::league_save_op{l}, std::move(done)});
 }
 
-std::vector<stored_league> pg_store::load_leagues() {
-  flush();
-  return reader_->load_leagues();
-}
-
 void pg_store::record_audit(const audit_record& r, done_fn done) {
   queue_->push({detail::audit_op{r}, std::move(done)});
-}
-
-std::vector<stored_match> pg_store::load_unfinished() { return reader_->load_unfinished(); }
-
-std::vector<stored_match> pg_store::load_finished_since(std::int64_t ended_from_ms) {
-  return reader_->load_finished_since(ended_from_ms);
-}
-
-std::optional<stored_match> pg_store::load_match(const std::string& match_id) { return reader_->load_match(match_id); }
-
-std::vector<match_summary> pg_store::list_matches(const match_query& q) { return reader_->list_matches(q); }
-
-std::vector<audit_record> pg_store::list_audit(const std::string& match_id) { return reader_->list_audit(match_id); }
-
-std::vector<stored_tournament> pg_store::load_tournaments() {
-  flush();
-  return reader_->load_tournaments();
 }
 
 void pg_store::flush() { queue_->flush(); }

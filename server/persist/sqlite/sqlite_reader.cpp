@@ -74,107 +74,121 @@ void fill_log(sql::db& d, stored_match& sm) {
 
 }  // namespace
 
-std::vector<stored_match> sqlite_reader::load_finished_since(std::int64_t ended_from_ms) {
-  std::lock_guard lk(mu_);
-  return in_read_txn(*db_, [&] {
-    std::vector<stored_match> out;
-    // No index on ended_ms: this walks the finished rows of matches_status
-    // once, at start-up (a created_ms bound would miss long matches).
-    sql::stmt s(*db_, cat("SELECT ", match_columns,
-                          " FROM matches WHERE status = 'finished' AND ended_ms >= ?1 ORDER BY created_ms, match_id"));
-    s.bind(1, ended_from_ms);
-    while (s.step()) out.push_back(detail::match_from_row(s));
-    for (stored_match& sm : out) fill_log(*db_, sm);
+result<std::vector<stored_match>> sqlite_reader::load_finished_since(std::int64_t ended_from_ms) {
+  return detail::read_or_error([&]() -> std::vector<stored_match> {
+    std::lock_guard lk(mu_);
+    return in_read_txn(*db_, [&] {
+      std::vector<stored_match> out;
+      // No index on ended_ms: this walks the finished rows of matches_status
+      // once, at start-up (a created_ms bound would miss long matches).
+      sql::stmt s(*db_, cat("SELECT ", match_columns,
+                            " FROM matches WHERE status = 'finished' AND ended_ms >= ?1 ORDER BY created_ms, match_id"));
+      s.bind(1, ended_from_ms);
+      while (s.step()) out.push_back(detail::match_from_row(s));
+      for (stored_match& sm : out) fill_log(*db_, sm);
+      return out;
+    });
+  });
+}
+
+result<std::vector<stored_match>> sqlite_reader::load_unfinished() {
+  return detail::read_or_error([&]() -> std::vector<stored_match> {
+    std::lock_guard lk(mu_);
+    return in_read_txn(*db_, [&] {
+      std::vector<stored_match> out;
+      sql::stmt s(*db_, cat("SELECT ", match_columns,
+                            " FROM matches WHERE status = 'playing' ORDER BY created_ms, match_id"));
+      while (s.step()) out.push_back(detail::match_from_row(s));
+      for (stored_match& sm : out) fill_log(*db_, sm);
+      return out;
+    });
+  });
+}
+
+result<std::optional<stored_match>> sqlite_reader::load_match(const std::string& match_id) {
+  return detail::read_or_error([&]() -> std::optional<stored_match> {
+    std::lock_guard lk(mu_);
+    return in_read_txn(*db_, [&]() -> std::optional<stored_match> {
+      sql::stmt s(*db_, cat("SELECT ", match_columns, " FROM matches WHERE match_id = ?1"));
+      s.bind(1, match_id);
+      if (!s.step()) return std::nullopt;
+      stored_match sm = detail::match_from_row(s);
+      fill_log(*db_, sm);
+      return sm;
+    });
+  });
+}
+
+result<std::vector<match_summary>> sqlite_reader::list_matches(const match_query& q) {
+  return detail::read_or_error([&]() -> std::vector<match_summary> {
+    std::lock_guard lk(mu_);
+    return in_read_txn(*db_, [&] {
+      std::string where = " WHERE created_ms >= ?1";
+      if (q.created_to_ms != 0) where += " AND created_ms < ?2";
+      if (!q.status.empty()) where += " AND status = ?3";
+      if (!q.player.empty())
+        where += " AND match_id IN (SELECT match_id FROM match_seats WHERE name = ?4 COLLATE NOCASE)";
+      if (!q.mode.empty()) where += " AND mode = ?7";
+      // winners is a JSON array of seats ("[1]"); NULL while playing.
+      if (q.winner >= 0)
+        where += " AND status = 'finished' AND EXISTS (SELECT 1 FROM json_each(m.winners) WHERE value = ?8)";
+      if (q.has_before) where += " AND (created_ms < ?9 OR (created_ms = ?9 AND match_id < ?10))";
+      // A tournament's matches are those its games name (migration 0003).
+      if (!q.tournament.empty())
+        where += " AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ?11)";
+      sql::stmt s(*db_, cat("SELECT ", match_columns,
+                            ", (SELECT COALESCE(MAX(seq), 0) FROM match_actions a WHERE a.match_id = m.match_id)"
+                            " FROM matches m",
+                            where, " ORDER BY created_ms DESC, match_id DESC LIMIT ?5 OFFSET ?6"));
+      s.bind(1, q.created_from_ms);
+      if (q.created_to_ms != 0) s.bind(2, q.created_to_ms);
+      if (!q.status.empty()) s.bind(3, q.status);
+      if (!q.player.empty()) s.bind(4, q.player);
+      s.bind(5, std::max(q.limit, 0)).bind(6, std::max(q.offset, 0));
+      if (!q.mode.empty()) s.bind(7, q.mode);
+      if (q.winner >= 0) s.bind(8, q.winner);
+      if (q.has_before) s.bind(9, q.before_created_ms).bind(10, q.before_match_id);
+      if (!q.tournament.empty()) s.bind(11, q.tournament);
+      std::vector<match_summary> out;
+      while (s.step()) out.push_back(detail::summary_from_row(s));
+      sql::stmt names(*db_, "SELECT name FROM match_seats WHERE match_id = ?1 ORDER BY seat");
+      for (match_summary& m : out) {
+        sql::reset_guard g(names);
+        names.bind(1, m.match_id);
+        while (names.step()) m.names.push_back(names.text(0));
+      }
+      return out;
+    });
+  });
+}
+
+result<std::vector<audit_record>> sqlite_reader::list_audit(const std::string& match_id) {
+  return detail::read_or_error([&]() -> std::vector<audit_record> {
+    std::lock_guard lk(mu_);
+    std::vector<audit_record> out;
+    sql::stmt s(*db_, cat("SELECT at_ms, role, remote, match_id, route, target FROM admin_audit",
+                          match_id.empty() ? "" : " WHERE match_id = ?1", " ORDER BY audit_id"));
+    if (!match_id.empty()) s.bind(1, match_id);
+    while (s.step()) out.push_back(detail::audit_from_row(s));
     return out;
   });
 }
 
-std::vector<stored_match> sqlite_reader::load_unfinished() {
-  std::lock_guard lk(mu_);
-  return in_read_txn(*db_, [&] {
-    std::vector<stored_match> out;
-    sql::stmt s(*db_, cat("SELECT ", match_columns,
-                          " FROM matches WHERE status = 'playing' ORDER BY created_ms, match_id"));
-    while (s.step()) out.push_back(detail::match_from_row(s));
-    for (stored_match& sm : out) fill_log(*db_, sm);
+result<std::vector<stored_league>> sqlite_reader::load_leagues() {
+  return detail::read_or_error([&]() -> std::vector<stored_league> {
+    std::lock_guard lk(mu_);
+    std::vector<stored_league> out;
+    sql::stmt s(*db_, "SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id");
+    while (s.step()) out.push_back(detail::league_from_row(s));
     return out;
   });
 }
 
-std::optional<stored_match> sqlite_reader::load_match(const std::string& match_id) {
-  std::lock_guard lk(mu_);
-  return in_read_txn(*db_, [&]() -> std::optional<stored_match> {
-    sql::stmt s(*db_, cat("SELECT ", match_columns, " FROM matches WHERE match_id = ?1"));
-    s.bind(1, match_id);
-    if (!s.step()) return std::nullopt;
-    stored_match sm = detail::match_from_row(s);
-    fill_log(*db_, sm);
-    return sm;
+result<std::vector<stored_tournament>> sqlite_reader::load_tournaments() {
+  return detail::read_or_error([&]() -> std::vector<stored_tournament> {
+    std::lock_guard lk(mu_);
+    return in_read_txn(*db_, [&] { return detail::load_stored_tournaments(*db_); });
   });
-}
-
-std::vector<match_summary> sqlite_reader::list_matches(const match_query& q) {
-  std::lock_guard lk(mu_);
-  return in_read_txn(*db_, [&] {
-    std::string where = " WHERE created_ms >= ?1";
-    if (q.created_to_ms != 0) where += " AND created_ms < ?2";
-    if (!q.status.empty()) where += " AND status = ?3";
-    if (!q.player.empty())
-      where += " AND match_id IN (SELECT match_id FROM match_seats WHERE name = ?4 COLLATE NOCASE)";
-    if (!q.mode.empty()) where += " AND mode = ?7";
-    // winners is a JSON array of seats ("[1]"); NULL while playing.
-    if (q.winner >= 0)
-      where += " AND status = 'finished' AND EXISTS (SELECT 1 FROM json_each(m.winners) WHERE value = ?8)";
-    if (q.has_before) where += " AND (created_ms < ?9 OR (created_ms = ?9 AND match_id < ?10))";
-    // A tournament's matches are those its games name (migration 0003).
-    if (!q.tournament.empty())
-      where += " AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ?11)";
-    sql::stmt s(*db_, cat("SELECT ", match_columns,
-                          ", (SELECT COALESCE(MAX(seq), 0) FROM match_actions a WHERE a.match_id = m.match_id)"
-                          " FROM matches m",
-                          where, " ORDER BY created_ms DESC, match_id DESC LIMIT ?5 OFFSET ?6"));
-    s.bind(1, q.created_from_ms);
-    if (q.created_to_ms != 0) s.bind(2, q.created_to_ms);
-    if (!q.status.empty()) s.bind(3, q.status);
-    if (!q.player.empty()) s.bind(4, q.player);
-    s.bind(5, std::max(q.limit, 0)).bind(6, std::max(q.offset, 0));
-    if (!q.mode.empty()) s.bind(7, q.mode);
-    if (q.winner >= 0) s.bind(8, q.winner);
-    if (q.has_before) s.bind(9, q.before_created_ms).bind(10, q.before_match_id);
-    if (!q.tournament.empty()) s.bind(11, q.tournament);
-    std::vector<match_summary> out;
-    while (s.step()) out.push_back(detail::summary_from_row(s));
-    sql::stmt names(*db_, "SELECT name FROM match_seats WHERE match_id = ?1 ORDER BY seat");
-    for (match_summary& m : out) {
-      sql::reset_guard g(names);
-      names.bind(1, m.match_id);
-      while (names.step()) m.names.push_back(names.text(0));
-    }
-    return out;
-  });
-}
-
-std::vector<audit_record> sqlite_reader::list_audit(const std::string& match_id) {
-  std::lock_guard lk(mu_);
-  std::vector<audit_record> out;
-  sql::stmt s(*db_, cat("SELECT at_ms, role, remote, match_id, route, target FROM admin_audit",
-                        match_id.empty() ? "" : " WHERE match_id = ?1", " ORDER BY audit_id"));
-  if (!match_id.empty()) s.bind(1, match_id);
-  while (s.step()) out.push_back(detail::audit_from_row(s));
-  return out;
-}
-
-std::vector<stored_league> sqlite_reader::load_leagues() {
-  std::lock_guard lk(mu_);
-  std::vector<stored_league> out;
-  sql::stmt s(*db_, "SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id");
-  while (s.step()) out.push_back(detail::league_from_row(s));
-  return out;
-}
-
-std::vector<stored_tournament> sqlite_reader::load_tournaments() {
-  std::lock_guard lk(mu_);
-  return in_read_txn(*db_, [&] { return detail::load_stored_tournaments(*db_); });
 }
 
 }  // namespace cod::server

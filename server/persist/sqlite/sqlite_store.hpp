@@ -81,15 +81,9 @@ class sqlite_store final : public match_store, public room_directory {
   // WAL pages those checkpoints copied into the database file (for tests).
   std::uint64_t checkpointed_pages() const;
 
-  std::vector<stored_match> load_unfinished() override;
-  std::vector<stored_match> load_finished_since(std::int64_t ended_from_ms) override;
-  // Flushes first, then reads on the reader's connection.
-  std::vector<stored_tournament> load_tournaments() override;
   void save_league(const stored_league& l, done_fn done) override;
-  std::vector<stored_league> load_leagues() override;
-  std::optional<stored_match> load_match(const std::string& match_id) override;
-  std::vector<match_summary> list_matches(const match_query& q) override;
-  std::vector<audit_record> list_audit(const std::string& match_id) override;
+  // Reads on a connection of their own; committed data only.
+  match_reader& reader() override { return *reader_; }
   void flush() override;
   std::size_t pending() const override;
   std::uint64_t commits() const override;
