@@ -29,6 +29,22 @@ response error_response(int status, std::string code, std::string message, std::
   return r;
 }
 
+response refusal_response(const status& st) {
+  int http = 500;
+  switch (st.error_code()) {
+    case status::code::invalid: http = 400; break;
+    case status::code::not_found: http = 404; break;
+    case status::code::conflict: http = 409; break;
+    case status::code::unavailable: http = 503; break;
+    case status::code::ok:
+    case status::code::io_error: http = 500; break;
+  }
+  response r = error_response(http, st.reason().empty() ? status_code_name(st.error_code()) : st.reason(), st.message(),
+                              st.field());
+  if (http == 503) r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
+
 namespace {
 
 constexpr std::string_view api_prefix = "/admin/api/";

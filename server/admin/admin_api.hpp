@@ -52,6 +52,13 @@ struct response {
 // answer their errors the same way.
 response error_response(int status, std::string code, std::string message, std::string param = {});
 
+// A service's refusal (a server::status that is not ok) as an error answer:
+// the HTTP status from the code (invalid 400, not_found 404, conflict 409,
+// unavailable 503 with Retry-After: 1, io_error 500), "error" the status's
+// reason (else the code's name), "param" its field. The services say what
+// went wrong; only the *_api.cpp files speak HTTP.
+response refusal_response(const status& st);
+
 // Audit (docs/admin.md, "Audit"): `role` ("admin", "organiser") read match
 // `match_id`, which is still being played, through `route` ("state",
 // "export", ...; each shows the players' hidden information: decks, hands,
@@ -73,12 +80,14 @@ T read_for_route(result<T> r) {
 // the rest of /admin/ is the browser admin page).
 bool is_admin_target(std::string_view target);
 
-// /admin/api/tournaments...: answered by the server's tournament service
-// (server/tournament_service/organiser_api.hpp) behind the same token check
-// and access log. `seg`: the path's segments after /admin/api/.
-class tournament_routes {
+// An organised event's routes, /admin/api/tournaments... and
+// /admin/api/leagues...: answered by its service's API
+// (server/tournament_service/organiser_api.hpp,
+// server/league_service/league_api.hpp) behind the same token check and
+// access log. `seg`: the path's segments after /admin/api/.
+class organiser_routes {
  public:
-  virtual ~tournament_routes() = default;
+  virtual ~organiser_routes() = default;
   // `role`: whose token opened it, "admin" or "organiser" (logs, audit).
   virtual response handle(const request& req, std::string_view role, const std::vector<std::string>& seg,
                           const std::vector<std::pair<std::string, std::string>>& query) = 0;
@@ -93,9 +102,9 @@ class api {
 
   bool enabled() const { return !token_.empty() || !organiser_token_.empty(); }
   // Before serving; must outlive the api. Without it, /admin/api/tournaments is 404.
-  void set_tournaments(tournament_routes* t) { tournaments_ = t; }
+  void set_tournaments(organiser_routes* t) { tournaments_ = t; }
   // The same for /admin/api/leagues (server/league_service/league_api.hpp).
-  void set_leagues(tournament_routes* l) { leagues_ = l; }
+  void set_leagues(organiser_routes* l) { leagues_ = l; }
   response handle(const request& req) const { return handle(req, clock::now()); }
   // `now`: the brute-force guard's and the refusal log's time (tests).
   response handle(const request& req, clock::time_point now) const;
@@ -114,8 +123,8 @@ class api {
   std::string organiser_token_;
   const catalogue& cards_;
   match_store& store_;
-  tournament_routes* tournaments_ = nullptr;
-  tournament_routes* leagues_ = nullptr;
+  organiser_routes* tournaments_ = nullptr;
+  organiser_routes* leagues_ = nullptr;
   // Its own mutex: handle() stays const and thread-safe.
   mutable refusal_guard guard_;
 };

@@ -197,7 +197,7 @@ server::~server() {
   // its queued handlers still hold goes with the io_context itself.
   impl_->lst.reset();
   impl_->health_lst.reset();
-  impl_->lobby.find_tournament_seat = nullptr;
+  impl_->lobby.find_event_seat = nullptr;
   impl_->lobby.follow_league = nullptr;
   impl_->lobby.league_act = nullptr;
   impl_->leagues.reset();      // it holds the registry
@@ -419,12 +419,12 @@ status server::start() {
   d.lobby.league_act = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
                                              const nlohmann::json& op) { return l->act(token, id, op); };
   // tournament_join seats a league player in their duel too.
-  d.lobby.find_tournament_seat = [t = d.tournaments.get(), l = d.leagues.get()](std::string_view token,
+  d.lobby.find_event_seat = [t = d.tournaments.get(), l = d.leagues.get()](std::string_view token,
                                                                               const std::string& routed) {
     auto seat = t->find_seat(token, routed);
-    if (seat.what != tournament_seat::kind::bad_token) return seat;
+    if (seat.what != event_seat::kind::bad_token) return seat;
     auto in_league = l->find_seat(token);
-    return in_league.what != tournament_seat::kind::bad_token ? in_league : seat;
+    return in_league.what != event_seat::kind::bad_token ? in_league : seat;
   };
 
   // Matches that ended within finished_room_ttl_sec before the start get a

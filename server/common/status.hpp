@@ -35,6 +35,18 @@ class status {
   code error_code() const { return code_; }
   // Empty when ok.
   const std::string& message() const { return message_; }
+  // A stable snake_case name of the refusal, for an API's error answer
+  // ("invalid_players", "no_such_league"), when the code alone says too
+  // little; and the request field it concerns ("players"). Empty when none.
+  // The code still decides (an API maps it to its HTTP status).
+  const std::string& reason() const { return reason_; }
+  const std::string& field() const { return field_; }
+  // This status with that reason and field: status::invalid("...").because("invalid_players", "players").
+  status because(std::string reason, std::string field = {}) && {
+    reason_ = std::move(reason);
+    field_ = std::move(field);
+    return std::move(*this);
+  }
 
   friend bool operator==(const status&, const status&) = default;
 
@@ -42,6 +54,8 @@ class status {
   status(code c, std::string message) : code_(c), message_(std::move(message)) {}
   code code_ = code::ok;
   std::string message_;
+  std::string reason_;
+  std::string field_;
 };
 
 const char* status_code_name(status::code c);

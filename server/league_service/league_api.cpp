@@ -22,7 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-admin::response failed(const league_failure& f) { return error_response(f.http, f.code, f.message, f.field); }
 
 // POST /leagues (docs/league.md, "Creating a league").
 admin::response create(league_service& svc, const json& body, const std::string& actor) {
@@ -66,7 +65,7 @@ admin::response create(league_service& svc, const json& body, const std::string&
   bool seed_given = false;
   if (!admin::seed_of(body, s.seed, seed_given, err)) return err;
   league_service::created out;
-  if (auto f = svc.create(s, names, seed_given, actor, out)) return failed(*f);
+  if (status st = svc.create(s, names, seed_given, actor, out); !st) return admin::refusal_response(st);
   json ps = json::array();
   for (std::size_t i = 0; i < names.size(); ++i) ps.push_back({{"seat", i}, {"name", names[i]}, {"token", out.tokens[i]}});
   return ok_json({{"league", out.id},
@@ -103,7 +102,8 @@ admin::response record_result(league_service& svc, const std::string& id, const 
   } else if (!w->is_null()) {
     return error_response(400, "bad_field_type", "'winner' is a seat, a name, or null", "winner");
   }
-  if (auto f = svc.record_result(id, table, winner, actor, reason.empty() ? "no reason given" : reason)) return failed(*f);
+  if (status st = svc.record_result(id, table, winner, actor, reason.empty() ? "no reason given" : reason); !st)
+    return admin::refusal_response(st);
   return ok_json(*svc.summary(id));
 }
 

@@ -10,7 +10,7 @@
 
 namespace cod::server {
 
-class league_api final : public admin::tournament_routes {
+class league_api final : public admin::organiser_routes {
  public:
   // Both must outlive this.
   league_api(league_service& svc, match_store& store) : svc_(svc), store_(store) {}

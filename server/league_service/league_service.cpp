@@ -450,10 +450,10 @@ void league_service::tick() {
 // ---------------------------------------------------------------------------
 // Organiser acts and reads.
 
-std::optional<league_failure> league_service::create(league_settings s, const std::vector<std::string>& names,
+status league_service::create(league_settings s, const std::vector<std::string>& names,
                                                      bool seed_given, std::string_view actor, created& out) {
   if (names.size() != static_cast<std::size_t>(league_players))
-    return league_failure{400, "invalid_players", "a mutation league has exactly 4 players (R15.1)", "players"};
+    return status::invalid("a mutation league has exactly 4 players (R15.1)").because("invalid_players", "players");
   // The names of a join (docs/protocol.md, "Names"), distinct ignoring case.
   auto lower = [](std::string t) {
     for (char& c : t) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -461,21 +461,21 @@ std::optional<league_failure> league_service::create(league_settings s, const st
   };
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (auto why = pr::name_problem(names[i], 32))
-      return league_failure{400, "invalid_players", cat("player ", i, ": the name ", *why), "players"};
+      return status::invalid(cat("player ", i, ": the name ", *why)).because("invalid_players", "players");
     for (std::size_t k = 0; k < i; ++k)
       if (lower(names[k]) == lower(names[i]))
-        return league_failure{400, "invalid_players", cat("two players are named '", names[i], "'"), "players"};
+        return status::invalid(cat("two players are named '", names[i], "'")).because("invalid_players", "players");
   }
   if (auto why = pr::name_problem(s.name, 80))
-    return league_failure{400, "invalid_config", cat("the league's name ", *why), "name"};
+    return status::invalid(cat("the league's name ", *why)).because("invalid_config", "name");
   if (s.phase_clock_sec < 0 || s.phase_clock_sec > max_phase_clock_sec)
-    return league_failure{400, "invalid_config", cat("phase_clock_sec is 0 (none) to ", max_phase_clock_sec),
-                          "phase_clock_sec"};
+    return status::invalid(cat("phase_clock_sec is 0 (none) to ", max_phase_clock_sec))
+        .because("invalid_config", "phase_clock_sec");
   if (!seed_given) s.seed = d_.random();
   entry e;
   if (const auto err = league::create(*d_.cards, league_config{s.seed, s.packs, s.costs}, e.l); err != league_error::ok)
-    return league_failure{400, "invalid_config",
-                          "'packs' names two different packs of the catalogue, each with cards (R15.1)", "packs"};
+    return status::invalid("'packs' names two different packs of the catalogue, each with cards (R15.1)")
+        .because("invalid_config", "packs");
   std::vector<std::string> tokens;
   for (const auto& n : names) {
     tokens.push_back(random_hex(pr::token_chars));
@@ -494,14 +494,14 @@ std::optional<league_failure> league_service::create(league_settings s, const st
   save(id, placed);
   out.id = id;
   out.tokens = std::move(tokens);
-  return std::nullopt;
+  return {};
 }
 
-std::optional<league_failure> league_service::record_result(const std::string& id, int table, seat_t winner,
+status league_service::record_result(const std::string& id, int table, seat_t winner,
                                                             std::string_view actor, std::string_view reason) {
   std::lock_guard lock(mu_);
   auto it = entries_.find(id);
-  if (it == entries_.end()) return league_failure{404, "no_such_league", cat("no league '", id, "'"), ""};
+  if (it == entries_.end()) return status::not_found(cat("no league '", id, "'")).because("no_such_league");
   entry& e = it->second;
   league_op op;
   op.type = league_op_type::result;
@@ -514,15 +514,18 @@ std::optional<league_failure> league_service::record_result(const std::string& i
       if (g.round == e.l.round() && g.table == table) room_id = g.room_id;
   const auto refused = apply(id, e, op);
   if (!refused.ok()) {
-    const int http = refused.error == league_error::unknown_table || refused.error == league_error::bad_result ? 400 : 409;
-    return league_failure{http, std::string(league_error_name(refused.error)),
-                          std::string(league_error_message(refused.error)), refused.error == league_error::bad_result ? "winner" : "table"};
+    // A table or winner that cannot be is a bad request; the rest, the league's state forbids now.
+    const bool bad_request = refused.error == league_error::unknown_table || refused.error == league_error::bad_result;
+    std::string message(league_error_message(refused.error));
+    return (bad_request ? status::invalid(std::move(message)) : status::conflict(std::move(message)))
+        .because(std::string(league_error_name(refused.error)),
+                 refused.error == league_error::bad_result ? "winner" : "table");
   }
   if (auto r = room_id.empty() ? nullptr : d_.rooms->find(room_id))
     r->retire(cat("the organiser recorded this duel's result: ", reason));
   spdlog::info("league {}: {} recorded table {}'s result ({}): {}", id, actor, table,
                winner == no_seat ? std::string("nobody won") : e.players[winner].name + " won", reason);
-  return std::nullopt;
+  return {};
 }
 
 std::optional<json> league_service::summary(const std::string& id) const {
@@ -627,11 +630,11 @@ json league_service::act(std::string_view token, const json& msg_id, const json&
   return pr::make_league(msg_id, id, view_of(e, seat));
 }
 
-tournament_seat league_service::find_seat(std::string_view token) {
-  using k = tournament_seat::kind;
+event_seat league_service::find_seat(std::string_view token) {
+  using k = event_seat::kind;
   std::lock_guard lock(mu_);
   const auto [id, seat] = find_player(token);
-  tournament_seat out;
+  event_seat out;
   if (seat == no_seat) return out;
   entry& e = entries_.at(id);
   out.name = e.players[seat].name;

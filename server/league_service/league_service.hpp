@@ -51,14 +51,6 @@ struct league_settings {
 };
 inline constexpr int max_phase_clock_sec = 7 * 24 * 3600;
 
-// A league act refused: the HTTP status and code the organiser API answers.
-struct league_failure {
-  int http = 400;
-  std::string code;
-  std::string message;
-  std::string field;
-};
-
 // One duel's room (R15.3): a table of a round may need several when a room
 // ends without a result (nobody came, the server voided it).
 struct league_game {
@@ -93,12 +85,12 @@ class league_service {
     std::vector<std::string> tokens;  // by seat: the only time they exist in clear
   };
   // `seed_given` false: drawn from deps::random.
-  std::optional<league_failure> create(league_settings s, const std::vector<std::string>& names, bool seed_given,
+  status create(league_settings s, const std::vector<std::string>& names, bool seed_given,
                                        std::string_view actor, created& out);
   // R15.3: the organiser records a duel's result (a duel that cannot be
   // played); its room, if any, is retired. winner: a seat of the duel, or
   // no_seat (nobody won).
-  std::optional<league_failure> record_result(const std::string& id, int table, seat_t winner, std::string_view actor,
+  status record_result(const std::string& id, int table, seat_t winner, std::string_view actor,
                                               std::string_view reason);
 
   // The organiser's reads; nullopt: no such league.
@@ -116,7 +108,7 @@ class league_service {
   nlohmann::json act(std::string_view token, const nlohmann::json& msg_id, const nlohmann::json& op);
   // tournament_join with a league token: the room of the player's duel now.
   // bad_token when the token is no league player's.
-  tournament_seat find_seat(std::string_view token);
+  event_seat find_seat(std::string_view token);
 
  private:
   struct player {

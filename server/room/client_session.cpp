@@ -220,9 +220,9 @@ void client_session::on_text(std::string_view text) {
           [&](const pr::resume_msg& m) { enter_named(m); },
           [&](const pr::spectate_msg& m) { enter_named(m); },
           [&](const pr::tournament_join_msg& m) {
-            if (!svc_.find_tournament_seat) return send_error(m.id, pr::session_errc::bad_token);
-            auto found = svc_.find_tournament_seat(m.token, routed_room_);
-            using k = tournament_seat::kind;
+            if (!svc_.find_event_seat) return send_error(m.id, pr::session_errc::bad_token);
+            auto found = svc_.find_event_seat(m.token, routed_room_);
+            using k = event_seat::kind;
             if (found.what == k::bad_token) {
               spdlog::info("connection {}: tournament_join with an unknown token refused", conn_id_);
               return send_error(m.id, pr::session_errc::bad_token,

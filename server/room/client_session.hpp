@@ -32,9 +32,10 @@ class metrics;
 class room;
 class room_registry;
 
-// Where a tournament player's current game is (tournament_join), as the
-// tournament service answers it (server/tournament_service).
-struct tournament_seat {
+// Where an organised event's player has their current game (tournament_join
+// with a tournament's or a league's token), as the event's service answers
+// it (server/tournament_service, server/league_service).
+struct event_seat {
   enum class kind { seated, bad_token, waiting, over };
   kind what = kind::bad_token;
   std::shared_ptr<room> r;  // seated: the room, the seat and the player's name
@@ -45,9 +46,10 @@ struct tournament_seat {
 
 struct lobby_services {
   std::shared_ptr<room_registry> rooms;
-  // tournament_join: null when the server runs no tournaments. `routed`:
-  // the room the connection's URL named (a cluster's tournament id).
-  std::function<tournament_seat(std::string_view token, const std::string& routed)> find_tournament_seat;
+  // tournament_join (a tournament's or a league's token): null when the
+  // server runs neither. `routed`: the room the connection's URL named (a
+  // cluster's tournament id).
+  std::function<event_seat(std::string_view token, const std::string& routed)> find_event_seat;
   // league_join, league_act (R15; docs/league.md): null when the server
   // runs no leagues. follow_league: the reply (a `league` view) and `p`
   // follows the token's league, or nullopt for an unknown token.

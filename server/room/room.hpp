@@ -12,8 +12,8 @@
 // (room_actions.cpp); the turn clock's timer and messages (room_clock.cpp,
 // the banks in turn_clock); start, finish, ending without a result and
 // closing (room_lifecycle.cpp); rebuilding from the store (room_recovery.cpp);
-// tournament rooms (room_tournament.cpp); drafting (room_draft.cpp); house
-// bots (room_bots.cpp).
+// organised events' rooms, tournaments' and leagues' (room_event.cpp);
+// drafting (room_draft.cpp); house bots (room_bots.cpp).
 //
 // Persistence: an accepted action is applied to the match, then appended to
 // the store; `accepted` and the `update`s go out only from the store's done
@@ -72,8 +72,8 @@ struct room_services {
   std::function<status(const std::string& room_id)> claim_new_room;
 };
 
-// What a tournament room tells its tournament (server/tournament_service),
-// and how it shows its match. Set once, right after the room is created or
+// What an organised event's room tells its event (server/tournament_service,
+// server/league_service), and how it shows its match. Set once, right after the room is created or
 // recovered. The callbacks run on the room's executor: they must not block.
 struct room_hooks {
   std::function<void(const std::string& room_id, const std::string& match_id)> started;
@@ -105,8 +105,9 @@ class room : public std::enable_shared_from_this<room> {
     protocol::deck_format format = protocol::deck_format::preconstructed;
     protocol::room_options options;
     std::uint64_t seed = 0;  // the match's seed; only its hash is public until the end
-    // A tournament room: seat i is reserved for the token whose SHA-256 hex
-    // is reserved[i] (tournament_join); plain join is refused. Empty: open.
+    // An event's room (a tournament's, a league's): seat i is reserved for
+    // the token whose SHA-256 hex is reserved[i] (tournament_join); plain
+    // join is refused. Empty: open.
     std::vector<std::string> reserved{};
     // The IP address of the connection that created it ("" for tournament
     // and recovered rooms): the registry limits waiting rooms per address.
@@ -168,7 +169,7 @@ class room : public std::enable_shared_from_this<room> {
   // address: it closes, its seats' grace periods with it.
   void evict_vacant();
 
-  // ---- tournament rooms (any thread; each posts to the executor)
+  // ---- an organised event's rooms: a tournament's, a league's (any thread; each posts to the executor)
   void set_hooks(room_hooks h);
   // tournament_join: `m.seat` is the reserved seat, `token` the player's
   // tournament token (it becomes the seat token). A seat already taken is
@@ -383,7 +384,7 @@ class room : public std::enable_shared_from_this<room> {
   // invalid when a seat number is out of range.
   cod::server::status seats_from_record(const match_record& rec);
 
-  // ---- room_tournament.cpp
+  // ---- room_event.cpp
   void do_join_reserved(const std::shared_ptr<peer>& c, const protocol::join_msg& m,
                         const std::string& token);
   void do_retire(const std::string& why);

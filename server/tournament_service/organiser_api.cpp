@@ -23,19 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-// A refused act: 404 for what does not exist, 409 for what the tournament's
-// state forbids now, 400 for a bad request.
-admin::response refused(const tn::status& st) {
-  int http = 409;
-  switch (st.code) {
-    case tn::errc::invalid_config:
-    case tn::errc::invalid_players: http = 400; break;
-    case tn::errc::unknown_player: http = 404; break;
-    default: break;
-  }
-  return error_response(http, std::string(tn::errc_name(st.code)), st.detail);
-}
-
 // "player": an id (integer) or a name (case-insensitive).
 bool player_of(const json& body, const tn::tournament& t, tn::player_id& out, admin::response& err) {
   auto it = body.find("player");
@@ -101,13 +88,7 @@ admin::response create(tournament_service& svc, const json& body, const std::str
   if (!admin::seed_of(body, c.seed, seed_given, err)) return err;
   if (!seed_given) c.seed = 0;  // drawn by the service
   tournament_service::created out;
-  auto st = svc.create(c, names, x, actor, out, seed_given);
-  if (!st) return refused(st);
-  if (!out.store_error.empty()) {
-    auto r = error_response(503, "store_unavailable", cat("the tournament was not created: ", out.store_error));
-    r.headers.emplace_back("Retry-After", "1");
-    return r;
-  }
+  if (status st = svc.create(c, names, x, actor, out, seed_given); !st) return admin::refusal_response(st);
   json j = {{"tournament", out.id}, {"warnings", out.warnings}};
   json ps = json::array();
   for (std::size_t i = 0; i < names.size(); ++i) ps.push_back({{"player", i}, {"name", names[i]}, {"token", out.tokens[i]}});
@@ -197,7 +178,7 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
   }
   admin::response err;
   std::string reason;
-  std::optional<tn::status> st;
+  status st;
   if (what == "rounds") {
     if (!only_keys(body, {"organiser"}, err)) return err;
     st = svc_.start_next_round(id, actor);
@@ -212,8 +193,7 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
     st = what == "drop" ? svc_.drop(id, actor, p, reason) : svc_.game_loss(id, actor, p, reason);
   }
   admin::response r;
-  if (!st) r = error_response(404, "no_such_tournament", cat("no tournament '", id, "'"));
-  else if (!*st) r = refused(*st);
+  if (!st) r = admin::refusal_response(st);
   else r = ok_json(tournament_to_json(*svc_.get(id)));
   spdlog::info("organiser: {} ({}) {} on tournament {} -> {} {}", actor, req.remote, what, id, r.status, r.code);
   return r;

@@ -11,7 +11,7 @@
 
 namespace cod::server {
 
-class organiser_api final : public admin::tournament_routes {
+class organiser_api final : public admin::organiser_routes {
  public:
   // Both must outlive this.
   organiser_api(tournament_service& svc, match_store& store) : svc_(svc), store_(store) {}

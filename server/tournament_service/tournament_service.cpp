@@ -435,14 +435,37 @@ void tournament_service::concede_in(const std::string& id, const entry& e, const
 // ---------------------------------------------------------------------------
 // Organiser acts.
 
-tn::status tournament_service::create(tn::config c, const std::vector<std::string>& names, tournament_extras x,
+namespace {
+
+// The tournament's refusal as the server's status: its errc name is the
+// reason (the API's stable code); a bad configuration or player list is
+// invalid, an unknown player not found, the rest what the tournament's state
+// forbids now.
+status refusal(const tn::status& st) {
+  std::string message = st.detail;
+  std::string reason(tn::errc_name(st.code));
+  switch (st.code) {
+    case tn::errc::invalid_config:
+    case tn::errc::invalid_players: return status::invalid(std::move(message)).because(std::move(reason));
+    case tn::errc::unknown_player: return status::not_found(std::move(message)).because(std::move(reason));
+    default: return status::conflict(std::move(message)).because(std::move(reason));
+  }
+}
+
+status no_such_tournament(const std::string& id) {
+  return status::not_found(cat("no tournament '", id, "'")).because("no_such_tournament");
+}
+
+}  // namespace
+
+status tournament_service::create(tn::config c, const std::vector<std::string>& names, tournament_extras x,
                                       std::string_view actor, created& out, bool seed_given) {
   if (!seed_given) c.seed = d_.random();
   if (x.spectator_delay < 0 || x.spectator_delay > max_spectator_delay)
-    return {tn::errc::invalid_config, cat("spectator_delay is 0 to ", max_spectator_delay, " actions")};
+    return refusal({tn::errc::invalid_config, cat("spectator_delay is 0 to ", max_spectator_delay, " actions")});
   entry e;
   std::vector<std::string> tokens;
-  if (auto st = tn::tournament::create(c, names, d_.random, e.t, tokens); !st) return st;
+  if (auto st = tn::tournament::create(c, names, d_.random, e.t, tokens); !st) return refusal(st);
   e.x = x;
   e.created_ms = d_.wall_ms();
   const std::string prefix = d_.node_id.empty() ? std::string() : d_.node_id + "-";
@@ -456,8 +479,7 @@ tn::status tournament_service::create(tn::config c, const std::vector<std::strin
   if (clustered() && d_.claim) {
     if (const status st = d_.claim(id); !st) {
       spdlog::error("tournament: not created: its lease cannot be taken: {}", st.message());
-      out.store_error = st.message();
-      return {};
+      return status::unavailable(cat("the tournament was not created: ", st.message())).because("store_unavailable");
     }
   }
   std::lock_guard lock(mu_);
@@ -473,61 +495,57 @@ tn::status tournament_service::create(tn::config c, const std::vector<std::strin
   return {};
 }
 
-std::optional<tn::status> tournament_service::start_next_round(const std::string& id, std::string_view actor) {
+status tournament_service::start_next_round(const std::string& id, std::string_view actor) {
   std::lock_guard lock(mu_);
   auto it = entries_.find(id);
-  if (it == entries_.end()) return std::nullopt;
+  if (it == entries_.end()) return no_such_tournament(id);
   entry& e = it->second;
-  auto st = e.t.start_next_round(actor, d_.wall_ms());
-  if (!st) return st;
+  if (auto st = e.t.start_next_round(actor, d_.wall_ms()); !st) return refusal(st);
   spdlog::info("tournament {}: {} started round {}", id, actor, e.t.current_round()->number);
   save(id, e);
   open_rooms(id, e);
-  return st;
+  return {};
 }
 
-std::optional<tn::status> tournament_service::drop(const std::string& id, std::string_view actor, tn::player_id p,
+status tournament_service::drop(const std::string& id, std::string_view actor, tn::player_id p,
                                                    std::string_view reason) {
   std::lock_guard lock(mu_);
   auto it = entries_.find(id);
-  if (it == entries_.end()) return std::nullopt;
+  if (it == entries_.end()) return no_such_tournament(id);
   entry& e = it->second;
   std::vector<std::string> voided;
-  auto st = e.t.drop_player(actor, d_.wall_ms(), p, reason, &voided);
-  if (!st) return st;
+  if (auto st = e.t.drop_player(actor, d_.wall_ms(), p, reason, &voided); !st) return refusal(st);
   spdlog::info("tournament {}: {} dropped player {} ('{}'): {}", id, actor, p,
                e.t.players()[static_cast<std::size_t>(p)].name, reason);
   // The running match ends as the tournament counts it: the dropped player concedes.
   for (const auto& m : voided) concede_in(id, e, m, p, cat("dropped from the tournament by ", actor));
   after_result(id, e);
-  return st;
+  return {};
 }
 
-std::optional<tn::status> tournament_service::game_loss(const std::string& id, std::string_view actor,
+status tournament_service::game_loss(const std::string& id, std::string_view actor,
                                                         tn::player_id p, std::string_view reason) {
   std::lock_guard lock(mu_);
   auto it = entries_.find(id);
-  if (it == entries_.end()) return std::nullopt;
+  if (it == entries_.end()) return no_such_tournament(id);
   entry& e = it->second;
   std::string voided;
-  auto st = e.t.give_game_loss(actor, d_.wall_ms(), p, reason, &voided);
-  if (!st) return st;
+  if (auto st = e.t.give_game_loss(actor, d_.wall_ms(), p, reason, &voided); !st) return refusal(st);
   spdlog::info("tournament {}: {} gave player {} ('{}') a game loss: {}", id, actor, p,
                e.t.players()[static_cast<std::size_t>(p)].name, reason);
   if (!voided.empty()) concede_in(id, e, voided, p, cat("game loss given by ", actor));
   after_result(id, e);
-  return st;
+  return {};
 }
 
-std::optional<tn::status> tournament_service::repair(const std::string& id, std::string_view actor,
+status tournament_service::repair(const std::string& id, std::string_view actor,
                                                      std::string_view reason) {
   std::lock_guard lock(mu_);
   auto it = entries_.find(id);
-  if (it == entries_.end()) return std::nullopt;
+  if (it == entries_.end()) return no_such_tournament(id);
   entry& e = it->second;
   std::vector<std::string> abandoned;
-  auto st = e.t.repair_round(actor, d_.wall_ms(), reason, &abandoned);
-  if (!st) return st;
+  if (auto st = e.t.repair_round(actor, d_.wall_ms(), reason, &abandoned); !st) return refusal(st);
   spdlog::info("tournament {}: {} re-paired round {}: {}", id, actor, e.t.current_round()->number, reason);
   // Every room of the old pairings goes: running matches end without a result,
   // those on another node too.
@@ -542,7 +560,7 @@ std::optional<tn::status> tournament_service::repair(const std::string& id, std:
   e.rooms.clear();
   save(id, e);
   open_rooms(id, e);
-  return st;
+  return {};
 }
 
 // ---------------------------------------------------------------------------
@@ -592,15 +610,15 @@ std::optional<tournament_snapshot> tournament_service::stored_copy(const std::st
   return out;
 }
 
-tournament_seat tournament_service::find_seat(std::string_view token, const std::string& routed) {
-  using k = tournament_seat::kind;
+event_seat tournament_service::find_seat(std::string_view token, const std::string& routed) {
+  using k = event_seat::kind;
   {
     std::lock_guard lock(mu_);
     for (auto& [id, e] : entries_) {
       const auto p = e.t.find_player_by_token(token);
       if (!p) continue;
       const auto& pl = e.t.players()[static_cast<std::size_t>(*p)];
-      tournament_seat out;
+      event_seat out;
       out.name = pl.name;
       if (pl.dropped()) {
         out.what = k::over;
@@ -638,7 +656,7 @@ tournament_seat tournament_service::find_seat(std::string_view token, const std:
       return out;
     }
     if (clustered() && (routed.empty() || entries_.count(routed))) {
-      tournament_seat unknown;
+      event_seat unknown;
       unknown.detail = cat("that token belongs to no tournament player of node ", d_.node_id,
                            ": a tournament runs on one node at a time; connect with /ws?room=TOURNAMENT_ID "
                            "(docs/cluster.md)");
@@ -648,12 +666,12 @@ tournament_seat tournament_service::find_seat(std::string_view token, const std:
   // A cluster node the proxy sent a tournament's traffic to that it does not
   // run (its node is away, or it is handing it over): it moves here.
   if (clustered() && d_.want && cluster_tournament_id(routed) && d_.want(routed)) {
-    tournament_seat moving;
+    event_seat moving;
     moving.what = k::waiting;
     moving.detail = cat("tournament ", routed, " is moving to this node: try again in a moment");
     return moving;
   }
-  tournament_seat unknown;
+  event_seat unknown;
   if (clustered())
     unknown.detail = cluster_tournament_id(routed)
                          ? cat("tournament ", routed, " does not exist")

@@ -95,20 +95,20 @@ class tournament_service {
   // ---- organiser acts: each logged (spdlog and the tournament's log) and saved.
   struct created {
     std::string id;
-    std::string store_error;  // a cluster node could not take the new tournament's lease: nothing was created
     std::vector<std::string> tokens;  // by player id: the only time they exist in clear
     std::vector<std::string> warnings;
   };
+  // Each act answers ok, or a refusal whose reason is the tournament's errc
+  // name (invalid, not_found or conflict), not_found "no_such_tournament"
+  // for an unknown id, or (create, on a cluster node that cannot take the
+  // new tournament's lease) unavailable "store_unavailable": nothing done.
   // `seed_given` false: the seed is drawn from the random source.
-  tournaments::status create(tournaments::config c, const std::vector<std::string>& names, tournament_extras x,
+  status create(tournaments::config c, const std::vector<std::string>& names, tournament_extras x,
                              std::string_view actor, created& out, bool seed_given = true);
-  // The id does not exist: nullopt.
-  std::optional<tournaments::status> start_next_round(const std::string& id, std::string_view actor);
-  std::optional<tournaments::status> drop(const std::string& id, std::string_view actor, tournaments::player_id p,
-                                          std::string_view reason);
-  std::optional<tournaments::status> game_loss(const std::string& id, std::string_view actor,
-                                               tournaments::player_id p, std::string_view reason);
-  std::optional<tournaments::status> repair(const std::string& id, std::string_view actor, std::string_view reason);
+  status start_next_round(const std::string& id, std::string_view actor);
+  status drop(const std::string& id, std::string_view actor, tournaments::player_id p, std::string_view reason);
+  status game_loss(const std::string& id, std::string_view actor, tournaments::player_id p, std::string_view reason);
+  status repair(const std::string& id, std::string_view actor, std::string_view reason);
 
   // This node's tournaments.
   std::optional<tournament_snapshot> get(const std::string& id) const;
@@ -125,7 +125,7 @@ class tournament_service {
   // tournament_join: where the token's player plays now. `routed`: the
   // tournament the connection named (/ws?room=ID): on a cluster node that
   // does not run it, it is asked to move here (tournament_waiting meanwhile).
-  tournament_seat find_seat(std::string_view token, const std::string& routed = {});
+  event_seat find_seat(std::string_view token, const std::string& routed = {});
 
   // ---- a cluster node's tournament leases (cluster_node's tournament_hooks),
   // on the cluster thread.

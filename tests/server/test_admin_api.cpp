@@ -943,3 +943,23 @@ TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("admin api: a service's refusal answers by its status code; its reason and field are the error and param") {
+  using admin::refusal_response;
+  const auto body = [](const admin::response& r) { return json::parse(r.body); };
+  auto r = refusal_response(status::invalid("two players are named 'a'").because("invalid_players", "players"));
+  CHECK(r.status == 400);
+  CHECK(r.code == "invalid_players");
+  CHECK(body(r) == json{{"error", "invalid_players"}, {"message", "two players are named 'a'"}, {"param", "players"}});
+  r = refusal_response(status::not_found("no league 'l1'").because("no_such_league"));
+  CHECK(r.status == 404);
+  CHECK(body(r) == json{{"error", "no_such_league"}, {"message", "no league 'l1'"}});
+  CHECK(refusal_response(status::conflict("round 1 is not finished").because("round_not_finished")).status == 409);
+  r = refusal_response(status::unavailable("the tournament was not created: lease").because("store_unavailable"));
+  CHECK(r.status == 503);
+  CHECK(std::count(r.headers.begin(), r.headers.end(), std::pair<std::string, std::string>{"Retry-After", "1"}) == 1);
+  // No reason: the code's name.
+  r = refusal_response(status::io_error("disk"));
+  CHECK(r.status == 500);
+  CHECK(r.code == "io_error");
+}

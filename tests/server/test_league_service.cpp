@@ -44,7 +44,7 @@ struct fixture {
       return svc->follow(t, id, std::move(p));
     };
     h.lsvc.league_act = [this](std::string_view t, const json& id, const json& op) { return svc->act(t, id, op); };
-    h.lsvc.find_tournament_seat = [this](std::string_view t, const std::string&) { return svc->find_seat(t); };
+    h.lsvc.find_event_seat = [this](std::string_view t, const std::string&) { return svc->find_seat(t); };
   }
 
   admin::response call(const std::string& method, const std::string& target, const json& body = nullptr,

@@ -28,3 +28,15 @@ TEST_CASE("result: a value or the status saying why not") {
   CHECK(bad.error().error_code() == status::code::unavailable);
   CHECK(bad.error().message() == "store down");
 }
+
+TEST_CASE("status: a reason and a field for an API's answer; the code still decides") {
+  const status plain = status::invalid("bad name");
+  CHECK(plain.reason().empty());
+  CHECK(plain.field().empty());
+  const status named = status::invalid("bad name").because("invalid_players", "players");
+  CHECK(named.error_code() == status::code::invalid);
+  CHECK(named.message() == "bad name");
+  CHECK(named.reason() == "invalid_players");
+  CHECK(named.field() == "players");
+  CHECK(named != plain);  // the reason is part of what a caller compares
+}

@@ -55,7 +55,7 @@ struct fixture {
     svc = std::make_unique<tournament_service>(d);
     org = std::make_unique<organiser_api>(*svc, *h.store);
     api.set_tournaments(org.get());
-    h.lsvc.find_tournament_seat = [this](std::string_view t, const std::string& routed) {
+    h.lsvc.find_event_seat = [this](std::string_view t, const std::string& routed) {
       return svc->find_seat(t, routed);
     };
   }

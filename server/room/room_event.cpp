@@ -1,7 +1,7 @@
-// Tournament rooms (docs/tournaments.md): seats reserved for the players'
-// tokens, the hooks that tell the tournament a match started and ended, an
-// organiser's concession, retiring a game no longer needed, and the
-// spectator delay.
+// An organised event's rooms, a tournament's (docs/tournaments.md) or a
+// league's (docs/league.md): seats reserved for the players' tokens, the
+// hooks that tell the event a match started and ended, an organiser's
+// concession, retiring a game no longer needed, and the spectator delay.
 #include <spdlog/spdlog.h>
 
 #include "common/constant_time.hpp"
