@@ -26,7 +26,26 @@ bool iequals(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-memory_store::memory_store(callbacks mode) : health_(std::make_unique<detail::health_tracker>()) {
+// memory_store's reads (match_reader), on the store's maps under its mutex.
+// Defined here alone: adding a read to the store touches this file.
+class memory_reader final : public match_reader {
+ public:
+  explicit memory_reader(memory_store& s) : s_(s) {}
+  result<std::vector<stored_match>> load_unfinished() override;
+  result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
+  result<std::optional<stored_match>> load_match(const std::string& match_id) override;
+  result<std::vector<match_summary>> list_matches(const match_query& q) override;
+  result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
+  result<std::vector<stored_tournament>> load_tournaments() override;
+  result<std::vector<stored_league>> load_leagues() override;
+
+ private:
+  std::set<std::string> tournament_matches(const std::string& id) const;  // under s_.mu_
+  memory_store& s_;
+};
+
+memory_store::memory_store(callbacks mode)
+    : reader_(std::make_unique<memory_reader>(*this)), health_(std::make_unique<detail::health_tracker>()) {
   if (mode == callbacks::own_thread) {
     queue_ = std::make_unique<detail::write_queue>(
         "memory", 512, [this](std::vector<detail::write_op>& batch, std::vector<status>& out) {
@@ -37,6 +56,8 @@ memory_store::memory_store(callbacks mode) : health_(std::make_unique<detail::he
 }
 
 memory_store::~memory_store() { queue_.reset(); }
+
+match_reader& memory_store::reader() { return *reader_; }
 
 void memory_store::submit(detail::write_op op) {
   if (queue_) {
@@ -127,17 +148,6 @@ void memory_store::save_league(const stored_league& l, done_fn done) {
   submit({detail::league_save_op{l}, std::move(done)});
 }
 
-result<std::vector<stored_league>> memory_store::load_leagues() {
-  return detail::read_or_error([&]() -> std::vector<stored_league> {
-    std::lock_guard lk(mu_);
-    std::vector<stored_league> out;
-    for (const auto& [id, l] : leagues_) out.push_back(l);
-    std::stable_sort(out.begin(), out.end(),
-                     [](const stored_league& a, const stored_league& b) { return a.created_ms < b.created_ms; });
-    return out;
-  });
-}
-
 void memory_store::create_match(const match_record& m, done_fn done) {
   submit({detail::create_op{m}, std::move(done)});
 }
@@ -167,11 +177,45 @@ void memory_store::append_note(const std::string& match_id, std::int64_t at_ms, 
   submit({detail::note_op{match_id, {at_ms, text}}, nullptr});
 }
 
-result<std::vector<stored_match>> memory_store::load_unfinished() {
+// The matches a tournament's games name (the SQLite store reads tournament_games).
+void memory_store::flush() {
+  if (queue_) queue_->flush();
+}
+
+std::size_t memory_store::pending() const { return queue_ ? queue_->pending() : 0; }
+std::uint64_t memory_store::commits() const { return queue_ ? queue_->batches() : 0; }
+
+store_health memory_store::health() const { return health_->get(); }
+
+void memory_store::fail_writes(bool on) {
+  std::lock_guard lk(mu_);
+  fail_ = on;
+}
+
+void memory_store::fail_next_writes(int n) {
+  std::lock_guard lk(mu_);
+  fail_next_ = n;
+}
+
+// ---------------------------------------------------------------------------
+// Reads.
+
+result<std::vector<stored_league>> memory_reader::load_leagues() {
+  return detail::read_or_error([&]() -> std::vector<stored_league> {
+    std::lock_guard lk(s_.mu_);
+    std::vector<stored_league> out;
+    for (const auto& [id, l] : s_.leagues_) out.push_back(l);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const stored_league& a, const stored_league& b) { return a.created_ms < b.created_ms; });
+    return out;
+  });
+}
+
+result<std::vector<stored_match>> memory_reader::load_unfinished() {
   return detail::read_or_error([&]() -> std::vector<stored_match> {
-    std::lock_guard lk(mu_);
+    std::lock_guard lk(s_.mu_);
     std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
-    for (const auto& [id, sm] : matches_)
+    for (const auto& [id, sm] : s_.matches_)
       if (!sm.finished()) found.push_back({{sm.match.created_ms, id}, &sm});
     std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<stored_match> out;
@@ -181,11 +225,11 @@ result<std::vector<stored_match>> memory_store::load_unfinished() {
   });
 }
 
-result<std::vector<stored_match>> memory_store::load_finished_since(std::int64_t ended_from_ms) {
+result<std::vector<stored_match>> memory_reader::load_finished_since(std::int64_t ended_from_ms) {
   return detail::read_or_error([&]() -> std::vector<stored_match> {
-    std::lock_guard lk(mu_);
+    std::lock_guard lk(s_.mu_);
     std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
-    for (const auto& [id, sm] : matches_)
+    for (const auto& [id, sm] : s_.matches_)
       if (sm.finished() && sm.result->ended_ms >= ended_from_ms) found.push_back({{sm.match.created_ms, id}, &sm});
     std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<stored_match> out;
@@ -195,34 +239,22 @@ result<std::vector<stored_match>> memory_store::load_finished_since(std::int64_t
   });
 }
 
-result<std::optional<stored_match>> memory_store::load_match(const std::string& match_id) {
+result<std::optional<stored_match>> memory_reader::load_match(const std::string& match_id) {
   return detail::read_or_error([&]() -> std::optional<stored_match> {
-    std::lock_guard lk(mu_);
-    auto it = matches_.find(match_id);
-    if (it == matches_.end()) return std::nullopt;
+    std::lock_guard lk(s_.mu_);
+    auto it = s_.matches_.find(match_id);
+    if (it == s_.matches_.end()) return std::nullopt;
     return it->second;
   });
 }
 
-// The matches a tournament's games name (the SQLite store reads tournament_games).
-std::set<std::string> memory_store::tournament_matches(const std::string& id) const {
-  std::set<std::string> out;
-  auto it = tournaments_.find(id);
-  if (it == tournaments_.end()) return out;
-  for (const auto& r : it->second.t.rounds())
-    for (const auto& p : r.pairings)
-      for (const auto& g : p.games)
-        if (!g.match_id.empty()) out.insert(g.match_id);
-  return out;
-}
-
-result<std::vector<match_summary>> memory_store::list_matches(const match_query& q) {
+result<std::vector<match_summary>> memory_reader::list_matches(const match_query& q) {
   return detail::read_or_error([&]() -> std::vector<match_summary> {
-    std::lock_guard lk(mu_);
+    std::lock_guard lk(s_.mu_);
     const std::set<std::string> of_tournament =
         q.tournament.empty() ? std::set<std::string>{} : tournament_matches(q.tournament);
     std::vector<const stored_match*> found;
-    for (const auto& [id, sm] : matches_) {
+    for (const auto& [id, sm] : s_.matches_) {
       const std::string state = sm.finished() ? "finished" : "playing";
       if (!q.status.empty() && q.status != state) continue;
       if (!q.tournament.empty() && !of_tournament.count(id)) continue;
@@ -266,44 +298,36 @@ result<std::vector<match_summary>> memory_store::list_matches(const match_query&
   });
 }
 
-result<std::vector<audit_record>> memory_store::list_audit(const std::string& match_id) {
+result<std::vector<audit_record>> memory_reader::list_audit(const std::string& match_id) {
   return detail::read_or_error([&]() -> std::vector<audit_record> {
-    std::lock_guard lk(mu_);
+    std::lock_guard lk(s_.mu_);
     std::vector<audit_record> out;
-    for (const audit_record& r : audit_)
+    for (const audit_record& r : s_.audit_)
       if (match_id.empty() || r.match_id == match_id) out.push_back(r);
     return out;
   });
 }
 
-result<std::vector<stored_tournament>> memory_store::load_tournaments() {
+result<std::vector<stored_tournament>> memory_reader::load_tournaments() {
   return detail::read_or_error([&]() -> std::vector<stored_tournament> {
-    std::lock_guard lk(mu_);
+    std::lock_guard lk(s_.mu_);
     std::vector<stored_tournament> out;
-    for (const auto& [id, t] : tournaments_) out.push_back(t);
+    for (const auto& [id, t] : s_.tournaments_) out.push_back(t);
     std::stable_sort(out.begin(), out.end(),
                      [](const stored_tournament& a, const stored_tournament& b) { return a.created_ms < b.created_ms; });
     return out;
   });
 }
 
-void memory_store::flush() {
-  if (queue_) queue_->flush();
-}
-
-std::size_t memory_store::pending() const { return queue_ ? queue_->pending() : 0; }
-std::uint64_t memory_store::commits() const { return queue_ ? queue_->batches() : 0; }
-
-store_health memory_store::health() const { return health_->get(); }
-
-void memory_store::fail_writes(bool on) {
-  std::lock_guard lk(mu_);
-  fail_ = on;
-}
-
-void memory_store::fail_next_writes(int n) {
-  std::lock_guard lk(mu_);
-  fail_next_ = n;
+std::set<std::string> memory_reader::tournament_matches(const std::string& id) const {
+  std::set<std::string> out;
+  auto it = s_.tournaments_.find(id);
+  if (it == s_.tournaments_.end()) return out;
+  for (const auto& r : it->second.t.rounds())
+    for (const auto& p : r.pairings)
+      for (const auto& g : p.games)
+        if (!g.match_id.empty()) out.insert(g.match_id);
+  return out;
 }
 
 }  // namespace cod::server

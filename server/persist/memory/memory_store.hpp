@@ -40,7 +40,9 @@ struct audit_op;
 struct league_save_op;
 }  // namespace detail
 
-class memory_store final : public match_store, public match_reader, public room_directory {
+class memory_reader;
+
+class memory_store final : public match_store, public room_directory {
  public:
   enum class callbacks { own_thread, run_inline };
   explicit memory_store(callbacks mode = callbacks::own_thread);
@@ -56,14 +58,7 @@ class memory_store final : public match_store, public match_reader, public room_
   void record_audit(const audit_record& r, done_fn done) override;
   void save_league(const stored_league& l, done_fn done) override;
 
-  result<std::vector<stored_match>> load_unfinished() override;
-  result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
-  result<std::vector<stored_tournament>> load_tournaments() override;
-  result<std::vector<stored_league>> load_leagues() override;
-  result<std::optional<stored_match>> load_match(const std::string& match_id) override;
-  result<std::vector<match_summary>> list_matches(const match_query& q) override;
-  result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
-  match_reader& reader() override { return *this; }
+  match_reader& reader() override;  // memory_reader, in memory_store.cpp
   void flush() override;
   std::size_t pending() const override;
   std::uint64_t commits() const override;
@@ -93,6 +88,7 @@ class memory_store final : public match_store, public match_reader, public room_
   void fail_next_writes(int n);
 
  private:
+  friend class memory_reader;
   void submit(detail::write_op op);
   status apply(const detail::write_op& op);  // under mu_
   // The matches `op` names, as stored (write_rules.hpp).
@@ -105,7 +101,6 @@ class memory_store final : public match_store, public match_reader, public room_
   void store(const detail::tournament_op& t);
   void store(const detail::audit_op& a);
   void store(const detail::league_save_op& l);
-  std::set<std::string> tournament_matches(const std::string& id) const;  // under mu_
 
   mutable std::mutex mu_;
   std::map<std::string, stored_match> matches_;
@@ -125,6 +120,7 @@ class memory_store final : public match_store, public match_reader, public room_
   std::map<std::string, node_listing> lobby_;  // by node
   bool fail_ = false;
   int fail_next_ = 0;
+  std::unique_ptr<memory_reader> reader_;
   std::unique_ptr<detail::write_queue> queue_;  // null when inline
   std::unique_ptr<detail::health_tracker> health_;
 };

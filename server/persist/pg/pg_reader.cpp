@@ -1,5 +1,7 @@
 #include "persist/pg/pg_reader.hpp"
 
+#include <mutex>
+
 #include <algorithm>
 
 #include "common/strcat.hpp"
@@ -13,21 +15,48 @@ namespace cod::server {
 using detail::cat;
 using detail::match_columns;
 
+namespace {
+
+// One connection behind a mutex; a lost connection fails that read and is
+// opened again for the next one.
+class pg_reader_impl final : public pg_reader {
+ public:
+  explicit pg_reader_impl(const std::string& uri)
+      : uri_(uri), conn_(std::make_unique<pg::conn>(uri, "cod-store-reader")) {
+    schema_version_ = pg::check_schema(*conn_);
+  }
+
+  result<std::vector<stored_match>> load_unfinished() override;
+  result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
+  result<std::optional<stored_match>> load_match(const std::string& match_id) override;
+  result<std::vector<match_summary>> list_matches(const match_query& q) override;
+  result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
+  result<std::vector<stored_tournament>> load_tournaments() override;
+  result<std::vector<stored_league>> load_leagues() override;
+
+ private:
+  // The connection, opened again when the last one was lost. Under mu_.
+  pg::conn& connection();
+  // Runs f(conn) in a read-only snapshot transaction. Under mu_.
+  template <class F>
+  auto in_snapshot(F&& f);
+
+  std::mutex mu_;
+  std::string uri_;
+  std::unique_ptr<pg::conn> conn_;
+};
+
+}  // namespace
+
 result<std::unique_ptr<pg_reader>> pg_reader::open(const std::string& uri) {
   try {
-    std::unique_ptr<pg_reader> r(new pg_reader());
-    r->uri_ = uri;
-    r->conn_ = std::make_unique<pg::conn>(uri, "cod-store-reader");
-    r->schema_version_ = pg::check_schema(*r->conn_);
-    return r;
+    return std::unique_ptr<pg_reader>(std::make_unique<pg_reader_impl>(uri));
   } catch (const std::exception& e) {
     return status::io_error(e.what());
   }
 }
 
-pg_reader::~pg_reader() = default;
-
-pg::conn& pg_reader::connection() {
+pg::conn& pg_reader_impl::connection() {
   if (!conn_ || !conn_->ok()) {
     conn_.reset();
     conn_ = std::make_unique<pg::conn>(uri_, "cod-store-reader");
@@ -36,7 +65,7 @@ pg::conn& pg_reader::connection() {
 }
 
 template <class F>
-auto pg_reader::in_snapshot(F&& f) {
+auto pg_reader_impl::in_snapshot(F&& f) {
   pg::conn& c = connection();
   c.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   try {
@@ -93,14 +122,14 @@ std::vector<stored_match> whole_matches(pg::conn& c, const std::string& where, c
 
 }  // namespace
 
-result<std::vector<stored_match>> pg_reader::load_unfinished() {
+result<std::vector<stored_match>> pg_reader_impl::load_unfinished() {
   return detail::read_or_error([&]() -> std::vector<stored_match> {
     std::lock_guard lk(mu_);
     return in_snapshot([](pg::conn& c) { return whole_matches(c, "WHERE status = 'playing'", {}); });
   });
 }
 
-result<std::vector<stored_match>> pg_reader::load_finished_since(std::int64_t ended_from_ms) {
+result<std::vector<stored_match>> pg_reader_impl::load_finished_since(std::int64_t ended_from_ms) {
   return detail::read_or_error([&]() -> std::vector<stored_match> {
     std::lock_guard lk(mu_);
     return in_snapshot([&](pg::conn& c) {
@@ -109,7 +138,7 @@ result<std::vector<stored_match>> pg_reader::load_finished_since(std::int64_t en
   });
 }
 
-result<std::optional<stored_match>> pg_reader::load_match(const std::string& match_id) {
+result<std::optional<stored_match>> pg_reader_impl::load_match(const std::string& match_id) {
   return detail::read_or_error([&]() -> std::optional<stored_match> {
     std::lock_guard lk(mu_);
     return in_snapshot([&](pg::conn& c) -> std::optional<stored_match> {
@@ -122,7 +151,7 @@ result<std::optional<stored_match>> pg_reader::load_match(const std::string& mat
   });
 }
 
-result<std::vector<match_summary>> pg_reader::list_matches(const match_query& q) {
+result<std::vector<match_summary>> pg_reader_impl::list_matches(const match_query& q) {
   return detail::read_or_error([&]() -> std::vector<match_summary> {
     std::lock_guard lk(mu_);
     return in_snapshot([&](pg::conn& c) {
@@ -170,7 +199,7 @@ result<std::vector<match_summary>> pg_reader::list_matches(const match_query& q)
   });
 }
 
-result<std::vector<audit_record>> pg_reader::list_audit(const std::string& match_id) {
+result<std::vector<audit_record>> pg_reader_impl::list_audit(const std::string& match_id) {
   return detail::read_or_error([&]() -> std::vector<audit_record> {
     std::lock_guard lk(mu_);
     pg::conn& c = connection();
@@ -186,7 +215,7 @@ result<std::vector<audit_record>> pg_reader::list_audit(const std::string& match
   });
 }
 
-result<std::vector<stored_league>> pg_reader::load_leagues() {
+result<std::vector<stored_league>> pg_reader_impl::load_leagues() {
   return detail::read_or_error([&]() -> std::vector<stored_league> {
     std::lock_guard lk(mu_);
     pg::conn& c = connection();
@@ -198,7 +227,7 @@ result<std::vector<stored_league>> pg_reader::load_leagues() {
   });
 }
 
-result<std::vector<stored_tournament>> pg_reader::load_tournaments() {
+result<std::vector<stored_tournament>> pg_reader_impl::load_tournaments() {
   return detail::read_or_error([&]() -> std::vector<stored_tournament> {
     std::lock_guard lk(mu_);
     return in_snapshot([](pg::conn& c) { return pg::load_tournaments(c); });

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,37 +17,17 @@
 
 namespace cod::server {
 
-namespace pg {
-class conn;
-}
-
-class pg_reader final : public match_reader {
+// The reads themselves (match_reader's) are defined in pg_reader.cpp alone:
+// adding a read to the store touches that file, not this one.
+class pg_reader : public match_reader {
  public:
   // io_error, with a sentence, when the server cannot be reached or the
   // schema is not exactly this program's (older, newer, not ours).
   static result<std::unique_ptr<pg_reader>> open(const std::string& uri);
-  ~pg_reader() override;
-
-  result<std::vector<stored_match>> load_unfinished() override;
-  result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
-  result<std::optional<stored_match>> load_match(const std::string& match_id) override;
-  result<std::vector<match_summary>> list_matches(const match_query& q) override;
-  result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
-  result<std::vector<stored_tournament>> load_tournaments() override;
-  result<std::vector<stored_league>> load_leagues() override;
   int schema_version() const { return schema_version_; }
 
- private:
+ protected:
   pg_reader() = default;
-  // The connection, opened again when the last one was lost. Under mu_.
-  pg::conn& connection();
-  // Runs f(conn) in a read-only snapshot transaction. Under mu_.
-  template <class F>
-  auto in_snapshot(F&& f);
-
-  std::mutex mu_;
-  std::string uri_;
-  std::unique_ptr<pg::conn> conn_;
   int schema_version_ = 0;
 };
 

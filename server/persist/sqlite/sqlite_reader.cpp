@@ -1,5 +1,7 @@
 #include "persist/sqlite/sqlite_reader.hpp"
 
+#include <mutex>
+
 #include "common/strcat.hpp"
 #include "persist/sqlite/sqlite_migrations.hpp"
 #include "persist/record_rows.hpp"
@@ -13,18 +15,38 @@ using detail::cat;
 using detail::match_columns;
 
 
+namespace {
+
+// One read-only connection behind a mutex.
+class sqlite_reader_impl final : public sqlite_reader {
+ public:
+  explicit sqlite_reader_impl(const std::string& path)
+      : db_(std::make_unique<sql::db>(path, sql::db::mode::read_only)) {
+    schema_version_ = check_schema(*db_);
+  }
+
+  result<std::vector<stored_match>> load_unfinished() override;
+  result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
+  result<std::optional<stored_match>> load_match(const std::string& match_id) override;
+  result<std::vector<match_summary>> list_matches(const match_query& q) override;
+  result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
+  result<std::vector<stored_tournament>> load_tournaments() override;
+  result<std::vector<stored_league>> load_leagues() override;
+
+ private:
+  std::mutex mu_;
+  std::unique_ptr<sql::db> db_;
+};
+
+}  // namespace
+
 result<std::unique_ptr<sqlite_reader>> sqlite_reader::open(const std::string& path) {
   try {
-    std::unique_ptr<sqlite_reader> r(new sqlite_reader());
-    r->db_ = std::make_unique<sql::db>(path, sql::db::mode::read_only);
-    r->schema_version_ = check_schema(*r->db_);
-    return r;
+    return std::unique_ptr<sqlite_reader>(std::make_unique<sqlite_reader_impl>(path));
   } catch (const std::exception& e) {
     return status::io_error(e.what());
   }
 }
-
-sqlite_reader::~sqlite_reader() = default;
 
 namespace {
 
@@ -74,7 +96,7 @@ void fill_log(sql::db& d, stored_match& sm) {
 
 }  // namespace
 
-result<std::vector<stored_match>> sqlite_reader::load_finished_since(std::int64_t ended_from_ms) {
+result<std::vector<stored_match>> sqlite_reader_impl::load_finished_since(std::int64_t ended_from_ms) {
   return detail::read_or_error([&]() -> std::vector<stored_match> {
     std::lock_guard lk(mu_);
     return in_read_txn(*db_, [&] {
@@ -91,7 +113,7 @@ result<std::vector<stored_match>> sqlite_reader::load_finished_since(std::int64_
   });
 }
 
-result<std::vector<stored_match>> sqlite_reader::load_unfinished() {
+result<std::vector<stored_match>> sqlite_reader_impl::load_unfinished() {
   return detail::read_or_error([&]() -> std::vector<stored_match> {
     std::lock_guard lk(mu_);
     return in_read_txn(*db_, [&] {
@@ -105,7 +127,7 @@ result<std::vector<stored_match>> sqlite_reader::load_unfinished() {
   });
 }
 
-result<std::optional<stored_match>> sqlite_reader::load_match(const std::string& match_id) {
+result<std::optional<stored_match>> sqlite_reader_impl::load_match(const std::string& match_id) {
   return detail::read_or_error([&]() -> std::optional<stored_match> {
     std::lock_guard lk(mu_);
     return in_read_txn(*db_, [&]() -> std::optional<stored_match> {
@@ -119,7 +141,7 @@ result<std::optional<stored_match>> sqlite_reader::load_match(const std::string&
   });
 }
 
-result<std::vector<match_summary>> sqlite_reader::list_matches(const match_query& q) {
+result<std::vector<match_summary>> sqlite_reader_impl::list_matches(const match_query& q) {
   return detail::read_or_error([&]() -> std::vector<match_summary> {
     std::lock_guard lk(mu_);
     return in_read_txn(*db_, [&] {
@@ -162,7 +184,7 @@ result<std::vector<match_summary>> sqlite_reader::list_matches(const match_query
   });
 }
 
-result<std::vector<audit_record>> sqlite_reader::list_audit(const std::string& match_id) {
+result<std::vector<audit_record>> sqlite_reader_impl::list_audit(const std::string& match_id) {
   return detail::read_or_error([&]() -> std::vector<audit_record> {
     std::lock_guard lk(mu_);
     std::vector<audit_record> out;
@@ -174,7 +196,7 @@ result<std::vector<audit_record>> sqlite_reader::list_audit(const std::string& m
   });
 }
 
-result<std::vector<stored_league>> sqlite_reader::load_leagues() {
+result<std::vector<stored_league>> sqlite_reader_impl::load_leagues() {
   return detail::read_or_error([&]() -> std::vector<stored_league> {
     std::lock_guard lk(mu_);
     std::vector<stored_league> out;
@@ -184,7 +206,7 @@ result<std::vector<stored_league>> sqlite_reader::load_leagues() {
   });
 }
 
-result<std::vector<stored_tournament>> sqlite_reader::load_tournaments() {
+result<std::vector<stored_tournament>> sqlite_reader_impl::load_tournaments() {
   return detail::read_or_error([&]() -> std::vector<stored_tournament> {
     std::lock_guard lk(mu_);
     return in_read_txn(*db_, [&] { return detail::load_stored_tournaments(*db_); });
