@@ -29,7 +29,6 @@
 #include "cod/protocol/messages.hpp"
 #include "common/environment.hpp"
 #include "common/metrics.hpp"
-#include "common/random.hpp"
 #include "net/connection_limits.hpp"
 #include "net/forwarded_for.hpp"
 #include "net/listener.hpp"
@@ -335,7 +334,7 @@ status server::start() {
     d.net_ctx->files = std::move(files);
   }
 
-  d.admin_api = std::make_unique<admin::api>(cfg.admin_token, d.cat, *d.store, cfg.organiser_token);
+  d.admin_api = std::make_unique<admin::api>(cfg.admin_token, d.cat, *d.store, d.env, cfg.organiser_token);
   d.admin_pool.emplace(1);
   d.net_ctx->admin = d.admin_api.get();
   d.net_ctx->run_admin = [&d](std::function<void()> f) { net::post(*d.admin_pool, std::move(f)); };
@@ -377,8 +376,7 @@ status server::start() {
   tournament_service::deps td;
   td.rooms = d.rooms;
   td.store = d.store.get();
-  td.wall_ms = [&d] { return d.env.wall_ms(); };
-  td.random = [] { return random_u64(); };
+  td.env = &d.env;
   if (d.cluster) {
     // A tournament holds a lease like a room (docs/cluster.md, "Tournaments").
     td.node_id = cfg.node_id;
@@ -400,7 +398,7 @@ status server::start() {
                                   },
                                   .lost = [t](const std::string& id) { t->lost(id); }});
   }
-  d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store);
+  d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store, d.env);
   d.admin_api->set_tournaments(d.organiser.get());
 
   // Mutation leagues (docs/league.md): after the rooms of their running
@@ -410,11 +408,10 @@ status server::start() {
   ld.rooms = d.rooms;
   ld.store = d.store.get();
   ld.cards = &d.cat;
-  ld.wall_ms = [&d] { return d.env.wall_ms(); };
-  ld.random = [] { return random_u64(); };
+  ld.env = &d.env;
   d.leagues = std::make_unique<league_service>(ld);
   d.leagues->load();
-  d.league_routes = std::make_unique<league_api>(*d.leagues, *d.store);
+  d.league_routes = std::make_unique<league_api>(*d.leagues, *d.store, d.env);
   d.admin_api->set_leagues(d.league_routes.get());
   d.lobby.follow_league = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
                                                 std::weak_ptr<peer> p) { return l->follow(token, id, std::move(p)); };

@@ -383,7 +383,7 @@ void tournament_service::on_finished(const std::string& id, const std::string& r
 // A game was decided: the next game of the pairing, or the next round.
 void tournament_service::after_result(const std::string& id, entry& e) {
   if (e.x.auto_advance && e.t.round_finished() && e.t.current_stage() != tn::stage::finished) {
-    if (auto st = e.t.start_next_round("server", d_.wall_ms()))
+    if (auto st = e.t.start_next_round("server", d_.env->wall_ms()))
       spdlog::info("tournament {}: round {} started (auto_advance)", id, e.t.current_round()->number);
   }
   save(id, e);
@@ -437,20 +437,21 @@ void tournament_service::concede_in(const std::string& id, const entry& e, const
 
 tn::status tournament_service::create(tn::config c, const std::vector<std::string>& names, tournament_extras x,
                                       std::string_view actor, created& out, bool seed_given) {
-  if (!seed_given) c.seed = d_.random();
+  if (!seed_given) c.seed = d_.env->random_u64();
   if (x.spectator_delay < 0 || x.spectator_delay > max_spectator_delay)
     return {tn::errc::invalid_config, cat("spectator_delay is 0 to ", max_spectator_delay, " actions")};
   entry e;
   std::vector<std::string> tokens;
-  if (auto st = tn::tournament::create(c, names, d_.random, e.t, tokens); !st) return st;
+  const tn::random_source random = [env = d_.env] { return env->random_u64(); };
+  if (auto st = tn::tournament::create(c, names, random, e.t, tokens); !st) return st;
   e.x = x;
-  e.created_ms = d_.wall_ms();
+  e.created_ms = d_.env->wall_ms();
   const std::string prefix = d_.node_id.empty() ? std::string() : d_.node_id + "-";
   std::string id;
   {
     std::lock_guard lock(mu_);
-    id = prefix + prefixed_hex_id('t', d_.random());
-    while (entries_.count(id)) id = prefix + prefixed_hex_id('t', d_.random());
+    id = prefix + prefixed_hex_id('t', d_.env->random_u64());
+    while (entries_.count(id)) id = prefix + prefixed_hex_id('t', d_.env->random_u64());
   }
   // A cluster node runs (and saves) a tournament whose lease it holds.
   if (clustered() && d_.claim) {
@@ -478,7 +479,7 @@ std::optional<tn::status> tournament_service::start_next_round(const std::string
   auto it = entries_.find(id);
   if (it == entries_.end()) return std::nullopt;
   entry& e = it->second;
-  auto st = e.t.start_next_round(actor, d_.wall_ms());
+  auto st = e.t.start_next_round(actor, d_.env->wall_ms());
   if (!st) return st;
   spdlog::info("tournament {}: {} started round {}", id, actor, e.t.current_round()->number);
   save(id, e);
@@ -493,7 +494,7 @@ std::optional<tn::status> tournament_service::drop(const std::string& id, std::s
   if (it == entries_.end()) return std::nullopt;
   entry& e = it->second;
   std::vector<std::string> voided;
-  auto st = e.t.drop_player(actor, d_.wall_ms(), p, reason, &voided);
+  auto st = e.t.drop_player(actor, d_.env->wall_ms(), p, reason, &voided);
   if (!st) return st;
   spdlog::info("tournament {}: {} dropped player {} ('{}'): {}", id, actor, p,
                e.t.players()[static_cast<std::size_t>(p)].name, reason);
@@ -510,7 +511,7 @@ std::optional<tn::status> tournament_service::game_loss(const std::string& id, s
   if (it == entries_.end()) return std::nullopt;
   entry& e = it->second;
   std::string voided;
-  auto st = e.t.give_game_loss(actor, d_.wall_ms(), p, reason, &voided);
+  auto st = e.t.give_game_loss(actor, d_.env->wall_ms(), p, reason, &voided);
   if (!st) return st;
   spdlog::info("tournament {}: {} gave player {} ('{}') a game loss: {}", id, actor, p,
                e.t.players()[static_cast<std::size_t>(p)].name, reason);
@@ -526,7 +527,7 @@ std::optional<tn::status> tournament_service::repair(const std::string& id, std:
   if (it == entries_.end()) return std::nullopt;
   entry& e = it->second;
   std::vector<std::string> abandoned;
-  auto st = e.t.repair_round(actor, d_.wall_ms(), reason, &abandoned);
+  auto st = e.t.repair_round(actor, d_.env->wall_ms(), reason, &abandoned);
   if (!st) return st;
   spdlog::info("tournament {}: {} re-paired round {}: {}", id, actor, e.t.current_round()->number, reason);
   // Every room of the old pairings goes: running matches end without a result,
