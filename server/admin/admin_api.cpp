@@ -11,7 +11,6 @@
 #include "common/constant_time.hpp"
 #include "common/sha256.hpp"
 #include "common/strcat.hpp"
-#include "common/wall_clock.hpp"
 #include "replay/recovery.hpp"
 
 namespace cod::server::admin {
@@ -136,12 +135,13 @@ bool is_admin_target(std::string_view target) {
   return target == "/admin/api" || target.substr(0, 11) == "/admin/api/" || target.substr(0, 11) == "/admin/api?";
 }
 
-api::api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token,
-         guard_limits limits)
+api::api(std::string token, const catalogue& cards, match_store& store, environment& env,
+         std::string organiser_token, guard_limits limits)
     : token_(std::move(token)),
       organiser_token_(std::move(organiser_token)),
       cards_(cards),
       store_(store),
+      env_(env),
       guard_(limits) {}
 
 namespace {
@@ -281,7 +281,7 @@ response api::route(const request& req, std::string_view who) const {
   // not see (decks, hands, picks, the replay): who read it is audited.
   if (!sm->finished() && r.status == 200)
     audit_live_read(store_, who, req, id, what.empty() ? std::string("record") : sub.empty() ? what : cat(what, "/", sub),
-                    now_ms());
+                    env_.wall_ms());
   return r;
 }
 

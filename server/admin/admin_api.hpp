@@ -27,6 +27,7 @@
 
 #include "admin/refusal_guard.hpp"
 #include "cod/engine/catalogue.hpp"
+#include "common/environment.hpp"
 #include "persist/match_store.hpp"
 
 namespace cod::server::admin {
@@ -96,9 +97,10 @@ class organiser_routes {
 class api {
  public:
   using clock = refusal_guard::clock;
-  // `cards` and `store` must outlive the api. `organiser_token`: see above.
-  api(std::string token, const catalogue& cards, match_store& store, std::string organiser_token = {},
-      guard_limits limits = {});
+  // `cards`, `store` and `env` must outlive the api. `env`: the server's one
+  // (audit times). `organiser_token`: see above.
+  api(std::string token, const catalogue& cards, match_store& store, environment& env,
+      std::string organiser_token = {}, guard_limits limits = {});
 
   bool enabled() const { return !token_.empty() || !organiser_token_.empty(); }
   // Before serving; must outlive the api. Without it, /admin/api/tournaments is 404.
@@ -123,6 +125,7 @@ class api {
   std::string organiser_token_;
   const catalogue& cards_;
   match_store& store_;
+  environment& env_;
   organiser_routes* tournaments_ = nullptr;
   organiser_routes* leagues_ = nullptr;
   // Its own mutex: handle() stays const and thread-safe.

@@ -27,8 +27,8 @@
 #include "cod/protocol/catalogue_json.hpp"
 #include "cluster/cluster_node.hpp"
 #include "cod/protocol/messages.hpp"
+#include "common/environment.hpp"
 #include "common/metrics.hpp"
-#include "common/random.hpp"
 #include "net/connection_limits.hpp"
 #include "net/forwarded_for.hpp"
 #include "net/listener.hpp"
@@ -101,6 +101,9 @@ struct server::impl {
   // (metrics, catalogue, services) outlives it, and what holds its executors
   // (rooms, listener, timers) goes first.
   config cfg;
+  // The one wall clock and random source of the rooms, the lobby, the
+  // tournament and league services and the admin API.
+  environment& env = environment::system();
   metrics stats;
   catalogue cat;
   std::unique_ptr<match_store> store;
@@ -254,10 +257,7 @@ status server::start() {
   d.room_svc.store = d.store.get();
   d.room_svc.stats = &d.stats;
   d.room_svc.cfg = cfg;
-  d.room_svc.wall_ms = [] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  };
+  d.room_svc.env = &d.env;
   room_directory* const directory = cfg.node_id.empty() ? nullptr : d.store->directory();
   const bool clustered = directory && effective_store(cfg).k == store_setting::kind::postgres;
   d.rooms = std::make_shared<room_registry>(d.room_svc, [&d] { return make_strand_executor(d.ioc); });
@@ -281,6 +281,7 @@ status server::start() {
   d.lobby.rooms = d.rooms;
   d.lobby.stats = &d.stats;
   d.lobby.cfg = cfg;
+  d.lobby.env = &d.env;
   d.lobby.shutting_down = &d.net_ctx->shutting_down;
   d.net_ctx->healthz = [&d] {
     // Degraded (HTTP 503) while the store cannot write: every match would
@@ -333,7 +334,7 @@ status server::start() {
     d.net_ctx->files = std::move(files);
   }
 
-  d.admin_api = std::make_unique<admin::api>(cfg.admin_token, d.cat, *d.store, cfg.organiser_token);
+  d.admin_api = std::make_unique<admin::api>(cfg.admin_token, d.cat, *d.store, d.env, cfg.organiser_token);
   d.admin_pool.emplace(1);
   d.net_ctx->admin = d.admin_api.get();
   d.net_ctx->run_admin = [&d](std::function<void()> f) { net::post(*d.admin_pool, std::move(f)); };
@@ -375,8 +376,7 @@ status server::start() {
   tournament_service::deps td;
   td.rooms = d.rooms;
   td.store = d.store.get();
-  td.wall_ms = d.room_svc.wall_ms;
-  td.random = [] { return random_u64(); };
+  td.env = &d.env;
   if (d.cluster) {
     // A tournament holds a lease like a room (docs/cluster.md, "Tournaments").
     td.node_id = cfg.node_id;
@@ -398,7 +398,7 @@ status server::start() {
                                   },
                                   .lost = [t](const std::string& id) { t->lost(id); }});
   }
-  d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store);
+  d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store, d.env);
   d.admin_api->set_tournaments(d.organiser.get());
 
   // Mutation leagues (docs/league.md): after the rooms of their running
@@ -408,11 +408,10 @@ status server::start() {
   ld.rooms = d.rooms;
   ld.store = d.store.get();
   ld.cards = &d.cat;
-  ld.wall_ms = d.room_svc.wall_ms;
-  ld.random = [] { return random_u64(); };
+  ld.env = &d.env;
   d.leagues = std::make_unique<league_service>(ld);
   d.leagues->load();
-  d.league_routes = std::make_unique<league_api>(*d.leagues, *d.store);
+  d.league_routes = std::make_unique<league_api>(*d.leagues, *d.store, d.env);
   d.admin_api->set_leagues(d.league_routes.get());
   d.lobby.follow_league = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
                                                 std::weak_ptr<peer> p) { return l->follow(token, id, std::move(p)); };
@@ -436,7 +435,7 @@ status server::start() {
   if (cfg.finished_room_ttl_sec > 0) {
     try {
       auto read =
-          d.store->reader().load_finished_since(d.room_svc.wall_ms() - std::int64_t{cfg.finished_room_ttl_sec} * 1000);
+          d.store->reader().load_finished_since(d.env.wall_ms() - std::int64_t{cfg.finished_room_ttl_sec} * 1000);
       if (!read)
         return status::io_error("recovery: cannot read recently finished matches: " + read.error().message());
       auto finished = std::move(*read);

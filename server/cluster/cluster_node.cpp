@@ -103,7 +103,7 @@ bool cluster_node::want_tournament(const std::string& id) {
 }
 
 void cluster_node::serve(room_services& rooms, lobby_services& lobby, bool fenced) {
-  wall_ms_ = rooms.wall_ms;
+  env_ = rooms.env;
   rooms.fenced = fenced;
   rooms.claim_new_room = [this](const std::string& room_id) { return claim_new(room_id); };
   lobby.fetch_room = [this](const std::string& room_id, bool routed, lobby_services::fetched done) {
@@ -178,8 +178,8 @@ std::shared_ptr<room> cluster_node::take(const std::string& room_id, bool* held_
   // Running here already (a sweep of a room whose lease lapsed while the
   // store was out of reach): the claim renewed it.
   if (auto r = rooms_->find(room_id)) return r;
-  const std::int64_t finished_since = o_.finished_room_ttl_ms > 0 && wall_ms_
-                                         ? wall_ms_() - o_.finished_room_ttl_ms
+  const std::int64_t finished_since = o_.finished_room_ttl_ms > 0 && env_
+                                         ? env_->wall_ms() - o_.finished_room_ttl_ms
                                          : room_directory::only_unfinished;
   const auto stored = dir_.load_room_match(room_id, finished_since);
   if (!stored || !*stored) {

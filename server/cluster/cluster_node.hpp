@@ -38,6 +38,7 @@ namespace cod::server {
 class room;
 class room_registry;
 struct room_services;
+class environment;
 struct lobby_services;
 
 struct cluster_options {
@@ -177,7 +178,7 @@ class cluster_node {
   cluster_options o_;
   room_directory& dir_;
   std::shared_ptr<room_registry> rooms_;
-  std::function<std::int64_t()> wall_ms_;  // the rooms' clock (serve), for finished_room_ttl_ms
+  environment* env_ = nullptr;  // the rooms' (serve): its clock, for finished_room_ttl_ms
   std::function<void()> each_round_;
   tournament_hooks tournaments_;
   std::thread thread_;

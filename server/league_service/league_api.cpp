@@ -8,7 +8,6 @@
 #include "cod/protocol/mutation_json.hpp"
 #include "cod/protocol/room_config.hpp"
 #include "common/strcat.hpp"
-#include "common/wall_clock.hpp"
 
 namespace cod::server {
 
@@ -152,7 +151,7 @@ admin::response league_api::handle(const admin::request& req, std::string_view r
     for (const auto& m : svc_.match_ids(id)) {
       if (auto sm = admin::read_for_route(store_.reader().load_match(m))) {
         matches.push_back(admin::export_match(*sm));
-        if (!sm->finished()) admin::audit_live_read(store_, role, req, m, "league export", now_ms());
+        if (!sm->finished()) admin::audit_live_read(store_, role, req, m, "league export", env_.wall_ms());
       }
     }
     auto league = svc_.export_json(id);

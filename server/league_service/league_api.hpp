@@ -5,6 +5,7 @@
 #pragma once
 
 #include "admin/admin_api.hpp"
+#include "common/environment.hpp"
 #include "league_service/league_service.hpp"
 #include "persist/match_store.hpp"
 
@@ -12,14 +13,15 @@ namespace cod::server {
 
 class league_api final : public admin::organiser_routes {
  public:
-  // Both must outlive this.
-  league_api(league_service& svc, match_store& store) : svc_(svc), store_(store) {}
+  // All three must outlive this. `env`: the server's one (audit times).
+  league_api(league_service& svc, match_store& store, environment& env) : svc_(svc), store_(store), env_(env) {}
   admin::response handle(const admin::request& req, std::string_view role, const std::vector<std::string>& seg,
                          const std::vector<std::pair<std::string, std::string>>& query) override;
 
  private:
   league_service& svc_;
   match_store& store_;
+  environment& env_;
 };
 
 }  // namespace cod::server

@@ -190,7 +190,7 @@ league_refusal league_service::apply(const std::string& id, entry& e, const leag
   const auto step_before = step_of(e.l);
   const auto refused = e.l.apply(op);
   if (refused.ok()) {
-    if (step_of(e.l) != step_before) e.phase_started_ms = d_.wall_ms();
+    if (step_of(e.l) != step_before) e.phase_started_ms = d_.env->wall_ms();
     changed(id, e, round_before, stage_before);
   }
   return refused;
@@ -390,7 +390,7 @@ void league_service::tick() {
   for (auto& [room_id, finished] : d_.rooms->room_states()) room_finished.emplace(std::move(room_id), finished);
   {
     std::lock_guard lock(mu_);
-    const std::int64_t now = d_.wall_ms();
+    const std::int64_t now = d_.env->wall_ms();
     for (auto& [id, e] : entries_) {
       if (timed(e.l.stage()) && e.s.phase_clock_sec > 0 &&
           now >= e.phase_started_ms + std::int64_t{e.s.phase_clock_sec} * 1000)
@@ -471,22 +471,22 @@ status league_service::create(league_settings s, const std::vector<std::string>&
   if (s.phase_clock_sec < 0 || s.phase_clock_sec > max_phase_clock_sec)
     return status::invalid(cat("phase_clock_sec is 0 (none) to ", max_phase_clock_sec))
         .because("invalid_config", "phase_clock_sec");
-  if (!seed_given) s.seed = d_.random();
+  if (!seed_given) s.seed = d_.env->random_u64();
   entry e;
   if (const auto err = league::create(*d_.cards, league_config{s.seed, s.packs, s.costs}, e.l); err != league_error::ok)
     return status::invalid("'packs' names two different packs of the catalogue, each with cards (R15.1)")
         .because("invalid_config", "packs");
   std::vector<std::string> tokens;
   for (const auto& n : names) {
-    tokens.push_back(random_hex(pr::token_chars));
+    tokens.push_back(d_.env->random_hex(pr::token_chars));
     e.players.push_back({n, sha256_hex(tokens.back())});
   }
   e.s = std::move(s);
-  e.created_ms = d_.wall_ms();
+  e.created_ms = d_.env->wall_ms();
   e.phase_started_ms = e.created_ms;  // the first pick's step clock
   std::lock_guard lock(mu_);
-  std::string id = prefixed_hex_id('l', d_.random());
-  while (entries_.count(id)) id = prefixed_hex_id('l', d_.random());
+  std::string id = prefixed_hex_id('l', d_.env->random_u64());
+  while (entries_.count(id)) id = prefixed_hex_id('l', d_.env->random_u64());
   spdlog::info("league {}: created by {} ('{}': {}, {}, {}, {}; packs {} and {}, exhaustion {}, phase clock {} s)", id,
                actor, e.s.name, names[0], names[1], names[2], names[3], e.s.packs[0], e.s.packs[1],
                e.s.exhaustion ? "on" : "off", e.s.phase_clock_sec);

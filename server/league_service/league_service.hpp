@@ -27,6 +27,7 @@
 
 #include "cod/engine/league.hpp"
 #include "cod/protocol/room_config.hpp"
+#include "common/environment.hpp"
 #include "persist/match_store.hpp"
 #include "room/client_session.hpp"
 #include "room/peer.hpp"
@@ -66,8 +67,9 @@ class league_service {
     std::shared_ptr<room_registry> rooms;
     match_store* store = nullptr;
     const catalogue* cards = nullptr;  // the server's catalogue: the packs' cards
-    std::function<std::int64_t()> wall_ms;
-    std::function<std::uint64_t()> random;  // ids, seeds; tokens come from the OS (random_hex)
+    // The server's one clock and random source (common/environment.hpp):
+    // created and step times; ids, seeds and the players' tokens.
+    environment* env = nullptr;
   };
   explicit league_service(deps d);
 
@@ -84,7 +86,7 @@ class league_service {
     std::string id;
     std::vector<std::string> tokens;  // by seat: the only time they exist in clear
   };
-  // `seed_given` false: drawn from deps::random.
+  // `seed_given` false: drawn from deps::env.
   status create(league_settings s, const std::vector<std::string>& names, bool seed_given,
                                        std::string_view actor, created& out);
   // R15.3: the organiser records a duel's result (a duel that cannot be

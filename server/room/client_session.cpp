@@ -9,7 +9,6 @@
 
 #include "cod/protocol/messages.hpp"
 #include "common/metrics.hpp"
-#include "common/random.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
 
@@ -24,7 +23,7 @@ client_session::client_session(lobby_services& svc, std::weak_ptr<peer> p, std::
       peer_(std::move(p)),
       conn_id_(conn_id),
       address_(std::move(address)),
-      session_(random_hex(16)),
+      session_(svc.env->random_hex(16)),
       // Never a flood verdict here: the connection's own limiter judges floods.
       list_budget_(svc.cfg.list_rooms_per_sec, svc.cfg.list_rooms_burst, std::numeric_limits<int>::max()) {}
 

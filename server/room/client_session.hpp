@@ -23,6 +23,7 @@
 #include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/session_error.hpp"
 #include "common/config.hpp"
+#include "common/environment.hpp"
 #include "common/rate_limiter.hpp"
 #include "room/peer.hpp"
 
@@ -59,6 +60,8 @@ struct lobby_services {
   std::function<nlohmann::json(std::string_view token, const nlohmann::json& id, const nlohmann::json& op)> league_act;
   metrics* stats = nullptr;
   config cfg;
+  // The server's one environment (common/environment.hpp): session ids.
+  environment* env = nullptr;
   const std::atomic<bool>* shutting_down = nullptr;
   // A cluster node (docs/cluster.md), null otherwise. fetch_room: a room
   // this node does not run (join, resume, spectate): takes it over from the

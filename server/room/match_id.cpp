@@ -1,10 +1,11 @@
 #include "room/match_id.hpp"
 
-#include "common/random.hpp"
 
 namespace cod::server {
 
-std::string make_match_id(std::string_view room_id) { return make_match_id(room_id, random_hex(8)); }
+std::string make_match_id(std::string_view room_id, environment& env) {
+  return make_match_id(room_id, env.random_hex(8));
+}
 
 std::string make_match_id(std::string_view room_id, std::string_view suffix) {
   std::string id(room_id);

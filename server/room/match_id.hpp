@@ -7,10 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "common/environment.hpp"
+
 namespace cod::server {
 
-// `room_id` and a fresh random suffix.
-std::string make_match_id(std::string_view room_id);
+// `room_id` and a fresh random suffix, drawn from `env`.
+std::string make_match_id(std::string_view room_id, environment& env);
 // `room_id` and a given suffix (8 hex digits; make_match_id draws them).
 std::string make_match_id(std::string_view room_id, std::string_view suffix);
 // The room id a match id was made from; an id with no '-' is its own room id.

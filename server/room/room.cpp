@@ -8,7 +8,6 @@
 
 #include "cod/protocol/json_codec.hpp"
 #include "cod/protocol/legal_actions.hpp"
-#include "common/random.hpp"
 #include "common/sha256.hpp"
 #include "replay/match_cards.hpp"
 #include "room/room_registry.hpp"
@@ -29,7 +28,7 @@ pr::room_status wire_status(int s) {
 }  // namespace
 
 room::room(room_services& svc, std::shared_ptr<serial_executor> ex, params p)
-    : svc_(svc), ex_(std::move(ex)), p_(std::move(p)), seed_hash_(seed_commitment(p_.seed)), bot_rng_(random_u64()) {
+    : svc_(svc), ex_(std::move(ex)), p_(std::move(p)), seed_hash_(seed_commitment(p_.seed)), bot_rng_(svc.env->random_u64()) {
   seats_.resize(static_cast<std::size_t>(std::clamp(p_.options.seats, 1, max_seats)));
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (is_ai_seat(p_.mode, static_cast<seat_t>(i))) make_ai_seat(seats_[i]);
@@ -166,7 +165,7 @@ void room::send_spectators(const message_ptr& m) {
 }
 
 void room::note(const std::string& text) {
-  if (!match_id_.empty()) svc_.store->append_note(match_id_, svc_.wall_ms(), text);
+  if (!match_id_.empty()) svc_.store->append_note(match_id_, svc_.env->wall_ms(), text);
 }
 
 // ---------------------------------------------------------------------------

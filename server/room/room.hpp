@@ -43,6 +43,7 @@
 #include "cod/engine/rng.hpp"
 #include "cod/protocol/messages.hpp"
 #include "common/config.hpp"
+#include "common/environment.hpp"
 #include "common/status.hpp"
 #include "persist/match_store.hpp"
 #include "room/executor.hpp"
@@ -61,8 +62,10 @@ struct room_services {
   match_store* store = nullptr;
   metrics* stats = nullptr;
   config cfg;
-  // Wall-clock milliseconds since the epoch, for stored records.
-  std::function<std::int64_t()> wall_ms;
+  // The server's one clock and random source (common/environment.hpp): the
+  // stored created, ended and action times; room ids, seeds, seat tokens,
+  // match ids, the bots' draws.
+  environment* env = nullptr;
   // A cluster node (docs/cluster.md): the store refuses a room's writes
   // (conflict) once another node holds its lease, and a room refused so
   // moves away (move_away) instead of ending its match.

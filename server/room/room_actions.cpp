@@ -188,7 +188,7 @@ void room::submit(const action& a, const std::shared_ptr<peer>& c, const json& i
   rec.seat = a.seat;
   rec.action_json = pr::action_to_json(a).dump();
   rec.digest = match_.digest();
-  rec.at_ms = svc_.wall_ms();
+  rec.at_ms = svc_.env->wall_ms();
   write_failure failed{fmt::format("action {} of match {} was not saved", out->seq, match_id_),
                        "an action could not be saved", out->actor, out->id, "the action could not be saved"};
   persist([&](match_store::done_fn done) { svc_.store->append_action(match_id_, rec, std::move(done)); },

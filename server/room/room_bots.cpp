@@ -10,7 +10,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "common/random.hpp"
 #include "room/room.hpp"
 
 namespace cod::server {

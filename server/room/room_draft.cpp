@@ -69,7 +69,7 @@ void room::start_draft() {
   // the record says so like a human's, the draft log holds its cards.
   for (auto& s : seats_)
     if (s.ai) s.deck_json = R"({"draft":true})";
-  match_id_ = make_match_id(p_.id);
+  match_id_ = make_match_id(p_.id, *svc_.env);
   draft_seq_ = 0;
   // One clock reading for the match row and the draft's first rows: the
   // record promises no draft row is older than its match.
@@ -113,7 +113,7 @@ void room::do_draft_pick(const std::shared_ptr<peer>& c, const pr::draft_pick_ms
     return;
   }
   std::int64_t next = draft_seq_ + 1;
-  auto rows = draft_rows(cards(), *draft_, &p, events, next, svc_.wall_ms());
+  auto rows = draft_rows(cards(), *draft_, &p, events, next, svc_.env->wall_ms());
   auto out = std::make_shared<draft_outgoing>();
   out->actor = c;
   out->id = m.id;

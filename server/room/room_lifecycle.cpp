@@ -36,7 +36,7 @@ void room::start_recovered() {
     // A match that had ended before the restart: it stays for resumes as
     // long as a finished room would have (counted from its stored end).
     const int ttl = svc_.cfg.finished_room_ttl_sec;
-    const std::int64_t left_ms = std::int64_t{ttl} * 1000 - (svc_.wall_ms() - ended_ms_);
+    const std::int64_t left_ms = std::int64_t{ttl} * 1000 - (svc_.env->wall_ms() - ended_ms_);
     expire_after(static_cast<int>(std::clamp<std::int64_t>((left_ms + 999) / 1000, 1, std::max(1, ttl))));
     return;
   }
@@ -110,7 +110,7 @@ void room::start_match() {
     cfg.champions[i] = seats_[i].champion;
   }
   if (!create_engine_match(cfg)) return;
-  match_id_ = make_match_id(p_.id);
+  match_id_ = make_match_id(p_.id, *svc_.env);
   const match_record rec = make_record();
   publish_summary();
   write_failure failed;
@@ -131,7 +131,7 @@ match_record room::make_record() const {
   rec.engine_version = engine_version;
   rec.seed = p_.seed;
   rec.seed_hash = seed_hash_;
-  rec.created_ms = svc_.wall_ms();
+  rec.created_ms = svc_.env->wall_ms();
   rec.cards_json = cards_json_;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     seat_record sr;
@@ -207,7 +207,7 @@ void room::finish_match() {
   match_result r;
   r.winners = winner_seats(match_.winners());
   r.reason = std::string(pr::end_reason_name(match_.view(referee).reason));
-  r.ended_ms = svc_.wall_ms();
+  r.ended_ms = svc_.env->wall_ms();
   // A result that is not stored does not stop the room: the match is over.
   write_failure failed;
   failed.what = "the result of match " + match_id_ + " was not saved";
@@ -278,7 +278,7 @@ void room::end_without_result(const char* reason, const std::string& why) {
     note(why);
     match_result r;
     r.reason = reason;
-    r.ended_ms = svc_.wall_ms();
+    r.ended_ms = svc_.env->wall_ms();
     svc_.store->finish_match(match_id_, r, [id = match_id_, room_id = p_.id, reason](const server::status& st) {
       if (!st)
         spdlog::warn("room {}: match {} stays 'playing' in the store (its end, {}, was not saved): a restart resumes it",

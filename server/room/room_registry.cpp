@@ -5,7 +5,6 @@
 #include <spdlog/spdlog.h>
 
 #include "common/metrics.hpp"
-#include "common/random.hpp"
 
 namespace cod::server {
 
@@ -74,10 +73,10 @@ std::shared_ptr<room> room_registry::create_with(room::params p, std::optional<s
     }
     // A cluster's node names its rooms: the proxy routes them by it.
     const std::string prefix = svc_.cfg.node_id.empty() ? std::string() : svc_.cfg.node_id + "-";
-    std::string id = prefix + random_room_id();
-    while (rooms_.count(id)) id = prefix + random_room_id();
+    std::string id = prefix + svc_.env->random_room_id();
+    while (rooms_.count(id)) id = prefix + svc_.env->random_room_id();
     p.id = id;
-    p.seed = seed ? *seed : random_u64();
+    p.seed = seed ? *seed : svc_.env->random_u64();
     r = std::make_shared<room>(svc_, make_executor_(), std::move(p));
     rooms_.emplace(id, r);
     count_in(*r, protocol::room_status::waiting);
@@ -341,7 +340,7 @@ std::size_t room_registry::rebuild(const std::vector<stored_match>& matches) {
                     sm.match.match_id, sm.match.room_id, error);
       match_result res;
       res.reason = "recovery_failed";
-      res.ended_ms = svc_.wall_ms();
+      res.ended_ms = svc_.env->wall_ms();
       svc_.store->finish_match(sm.match.match_id, res, [](const server::status&) {});
       continue;
     }

@@ -7,7 +7,6 @@
 #include <spdlog/spdlog.h>
 
 #include "common/constant_time.hpp"
-#include "common/random.hpp"
 #include "common/sha256.hpp"
 #include "room/room.hpp"
 
@@ -52,7 +51,7 @@ void room::do_join(const std::shared_ptr<peer>& c, const pr::join_msg& m, const 
   const auto champion = pr::resolve_champion(m.champion, p_.options, deck.cards, cards());
   if (!champion.ok()) return refuse_join(*c, pr::make_champion_error(m.id, champion));
   take_seat(c, m, seat, std::move(deck.cards), champion.card,
-            reserved_token ? *reserved_token : random_hex(pr::token_chars));
+            reserved_token ? *reserved_token : svc_.env->random_hex(pr::token_chars));
   if (seats_taken() == static_cast<int>(seats_.size())) {
     if (pr::is_drafted(p_.format)) start_draft();
     else start_match();

@@ -6,7 +6,6 @@
 #include "admin/match_report.hpp"
 #include "admin/request_body.hpp"
 #include "common/strcat.hpp"
-#include "common/wall_clock.hpp"
 #include "tournament_service/tournament_json.hpp"
 
 namespace cod::server {
@@ -160,7 +159,7 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
             if (!sm->finished()) live.push_back(g.match_id);
           }
         }
-    for (const auto& m : live) admin::audit_live_read(store_, role, req, m, "tournament export", now_ms());
+    for (const auto& m : live) admin::audit_live_read(store_, role, req, m, "tournament export", env_.wall_ms());
     return ok_json({{"format", "cod-tournament-export/1"}, {"tournament", tournament_to_json(*snap)}, {"matches", matches}});
   }
 

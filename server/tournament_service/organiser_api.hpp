@@ -6,6 +6,7 @@
 #pragma once
 
 #include "admin/admin_api.hpp"
+#include "common/environment.hpp"
 #include "persist/match_store.hpp"
 #include "tournament_service/tournament_service.hpp"
 
@@ -13,14 +14,15 @@ namespace cod::server {
 
 class organiser_api final : public admin::organiser_routes {
  public:
-  // Both must outlive this.
-  organiser_api(tournament_service& svc, match_store& store) : svc_(svc), store_(store) {}
+  // All three must outlive this. `env`: the server's one (audit times).
+  organiser_api(tournament_service& svc, match_store& store, environment& env) : svc_(svc), store_(store), env_(env) {}
   admin::response handle(const admin::request& req, std::string_view role, const std::vector<std::string>& seg,
                          const std::vector<std::pair<std::string, std::string>>& query) override;
 
  private:
   tournament_service& svc_;
   match_store& store_;
+  environment& env_;
 };
 
 }  // namespace cod::server

@@ -383,7 +383,7 @@ void tournament_service::on_finished(const std::string& id, const std::string& r
 // A game was decided: the next game of the pairing, or the next round.
 void tournament_service::after_result(const std::string& id, entry& e) {
   if (e.x.auto_advance && e.t.round_finished() && e.t.current_stage() != tn::stage::finished) {
-    if (auto st = e.t.start_next_round("server", d_.wall_ms()))
+    if (auto st = e.t.start_next_round("server", d_.env->wall_ms()))
       spdlog::info("tournament {}: round {} started (auto_advance)", id, e.t.current_round()->number);
   }
   save(id, e);
@@ -460,20 +460,21 @@ status no_such_tournament(const std::string& id) {
 
 status tournament_service::create(tn::config c, const std::vector<std::string>& names, tournament_extras x,
                                       std::string_view actor, created& out, bool seed_given) {
-  if (!seed_given) c.seed = d_.random();
+  if (!seed_given) c.seed = d_.env->random_u64();
   if (x.spectator_delay < 0 || x.spectator_delay > max_spectator_delay)
     return refusal({tn::errc::invalid_config, cat("spectator_delay is 0 to ", max_spectator_delay, " actions")});
   entry e;
   std::vector<std::string> tokens;
-  if (auto st = tn::tournament::create(c, names, d_.random, e.t, tokens); !st) return refusal(st);
+  const tn::random_source random = [env = d_.env] { return env->random_u64(); };
+  if (auto st = tn::tournament::create(c, names, random, e.t, tokens); !st) return refusal(st);
   e.x = x;
-  e.created_ms = d_.wall_ms();
+  e.created_ms = d_.env->wall_ms();
   const std::string prefix = d_.node_id.empty() ? std::string() : d_.node_id + "-";
   std::string id;
   {
     std::lock_guard lock(mu_);
-    id = prefix + prefixed_hex_id('t', d_.random());
-    while (entries_.count(id)) id = prefix + prefixed_hex_id('t', d_.random());
+    id = prefix + prefixed_hex_id('t', d_.env->random_u64());
+    while (entries_.count(id)) id = prefix + prefixed_hex_id('t', d_.env->random_u64());
   }
   // A cluster node runs (and saves) a tournament whose lease it holds.
   if (clustered() && d_.claim) {
@@ -500,7 +501,7 @@ status tournament_service::start_next_round(const std::string& id, std::string_v
   auto it = entries_.find(id);
   if (it == entries_.end()) return no_such_tournament(id);
   entry& e = it->second;
-  if (auto st = e.t.start_next_round(actor, d_.wall_ms()); !st) return refusal(st);
+  if (auto st = e.t.start_next_round(actor, d_.env->wall_ms()); !st) return refusal(st);
   spdlog::info("tournament {}: {} started round {}", id, actor, e.t.current_round()->number);
   save(id, e);
   open_rooms(id, e);
@@ -514,7 +515,7 @@ status tournament_service::drop(const std::string& id, std::string_view actor, t
   if (it == entries_.end()) return no_such_tournament(id);
   entry& e = it->second;
   std::vector<std::string> voided;
-  if (auto st = e.t.drop_player(actor, d_.wall_ms(), p, reason, &voided); !st) return refusal(st);
+  if (auto st = e.t.drop_player(actor, d_.env->wall_ms(), p, reason, &voided); !st) return refusal(st);
   spdlog::info("tournament {}: {} dropped player {} ('{}'): {}", id, actor, p,
                e.t.players()[static_cast<std::size_t>(p)].name, reason);
   // The running match ends as the tournament counts it: the dropped player concedes.
@@ -530,7 +531,7 @@ status tournament_service::game_loss(const std::string& id, std::string_view act
   if (it == entries_.end()) return no_such_tournament(id);
   entry& e = it->second;
   std::string voided;
-  if (auto st = e.t.give_game_loss(actor, d_.wall_ms(), p, reason, &voided); !st) return refusal(st);
+  if (auto st = e.t.give_game_loss(actor, d_.env->wall_ms(), p, reason, &voided); !st) return refusal(st);
   spdlog::info("tournament {}: {} gave player {} ('{}') a game loss: {}", id, actor, p,
                e.t.players()[static_cast<std::size_t>(p)].name, reason);
   if (!voided.empty()) concede_in(id, e, voided, p, cat("game loss given by ", actor));
@@ -545,7 +546,7 @@ status tournament_service::repair(const std::string& id, std::string_view actor,
   if (it == entries_.end()) return no_such_tournament(id);
   entry& e = it->second;
   std::vector<std::string> abandoned;
-  if (auto st = e.t.repair_round(actor, d_.wall_ms(), reason, &abandoned); !st) return refusal(st);
+  if (auto st = e.t.repair_round(actor, d_.env->wall_ms(), reason, &abandoned); !st) return refusal(st);
   spdlog::info("tournament {}: {} re-paired round {}: {}", id, actor, e.t.current_round()->number, reason);
   // Every room of the old pairings goes: running matches end without a result,
   // those on another node too.

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/environment.hpp"
 #include "persist/match_store.hpp"
 #include "room/client_session.hpp"
 #include "tournament/tournament.hpp"
@@ -61,8 +62,9 @@ class tournament_service {
   struct deps {
     std::shared_ptr<room_registry> rooms;
     match_store* store = nullptr;
-    std::function<std::int64_t()> wall_ms;
-    tournaments::random_source random;  // join tokens, seeds and ids
+    // The server's one clock and random source (common/environment.hpp):
+    // created and round times; join tokens, seeds and ids.
+    environment* env = nullptr;
     // A cluster node's id (docs/cluster.md, "Tournaments"); empty on a
     // single server. A node prefixes the ids of the tournaments it creates
     // with "<node_id>-" (so that the proxy sends their players and

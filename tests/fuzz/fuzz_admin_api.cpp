@@ -50,7 +50,8 @@ const srv::admin::api& api() {
     s->flush();
     return s;
   }();
-  static const srv::admin::api a(std::string(admin_token), cod::fuzz::shipped(), *store, std::string(organiser_token));
+  static const srv::admin::api a(std::string(admin_token), cod::fuzz::shipped(), *store, srv::environment::system(),
+                                 std::string(organiser_token));
   return a;
 }
 

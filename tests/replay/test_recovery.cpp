@@ -714,7 +714,7 @@ TEST_CASE("pg_store: cod-admin --store and the admin API read, replay and verify
   CHECK(rc == 0);
 
   // The admin API, through the store the server would give it.
-  admin::api api{"s3cret-admin-token-123", shipped(), *store};
+  admin::api api{"s3cret-admin-token-123", shipped(), *store, environment::system()};
   admin::request req;
   req.method = "GET";
   req.authorization = "Bearer s3cret-admin-token-123";

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../shared/catalogue.hpp"
+#include "../shared/test_environment.hpp"
 #include "common/metrics.hpp"
 #include "harness.hpp"
 #include "persist/memory/memory_store.hpp"
@@ -24,6 +25,7 @@
 namespace cod::server::test {
 
 using cod::test::shipped;
+using cod::test::test_environment;
 
 inline config test_config() {
   config c;
@@ -63,7 +65,10 @@ struct harness {
   std::shared_ptr<room_registry> rooms;
   std::atomic<bool> stopping{false};
   std::uint64_t next_conn = 1;
+  // The rooms' and the lobby's environment: a wall that advances 1000 ms per
+  // reading from `wall` (a test may move it), ids and tokens from the OS.
   std::int64_t wall = 1'700'000'000'000;
+  test_environment env;
 
   explicit harness(config cfg = test_config(), match_store* shared_store = nullptr) {
     if (!shared_store) {
@@ -75,11 +80,14 @@ struct harness {
     rsvc.store = store;
     rsvc.stats = &stats;
     rsvc.cfg = cfg;
-    rsvc.wall_ms = [this] { return wall += 1000; };
+    env.wall = [this] { return wall += 1000; };
+    env.random = [] { return environment::system().random_u64(); };
+    rsvc.env = &env;
     rooms = std::make_shared<room_registry>(rsvc, [this] { return std::static_pointer_cast<serial_executor>(ex); });
     lsvc.rooms = rooms;
     lsvc.stats = &stats;
     lsvc.cfg = cfg;
+    lsvc.env = &env;
     lsvc.shutting_down = &stopping;
   }
 

@@ -223,7 +223,7 @@ json body(const admin::response& r) {
 
 struct fixture {
   memory_store store{memory_store::callbacks::run_inline};
-  admin::api api{token, shipped(), store};
+  admin::api api{token, shipped(), store, environment::system()};
   played full = play_and_store(store, "m-full", 20261122, 1700000002000, -1, "Ann", "Ben");
   played part = play_and_store(store, "m-part", 7700123456789ull, 1700000001000, 9, "Cid", "ann");
 };
@@ -241,7 +241,7 @@ TEST_CASE("admin api: tokens; refused requests get 401 or 403 and no data; every
   log_capture logs;
 
   SUBCASE("an empty admin_token disables the API") {
-    admin::api off("", shipped(), f.store);
+    admin::api off("", shipped(), f.store, environment::system());
     CHECK(!off.enabled());
     auto r = get(off, "/admin/api/matches", auth);
     CHECK(r.status == 403);
@@ -287,7 +287,7 @@ TEST_CASE("admin api: tokens; refused requests get 401 or 403 and no data; every
   }
   SUBCASE("the organiser token opens /admin/api/tournaments only") {
     const std::string org = "organiser-token-0123456789";
-    admin::api both(token, shipped(), f.store, org);
+    admin::api both(token, shipped(), f.store, environment::system(), org);
     // No tournaments on this api: past the token check, the route says so.
     auto r = get(both, "/admin/api/tournaments", "Bearer " + org);
     CHECK(r.status == 404);
@@ -309,7 +309,7 @@ TEST_CASE("admin api: tokens; refused requests get 401 or 403 and no data; every
     CHECK(get(both, "/admin/api/matches", "Bearer " + org + "x").status == 401);
     // An organiser token alone enables the API for organisers only; an empty
     // Bearer never matches the unset admin token.
-    admin::api only_org("", shipped(), f.store, org);
+    admin::api only_org("", shipped(), f.store, environment::system(), org);
     CHECK(only_org.enabled());
     CHECK(get(only_org, "/admin/api/tournaments", "Bearer " + org).status == 404);
     CHECK(get(only_org, "/admin/api/matches", "Bearer " + org).status == 403);
@@ -624,7 +624,7 @@ TEST_CASE("admin api: the record and the export; the seed stays secret while a m
 
 TEST_CASE("admin api: the draft record of drafted matches (R14), replayed; secret lists withheld mid-draft") {
   memory_store store{memory_store::callbacks::run_inline};
-  admin::api api{token, shipped(), store};
+  admin::api api{token, shipped(), store, environment::system()};
   const stored_match full = draft_and_store(store, "d-full", "draft", 4242, -1);
   const stored_match ic = draft_and_store(store, "i-full", "instant_constructed", 5151, -1);
   const stored_match mid = draft_and_store(store, "i-mid", "instant_constructed", 6161, 1);
@@ -736,7 +736,7 @@ std::size_t count_containing(const std::vector<std::string>& lines, const std::s
 
 TEST_CASE("admin api: after 20 failed authentications an address gets 429 with Retry-After until its window ends") {
   memory_store store{memory_store::callbacks::run_inline};
-  admin::api api{token, shipped(), store};
+  admin::api api{token, shipped(), store, environment::system()};
   log_capture logs;
   // A new port each try: the count is per address.
   for (int i = 0; i < 20; ++i) {
@@ -781,7 +781,7 @@ TEST_CASE("admin api: a flood of refusals logs 10 lines per 10 s and one summary
   admin::guard_limits no_lockout;
   no_lockout.max_failures = 1000000;  // the log alone here
   {
-    admin::api api{token, shipped(), store, {}, no_lockout};
+    admin::api api{token, shipped(), store, environment::system(), {}, no_lockout};
     // 1000 refusals in 5 s from three addresses.
     for (int i = 0; i < 1000; ++i)
       get_at(api, t0 + std::chrono::milliseconds(5 * i), "10.0.0." + std::to_string(1 + i % 3) + ":4000",
@@ -912,7 +912,7 @@ TEST_CASE("admin api: the audit is stored in admin_audit on the SQLite store") {
     auto store = std::move(*opened);
     play_and_store(*store, "live-1", 4242, 1700000003000, 6);
     play_and_store(*store, "done-1", 4243, 1700000004000, -1);
-    admin::api api{token, shipped(), *store};
+    admin::api api{token, shipped(), *store, environment::system()};
     log_capture logs;
     admin::request req;
     req.method = "GET";

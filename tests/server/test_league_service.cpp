@@ -26,19 +26,23 @@ const std::string organiser_token = "organiser-test-token-0123";
 struct fixture {
   harness h;
   std::uint64_t counter = 7;
+  // The service's and its APIs': the rooms' wall read without moving it (a
+  // test moves it), ids, seeds and tokens from an LCG of `counter`.
+  test_environment env;
   std::unique_ptr<league_service> svc;
   std::unique_ptr<league_api> routes;
-  admin::api api{admin_token, shipped(), *h.store, organiser_token};
+  admin::api api{admin_token, shipped(), *h.store, env, organiser_token};
 
   explicit fixture(match_store* shared_store = nullptr) : h(test_config(), shared_store) {
     league_service::deps d;
     d.rooms = h.rooms;
     d.store = h.store;
     d.cards = &shipped();
-    d.wall_ms = [this] { return h.wall; };
-    d.random = [this] { return counter = counter * 6364136223846793005ULL + 1442695040888963407ULL; };
+    env.wall = [this] { return h.wall; };
+    env.random = [this] { return cod::test::lcg_next(counter); };
+    d.env = &env;
     svc = std::make_unique<league_service>(d);
-    routes = std::make_unique<league_api>(*svc, *h.store);
+    routes = std::make_unique<league_api>(*svc, *h.store, env);
     api.set_leagues(routes.get());
     h.lsvc.follow_league = [this](std::string_view t, const json& id, std::weak_ptr<peer> p) {
       return svc->follow(t, id, std::move(p));

@@ -22,9 +22,12 @@ const std::string organiser_token = "organiser-test-token-0123";
 struct fixture {
   harness h;
   std::uint64_t counter = 42;
+  // The service's and its APIs': the rooms' wall (one clock, 1000 ms per
+  // reading), ids and tokens from an LCG of `counter`.
+  test_environment env;
   std::unique_ptr<tournament_service> svc;
   std::unique_ptr<organiser_api> org;
-  admin::api api{admin_token, shipped(), *h.store, organiser_token};
+  admin::api api{admin_token, shipped(), *h.store, env, organiser_token};
   // A cluster node's (deps::claim, deps::want), when set.
   std::function<status(const std::string&)> claim;
   std::vector<std::string> wanted;  // what deps::want was asked for
@@ -50,10 +53,11 @@ struct fixture {
     }
     d.rooms = h.rooms;
     d.store = h.store;
-    d.wall_ms = [this] { return h.wall += 1000; };
-    d.random = [this] { return counter = counter * 6364136223846793005ULL + 1442695040888963407ULL; };
+    env.wall = [this] { return h.wall += 1000; };
+    env.random = [this] { return cod::test::lcg_next(counter); };
+    d.env = &env;
     svc = std::make_unique<tournament_service>(d);
-    org = std::make_unique<organiser_api>(*svc, *h.store);
+    org = std::make_unique<organiser_api>(*svc, *h.store, env);
     api.set_tournaments(org.get());
     h.lsvc.find_event_seat = [this](std::string_view t, const std::string& routed) {
       return svc->find_seat(t, routed);
