@@ -92,6 +92,28 @@ league_refusal league::check(const league_op& op) const {
   return fail(league_error::wrong_stage);
 }
 
+league_refusal league::legal_mutations_after(seat_t seat, const std::vector<mutation>& staged,
+                                             std::vector<mutation>& out, half_points* points_left) const {
+  out.clear();
+  // The staged list as the op that would send it: the same refusals
+  // (stage, seat, phase done, R15.4–R15.5 in order, the points).
+  league_op op;
+  op.type = league_op_type::mutate;
+  op.seat = seat;
+  op.mutations = staged;
+  const league_refusal r = check(op);
+  if (!r.ok()) return r;
+  league_deck d = decks_[seat];
+  half_points spent = 0;
+  apply_mutations(cfg_.costs, d, staged, &spent);
+  // R15.4: a phase is one list within its points; what the staged ones
+  // spent is not there for the next.
+  const half_points left = mutation_budget - spent;
+  cod::legal_mutations(cfg_.costs, d, left, out);
+  if (points_left) *points_left = left;
+  return r;
+}
+
 league_refusal league::apply(const league_op& op) {
   league_refusal r = check(op);
   if (!r.ok()) return r;

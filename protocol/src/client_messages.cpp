@@ -273,6 +273,19 @@ perr parse_fields(const json& j, league_act_msg& m) {
   return std::nullopt;
 }
 
+// The mutations' shapes are the league's to read (mutation_from_json).
+perr parse_fields(const json& j, league_mutations_msg& m) {
+  const std::string what = what_of("league_mutations");
+  if (auto e = check_keys(j, {"type", "id", "mutations"}, "", what)) return e;
+  const json* ms = find(j, "mutations");
+  if (!ms) return missing("mutations", what);
+  if (!ms->is_array())
+    return err(protocol_errc::bad_field_type, "mutations",
+               "\"mutations\" is an array of the mutations chosen so far (maybe empty)");
+  m.mutations = *ms;
+  return std::nullopt;
+}
+
 perr parse_fields(const json& j, spectate_msg& m) {
   const std::string what = what_of("spectate");
   if (auto e = check_keys(j, {"type", "id", "room"}, "", what)) return e;
@@ -562,6 +575,8 @@ void write_fields(json& j, const history_msg& m) {
 void write_fields(json& j, const league_join_msg& m) { j["token"] = m.token; }
 
 void write_fields(json& j, const league_act_msg& m) { j["op"] = m.op; }
+
+void write_fields(json& j, const league_mutations_msg& m) { j["mutations"] = m.mutations; }
 
 void write_fields(json& j, const add_bot_msg& m) {
   if (m.seat) j["seat"] = *m.seat;

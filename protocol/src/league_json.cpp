@@ -184,8 +184,9 @@ std::optional<league_op> league_op_from_json(const json& j, const catalogue& cat
     if (!only_keys(j, {"type", "seat", "mutations"}, error) || !read_seat(j, op.seat, error)) return std::nullopt;
     op.type = league_op_type::mutate;
     auto ms = j.find("mutations");
-    if (ms == j.end() || !ms->is_array() || ms->empty() || ms->size() > 32) {
-      error = "mutations: missing (an array of 1 to 32 mutations; to mutate nothing, pass)";
+    if (ms == j.end() || !ms->is_array() || ms->empty() || ms->size() > max_phase_mutations) {
+      error = "mutations: missing (an array of 1 to " + std::to_string(max_phase_mutations) +
+              " mutations; to mutate nothing, pass)";
       return std::nullopt;
     }
     for (std::size_t i = 0; i < ms->size(); ++i) {
@@ -274,6 +275,13 @@ json league_view_to_json(const league& l, seat_t viewer, const std::vector<std::
   for (const auto& r : l.mutation_record())
     if (r.seat == viewer) mine.push_back(mutation_record_json(r, cat));
   you["mutations"] = std::move(mine);
+  // R15.4: while the viewer may still act in this phase, every single
+  // mutation its deck allows now, as the engine lists them (in its order):
+  // a client offers these and no other instead of judging R15.4–R15.5
+  // itself. Empty when none is allowed (a pass is left); absent otherwise.
+  std::vector<mutation> menu;
+  if (l.stage() == league_stage::mutating && l.legal_mutations_after(viewer, {}, menu).ok())
+    you["legal_mutations"] = mutations_to_json(menu, cat);
   j["you"] = std::move(you);
   return j;
 }

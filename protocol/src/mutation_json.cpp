@@ -156,4 +156,10 @@ json mutation_to_json(const mutation& m, const catalogue& cat) {
   return j;
 }
 
+json mutations_to_json(const std::vector<mutation>& ms, const catalogue& cat) {
+  json out = json::array();
+  for (const mutation& m : ms) out.push_back(mutation_to_json(m, cat));
+  return out;
+}
+
 }  // namespace cod::protocol

@@ -175,6 +175,16 @@ json make_league(const json& id, std::string_view league, json view) {
   return j;
 }
 
+json make_league_mutations(const json& id, std::string_view league, int round, int points_left_halves,
+                           json legal_mutations) {
+  json j = reply("league_mutations", id);
+  j["league"] = league;
+  j["round"] = round;
+  j["points_left"] = points_left_halves / 2.0;  // points, halves allowed (R15.6)
+  j["legal_mutations"] = std::move(legal_mutations);
+  return j;
+}
+
 json make_league_refusal(const json& id, json refusal) {
   // The most specific sentence: the draft's or the mutation's when there is one.
   std::string message;

@@ -203,6 +203,7 @@ server::~server() {
   impl_->lobby.find_event_seat = nullptr;
   impl_->lobby.follow_league = nullptr;
   impl_->lobby.league_act = nullptr;
+  impl_->lobby.league_mutations = nullptr;
   impl_->leagues.reset();      // it holds the registry
   impl_->tournaments.reset();  // it holds the registry
   impl_->lobby.rooms.reset();
@@ -417,6 +418,10 @@ status server::start() {
                                                 std::weak_ptr<peer> p) { return l->follow(token, id, std::move(p)); };
   d.lobby.league_act = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
                                              const nlohmann::json& op) { return l->act(token, id, op); };
+  d.lobby.league_mutations = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
+                                                   const nlohmann::json& staged) {
+    return l->legal_mutations(token, id, staged);
+  };
   // tournament_join seats a league player in their duel too.
   d.lobby.find_event_seat = [t = d.tournaments.get(), l = d.leagues.get()](std::string_view token,
                                                                               const std::string& routed) {

@@ -630,6 +630,34 @@ json league_service::act(std::string_view token, const json& msg_id, const json&
   return pr::make_league(msg_id, id, view_of(e, seat));
 }
 
+json league_service::legal_mutations(std::string_view token, const json& msg_id, const json& staged) {
+  std::lock_guard lock(mu_);
+  const auto [id, seat] = find_player(token);
+  if (seat == no_seat) return pr::make_error(msg_id, pr::session_errc::not_in_league);
+  const entry& e = entries_.at(id);
+  // Read as a mutate op's list (mutation_from_json), empty allowed: the
+  // field named as league_act names it ("mutations[1].element").
+  auto bad = [&](const std::string& field, const std::string& why) {
+    return pr::make_error(msg_id, pr::protocol_error{pr::protocol_errc::bad_field_value, field, why});
+  };
+  if (!staged.is_array() || staged.size() > pr::max_phase_mutations)
+    return bad("mutations", cat("mutations: an array of at most ", pr::max_phase_mutations, " mutations"));
+  std::vector<mutation> ms;
+  for (std::size_t i = 0; i < staged.size(); ++i) {
+    auto m = pr::mutation_from_json(staged[i], *d_.cards);
+    if (!m.ok()) {
+      const std::string error = cat("mutations[", i, "].", m.error);
+      return bad(error.substr(0, error.find(':')), error);
+    }
+    ms.push_back(std::move(m.m));
+  }
+  std::vector<mutation> menu;
+  half_points left = 0;
+  const auto refused = e.l.legal_mutations_after(seat, ms, menu, &left);
+  if (!refused.ok()) return pr::make_league_refusal(msg_id, pr::league_refusal_to_json(refused));
+  return pr::make_league_mutations(msg_id, id, e.l.round(), left, pr::mutations_to_json(menu, *d_.cards));
+}
+
 event_seat league_service::find_seat(std::string_view token) {
   using k = event_seat::kind;
   std::lock_guard lock(mu_);

@@ -108,6 +108,12 @@ class league_service {
                                        std::weak_ptr<peer> p);
   // league_act: the token's player's op. The reply (league or an error).
   nlohmann::json act(std::string_view token, const nlohmann::json& msg_id, const nlohmann::json& op);
+  // league_mutations: what the token's player may add to its phase's list
+  // after `staged` (its mutations chosen, not yet sent; a JSON array),
+  // from league::legal_mutations_after. The reply (league_mutations, or
+  // the error league_act would give for a mutate op of `staged`). Changes
+  // nothing.
+  nlohmann::json legal_mutations(std::string_view token, const nlohmann::json& msg_id, const nlohmann::json& staged);
   // tournament_join with a league token: the room of the player's duel now.
   // bad_token when the token is no league player's.
   event_seat find_seat(std::string_view token);

@@ -261,6 +261,11 @@ void client_session::on_text(std::string_view text) {
             if (!svc_.league_act || league_token_.empty()) return send_error(m.id, pr::session_errc::not_in_league);
             send(svc_.league_act(league_token_, m.id, m.op));
           },
+          [&](const pr::league_mutations_msg& m) {
+            if (!svc_.league_mutations || league_token_.empty())
+              return send_error(m.id, pr::session_errc::not_in_league);
+            send(svc_.league_mutations(league_token_, m.id, m.mutations));
+          },
           [&](const pr::act_msg& m) {
             auto r = attached();
             if (!r) return send_error(m.id, pr::session_errc::not_seated);

@@ -54,10 +54,13 @@ struct lobby_services {
   // league_join, league_act (R15; docs/league.md): null when the server
   // runs no leagues. follow_league: the reply (a `league` view) and `p`
   // follows the token's league, or nullopt for an unknown token.
-  // league_act: the reply (`league`, or an error).
+  // league_act: the reply (`league`, or an error). league_mutations: the
+  // reply (`league_mutations`, or an error); it changes nothing.
   std::function<std::optional<nlohmann::json>(std::string_view token, const nlohmann::json& id, std::weak_ptr<peer> p)>
       follow_league;
   std::function<nlohmann::json(std::string_view token, const nlohmann::json& id, const nlohmann::json& op)> league_act;
+  std::function<nlohmann::json(std::string_view token, const nlohmann::json& id, const nlohmann::json& staged)>
+      league_mutations;
   metrics* stats = nullptr;
   config cfg;
   // The server's one environment (common/environment.hpp): session ids.

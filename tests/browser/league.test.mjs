@@ -209,9 +209,12 @@ test("the league screen: a draft, a deck and a mutation phase by clicking, then 
   assert.match(await ann.textContent("#league-status"), /up to 2\.5 points/);
   assert.match(await ann.textContent("#league-deadline"), /No phase clock/);
 
-  // 3. The mutation phase. A legal mutation: the mana cost of a lab card
-  // (another cost than the target's) onto a deck creature; then one the
-  // server refuses: an AV or HP lower than the creature's (R15.5).
+  // 3. The mutation phase. The form offers exactly the mutations the
+  // server lists (view.you.legal_mutations, then its league_mutations
+  // replies), never its own reading of R15.4–R15.5. A legal mutation: the
+  // mana cost of a lab card (another cost than the target's) onto a deck
+  // creature; one the rules refuse, an AV or HP lower than the creature's
+  // (R15.5), is not offered.
   const plan = await ann.evaluate(() => {
     const cat = window.codApp.cat;
     const v = window.codApp.league.screen.view;
@@ -226,9 +229,37 @@ test("the league screen: a draft, a deck and a mutation phase by clicking, then 
         if (!bad && m.type === "creature" && m.hp < c.hp) bad = { target: c.id, source: m.id, element: "hp", was: c.hp, value: m.hp };
       }
     }
-    return { target: a.id, targetName: a.name, source: l.id, sourceName: l.name, mana: a.mana, newMana: l.mana, bad };
+    return { target: a.id, targetName: a.name, source: l.id, sourceName: l.name, mana: a.mana, newMana: l.mana, bad, listed: v.you.legal_mutations };
   });
   assert.ok(plan.bad, "a lower AV or HP among the lab cards");
+  assert.ok(plan.listed.length > 20, `the server lists Ann's mutations (${plan.listed.length})`);
+  const sameMutation = (a, b) => a.target === b.target && a.source === b.source && a.element === b.element;
+  assert.ok(plan.listed.some((m) => sameMutation(m, { ...plan, element: "mana" })), "the mana cost is listed");
+  assert.ok(!plan.listed.some((m) => sameMutation(m, plan.bad)), "the lower AV or HP is not listed");
+  // What the form offers, read from the page: the enabled options.
+  const enabled = (sel) => ann.$$eval(`${sel} option`, (os) => os.filter((o) => !o.disabled && o.value).map((o) => o.value).sort());
+  const only = (list, key, f) => [...new Set(list.filter(f).map((m) => m[key]))].sort();
+  // Exactly the list: the targets it names, then the sources it names for
+  // the chosen target, then the elements for the chosen pair.
+  assert.deepEqual(await enabled("#mut-target"), only(plan.listed, "target", () => true));
+  await ann.selectOption("#mut-target", plan.bad.target);
+  assert.deepEqual(await enabled("#mut-source"), only(plan.listed, "source", (m) => m.target === plan.bad.target));
+  await ann.selectOption("#mut-source", plan.bad.source);
+  assert.deepEqual(await enabled("#mut-element"), only(plan.listed, "element", (m) => m.target === plan.bad.target && m.source === plan.bad.source));
+  assert.equal(await ann.getAttribute(`#mut-element option[value="${plan.bad.element}"]`, "disabled"), "", "the lower value cannot be chosen");
+
+  // From here on the page's league_mutations replies also list the lower
+  // AV or HP, as a server that got R15.5 wrong would: the page offers what
+  // it is told (it has no rules of its own), and the real server, asked
+  // about the list, refuses it.
+  await ann.evaluate((bad) => {
+    const actions = window.codApp.league.screen.actions;
+    actions.realMutations = actions.mutations;
+    actions.mutations = async (list) => {
+      const r = await actions.realMutations(list);
+      return { ...r, legal_mutations: [...r.legal_mutations, { target: bad.target, source: bad.source, element: bad.element }] };
+    };
+  }, plan.bad);
   await ann.selectOption("#mut-target", plan.target);
   await ann.selectOption("#mut-source", plan.source);
   await ann.selectOption("#mut-element", "mana");
@@ -238,37 +269,53 @@ test("the league screen: a draft, a deck and a mutation phase by clicking, then 
   assert.equal(await ann.locator("#mut-after .cost.changed").count(), 1, "the changed element is marked");
   assert.match(await ann.textContent("#mut-cost"), /costs 1\.5 points; 1 point would be left/);
   assert.match(await ann.textContent("#mut-points"), /Points left: 2\.5 of 2\.5/);
+  assert.equal(await ann.isDisabled("#mut-add"), false);
   await ann.click("#mut-add");
   assert.match(await ann.textContent("#mut-points"), /Points left: 1 of 2\.5/);
   assert.equal(await ann.locator("#mut-list li[data-index]").count(), 1);
   assert.match(await ann.textContent("#mut-send"), /Send this mutation \(1\.5 points\)/);
+  // The menu after the mana cost is the server's reply for that list.
+  await ann.waitForSelector('#mutation-form[data-menu="ready"]');
+  const afterMana = await ann.evaluate(() => window.codApp.league.screen._menu().list);
+  const real = await ann.evaluate((plan) => window.codApp.conn.request("league_mutations",
+    { mutations: [{ target: plan.target, source: plan.source, element: "mana" }] }), plan);
+  assert.equal(real.points_left, 1);
+  assert.deepEqual(afterMana.slice(0, -1), real.legal_mutations, "the reply's list, in its order (and the stub's one)");
+  assert.ok(!real.legal_mutations.some((m) => sameMutation(m, plan.bad)));
 
   await ann.selectOption("#mut-target", plan.bad.target);
   await ann.selectOption("#mut-source", plan.bad.source);
+  assert.deepEqual(await enabled("#mut-element"), only(afterMana, "element", (m) => m.target === plan.bad.target && m.source === plan.bad.source));
   await ann.selectOption("#mut-element", plan.bad.element);
   const label = plan.bad.element === "av" ? "AV" : "HP";
   assert.match(await ann.textContent("#mut-changes"), new RegExp(`${label} ${plan.bad.was} → ${plan.bad.value}`));
-  // The page's own check warns; the server judges.
-  assert.match(await ann.textContent("#mut-check"), /The server will refuse this: AV and HP are never lowered/);
+  assert.equal(await ann.textContent("#mut-check"), "", "listed: nothing to say");
   await ann.click("#mut-add");
   const cost2 = plan.bad.element === "av" ? 1 : 0.5;
   assert.match(await ann.textContent("#mut-points"), new RegExp(`Points left: ${1 - cost2} of 2\\.5`));
-  await ann.click("#mut-send");
+  // The server, asked what may follow the list, refuses it: said next to
+  // the form, the mutation at fault marked, the list not sendable.
   await ann.waitForFunction(() => document.querySelector("#mut-refusal").textContent !== "");
   const refusal = await ann.textContent("#mut-refusal");
-  assert.match(refusal, /^Mutation 2 \(.+\) is refused; nothing was changed\. AV and HP are never lowered \(R15\.5\)\.$/);
+  assert.match(refusal, /^Mutation 2 \(.+\) would be refused after the ones before it; remove it, or change the list\. AV and HP are never lowered \(R15\.5\)\.$/);
   assert.equal(await ann.getAttribute("#mut-refusal", "role"), "alert");
   assert.equal(await ann.locator("#mut-list li.refused[data-index='1']").count(), 1, "the mutation at fault is marked");
+  assert.equal(await ann.isDisabled("#mut-send"), true, "a list the server refuses is not sent");
   const stillMutating = await view(ann);
   assert.equal(stillMutating.stage, "mutating");
   assert.equal(stillMutating.you.mutations.length, 0, "a refused list changes nothing");
   await ann.screenshot({ path: artifact("league-mutation-refused.png"), fullPage: true });
+  await ann.evaluate(() => {
+    const actions = window.codApp.league.screen.actions;
+    actions.mutations = actions.realMutations;
+  });
 
   // Without it the list is accepted; the others passed already, so the
   // round's duels start.
   await ann.click("#mut-list li[data-index='1'] .mut-remove");
   assert.match(await ann.textContent("#mut-points"), /Points left: 1 of 2\.5/);
   assert.equal(await ann.textContent("#mut-refusal"), "");
+  assert.equal(await ann.isDisabled("#mut-send"), false);
   await ann.click("#mut-send");
   await waitForStage(ann, "playing", 1);
   const v2 = await view(ann);
@@ -329,39 +376,39 @@ test("the league screen: a draft, a deck and a mutation phase by clicking, then 
   assert.equal(await ann.locator(`#league-lab .league-lab-card[data-card-id="${plan.source}"] .cost.used`).count(), 1);
   await ann.screenshot({ path: artifact("league-standings.png"), fullPage: true });
 
-  // Round 2: an ability pasted over one of the creature's own (E73): the
-  // preview, the cost with any covering surcharge; then a pass, which drops
-  // the list (asked first), and the next duel.
+  // Round 2: an ability pasted over one of the creature's own (E73), one
+  // the server lists: the preview, the cost with any covering surcharge,
+  // the coverings offered being exactly the listed ones; then a pass, which
+  // drops the list (asked first), and the next duel.
   const ab = await ann.evaluate(async () => {
     const { abilityLabel } = await import("/play/js/catalogue.js");
-    const cat = window.codApp.cat;
     const v = window.codApp.league.screen.view;
-    for (const d of v.you.deck) {
-      const own = d.card.abilities.filter((a) => !a.aura).map((a) => a.ability);
-      if (d.card.type !== "creature" || !own.length) continue;
-      for (const l of v.you.lab) {
-        const a = cat.printed(l.card).abilities.find((x) => !x.aura && !own.includes(x.ability) && !l.used.abilities.includes(x.ability));
-        if (!a) continue;
-        return {
-          target: d.card.id, source: l.card, ability: a.ability, cover: own[0], label: abilityLabel(a.ability),
-          cost: v.costs.abilities[a.ability] + (v.costs.cover[own[0]] || 0),
-        };
-      }
-    }
-    return null;
+    const m = v.you.legal_mutations.find((x) => x.element === "ability" && !x.aura && !x.covers_aura && x.covers.length === 1);
+    if (!m) return null;
+    const covers = v.you.legal_mutations.filter((x) => x.element === "ability" && x.target === m.target && x.source === m.source &&
+      x.ability === m.ability && !x.aura).map((x) => `${x.covers.join(",")}|${x.covers_aura ? 1 : 0}`);
+    return {
+      target: m.target, source: m.source, ability: m.ability, cover: m.covers[0], label: abilityLabel(m.ability),
+      coverLabel: abilityLabel(m.covers[0]), covers: [...new Set(covers)].sort(),
+      cost: v.costs.abilities[m.ability] + (v.costs.cover[m.covers[0]] || 0),
+    };
   });
-  assert.ok(ab, "a creature with an ability, a lab card with another");
+  assert.ok(ab, "a listed ability pasted over one of the creature's");
   assert.equal(await ann.isVisible("#mut-ability"), false, "no ability to choose for a mana cost");
   await ann.selectOption("#mut-target", ab.target);
   await ann.selectOption("#mut-source", ab.source);
   await ann.selectOption("#mut-element", "ability");
   assert.equal(await ann.isVisible("#mut-ability"), true);
   await ann.selectOption("#mut-ability", `${ab.ability}|0`);
-  // Nothing covered yet: the page says the server would refuse it.
-  assert.match(await ann.textContent("#mut-check"), /an ability covers exactly one ability/);
+  // Nothing covered yet: the page names the coverings the server lists,
+  // and only those can be ticked.
+  assert.match(await ann.textContent("#mut-check"), new RegExp(`^Choose what it goes over: .*${ab.coverLabel}`));
+  assert.equal(await ann.isDisabled("#mut-add"), true);
+  assert.deepEqual(await ann.$$eval("#mut-covers input:not([disabled])", (is) => is.map((i) => i.dataset.cover).sort()), ab.covers);
   await ann.click(`#mut-covers input[data-cover="${ab.cover}|0"]`);
   assert.equal(await ann.isChecked(`#mut-covers input[data-cover="${ab.cover}|0"]`), true);
   assert.equal(await ann.textContent("#mut-check"), "");
+  assert.equal(await ann.isDisabled("#mut-add"), false);
   assert.match(await ann.textContent("#mut-changes"), new RegExp(`Abilities .+ → .*${ab.label}`));
   assert.equal(await ann.textContent("#mut-after .ability.changed"), ab.label);
   assert.match(await ann.textContent("#mut-cost"), new RegExp(`^This mutation costs ${String(ab.cost).replace(".", "\\.")} points?`));

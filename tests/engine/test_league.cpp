@@ -229,6 +229,99 @@ TEST_CASE("R15.4 R15.3 each duel plays both players' decks as mutated now, with 
   CHECK(seeds.size() == 12);
 }
 
+TEST_CASE("R15.4 legal_mutations_after: the menu after a staged list, refused as its op would be") {
+  rng r(13);
+  league l;
+  REQUIRE(league::create(shipped(), config(31), l) == league_error::ok);
+  std::vector<mutation> out{mutation{}};
+  // Before the phase: nothing to offer, and why.
+  CHECK(l.legal_mutations_after(0, {}, out).error == league_error::wrong_stage);
+  CHECK(out.empty());
+  draft_all(l, r);
+  build_all(l);
+  REQUIRE(l.stage() == league_stage::mutating);
+  const mutation_costs& costs = l.config().costs;
+
+  // Nothing staged: the engine's legal_mutations for the deck as it
+  // stands, in its order, within the phase's 2.5 points.
+  std::vector<mutation> menu;
+  legal_mutations(costs, l.deck_of(0), mutation_budget, menu);
+  REQUIRE(!menu.empty());
+  half_points left = -1;
+  REQUIRE(l.legal_mutations_after(0, {}, out, &left).ok());
+  CHECK(out == menu);
+  CHECK(left == mutation_budget);
+  CHECK(l.legal_mutations_after(4, {}, out).error == league_error::unknown_seat);
+
+  // One staged: the menu of the deck as it leaves it, within what it left;
+  // each offered one is accepted after it, and the staged one itself (its
+  // element used now) is not offered again.
+  const mutation first = menu.front();
+  REQUIRE(l.legal_mutations_after(0, {first}, out, &left).ok());
+  CHECK(left == mutation_budget - mutation_cost(costs, first));
+  league_deck d = l.deck_of(0);
+  REQUIRE(apply_mutations(costs, d, {first}).ok());
+  std::vector<mutation> expected;
+  legal_mutations(costs, d, left, expected);
+  CHECK(out == expected);
+  CHECK(std::find(out.begin(), out.end(), first) == out.end());
+  for (const mutation& m : out) {
+    league_op o = op(league_op_type::mutate, 0);
+    o.mutations = {first, m};
+    CHECK(l.check(o).ok());
+  }
+  league_op again = op(league_op_type::mutate, 0);
+  again.mutations = {first, first};
+  CHECK(l.check(again).error == league_error::mutation_refused);
+
+  // A staged list the op would refuse: the same refusal, nothing offered.
+  const league_refusal refused = l.legal_mutations_after(0, {first, first}, out);
+  CHECK(refused.error == league_error::mutation_refused);
+  CHECK(refused.index == 1);
+  CHECK(refused.mutation == l.check(again).mutation);
+  CHECK(out.empty());
+
+  // Once the player has acted, nothing more this phase.
+  league_op once = op(league_op_type::mutate, 0);
+  once.mutations = {first};
+  REQUIRE(l.apply(once).ok());
+  CHECK(l.legal_mutations_after(0, {}, out).error == league_error::already_done);
+  CHECK(out.empty());
+  REQUIRE(l.legal_mutations_after(1, {}, out).ok());
+  CHECK(!out.empty());
+}
+
+TEST_CASE("R15.5 a staged mutation may open one the deck did not allow before: the menu is the staged list's") {
+  // Why a client asks again after each staged mutation rather than keeping
+  // the first menu: covering an ability lets it be pasted back from another
+  // lab card (R6.2 no longer stops it), covering Vulnerability lets an AV in
+  // (E72). Found among a few leagues' decks.
+  bool found = false;
+  for (std::uint64_t seed = 1; seed <= 20 && !found; ++seed) {
+    rng r(seed);
+    league l = started(seed, r);
+    for (seat_t s = 0; s < league_players && !found; ++s) {
+      std::vector<mutation> menu, after;
+      REQUIRE(l.legal_mutations_after(s, {}, menu).ok());
+      for (const mutation& m : menu) {
+        REQUIRE(l.legal_mutations_after(s, {m}, after).ok());
+        for (const mutation& next : after)
+          if (std::find(menu.begin(), menu.end(), next) == menu.end()) {
+            found = true;
+            league_op o = op(league_op_type::mutate, s);
+            o.mutations = {next};
+            CHECK(l.check(o).error == league_error::mutation_refused);  // not alone
+            o.mutations = {m, next};
+            CHECK(l.check(o).ok());  // after m
+            break;
+          }
+        if (found) break;
+      }
+    }
+  }
+  CHECK(found);
+}
+
 TEST_CASE("R15 a whole league to the ranking; R16.1 its ops replay it exactly") {
   rng r(3);
   league l = started(77, r);

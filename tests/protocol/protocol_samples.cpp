@@ -278,6 +278,9 @@ void client_samples() {
       R"({"type":"add_bot","seat":-1})",
       R"({"type":"add_bot","seat":"1"})",
       R"({"type":"add_bot","name":"Robo"})",
+      R"({"type":"league_mutations"})",
+      R"({"type":"league_mutations","mutations":{"target":"troll"}})",
+      R"({"type":"league_mutations","mutations":[],"op":{"type":"pass"}})",
   };
   for (const char* text : invalid) emit_invalid(text);
 }
@@ -406,6 +409,26 @@ void league_samples(const cod::catalogue& cat) {
           if (!l.phase_done(s)) {
             std::vector<cod::mutation> menu;
             cod::legal_mutations(l.config().costs, l.deck_of(s), cod::mutation_budget, menu);
+            if (l.round() <= 2 && s <= 1) {
+              // The seat's view while it may act (you.legal_mutations), and
+              // its league_mutations after none, one, and a refused list.
+              emit("server/league", proto::make_league(nullptr, "la8bfd7f0cb", view(s, false)));
+              std::vector<std::vector<cod::mutation>> asked = {{}};
+              if (!menu.empty()) {
+                asked.push_back({menu.front()});
+                asked.push_back({menu.front(), menu.front()});
+              }
+              for (const auto& staged : asked) {
+                emit_client(proto::league_mutations_msg{22, proto::mutations_to_json(staged, cat)});
+                std::vector<cod::mutation> after;
+                cod::half_points left = 0;
+                const auto refused = l.legal_mutations_after(s, staged, after, &left);
+                emit(refused.ok() ? "server/league_mutations" : "server/error",
+                     refused.ok() ? proto::make_league_mutations(22, "la8bfd7f0cb", l.round(), left,
+                                                                 proto::mutations_to_json(after, cat))
+                                  : proto::make_league_refusal(22, proto::league_refusal_to_json(refused)));
+              }
+            }
             op.seat = s;
             op.type = menu.empty() || s == 3 ? cod::league_op_type::pass : cod::league_op_type::mutate;
             if (!menu.empty()) op.mutations = {menu[r.below(menu.size())]};

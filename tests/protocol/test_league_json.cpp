@@ -7,6 +7,7 @@
 
 #include "../shared/catalogue.hpp"
 #include "cod/protocol/league_json.hpp"
+#include "cod/protocol/mutation_json.hpp"
 
 using namespace cod;
 using json = nlohmann::json;
@@ -156,4 +157,40 @@ TEST_CASE("R15.2 E77 a player's view shows its own packet, picks, deck and lab, 
     CHECK(s["lab"].size() == 8);
   }
   CHECK(ex["mutations"].size() == played.mutation_record().size());
+}
+
+TEST_CASE("R15.4 the view lists the viewer's legal mutations while it may act: the engine's, in its order, its own only") {
+  const std::vector<std::string> names = {"ann", "bob", "cid", "dee"};
+  league l = play(1);
+  REQUIRE(l.stage() == league_stage::mutating);
+  for (seat_t s = 0; s < league_players; ++s) {
+    const json v = protocol::league_view_to_json(l, s, names);
+    std::vector<mutation> menu;
+    legal_mutations(l.config().costs, l.deck_of(s), mutation_budget, menu);
+    REQUIRE(!menu.empty());
+    const json& listed = v["you"]["legal_mutations"];
+    REQUIRE(listed.size() == menu.size());
+    for (std::size_t i = 0; i < menu.size(); ++i) {
+      // Each entry reads back as the engine's mutation, in the same place.
+      const auto back = protocol::mutation_from_json(listed[i], shipped());
+      REQUIRE(back.ok());
+      CHECK(back.m == menu[i]);
+    }
+  }
+  CHECK_FALSE(protocol::league_view_to_json(l, no_seat, names).dump().find("legal_mutations") != std::string::npos);
+  // Once the viewer has acted (a pass), no list for it; the others keep theirs.
+  league_op pass;
+  pass.type = league_op_type::pass;
+  pass.seat = 0;
+  REQUIRE(l.apply(pass).ok());
+  CHECK_FALSE(protocol::league_view_to_json(l, 0, names)["you"].contains("legal_mutations"));
+  CHECK(protocol::league_view_to_json(l, 1, names)["you"].contains("legal_mutations"));
+  // While the duels are played: nobody's.
+  for (seat_t s = 1; s < league_players; ++s) {
+    pass.seat = s;
+    REQUIRE(l.apply(pass).ok());
+  }
+  REQUIRE(l.stage() == league_stage::playing);
+  for (seat_t s = 0; s < league_players; ++s)
+    CHECK_FALSE(protocol::league_view_to_json(l, s, names)["you"].contains("legal_mutations"));
 }

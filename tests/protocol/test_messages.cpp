@@ -75,6 +75,8 @@ std::vector<proto::client_message> every_message() {
       proto::history_msg{"h", 41},
       proto::add_bot_msg{14},
       proto::add_bot_msg{"b", 3},
+      proto::league_mutations_msg{15, json::array()},
+      proto::league_mutations_msg{"m", json::array({{{"target", "troll"}, {"source", "brute"}, {"element", "hp"}}})},
   };
 }
 
@@ -97,7 +99,7 @@ TEST_CASE("every client message round trips through its wire form") {
     types.emplace_back(proto::message_type(m));
   }
   for (const char* t : {"hello", "list_rooms", "create_room", "join", "resume", "spectate", "act",
-                        "leave", "ping", "tournament_join", "history", "add_bot"})
+                        "leave", "ping", "tournament_join", "history", "add_bot", "league_mutations"})
     CHECK(std::find(types.begin(), types.end(), t) != types.end());
 }
 
@@ -321,6 +323,9 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"add_bot","seat":4})", E::bad_field_value, "seat"},
       {R"({"type":"add_bot","seat":"1"})", E::bad_field_type, "seat"},
       {R"({"type":"add_bot","deck":1})", E::unknown_field, "deck"},
+      {R"({"type":"league_mutations"})", E::missing_field, "mutations"},
+      {R"({"type":"league_mutations","mutations":{}})", E::bad_field_type, "mutations"},
+      {R"({"type":"league_mutations","mutations":[],"seat":1})", E::unknown_field, "seat"},
       {R"({"type":"hello"})", E::missing_field, "version"},
       {R"({"type":"hello","version":"1"})", E::bad_field_type, "version"},
       {R"({"type":"hello","version":1.0})", E::bad_field_type, "version"},

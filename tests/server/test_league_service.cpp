@@ -48,6 +48,9 @@ struct fixture {
       return svc->follow(t, id, std::move(p));
     };
     h.lsvc.league_act = [this](std::string_view t, const json& id, const json& op) { return svc->act(t, id, op); };
+    h.lsvc.league_mutations = [this](std::string_view t, const json& id, const json& staged) {
+      return svc->legal_mutations(t, id, staged);
+    };
     h.lsvc.find_event_seat = [this](std::string_view t, const std::string&) { return svc->find_seat(t); };
   }
 
@@ -172,6 +175,43 @@ seated join_duel(fixture& f, players& p, int s) {
   CHECK(joined->at("room") == out.room);
   CHECK(joined->at("seat") == out.seat);
   return out;
+}
+
+// The league as the engine has it, from the export's ops replayed (the
+// server's own value is private to it).
+league replayed_league(fixture& f, const std::string& id) {
+  const json exported = f.ok("GET", "/admin/api/leagues/" + id + "/export");
+  std::vector<league_op> ops;
+  for (const auto& o : exported.at("league").at("ops")) {
+    std::string error;
+    auto op = protocol::league_op_from_json(o, shipped(), error);
+    REQUIRE_MESSAGE(op, error);
+    ops.push_back(*op);
+  }
+  league out;
+  int failed_at = 0;
+  REQUIRE(replay_league(shipped(), league_config{99, {"initiation", "treachery"}, mutation_costs::ruling()}, ops, out,
+                        failed_at)
+              .ok());
+  return out;
+}
+
+// The engine's legal_mutations for `seat`'s deck as it stands and `left`
+// half points, on the wire.
+json engine_menu(const league& l, seat_t seat, half_points left = mutation_budget) {
+  std::vector<mutation> menu;
+  legal_mutations(l.config().costs, l.deck_of(seat), left, menu);
+  return protocol::mutations_to_json(menu, shipped());
+}
+
+// One league_mutations request of seat `s`: its reply (league_mutations or an error).
+json ask_menu(players& p, int s, const json& staged) {
+  p.c[s].say({{"type", "league_mutations"}, {"id", 5}, {"mutations", staged}});
+  auto msgs = p.c[s].take();
+  INFO(json(msgs).dump());
+  REQUIRE(msgs.size() == 1);  // a reply only: nothing changed, nobody was told
+  CHECK(msgs[0].at("id") == 5);
+  return msgs[0];
 }
 
 }  // namespace
@@ -499,6 +539,160 @@ TEST_CASE("league over the wire: draft, decks, mutations with refusals, duels wi
   auto late = f.h.connect();
   late.say({{"type", "tournament_join"}, {"id", 1}, {"token", tokens[0]}, {"deck", {{"preconstructed", 1}}}});
   CHECK(late.expect("error").at("code") == "tournament_over");
+}
+
+}  // namespace cod::server::test
+
+namespace cod::server::test {
+
+TEST_CASE("league legal mutations: the view lists the engine's, only to its player; each accepted, others refused") {
+  memory_store store(memory_store::callbacks::run_inline);
+  fixture f(&store);
+  const json created = f.ok("POST", "/admin/api/leagues", league_body(), 201);
+  const std::string id = created.at("league");
+  players p = follow_all(f, created);
+  // Drafting and building: nothing to mutate, no list.
+  for (int s = 0; s < 4; ++s) CHECK_FALSE(p.view[s].at("you").contains("legal_mutations"));
+  draft_all(p);
+  build_all(p);
+  REQUIRE(p.view[0].at("stage") == "mutating");
+
+  // R15.4: each player's view lists the engine's legal_mutations for its
+  // deck as it stands and the phase's 2.5 points, in the engine's order.
+  league l = replayed_league(f, id);
+  for (int s = 0; s < 4; ++s) {
+    const json& listed = p.view[s].at("you").at("legal_mutations");
+    CHECK(listed == engine_menu(l, static_cast<seat_t>(s)));
+    CHECK(listed.size() > 20);
+    // Never another player's cards: none of seat t's drafted cards (deck
+    // and lab) is named in seat s's view, its list included.
+    for (int t = 0; t < 4; ++t)
+      if (t != s)
+        for (card_id c : l.drafted(static_cast<seat_t>(t)))
+          CHECK(p.view[s].dump().find("\"" + shipped().def(c).id + "\"") == std::string::npos);
+  }
+  // The public view (the organiser's) has no player's list.
+  CHECK(f.ok("GET", "/admin/api/leagues/" + id).dump().find("legal_mutations") == std::string::npos);
+
+  // league_mutations: the same list for nothing staged; after a staged
+  // mutation, the engine's list for the deck as it leaves it, within the
+  // points it leaves; a staged list the league would refuse, refused alike.
+  const json listed0 = p.view[0].at("you").at("legal_mutations");
+  json r = ask_menu(p, 0, json::array());
+  REQUIRE(r.at("type") == "league_mutations");
+  CHECK(r.at("league") == id);
+  CHECK(r.at("round") == 1);
+  CHECK(r.at("points_left") == 2.5);
+  CHECK(r.at("legal_mutations") == listed0);
+  const json first = listed0[0];
+  const auto first_m = protocol::mutation_from_json(first, shipped());
+  REQUIRE(first_m.ok());
+  r = ask_menu(p, 0, json::array({first}));
+  REQUIRE(r.at("type") == "league_mutations");
+  league_deck after_first = l.deck_of(0);
+  half_points spent = 0;
+  REQUIRE(apply_mutations(l.config().costs, after_first, {first_m.m}, &spent).ok());
+  CHECK(r.at("points_left") == (mutation_budget - spent) / 2.0);
+  {
+    std::vector<mutation> menu;
+    legal_mutations(l.config().costs, after_first, mutation_budget - spent, menu);
+    CHECK(r.at("legal_mutations") == protocol::mutations_to_json(menu, shipped()));
+  }
+  const json after_listed = r.at("legal_mutations");
+  REQUIRE(!after_listed.empty());
+  r = ask_menu(p, 0, json::array({first, first}));
+  CHECK(r.at("code") == "league_refused");
+  CHECK(r.at("refusal").at("error") == "mutation_refused");
+  CHECK(r.at("refusal").at("index") == 1);
+  json broken = first;
+  broken["element"] = "colour";
+  r = ask_menu(p, 0, json::array({broken}));
+  CHECK(r.at("code") == "bad_field_value");
+  CHECK(r.at("field") == "mutations[0].element");
+  auto stranger = f.h.connect();
+  stranger.say({{"type", "league_mutations"}, {"id", 2}, {"mutations", json::array()}});
+  CHECK(stranger.expect("error").at("code") == "not_in_league");
+  // Asking changed nothing: the league is as it was, nobody was pushed.
+  p.refresh();
+  CHECK(p.view[0].at("you").at("mutations").empty());
+  CHECK(replayed_league(f, id).digest() == l.digest());
+
+  // A mutation the list lacks is refused by league_act: the first mana,
+  // AV or HP of a lab card onto a deck card that is not listed.
+  json unlisted;
+  for (const auto& d : p.view[0].at("you").at("deck"))
+    for (const auto& lab : p.view[0].at("you").at("lab"))
+      for (const char* element : {"mana", "av", "hp"}) {
+        json m = {{"target", d.at("card").at("id")}, {"source", lab.at("card")}, {"element", element}};
+        if (unlisted.is_null() && std::find(listed0.begin(), listed0.end(), m) == listed0.end()) unlisted = m;
+      }
+  REQUIRE(unlisted.is_object());
+  r = p.act(0, {{"type", "mutate"}, {"mutations", {unlisted}}});
+  CHECK(r.at("code") == "league_refused");
+  CHECK(r.at("refusal").at("error") == "mutation_refused");
+
+  // Every listed mutation is accepted by a league_act, alone; and every one
+  // listed after `first`, after it. Each on its own copy of the league (a
+  // phase takes one act): the saved league loaded by a fresh server.
+  const stored_league saved = read_leagues(store).at(0);
+  auto act_on_copy = [&](const json& list) {
+    memory_store copy(memory_store::callbacks::run_inline);
+    copy.save_league(saved, [](const status& st) { REQUIRE(st); });
+    fixture g(&copy);
+    g.svc->load();
+    players one;
+    one.c.push_back(g.h.connect());
+    one.c[0].say({{"type", "league_join"}, {"id", 1}, {"token", p.tokens[0]}});
+    one.c[0].expect("league");
+    return one.act(0, {{"type", "mutate"}, {"mutations", list}});
+  };
+  auto accepted = [&](const json& list) {
+    const json reply = act_on_copy(list);
+    INFO(list.dump() << " -> " << reply.dump());
+    REQUIRE(reply.at("type") == "league");
+    const json& done = reply.at("view").at("you").at("mutations");
+    REQUIRE(done.size() == list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) CHECK(done[i].at("mutation") == list[i]);
+    // Acted: no list any more in this phase.
+    CHECK_FALSE(reply.at("view").at("you").contains("legal_mutations"));
+  };
+  for (const json& m : listed0) accepted(json::array({m}));
+  for (const json& m : after_listed) accepted(json::array({first, m}));
+  // And the copy refuses what the list lacks, as the league did.
+  CHECK(act_on_copy(json::array({unlisted})).at("code") == "league_refused");
+
+  // In the league itself: seat 0 sends one listed mutation; its view has
+  // no list any more, the others' still have theirs, unchanged.
+  r = p.act(0, {{"type", "mutate"}, {"mutations", {first}}});
+  REQUIRE(r.at("type") == "league");
+  CHECK_FALSE(r.at("view").at("you").contains("legal_mutations"));
+  p.refresh();
+  CHECK(p.view[1].at("you").at("legal_mutations") == engine_menu(l, 1));
+  CHECK(ask_menu(p, 0, json::array()).at("refusal").at("error") == "already_done");
+
+  // Round 2: the lists are the engine's for the decks as mutated (seat 0's
+  // mutated element and used lab element are no longer offered).
+  for (int s = 1; s < 4; ++s) REQUIRE(p.act(s, {{"type", "pass"}}).at("type") == "league");
+  p.refresh();
+  REQUIRE(p.view[0].at("stage") == "playing");
+  CHECK_FALSE(p.view[1].at("you").contains("legal_mutations"));
+  f.ok("POST", "/admin/api/leagues/" + id + "/result", {{"table", 0}, {"winner", nullptr}, {"reason", "test"}});
+  f.ok("POST", "/admin/api/leagues/" + id + "/result", {{"table", 1}, {"winner", nullptr}, {"reason", "test"}});
+  p.refresh();
+  REQUIRE(p.view[0].at("stage") == "mutating");
+  REQUIRE(p.view[0].at("round") == 2);
+  l = replayed_league(f, id);
+  for (int s = 0; s < 4; ++s) CHECK(p.view[s].at("you").at("legal_mutations") == engine_menu(l, static_cast<seat_t>(s)));
+  const json round2 = p.view[0].at("you").at("legal_mutations");
+  REQUIRE(!round2.empty());
+  for (const json& m : round2) {
+    CHECK(m != first);
+    // R15.4, R15.5: the mutated element is not covered again; the lab element is used.
+    if (m.at("element") == first.at("element") && first.at("element") != "ability") {
+      CHECK(m.at("target") != first.at("target"));
+      CHECK(m.at("source") != first.at("source"));
+    }
+  }
 }
 
 }  // namespace cod::server::test

@@ -138,6 +138,15 @@ class league {
   bool has_deck(seat_t seat) const { return !decks_[seat].deck.empty(); }
   // Who has acted in the current mutation phase.
   bool phase_done(seat_t seat) const { return phase_done_[seat]; }
+  // R15.4: what `seat` may still add to its phase's list after `staged`
+  // (mutations chosen, not yet sent; empty: the deck as it stands): the
+  // engine's legal_mutations for its deck as `staged` leaves it, within the
+  // points `staged` leaves (`points_left`, when given). Refused as a mutate
+  // op of `staged` would be (wrong_stage, already_done, mutation_refused
+  // with its index; an empty `staged` only for the first two), `out`
+  // empty then. What a client offers instead of judging the rules itself.
+  league_refusal legal_mutations_after(seat_t seat, const std::vector<mutation>& staged, std::vector<mutation>& out,
+                                       half_points* points_left = nullptr) const;
   // The current round's duels (stage playing or mutating), or any round's.
   const league_table& table(int round, int t) const { return tables_[round - 1][t]; }
   std::vector<league_standing> standings() const;

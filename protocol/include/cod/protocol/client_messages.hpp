@@ -215,6 +215,19 @@ struct league_act_msg {
   bool operator==(const league_act_msg&) const = default;
 };
 
+// A followed league's player asks what it may add to its mutation phase's
+// list (R15.4): {"type": "league_mutations", "mutations": [the mutations it
+// has chosen, not yet sent, in order]}. The reply (league_mutations) lists
+// the engine's legal mutations of its deck as those leave it, within the
+// points they leave; nothing changes. The mutations stay JSON here, as
+// league_act's op: they name cards of the league's catalogue.
+struct league_mutations_msg {
+  static constexpr std::string_view type = "league_mutations";
+  nlohmann::json id;
+  nlohmann::json mutations = nlohmann::json::array();  // an array (maybe empty)
+  bool operator==(const league_mutations_msg&) const = default;
+};
+
 // A seated player of a waiting room fills a free seat with the server's own
 // player (a house bot: random legal actions; docs/protocol.md, "add_bot"):
 // {"type": "add_bot", "seat": n} (optional: the lowest free seat).
@@ -238,7 +251,7 @@ struct add_bot_msg {
 using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
                                     tournament_join_msg, draft_pick_msg, history_msg,
-                                    league_join_msg, league_act_msg, add_bot_msg>;
+                                    league_join_msg, league_act_msg, add_bot_msg, league_mutations_msg>;
 
 namespace detail {
 template <class... Ms>

@@ -22,6 +22,10 @@
 
 namespace cod::protocol {
 
+// The most mutations a mutate op (or a league_mutations request) may list:
+// far more than a phase's 2.5 points buy at the ruling's costs.
+inline constexpr std::size_t max_phase_mutations = 32;
+
 nlohmann::json league_op_to_json(const league_op& op, const catalogue& cat);
 // nullopt and a sentence naming the field in `error` when `j` is not an op.
 // Shape and names only: league::apply checks the rules.
@@ -38,8 +42,10 @@ nlohmann::json league_refusal_to_json(const league_refusal& r);
 // The viewer's own only (R16.2; E77: picks are secret; R15.2: a lab is
 // never shown to another): its packet and picks while drafting, its 16
 // drafted cards, its deck as mutated (each card's definition and which
-// elements are mutated), its lab (which elements are used) and its
-// mutations. Others' decks become public with their duels (state.cards).
+// elements are mutated), its lab (which elements are used), its
+// mutations, and while it may act in a mutation phase the mutations its
+// deck allows now (legal_mutations, the engine's list). Others' decks
+// become public with their duels (state.cards).
 nlohmann::json league_view_to_json(const league& l, seat_t viewer, const std::vector<std::string>& names);
 
 // The organiser's and admin's export: everything, secrets included (every

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -43,5 +44,8 @@ struct mutation_result {
 // Shape and names only: apply_mutations checks the rules (R15.5).
 mutation_result mutation_from_json(const nlohmann::json& j, const catalogue& cat);
 nlohmann::json mutation_to_json(const mutation& m, const catalogue& cat);
+// A list of mutations, each as mutation_to_json, in the list's order (a
+// player's menu: the league view's you.legal_mutations, league_mutations).
+nlohmann::json mutations_to_json(const std::vector<mutation>& ms, const catalogue& cat);
 
 }  // namespace cod::protocol

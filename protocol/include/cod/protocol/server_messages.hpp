@@ -152,7 +152,13 @@ nlohmann::json make_pong(const nlohmann::json& id);
 // league_view_to_json gives it: league_join's and an accepted league_act's
 // reply (with the request's id), then pushed (without) on every change.
 nlohmann::json make_league(const nlohmann::json& id, std::string_view league, nlohmann::json view);
-// A league_act the league's rules refused: error league_refused, its
+// R15.4: reply to league_mutations: {"type": "league_mutations", "league",
+// "round", "points_left", "legal_mutations"}: what the player may add after
+// the mutations it asked about (mutations_to_json's list, the engine's
+// order), and the phase's points they leave (half points here).
+nlohmann::json make_league_mutations(const nlohmann::json& id, std::string_view league, int round,
+                                     int points_left_halves, nlohmann::json legal_mutations);
+// A league_act (or league_mutations) the league's rules refused: error league_refused, its
 // "refusal" as league_refusal_to_json gives it (the message is its sentence).
 nlohmann::json make_league_refusal(const nlohmann::json& id, nlohmann::json refusal);
 // One entry of a history reply: the events of the action `seq` (0: the

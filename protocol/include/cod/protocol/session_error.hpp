@@ -45,8 +45,8 @@ enum class session_errc : std::uint8_t {
   // Added with the legal actions on the wire:
   stale_action,          // act, draft_pick: its "seq" is not the room's current one (something happened since)
   // Added with the mutation league (R15; league_join, league_act):
-  not_in_league,         // league_act before a league_join on this connection
-  league_refused,        // league_act: the league refused the op ("refusal" says which rule)
+  not_in_league,         // league_act, league_mutations before a league_join on this connection
+  league_refused,        // league_act: the league refused the op ("refusal" says which rule); league_mutations: it would
   // Added with the house bots (add_bot):
   bot_refused,           // add_bot: this room takes no bot (tournament/league, drafted, or no longer waiting)
 };

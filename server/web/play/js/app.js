@@ -433,6 +433,8 @@ function onLeague(msg) {
   if (!app.league.screen) {
     app.league.screen = new LeagueScreen(clear($("#league")), app.cat, {
       act: (op) => leagueAct(op),
+      // What the mutation list allows next (league_mutations): the reply, or a rejection.
+      mutations: (list) => app.conn.request("league_mutations", { mutations: list }),
       playDuel: () => playLeagueDuel(),
       leave: () => leaveLeague(),
     });

@@ -1,17 +1,19 @@
 // The league screen (R15; docs/protocol.md "league_join", "league_act",
-// "league"): a mutation league player's own view, redrawn from every
-// `league` message. By stage: the draft (the packet to keep one card of),
-// the deck chosen from the 16 drafted cards, the mutation phase (a list of
-// mutations with the points left and the card as it will be), the duel of
-// the round; always the standings and the schedule. The server judges every
-// rule: what this screen works out before sending (costs, the card after,
-// "the server will refuse this") is a help, never a reason not to send.
+// "league_mutations", "league"): a mutation league player's own view,
+// redrawn from every `league` message. By stage: the draft (the packet to
+// keep one card of), the deck chosen from the 16 drafted cards, the
+// mutation phase (a list of mutations with the points left and the card as
+// it will be), the duel of the round; always the standings and the
+// schedule. The server judges every rule: the mutations offered are the
+// ones it lists (view.you.legal_mutations for the deck as it stands, a
+// league_mutations reply after each mutation added to the list), never the
+// screen's own reading of R15.4–R15.5; what it works out itself (costs, the
+// card after) is only shown.
 import { h, clear } from "./dom.js";
 import { abilityLabel } from "./catalogue.js";
-import { LEAGUE_WORDS as W, MUTATION_CHECKS, leagueRefusalWords, errorWords, pointsWords } from "./words.js";
+import { LEAGUE_WORDS as W, leagueRefusalWords, errorWords, pointsWords } from "./words.js";
 
 const ELEMENTS = ["mana", "av", "hp", "ability"];
-const STAT_CAP = 9; // R15.5
 
 // m:ss, h:mm:ss, or days and hours (a phase clock may be a week).
 function fmtLeft(ms) {
@@ -22,7 +24,7 @@ function fmtLeft(ms) {
   return `${Math.floor(s / 60)}:${pad(s % 60)}`;
 }
 
-// ---- the mutation rules, as a help (mirrors engine/src/mutation.cpp) ----
+// ---- the cards as a list leaves them (the preview; mirrors engine/src/mutation.cpp's apply) ----
 
 // A card as the screen works with it: {id, name, type, mana, av (null: X), hp, abilities: [{ability, aura}]}.
 function modelOf(def, id) {
@@ -61,6 +63,8 @@ function copyState(s) {
   };
 }
 
+// R15.6: what a mutation costs, from the league's table (shown; the
+// server's list already keeps to the points left).
 export function mutationCost(costs, m) {
   if (m.element !== "ability") return costs[m.element] ?? 0;
   let p = (costs.abilities || {})[m.ability] ?? 0;
@@ -68,57 +72,11 @@ export function mutationCost(costs, m) {
   return p;
 }
 
-// What the server would refuse in `m` on `s` (R15.4, R15.5, E72–E75), as
-// its refusal's detail, or null.
-function check(s, m) {
-  const t = s.deck.find((d) => d.card.id === m.target);
-  if (!t) return "not_in_deck";
-  const src = s.lab.find((l) => l.id === m.source);
-  if (!src) return "not_in_lab";
-  if (t.card.type !== "creature") return "incantation_never_mutates";
-  const from = src.card;
-  switch (m.element) {
-    case "mana":
-      if (src.used.mana) return "element_used";
-      return t.mutated.mana ? "already_mutated" : null;
-    case "av":
-      if (from.av === null) return "no_such_element";
-      if (src.used.av) return "element_used";
-      if (t.mutated.av) return "already_mutated";
-      if (t.card.av === null) return "attack_value_is_x";
-      if (from.av > STAT_CAP) return "above_nine";
-      return from.av < t.card.av ? "value_lowered" : null;
-    case "hp":
-      if (from.type !== "creature") return "no_such_element";
-      if (src.used.hp) return "element_used";
-      if (t.mutated.hp) return "already_mutated";
-      if (from.hp > STAT_CAP) return "above_nine";
-      return from.hp < t.card.hp ? "value_lowered" : null;
-    case "ability": {
-      if (!from.abilities.some((a) => a.ability === m.ability && a.aura === !!m.aura)) return "no_such_element";
-      if ((m.aura ? src.used.auras : src.used.abilities).has(m.ability)) return "element_used";
-      const own = ownOf(t.card);
-      const auras = aurasOf(t.card);
-      if (!own.length && !auras.length) return "nothing_to_cover";
-      const covers = m.covers || [];
-      if (new Set(covers).size !== covers.length) return "wrong_cover";
-      if (m.covers_aura ? covers.length !== 1 : covers.length !== (m.aura ? 2 : 1)) return "wrong_cover";
-      if (!covers.every((c) => (m.covers_aura ? auras : own).includes(c))) return "nothing_to_cover";
-      if (covers.some((c) => (m.covers_aura ? t.mutated.auras : t.mutated.abilities).has(c))) return "already_mutated";
-      const ownAfter = m.covers_aura ? own : own.filter((a) => !covers.includes(a));
-      const aurasAfter = m.covers_aura ? auras.filter((a) => !covers.includes(a)) : auras;
-      if (m.aura) return aurasAfter.length ? "second_aura" : null;
-      return ownAfter.includes(m.ability) ? "same_ability_twice" : null;
-    }
-    default:
-      return "no_such_element";
-  }
-}
-
-// Applies a mutation `check` accepted; `changed` marks what this list changed.
+// Applies a mutation to the preview's state; `changed` marks what this list changed.
 function apply(s, m) {
   const t = s.deck.find((d) => d.card.id === m.target);
   const src = s.lab.find((l) => l.id === m.source);
+  if (!t || !src) return;
   if (m.element !== "ability") {
     t.card[m.element] = src.card[m.element];
     t.mutated[m.element] = src.used[m.element] = t.changed[m.element] = true;
@@ -136,27 +94,35 @@ function apply(s, m) {
   else if (wasX) t.card.av = 0;
 }
 
-// A list applied in order (E75): the state after it, and for each mutation
-// what the server would refuse (null: nothing) — the points included. A
-// mutation the check doubts is applied all the same when it can be (a
-// creature of the deck, a card of the lab): the preview shows what is
-// asked for, the warning says what the server will likely say.
-function simulate(base, list, costs, points) {
+// The deck and lab after a list, in order (E75): what the preview draws.
+function after(base, list) {
   const s = copyState(base);
-  let spent = 0;
-  const problems = list.map((m) => {
-    const e = check(s, m);
-    spent += mutationCost(costs, m);
-    if (!["not_in_deck", "not_in_lab", "incantation_never_mutates"].includes(e)) apply(s, m);
-    return e || (spent > points ? "over_budget" : null);
-  });
-  return { state: s, problems, spent };
+  for (const m of list) apply(s, m);
+  return s;
+}
+
+// ---- what the server allows (R15.4, R15.5: its list, not ours) ----
+
+// A mutation as a key, the same for the server's entry and the form's: the
+// defaults made explicit, what it covers in any order.
+export function mutationKey(m) {
+  const head = `${m.target}|${m.source}|${m.element}`;
+  if (m.element !== "ability") return head;
+  return `${head}|${abilityKey(m.ability, m.aura)}|${[...(m.covers || [])].sort().join(",")}|${m.covers_aura ? 1 : 0}`;
+}
+
+const listKey = (list) => list.map(mutationKey).join(";");
+
+// A menu: the mutations the server lists as allowed next, by key.
+function menuOf(list, left) {
+  return { list, keys: new Set(list.map(mutationKey)), left };
 }
 
 // ---- the screen ----
 
 export class LeagueScreen {
-  // actions: {act(op) -> Promise (rejects with the refusal), playDuel() -> Promise, leave()}
+  // actions: {act(op) -> Promise (rejects with the refusal), mutations(list) -> Promise (the
+  // league_mutations reply; rejects with the refusal), playDuel() -> Promise, leave()}
   constructor(root, catalogue, actions) {
     this.root = root;
     this.cat = catalogue;
@@ -182,6 +148,13 @@ export class LeagueScreen {
     this.pending = [];
     this.refusal = null; // {text, index}
     this.form = { target: "", source: "", element: "mana", pick: "", covers: new Set() };
+    // The server's menus after a non-empty list (league_mutations), by the
+    // list's key: {list, keys, left} or {refused: error}. The deck changes
+    // only by this player's own act, which ends the phase: a menu holds
+    // for the whole phase.
+    this.menus = new Map();
+    this.asking = null; // the key of the list being asked about
+    this.menuFailed = null; // the key of a list whose asking failed (not a refusal)
   }
 
   _build() {
@@ -290,6 +263,7 @@ export class LeagueScreen {
       this._resetPhase();
     }
     this.base = v.you && v.you.deck ? deckState(v, this.cat) : null;
+    this.menuFailed = null; // a new view (a reconnection's too): ask again
     this.render();
   }
 
@@ -495,6 +469,7 @@ export class LeagueScreen {
     for (const el of [this.mutForm, this.listEl, this.pointsEl, this.sendBtn, this.passBtn, this.previewEl.parentElement]) el.hidden = done;
     if (done) this.refusalEl.textContent = "";
     if (!done && this.base) {
+      this._askMenu();
       this._fillForm();
       this._formChanged(null);
     }
@@ -509,41 +484,114 @@ export class LeagueScreen {
     this.deadlineEl.hidden = !text;
   }
 
-  // The state after the list (and `extra`, the form's mutation, if any).
-  _after(extra = null) {
-    const list = extra ? [...this.pending, extra] : this.pending;
-    return simulate(this.base, list, this.view.costs, this.view.points);
+  // What the server allows after the list: the view's own list for an
+  // empty one (the deck as it stands, the phase's points), else its reply
+  // to league_mutations for this list; null while it is asked.
+  _menu() {
+    if (!this.pending.length) return menuOf((this.view.you && this.view.you.legal_mutations) || [], this.view.points);
+    return this.menus.get(listKey(this.pending)) || null;
   }
 
-  // Options of a <select>, keeping the chosen value while it is offered.
+  // R15.4, E75: a mutation added to the list is judged against the deck as
+  // the earlier ones leave it, within the points they leave; only the
+  // server knows what that allows (a covered ability may be pasted back,
+  // an element is used): it is asked once per list. The reply redraws.
+  _askMenu() {
+    const key = listKey(this.pending);
+    if (!this.pending.length || this._menu() || this.asking || this.menuFailed === key) return;
+    const phase = this.phaseKey;
+    this.asking = key;
+    this.mutForm.dataset.menu = "asking";
+    this.actions.mutations(this.pending.map((m) => ({ ...m }))).then(
+      (r) => { if (this.phaseKey === phase) this.menus.set(key, menuOf(r.legal_mutations || [], r.points_left)); },
+      (e) => {
+        if (this.phaseKey !== phase) return;
+        // A refusal of the league (a list that cannot be sent: a mutation
+        // that needed one taken out since) holds for the phase; anything
+        // else (a lost connection) is asked again with the next view or list.
+        if (e && e.code === "league_refused") {
+          this.menus.set(key, { refused: e });
+        } else {
+          this.menuFailed = key;
+          this.refusal = { text: errorWords(e), index: null };
+        }
+      },
+    ).finally(() => {
+      if (this.asking === key) this.asking = null;
+      if (this.phaseKey === phase && this.view.stage === "mutating") this.render();
+    });
+  }
+
+  // The list's state against the server's menu: a refusal of it (the
+  // mutation at fault marked), or none.
+  _menuRefusal() {
+    const menu = this.pending.length ? this.menus.get(listKey(this.pending)) : null;
+    if (!menu || !menu.refused) return null;
+    const e = menu.refused;
+    const r = e.refusal || {};
+    return {
+      text: leagueRefusalWords(e, (i) => this.pending[i] ? this.describe(this.pending[i]) : "", true),
+      index: Number.isInteger(r.index) ? r.index : null,
+    };
+  }
+
+  // The deck and lab after the list (and `extra`, the form's mutation, if any).
+  _after(extra = null) {
+    return after(this.base, extra ? [...this.pending, extra] : this.pending);
+  }
+
+  // Options of a <select>, keeping the chosen value while it is there (an
+  // option the menu does not offer is disabled: it cannot be chosen, and
+  // one chosen before stays shown, not added); else the first enabled.
   _options(sel, options, value) {
     clear(sel);
     for (const o of options) sel.append(h("option", { value: o.value, disabled: o.disabled }, o.label));
-    sel.value = options.some((o) => o.value === value) ? value : options.length ? options[0].value : "";
+    const first = options.find((o) => !o.disabled);
+    sel.value = options.some((o) => o.value === value) ? value : first ? first.value : "";
     return sel.value;
+  }
+
+  // The menu's entries that agree with the form so far (`upTo`: the form's
+  // fields to hold them to, in the form's order).
+  _offered(menu, upTo) {
+    const f = this.form;
+    const [ability, aura] = (f.pick || "|").split("|");
+    const tests = {
+      target: (m) => m.target === f.target,
+      source: (m) => m.source === f.source,
+      element: (m) => m.element === f.element,
+      pick: (m) => m.ability === ability && !!m.aura === (aura === "1"),
+    };
+    return ((menu && menu.list) || []).filter((m) => upTo.every((k) => !f[k] || tests[k](m)));
   }
 
   _fillForm() {
     const costs = this.view.costs;
-    const s = this._after().state;
+    const s = this._after();
+    const menu = this._menu();
     // The creatures as they are now (the preview shows them after the list).
     const option = (c) => W.cardOption(c, this._abilities(c));
-    const targets = this.base.deck.filter((d) => d.card.type === "creature").map((d) => ({ value: d.card.id, label: option(d.card) }));
+    const offered = (field, upTo, value) => this._offered(menu, upTo).some((m) => m[field] === value);
+    const targets = this.base.deck.filter((d) => d.card.type === "creature")
+      .map((d) => ({ value: d.card.id, label: option(d.card), disabled: !offered("target", [], d.card.id) }));
     this.form.target = this._options(this.targetSel, [{ value: "", label: W.chooseTarget }, ...targets], this.form.target);
-    const sources = s.lab.map((l) => ({ value: l.id, label: option(l.card) }));
+    const sources = s.lab.map((l) => ({ value: l.id, label: option(l.card), disabled: !offered("source", ["target"], l.id) }));
     this.form.source = this._options(this.sourceSel, [{ value: "", label: W.chooseSource }, ...sources], this.form.source);
     const src = s.lab.find((l) => l.id === this.form.source);
     const elements = ELEMENTS.map((e) => {
       const value = src && e !== "ability" ? src.card[e] : null;
       const none = src && ((e === "hp" && src.card.type !== "creature") || (e === "av" && src.card.av === null) || (e === "ability" && !src.card.abilities.length));
       const used = src && e !== "ability" && src.used[e];
-      return { value: e, label: W.elementOption(e, value, e === "ability" ? null : costs[e], none, used) };
+      return {
+        value: e, label: W.elementOption(e, value, e === "ability" ? null : costs[e], none, used),
+        disabled: !offered("element", ["target", "source"], e),
+      };
     });
     this.form.element = this._options(this.elementSel, elements, this.form.element);
   }
 
-  // The form's inputs changed: the dependent choices, the cost, the check,
-  // the preview.
+  // The form's inputs changed: the dependent choices, the cost, what the
+  // server's menu says of it, the preview.
   _formChanged(what) {
     if (what === "target") this.form.target = this.targetSel.value;
     if (what === "source") this.form.source = this.sourceSel.value;
@@ -552,21 +600,27 @@ export class LeagueScreen {
     if (what === "target") this.form.covers = new Set();
     if (what === "source" || what === "target") this._fillForm();
     const costs = this.view.costs;
-    const s = this._after().state;
+    const menu = this._menu();
+    const s = this._after();
     const src = s.lab.find((l) => l.id === this.form.source);
     const tgt = s.deck.find((d) => d.card.id === this.form.target);
     const isAbility = this.form.element === "ability";
     this.abilityRow.hidden = !isAbility;
     this.coversEl.hidden = !isAbility;
     if (isAbility) {
+      const abilities = this._offered(menu, ["target", "source", "element"]);
       const picks = (src ? src.card.abilities : []).map((a) => ({
         value: abilityKey(a.ability, a.aura),
         label: W.abilityOption(W.aura(abilityLabel(a.ability), a.aura), costs.abilities[a.ability] ?? 0,
           (a.aura ? src.used.auras : src.used.abilities).has(a.ability)),
+        disabled: !abilities.some((m) => m.ability === a.ability && !!m.aura === a.aura),
       }));
       this.form.pick = this._options(this.abilitySel, picks.length ? picks : [{ value: "", label: W.noAbility }], this.form.pick);
-      // What the new ability goes over: the target's abilities as the list leaves them.
+      // What the new ability goes over: the target's abilities as the list
+      // leaves them; only those some listed mutation covers can be ticked.
       const offered = tgt ? tgt.card.abilities : [];
+      const covering = this._offered(menu, ["target", "source", "element", "pick"]);
+      const coverable = (a) => covering.some((m) => !!m.covers_aura === a.aura && (m.covers || []).includes(a.ability));
       for (const k of [...this.form.covers]) if (!offered.some((a) => abilityKey(a.ability, a.aura) === k)) this.form.covers.delete(k);
       // Redrawn on every change: the focus goes back to the same box.
       const focused = this.coversEl.contains(document.activeElement) ? document.activeElement.dataset.cover : null;
@@ -577,6 +631,7 @@ export class LeagueScreen {
         const extra = (costs.cover || {})[a.ability];
         this.coversEl.append(h("label.check", {},
           h("input", { type: "checkbox", value: k, data: { cover: k }, checked: this.form.covers.has(k),
+            disabled: !this.form.covers.has(k) && !coverable(a),
             onchange: (e) => { if (e.target.checked) this.form.covers.add(k); else this.form.covers.delete(k); this._formChanged(null); } }),
           W.coverOption(W.aura(abilityLabel(a.ability), a.aura), extra)));
       }
@@ -584,22 +639,35 @@ export class LeagueScreen {
       if (again) again.focus();
     }
     const m = this._formMutation();
+    const listed = !!(m && menu && menu.keys && menu.keys.has(mutationKey(m)));
     const spent = this.pending.reduce((p, x) => p + mutationCost(costs, x), 0);
+    this.mutForm.dataset.menu = menu ? (menu.refused ? "refused" : "ready") : "asking";
     if (m) {
       const c = mutationCost(costs, m);
       this.costEl.textContent = W.cost(c, this.view.points - spent - c);
-      const r = this._after(m);
-      const problem = r.problems[r.problems.length - 1];
-      this.checkEl.textContent = problem ? W.willRefuse(MUTATION_CHECKS[problem] || problem) : "";
-      this.checkEl.dataset.problem = problem || "";
     } else {
       this.costEl.textContent = "";
-      this.checkEl.textContent = "";
-      this.checkEl.dataset.problem = "";
     }
-    this.addBtn.disabled = !m;
+    this.checkEl.textContent = this._notOffered(m, menu, listed);
+    this.checkEl.dataset.listed = String(listed);
+    this.addBtn.disabled = !listed || this.sending;
     this._renderPreview(m);
     this._renderList();
+  }
+
+  // Why the form's mutation cannot be added, in words ("" when it can, or
+  // while it is incomplete): the server's menu is all there is to go by.
+  _notOffered(m, menu, listed) {
+    if (listed || !this.form.target || !this.form.source) return "";
+    if (!menu) return W.asking;
+    if (menu.refused) return "";
+    if (this.form.element === "ability" && this.form.pick) {
+      // The coverings the menu offers for this ability, to choose from.
+      const ways = this._offered(menu, ["target", "source", "element", "pick"]).map((x) =>
+        (x.covers || []).map((c) => W.aura(abilityLabel(c), !!x.covers_aura)).join(" and "));
+      if (ways.length) return W.chooseCovers(ways);
+    }
+    return m ? W.notOffered : "";
   }
 
   // The mutation the form describes, in the wire's form; null while incomplete.
@@ -638,34 +706,36 @@ export class LeagueScreen {
       this.previewEl.append(h("span.note", {}, W.pickTarget));
       return;
     }
-    const after = this._after(m).state.deck.find((d) => d.card.id === id);
+    const afterIt = this._after(m).deck.find((d) => d.card.id === id);
     const b = before.card;
-    const a = after.card;
+    const a = afterIt.card;
     const abil = (c) => this._abilities(c).join(", ") || W.noAbilities;
     const changes = [];
     const N = W.changeNames;
-    if (a.mana !== b.mana || after.changed.mana) changes.push(W.changed(N.mana, b.mana, a.mana));
-    if (a.av !== b.av || after.changed.av) changes.push(W.changed(N.av, b.av ?? "X", a.av ?? "X"));
-    if (a.hp !== b.hp || after.changed.hp) changes.push(W.changed(N.hp, b.hp, a.hp));
+    if (a.mana !== b.mana || afterIt.changed.mana) changes.push(W.changed(N.mana, b.mana, a.mana));
+    if (a.av !== b.av || afterIt.changed.av) changes.push(W.changed(N.av, b.av ?? "X", a.av ?? "X"));
+    if (a.hp !== b.hp || afterIt.changed.hp) changes.push(W.changed(N.hp, b.hp, a.hp));
     if (abil(a) !== abil(b)) changes.push(W.changed(N.abilities, abil(b), abil(a)));
     this.previewEl.dataset.card = id;
     this.previewEl.append(
       h("div.preview-cards", {},
         h("div", {}, h("div.note", {}, W.now), h("div.card.preview-card#mut-before", {}, this._face(b, { marks: before.mutated, kind: "mutated" }))),
         h("div", {}, h("div.note", {}, W.afterList), h("div.card.preview-card#mut-after", { data: { mana: a.mana, av: a.av ?? "X", hp: a.hp } },
-          this._face(a, { marks: after.changed, kind: "changed" })))),
+          this._face(a, { marks: afterIt.changed, kind: "changed" })))),
       h("ul#mut-changes", {}, changes.length ? changes.map((t) => h("li", {}, t)) : h("li.note", {}, W.noChange)));
   }
 
   _renderList() {
     const v = this.view;
+    const menu = this._menu();
+    // A refusal of the list by the server, or of its sending.
+    const refusal = this._menuRefusal() || this.refusal;
     clear(this.listEl);
-    const { problems, spent } = simulate(this.base, this.pending, v.costs, v.points);
+    const spent = this.pending.reduce((p, m) => p + mutationCost(v.costs, m), 0);
     this.pending.forEach((m, i) => {
-      const refused = this.refusal && this.refusal.index === i;
+      const refused = refusal && refusal.index === i;
       this.listEl.append(h("li" + (refused ? ".refused" : ""), { data: { index: i } },
         `${this.describe(m)} — ${pointsWords(mutationCost(v.costs, m))}`,
-        problems[i] ? h("span.warn", {}, ` ${W.willRefuse(MUTATION_CHECKS[problems[i]] || problems[i])}`) : null,
         " ",
         h("button.small.mut-remove", { type: "button", "aria-label": W.removeLabel(i + 1), onclick: () => this._remove(i) }, W.remove)));
     });
@@ -675,21 +745,26 @@ export class LeagueScreen {
     this.pointsEl.className = left < 0 ? "bad" : "";
     this.pointsEl.dataset.left = String(left);
     this.sendBtn.textContent = W.send(this.pending.length, spent);
-    this.sendBtn.disabled = !this.pending.length || this.sending;
+    // Only a list the server has seen through (its menu came back) is sent.
+    this.sendBtn.disabled = !this.pending.length || !menu || !!menu.refused || this.sending;
     this.passBtn.disabled = this.sending;
-    this.refusalEl.textContent = this.refusal ? this.refusal.text : "";
+    this.refusalEl.textContent = refusal ? refusal.text : "";
   }
 
   _add() {
     const m = this._formMutation();
-    if (!m) return;
-    this.pending.push(m);
+    const menu = this._menu();
+    // Only what the server lists now (the button is disabled otherwise).
+    if (!m || !menu || !menu.keys || !menu.keys.has(mutationKey(m))) return;
+    // The server's own entry: its words for the same mutation.
+    this.pending.push(menu.list.find((x) => mutationKey(x) === mutationKey(m)));
     this.refusal = null;
     // The next mutation starts from another lab card (the same target is
     // likely: several elements may go onto one creature).
     this.form.source = "";
     this.form.pick = "";
     this.form.covers = new Set();
+    this._askMenu();
     this._fillForm();
     this._formChanged(null);
   }
@@ -697,12 +772,14 @@ export class LeagueScreen {
   _remove(i) {
     this.pending.splice(i, 1);
     this.refusal = null;
+    this._askMenu();
     this._fillForm();
     this._formChanged(null);
   }
 
   async _sendMutations() {
-    if (!this.pending.length || this.sending) return;
+    const menu = this._menu();
+    if (!this.pending.length || this.sending || !menu || menu.refused) return;
     const list = this.pending.map((m) => ({ ...m }));
     const ok = await this._send({ type: "mutate", mutations: list }, null, (e) => {
       const r = e.refusal || {};

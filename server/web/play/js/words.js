@@ -92,15 +92,19 @@ const LEAGUE_REFUSALS = {
   mutation_refused: "Your mutations are refused; nothing was changed.",
 };
 
-// `describe(index)`: the refused mutation in words (the screen knows the list).
-export function leagueRefusalWords(err, describe = null) {
+// `describe(index)`: the refused mutation in words (the screen knows the
+// list). `staged`: the refusal of a list not sent (league_mutations), not
+// of a league_act.
+export function leagueRefusalWords(err, describe = null, staged = false) {
   const r = (err && err.refusal) || {};
   if (!LEAGUE_REFUSALS[r.error]) return errorWords(err);
   let words = LEAGUE_REFUSALS[r.error];
+  const which = (i) => `Mutation ${i + 1}${describe ? ` (${describe(i)})` : ""}`;
   if (r.error === "mutation_refused" && Number.isInteger(r.index) && r.index >= 0) {
-    words = `Mutation ${r.index + 1}${describe ? ` (${describe(r.index)})` : ""} is refused; nothing was changed.`;
+    words = staged ? `${which(r.index)} would be refused${r.index > 0 ? " after the ones before it" : ""}; remove it, or change the list.`
+      : `${which(r.index)} is refused; nothing was changed.`;
   } else if (r.error === "mutation_refused" && r.detail === "over_budget") {
-    words = "Your mutations cost more than the phase's points; nothing was changed.";
+    words = staged ? "Your list costs more than the phase's points." : "Your mutations cost more than the phase's points; nothing was changed.";
   }
   const detail = err && err.message && err.message !== err.code ? err.message : "";
   return detail ? `${words} ${detail.charAt(0).toUpperCase()}${detail.slice(1)}.` : words;
@@ -227,25 +231,6 @@ export const LEAGUE_STAGES = {
 // The elements a lab card offers (R15.4), as the form names them.
 export const ELEMENT_WORDS = { mana: "mana cost", av: "attack value (AV)", hp: "health (HP)", ability: "ability" };
 
-// What the client's own check (a help: the server judges) says of a
-// mutation before it is sent: one phrase per refusal detail (mutation.hpp).
-export const MUTATION_CHECKS = {
-  not_in_deck: "the target is not a card of your deck",
-  not_in_lab: "the source is not a card of your lab",
-  incantation_never_mutates: "an incantation of the deck never mutates",
-  no_such_element: "the lab card has no such element (an incantation has no HP, an X attack value is no number)",
-  element_used: "that lab element is used already",
-  already_mutated: "that element of the creature was mutated already and cannot be covered again",
-  value_lowered: "AV and HP are never lowered",
-  above_nine: "AV and HP are at most 9",
-  attack_value_is_x: "an X attack value takes no AV",
-  nothing_to_cover: "a new ability goes over one the creature has; choose what it covers",
-  wrong_cover: "an ability covers exactly one ability (or the Aura); an Aura covers two abilities or the Aura",
-  same_ability_twice: "the creature would have the same ability twice",
-  second_aura: "the creature would have two Auras",
-  over_budget: "the list costs more than the phase's points",
-};
-
 // The sentences of the league screen (league.js), by stage.
 export const LEAGUE_WORDS = {
   title: (name) => `League: ${name}`,
@@ -267,7 +252,10 @@ export const LEAGUE_WORDS = {
     ? `Points left: ${left} of ${total}: this list costs ${pointsWords(total - left)}, more than the phase's ${total}.`
     : `Points left: ${left} of ${total}.`,
   cost: (c, left) => `This mutation costs ${pointsWords(c)}; ${left < 0 ? `that is ${pointsWords(-left)} too many` : `${pointsWords(left)} would be left`}.`,
-  willRefuse: (phrase) => `The server will refuse this: ${phrase}.`,
+  // The form's mutation against the server's list (league.js offers only what it lists).
+  asking: "Asking the server what your list allows next…",
+  notOffered: "Not allowed now: the server does not list this mutation for your deck as your list leaves it (R15.4, R15.5).",
+  chooseCovers: (ways) => `Choose what it goes over: ${ways.join("; or ")}.`,
   noMutation: "No mutation in the list yet.",
   send: (n, c) => n ? `Send ${n === 1 ? "this mutation" : `these ${n} mutations`} (${pointsWords(c)})` : "Send the mutations",
   pass: "Pass this round",
