@@ -60,6 +60,10 @@ class match_reader {
   virtual ~match_reader() = default;
   virtual result<std::optional<stored_match>> load_match(const std::string& match_id) = 0;
   virtual result<std::vector<match_summary>> list_matches(const match_query& q) = 0;
+  // How many matches list_matches would give for `q` without its page
+  // (limit and offset ignored; the before-cursor and every filter count): a
+  // listing's total, a player's games played.
+  virtual result<std::int64_t> count_matches(const match_query& q) = 0;
   // The audit rows of one match, or every row when `match_id` is empty; in
   // the order recorded.
   virtual result<std::vector<audit_record>> list_audit(const std::string& match_id) = 0;

@@ -151,6 +151,38 @@ TEST_CASE("store: list_matches filters by status, player and time; newest first;
   });
 }
 
+TEST_CASE("store: count_matches counts what list_matches finds, its page aside") {
+  for_each_store([](match_store& s) {
+    acks a;
+    match_record other = sample_record("x", 2000, "carol", "ALICE");
+    other.mode = "ffa";
+    s.create_match(sample_record("a", 1000, "Alice", "Bob"), a.expect(true));
+    s.create_match(other, a.expect(true));
+    s.create_match(sample_record("c", 3000, "Dave", "Erin"), a.expect(true));
+    s.finish_match("c", {{1}, "concession", 3500}, a.expect(true));
+    s.flush();
+    REQUIRE(a.wrong() == 0);
+    match_reader& r = s.reader();
+    const auto count = [&](const match_query& q) { return read_ok(r.count_matches(q)); };
+    CHECK(count({}) == 3);
+    CHECK(count({.limit = 1, .offset = 2}) == 3);  // the page does not count
+    CHECK(count({.status = "playing"}) == 2);
+    CHECK(count({.player = "alice"}) == 2);
+    CHECK(count({.player = "nobody"}) == 0);
+    CHECK(count({.mode = "ffa"}) == 1);
+    CHECK(count({.winner = 1}) == 1);
+    CHECK(count({.created_from_ms = 1000, .created_to_ms = 3000}) == 2);
+    match_query before;
+    before.has_before = true;
+    before.before_created_ms = 3000;
+    before.before_match_id = "c";
+    CHECK(count(before) == 2);
+    // Every filter alike in both reads.
+    for (const match_query& q : {match_query{}, match_query{.status = "finished"}, match_query{.player = "ALICE"}})
+      CHECK(count(q) == static_cast<std::int64_t>(read_ok(r.list_matches(q)).size()));
+  });
+}
+
 TEST_CASE("store: list_matches filters by mode and winner; a before-cursor pages without overlap") {
   for_each_store([](match_store& s) {
     acks a;

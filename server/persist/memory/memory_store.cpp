@@ -35,12 +35,14 @@ class memory_reader final : public match_reader {
   result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
   result<std::optional<stored_match>> load_match(const std::string& match_id) override;
   result<std::vector<match_summary>> list_matches(const match_query& q) override;
+  result<std::int64_t> count_matches(const match_query& q) override;
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
 
  private:
   std::set<std::string> tournament_matches(const std::string& id) const;  // under s_.mu_
+  std::vector<const stored_match*> filtered(const match_query& q) const;  // under s_.mu_, unsorted
   memory_store& s_;
 };
 
@@ -248,31 +250,41 @@ result<std::optional<stored_match>> memory_reader::load_match(const std::string&
   });
 }
 
+std::vector<const stored_match*> memory_reader::filtered(const match_query& q) const {
+  const std::set<std::string> of_tournament =
+      q.tournament.empty() ? std::set<std::string>{} : tournament_matches(q.tournament);
+  std::vector<const stored_match*> found;
+  for (const auto& [id, sm] : s_.matches_) {
+    const std::string state = sm.finished() ? "finished" : "playing";
+    if (!q.status.empty() && q.status != state) continue;
+    if (!q.tournament.empty() && !of_tournament.count(id)) continue;
+    if (sm.match.created_ms < q.created_from_ms) continue;
+    if (q.created_to_ms != 0 && sm.match.created_ms >= q.created_to_ms) continue;
+    if (!q.mode.empty() && q.mode != sm.match.mode) continue;
+    if (q.winner >= 0 && (!sm.result || std::find(sm.result->winners.begin(), sm.result->winners.end(),
+                                                   q.winner) == sm.result->winners.end()))
+      continue;
+    if (q.has_before && (sm.match.created_ms > q.before_created_ms ||
+                         (sm.match.created_ms == q.before_created_ms && sm.match.match_id >= q.before_match_id)))
+      continue;
+    if (!q.player.empty() &&
+        std::none_of(sm.match.seats.begin(), sm.match.seats.end(),
+                     [&](const seat_record& s) { return iequals(s.name, q.player); }))
+      continue;
+    found.push_back(&sm);
+  }
+  return found;
+}
+
+result<std::int64_t> memory_reader::count_matches(const match_query& q) {
+  std::lock_guard lk(s_.mu_);
+  return static_cast<std::int64_t>(filtered(q).size());
+}
+
 result<std::vector<match_summary>> memory_reader::list_matches(const match_query& q) {
   return detail::read_or_error([&]() -> std::vector<match_summary> {
     std::lock_guard lk(s_.mu_);
-    const std::set<std::string> of_tournament =
-        q.tournament.empty() ? std::set<std::string>{} : tournament_matches(q.tournament);
-    std::vector<const stored_match*> found;
-    for (const auto& [id, sm] : s_.matches_) {
-      const std::string state = sm.finished() ? "finished" : "playing";
-      if (!q.status.empty() && q.status != state) continue;
-      if (!q.tournament.empty() && !of_tournament.count(id)) continue;
-      if (sm.match.created_ms < q.created_from_ms) continue;
-      if (q.created_to_ms != 0 && sm.match.created_ms >= q.created_to_ms) continue;
-      if (!q.mode.empty() && q.mode != sm.match.mode) continue;
-      if (q.winner >= 0 && (!sm.result || std::find(sm.result->winners.begin(), sm.result->winners.end(),
-                                                     q.winner) == sm.result->winners.end()))
-        continue;
-      if (q.has_before && (sm.match.created_ms > q.before_created_ms ||
-                           (sm.match.created_ms == q.before_created_ms && sm.match.match_id >= q.before_match_id)))
-        continue;
-      if (!q.player.empty() &&
-          std::none_of(sm.match.seats.begin(), sm.match.seats.end(),
-                       [&](const seat_record& s) { return iequals(s.name, q.player); }))
-        continue;
-      found.push_back(&sm);
-    }
+    std::vector<const stored_match*> found = filtered(q);
     // Newest first; ties by match_id, descending (as sqlite_store).
     std::sort(found.begin(), found.end(), [](const stored_match* a, const stored_match* b) {
       if (a->match.created_ms != b->match.created_ms) return a->match.created_ms > b->match.created_ms;

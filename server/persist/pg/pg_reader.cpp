@@ -30,6 +30,7 @@ class pg_reader_impl final : public pg_reader {
   result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
   result<std::optional<stored_match>> load_match(const std::string& match_id) override;
   result<std::vector<match_summary>> list_matches(const match_query& q) override;
+  result<std::int64_t> count_matches(const match_query& q) override;
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
@@ -120,6 +121,36 @@ std::vector<stored_match> whole_matches(pg::conn& c, const std::string& where, c
   return out;
 }
 
+// The WHERE clause of a match_query's filters (list_matches, count_matches),
+// its parameters added to `p`: only the filters given, each combination one
+// prepared statement.
+std::string filter_sql(const match_query& q, pg::params& p) {
+  auto param = [&p](auto v) {
+    p.add(v);
+    return cat("$", p.size());
+  };
+  std::string where = cat(" WHERE created_ms >= ", param(q.created_from_ms));
+  if (q.created_to_ms != 0) where += cat(" AND created_ms < ", param(q.created_to_ms));
+  if (!q.status.empty()) where += cat(" AND status = ", param(std::string_view(q.status)));
+  // ASCII case-insensitive, as SQLite's NOCASE (index match_seats_name on lower(name)).
+  if (!q.player.empty())
+    where += cat(" AND match_id IN (SELECT match_id FROM match_seats WHERE lower(name) = lower(",
+                 param(std::string_view(q.player)), "::text))");
+  if (!q.mode.empty()) where += cat(" AND mode = ", param(std::string_view(q.mode)));
+  // winners is a JSON array of seats ("[1]"); NULL while playing.
+  if (q.winner >= 0)
+    where += cat(" AND status = 'finished' AND winners::jsonb @> to_jsonb(", param(q.winner), "::int)");
+  if (q.has_before) {
+    const std::string at = param(q.before_created_ms);
+    where += cat(" AND (created_ms < ", at, " OR (created_ms = ", at, " AND match_id < ",
+                 param(std::string_view(q.before_match_id)), "))");
+  }
+  if (!q.tournament.empty())
+    where += cat(" AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ",
+                 param(std::string_view(q.tournament)), ")");
+  return where;
+}
+
 }  // namespace
 
 result<std::vector<stored_match>> pg_reader_impl::load_unfinished() {
@@ -155,31 +186,12 @@ result<std::vector<match_summary>> pg_reader_impl::list_matches(const match_quer
   return detail::read_or_error([&]() -> std::vector<match_summary> {
     std::lock_guard lk(mu_);
     return in_snapshot([&](pg::conn& c) {
-      // Only the filters given: each combination is one prepared statement.
       pg::params p;
+      const std::string where = filter_sql(q, p);
       auto param = [&p](auto v) {
         p.add(v);
         return cat("$", p.size());
       };
-      std::string where = cat(" WHERE created_ms >= ", param(q.created_from_ms));
-      if (q.created_to_ms != 0) where += cat(" AND created_ms < ", param(q.created_to_ms));
-      if (!q.status.empty()) where += cat(" AND status = ", param(std::string_view(q.status)));
-      // ASCII case-insensitive, as SQLite's NOCASE (index match_seats_name on lower(name)).
-      if (!q.player.empty())
-        where += cat(" AND match_id IN (SELECT match_id FROM match_seats WHERE lower(name) = lower(",
-                     param(std::string_view(q.player)), "::text))");
-      if (!q.mode.empty()) where += cat(" AND mode = ", param(std::string_view(q.mode)));
-      // winners is a JSON array of seats ("[1]"); NULL while playing.
-      if (q.winner >= 0)
-        where += cat(" AND status = 'finished' AND winners::jsonb @> to_jsonb(", param(q.winner), "::int)");
-      if (q.has_before) {
-        const std::string at = param(q.before_created_ms);
-        where += cat(" AND (created_ms < ", at, " OR (created_ms = ", at, " AND match_id < ",
-                     param(std::string_view(q.before_match_id)), "))");
-      }
-      if (!q.tournament.empty())
-        where += cat(" AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ",
-                     param(std::string_view(q.tournament)), ")");
       const std::string limit = param(std::max(q.limit, 0));
       const std::string offset = param(std::max(q.offset, 0));
       const auto r = c.query(cat("SELECT ", match_columns,
@@ -196,6 +208,16 @@ result<std::vector<match_summary>> pg_reader_impl::list_matches(const match_quer
       }
       return out;
     });
+  });
+}
+
+result<std::int64_t> pg_reader_impl::count_matches(const match_query& q) {
+  return detail::read_or_error([&]() -> std::int64_t {
+    std::lock_guard lk(mu_);
+    pg::conn& c = connection();
+    pg::params p;
+    const std::string where = filter_sql(q, p);
+    return c.query(cat("SELECT count(*) FROM matches m", where), p).int64(0, 0);
   });
 }
 

@@ -29,6 +29,7 @@ class sqlite_reader_impl final : public sqlite_reader {
   result<std::vector<stored_match>> load_finished_since(std::int64_t ended_from_ms) override;
   result<std::optional<stored_match>> load_match(const std::string& match_id) override;
   result<std::vector<match_summary>> list_matches(const match_query& q) override;
+  result<std::int64_t> count_matches(const match_query& q) override;
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
@@ -94,6 +95,36 @@ void fill_log(sql::db& d, stored_match& sm) {
   }
 }
 
+// The WHERE clause of a match_query's filters (list_matches, count_matches);
+// ?5 and ?6 are left for the page.
+std::string filter_sql(const match_query& q) {
+  std::string where = " WHERE created_ms >= ?1";
+  if (q.created_to_ms != 0) where += " AND created_ms < ?2";
+  if (!q.status.empty()) where += " AND status = ?3";
+  if (!q.player.empty())
+    where += " AND match_id IN (SELECT match_id FROM match_seats WHERE name = ?4 COLLATE NOCASE)";
+  if (!q.mode.empty()) where += " AND mode = ?7";
+  // winners is a JSON array of seats ("[1]"); NULL while playing.
+  if (q.winner >= 0)
+    where += " AND status = 'finished' AND EXISTS (SELECT 1 FROM json_each(m.winners) WHERE value = ?8)";
+  if (q.has_before) where += " AND (created_ms < ?9 OR (created_ms = ?9 AND match_id < ?10))";
+  // A tournament's matches are those its games name (migration 0003).
+  if (!q.tournament.empty())
+    where += " AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ?11)";
+  return where;
+}
+
+void bind_filters(sql::stmt& s, const match_query& q) {
+  s.bind(1, q.created_from_ms);
+  if (q.created_to_ms != 0) s.bind(2, q.created_to_ms);
+  if (!q.status.empty()) s.bind(3, q.status);
+  if (!q.player.empty()) s.bind(4, q.player);
+  if (!q.mode.empty()) s.bind(7, q.mode);
+  if (q.winner >= 0) s.bind(8, q.winner);
+  if (q.has_before) s.bind(9, q.before_created_ms).bind(10, q.before_match_id);
+  if (!q.tournament.empty()) s.bind(11, q.tournament);
+}
+
 }  // namespace
 
 result<std::vector<stored_match>> sqlite_reader_impl::load_finished_since(std::int64_t ended_from_ms) {
@@ -145,32 +176,13 @@ result<std::vector<match_summary>> sqlite_reader_impl::list_matches(const match_
   return detail::read_or_error([&]() -> std::vector<match_summary> {
     std::lock_guard lk(mu_);
     return in_read_txn(*db_, [&] {
-      std::string where = " WHERE created_ms >= ?1";
-      if (q.created_to_ms != 0) where += " AND created_ms < ?2";
-      if (!q.status.empty()) where += " AND status = ?3";
-      if (!q.player.empty())
-        where += " AND match_id IN (SELECT match_id FROM match_seats WHERE name = ?4 COLLATE NOCASE)";
-      if (!q.mode.empty()) where += " AND mode = ?7";
-      // winners is a JSON array of seats ("[1]"); NULL while playing.
-      if (q.winner >= 0)
-        where += " AND status = 'finished' AND EXISTS (SELECT 1 FROM json_each(m.winners) WHERE value = ?8)";
-      if (q.has_before) where += " AND (created_ms < ?9 OR (created_ms = ?9 AND match_id < ?10))";
-      // A tournament's matches are those its games name (migration 0003).
-      if (!q.tournament.empty())
-        where += " AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ?11)";
+      const std::string where = filter_sql(q);
       sql::stmt s(*db_, cat("SELECT ", match_columns,
                             ", (SELECT COALESCE(MAX(seq), 0) FROM match_actions a WHERE a.match_id = m.match_id)"
                             " FROM matches m",
                             where, " ORDER BY created_ms DESC, match_id DESC LIMIT ?5 OFFSET ?6"));
-      s.bind(1, q.created_from_ms);
-      if (q.created_to_ms != 0) s.bind(2, q.created_to_ms);
-      if (!q.status.empty()) s.bind(3, q.status);
-      if (!q.player.empty()) s.bind(4, q.player);
+      bind_filters(s, q);
       s.bind(5, std::max(q.limit, 0)).bind(6, std::max(q.offset, 0));
-      if (!q.mode.empty()) s.bind(7, q.mode);
-      if (q.winner >= 0) s.bind(8, q.winner);
-      if (q.has_before) s.bind(9, q.before_created_ms).bind(10, q.before_match_id);
-      if (!q.tournament.empty()) s.bind(11, q.tournament);
       std::vector<match_summary> out;
       while (s.step()) out.push_back(detail::summary_from_row(s));
       sql::stmt names(*db_, "SELECT name FROM match_seats WHERE match_id = ?1 ORDER BY seat");
@@ -181,6 +193,16 @@ result<std::vector<match_summary>> sqlite_reader_impl::list_matches(const match_
       }
       return out;
     });
+  });
+}
+
+result<std::int64_t> sqlite_reader_impl::count_matches(const match_query& q) {
+  return detail::read_or_error([&]() -> std::int64_t {
+    std::lock_guard lk(mu_);
+    sql::stmt s(*db_, cat("SELECT count(*) FROM matches m", filter_sql(q)));
+    bind_filters(s, q);
+    s.step();
+    return s.int64(0);
   });
 }
 
