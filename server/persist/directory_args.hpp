@@ -42,11 +42,11 @@ inline status not_held(const std::string& room_id, const std::string& node_id) {
   return status::conflict(cat("node ", node_id, " does not hold the lease of room ", room_id));
 }
 
-// load_room_match of the SQL stores: the directory finds the room's match,
+// load_room_match of the SQL directories: the directory finds the room's match,
 // the reader loads it whole; a match that finished in between is none when
 // finished matches are not asked for.
 template <class Directory, class Reader>
-result<std::optional<stored_match>> load_room_match(Directory& d, Reader& r, const std::string& room_id,
+result<std::optional<stored_match>> load_room_match_through(Directory& d, Reader& r, const std::string& room_id,
                                                     std::int64_t finished_since_ms) {
   const result<std::optional<std::string>> id = d.room_match_id(room_id, finished_since_ms);
   if (!id) return id.error();

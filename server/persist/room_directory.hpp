@@ -2,10 +2,11 @@
 // a cluster (docs/cluster.md, "Ownership, leases and failover"; the tables
 // room_leases, lobby_nodes and lobby_rooms, docs/persistence.md).
 //
-// Implemented by pg_store (the cluster: every node on one PostgreSQL),
-// sqlite_store (one node by construction: an SQLite file has one owner
-// process, so only that node ever claims; the same semantics all the same,
-// so the tests run on it) and memory_store (tests, one process).
+// Every store hands out its own (match_store::directory()): pg_directory
+// (the cluster: every node on one PostgreSQL), sqlite_directory (one node by
+// construction: an SQLite file has one owner process, so only that node ever
+// claims; the same semantics all the same, so the tests run on it) and
+// memory_store itself (tests, one process).
 //
 // Every call blocks and may come from any thread, but never from a room's
 // strand: the server calls them from a cluster thread of its own. Failures

@@ -44,14 +44,15 @@ status create(match_store& s, const match_record& m) {
   return wait_for([&](match_store::done_fn done) { s.create_match(m, std::move(done)); });
 }
 
-bool claim(room_directory& d, const std::string& room, const std::string& node_id, std::int64_t lease_ms) {
-  const result<bool> r = d.claim_room(room, node_id, lease_ms);
+// On the store's directory (match_store::directory()).
+bool claim(match_store& s, const std::string& room, const std::string& node_id, std::int64_t lease_ms) {
+  const result<bool> r = s.directory()->claim_room(room, node_id, lease_ms);
   REQUIRE_MESSAGE(r, r.error().message());
   return *r;
 }
 
 // Polls for up to 20 s: whether the claim succeeded (the other's lease expired).
-bool claim_when_expired(room_directory& d, const std::string& room, const std::string& node_id,
+bool claim_when_expired(match_store& d, const std::string& room, const std::string& node_id,
                         std::int64_t lease_ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -84,7 +85,8 @@ TEST_CASE("pg_store: nodes racing to claim one room: exactly one wins each round
     threads.emplace_back([&, i] {
       for (int r = 0; r < rounds; ++r) {
         start.arrive_and_wait();  // all claim the same room at once
-        const auto got = stores[i]->claim_room("race-" + std::to_string(r), "n" + std::to_string(i + 1), 60'000);
+        const auto got =
+            stores[i]->directory()->claim_room("race-" + std::to_string(r), "n" + std::to_string(i + 1), 60'000);
         if (!got) ++errors;
         else won[r][i] = *got ? 1 : 0;
       }
@@ -134,7 +136,7 @@ TEST_CASE("pg_store: a node that lost a room's lease cannot write its match; the
   const status fenced = append(*n1, "m", by(0, 3));
   CHECK(fenced.error_code() == status::code::conflict);
   CHECK(fenced.message().find("room-m") != std::string::npos);
-  const auto loaded = n2->load_room_match("room-m", room_directory::only_unfinished);
+  const auto loaded = n2->directory()->load_room_match("room-m", room_directory::only_unfinished);
   REQUIRE(loaded);
   REQUIRE(loaded->has_value());
   CHECK((*loaded)->actions.size() == 2);
@@ -144,11 +146,11 @@ TEST_CASE("pg_store: a node that lost a room's lease cannot write its match; the
   // Notes and the result are the room's writes too.
   CHECK(wait_for([&](auto done) { n1->finish_match("m", {{0}, "victory", 1}, std::move(done)); }).error_code() ==
         status::code::conflict);
-  CHECK(!n1->renew_leases("n1", 60'000)->size());
+  CHECK(!n1->directory()->renew_leases("n1", 60'000)->size());
 
   // Handed back: n1 claims it again and goes on from n2's seq (the state it
   // had is not trusted: it reads the log's end afresh).
-  REQUIRE(n2->release_room("room-m", "n2").is_ok());
+  REQUIRE(n2->directory()->release_room("room-m", "n2").is_ok());
   REQUIRE(claim(*n1, "room-m", "n1", 60'000));
   CHECK(append(*n1, "m", by(0, 4)).error_code() == status::code::conflict);  // n2 stored seq 4
   CHECK(append(*n1, "m", by(0, 5)).is_ok());
@@ -219,7 +221,7 @@ TEST_CASE("pg_store: takeovers in the middle of a node's appends: every acknowle
     while (last_acked < next_seq + 2 && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     const bool taken = claim_when_expired(*nodes[taker], "room-m", taker ? "n2" : "n1", 300);
-    const auto loaded = nodes[taker]->load_room_match("room-m", room_directory::only_unfinished);
+    const auto loaded = nodes[taker]->directory()->load_room_match("room-m", room_directory::only_unfinished);
     if (!taken) stop = true;
     writer.join();  // the owner's next append after the claim is fenced: it stops
     CHECK(not_conflict == 0);

@@ -32,11 +32,16 @@ std::vector<std::string> column0(const pg::result& r) {
 
 }  // namespace
 
-pg_directory::pg_directory(std::string uri) : uri_(std::move(uri)) {
+pg_directory::pg_directory(std::string uri, match_reader& reader) : reader_(reader), uri_(std::move(uri)) {
   conn_ = std::make_unique<pg::conn>(uri_, "cod-store-directory");
 }
 
 pg_directory::~pg_directory() = default;
+
+result<std::optional<stored_match>> pg_directory::load_room_match(const std::string& room_id,
+                                                                  std::int64_t finished_since_ms) {
+  return load_room_match_through(*this, reader_, room_id, finished_since_ms);
+}
 
 template <class F>
 auto pg_directory::guarded(const char* doing, F&& f) -> decltype(f(std::declval<pg::conn&>())) {

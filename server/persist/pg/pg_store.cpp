@@ -1,6 +1,5 @@
 #include "persist/pg/pg_store.hpp"
 
-#include "persist/directory_args.hpp"
 #include "persist/pg/pg_directory.hpp"
 #include "persist/pg/pg_util.hpp"
 #include "persist/pg/pg_writer.hpp"
@@ -18,7 +17,7 @@ result<std::unique_ptr<pg_store>> pg_store::open(const pg_options& o) {
     auto reader = pg_reader::open(o.uri);
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
-    s->directory_ = std::make_unique<detail::pg_directory>(o.uri);
+    s->directory_ = std::make_unique<detail::pg_directory>(o.uri, *s->reader_);
     detail::pg_writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         pg::redact(o.uri), o.max_batch,
@@ -76,51 +75,6 @@ std::uint64_t pg_store::commits() const { return queue_->batches(); }
 
 store_health pg_store::health() const { return writer_->health.get(); }
 
-// room_directory (pg_directory.hpp)
-
-result<bool> pg_store::claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) {
-  return directory_->claim_room(room_id, node_id, lease_ms);
-}
-
-result<std::vector<std::string>> pg_store::renew_leases(const std::string& node_id, std::int64_t lease_ms) {
-  return directory_->renew_leases(node_id, lease_ms);
-}
-
-status pg_store::release_room(const std::string& room_id, const std::string& node_id) {
-  return directory_->release_room(room_id, node_id);
-}
-
-result<bool> pg_store::request_room(const std::string& room_id, const std::string& node_id) {
-  return directory_->request_room(room_id, node_id);
-}
-
-result<std::vector<std::string>> pg_store::wanted_rooms(const std::string& node_id) {
-  return directory_->wanted_rooms(node_id);
-}
-
-result<bool> pg_store::room_known(const std::string& room_id) { return directory_->room_known(room_id); }
-
-result<std::size_t> pg_store::forget_stale(std::int64_t stale_for_ms) { return directory_->forget_stale(stale_for_ms); }
-
-result<std::vector<std::string>> pg_store::expired_rooms(std::size_t limit) {
-  return directory_->expired_rooms(limit);
-}
-
-result<std::vector<std::string>> pg_store::expired_tournaments(std::size_t limit) {
-  return directory_->expired_tournaments(limit);
-}
-
-result<std::optional<stored_match>> pg_store::load_room_match(const std::string& room_id,
-                                                              std::int64_t finished_since_ms) {
-  return detail::load_room_match(*directory_, *reader_, room_id, finished_since_ms);
-}
-
-status pg_store::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {
-  return directory_->publish_rooms(node_id, rooms);
-}
-
-result<std::vector<room_listing>> pg_store::list_all_rooms(std::int64_t stale_after_ms) {
-  return directory_->list_all_rooms(stale_after_ms);
-}
+room_directory* pg_store::directory() { return directory_.get(); }
 
 }  // namespace cod::server

@@ -45,7 +45,7 @@ struct pg_options {
   std::string node_id{};
 };
 
-class pg_store final : public match_store, public room_directory {
+class pg_store final : public match_store {
  public:
   // Connects, applies the migrations (migrations/postgres/), checks it can
   // write, opens the reader. io_error with a sentence (the password never
@@ -71,22 +71,8 @@ class pg_store final : public match_store, public room_directory {
   std::size_t pending() const override;
   std::uint64_t commits() const override;
   store_health health() const override;
-  room_directory* directory() override { return this; }
-
-  // room_directory.hpp, on a connection of its own (pg_directory.hpp).
-  result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
-  result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
-  status release_room(const std::string& room_id, const std::string& node_id) override;
-  result<bool> request_room(const std::string& room_id, const std::string& node_id) override;
-  result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
-  result<bool> room_known(const std::string& room_id) override;
-  result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
-  result<std::vector<std::string>> expired_tournaments(std::size_t limit) override;
-  result<std::size_t> forget_stale(std::int64_t stale_for_ms) override;
-  result<std::optional<stored_match>> load_room_match(const std::string& room_id,
-                                                      std::int64_t finished_since_ms) override;
-  status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
-  result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) override;
+  // Leases and the lobby (room_directory.hpp), on a connection of their own (pg_directory.hpp).
+  room_directory* directory() override;
   // The schema version the database had when opened (0: new).
   int schema_version_at_open() const { return version_at_open_; }
 

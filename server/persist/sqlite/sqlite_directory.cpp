@@ -34,13 +34,18 @@ std::vector<std::string> column0(sql::stmt& s) {
 
 }  // namespace
 
-sqlite_directory::sqlite_directory(const std::string& path, int busy_timeout_ms)
-    : db_(std::make_unique<sql::db>(path, sql::db::mode::read_write_create)) {
+sqlite_directory::sqlite_directory(const std::string& path, int busy_timeout_ms, match_reader& reader)
+    : reader_(reader), db_(std::make_unique<sql::db>(path, sql::db::mode::read_write_create)) {
   db_->exec("PRAGMA foreign_keys = ON");
   sqlite3_busy_timeout(db_->handle(), busy_timeout_ms);
 }
 
 sqlite_directory::~sqlite_directory() = default;
+
+result<std::optional<stored_match>> sqlite_directory::load_room_match(const std::string& room_id,
+                                                                      std::int64_t finished_since_ms) {
+  return load_room_match_through(*this, reader_, room_id, finished_since_ms);
+}
 
 template <class F>
 auto sqlite_directory::guarded(const char* doing, F&& f) -> decltype(f()) {

@@ -14,7 +14,6 @@
 #include "persist/sqlite/checkpointer.hpp"
 #include "persist/sqlite/db_files.hpp"
 #include "persist/sqlite/sqlite_migrations.hpp"
-#include "persist/directory_args.hpp"
 #include "persist/sqlite/sqlite_directory.hpp"
 #include "persist/sqlite/sqlite_tournaments.hpp"
 #include "persist/sqlite/sqlite_util.hpp"
@@ -380,7 +379,7 @@ result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o
     auto reader = sqlite_reader::open(path);
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
-    s->directory_ = std::make_unique<detail::sqlite_directory>(path, o.busy_timeout_ms);
+    s->directory_ = std::make_unique<detail::sqlite_directory>(path, o.busy_timeout_ms, *s->reader_);
     writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         path, o.max_batch,
@@ -447,52 +446,6 @@ std::size_t sqlite_store::pending() const { return queue_->pending(); }
 
 std::uint64_t sqlite_store::commits() const { return queue_->batches(); }
 
-// ---------------------------------------------------------------------------
-// sqlite_store: the room_directory (sqlite_directory.hpp)
-
-result<bool> sqlite_store::claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) {
-  return directory_->claim_room(room_id, node_id, lease_ms);
-}
-
-result<std::vector<std::string>> sqlite_store::renew_leases(const std::string& node_id, std::int64_t lease_ms) {
-  return directory_->renew_leases(node_id, lease_ms);
-}
-
-status sqlite_store::release_room(const std::string& room_id, const std::string& node_id) {
-  return directory_->release_room(room_id, node_id);
-}
-
-result<bool> sqlite_store::request_room(const std::string& room_id, const std::string& node_id) {
-  return directory_->request_room(room_id, node_id);
-}
-
-result<std::vector<std::string>> sqlite_store::wanted_rooms(const std::string& node_id) {
-  return directory_->wanted_rooms(node_id);
-}
-
-result<bool> sqlite_store::room_known(const std::string& room_id) { return directory_->room_known(room_id); }
-
-result<std::size_t> sqlite_store::forget_stale(std::int64_t stale_for_ms) { return directory_->forget_stale(stale_for_ms); }
-
-result<std::vector<std::string>> sqlite_store::expired_rooms(std::size_t limit) {
-  return directory_->expired_rooms(limit);
-}
-
-result<std::vector<std::string>> sqlite_store::expired_tournaments(std::size_t limit) {
-  return directory_->expired_tournaments(limit);
-}
-
-result<std::optional<stored_match>> sqlite_store::load_room_match(const std::string& room_id,
-                                                              std::int64_t finished_since_ms) {
-  return detail::load_room_match(*directory_, *reader_, room_id, finished_since_ms);
-}
-
-status sqlite_store::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {
-  return directory_->publish_rooms(node_id, rooms);
-}
-
-result<std::vector<room_listing>> sqlite_store::list_all_rooms(std::int64_t stale_after_ms) {
-  return directory_->list_all_rooms(stale_after_ms);
-}
+room_directory* sqlite_store::directory() { return directory_.get(); }
 
 }  // namespace cod::server

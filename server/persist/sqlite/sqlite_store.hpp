@@ -55,7 +55,7 @@ struct sqlite_options {
   int checkpoint_pages = 1000;   // WAL size that starts a checkpoint (on its own thread)
 };
 
-class sqlite_store final : public match_store, public room_directory {
+class sqlite_store final : public match_store {
  public:
   // Takes the database file's owner lock (db_files.hpp; whatever path names
   // the file), makes its files 0600 (creating the file when missing), opens,
@@ -88,22 +88,8 @@ class sqlite_store final : public match_store, public room_directory {
   std::size_t pending() const override;
   std::uint64_t commits() const override;
   store_health health() const override;
-  room_directory* directory() override { return this; }
-
-  // room_directory.hpp: one node by construction (the owner lock), the same semantics.
-  result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
-  result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
-  status release_room(const std::string& room_id, const std::string& node_id) override;
-  result<bool> request_room(const std::string& room_id, const std::string& node_id) override;
-  result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
-  result<bool> room_known(const std::string& room_id) override;
-  result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
-  result<std::vector<std::string>> expired_tournaments(std::size_t limit) override;
-  result<std::size_t> forget_stale(std::int64_t stale_for_ms) override;
-  result<std::optional<stored_match>> load_room_match(const std::string& room_id,
-                                                      std::int64_t finished_since_ms) override;
-  status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
-  result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) override;
+  // Leases and the lobby (room_directory.hpp), on a connection of their own (sqlite_directory.hpp).
+  room_directory* directory() override;
   // The schema version the file had when opened (0: new file).
   int schema_version_at_open() const { return version_at_open_; }
 
