@@ -26,7 +26,8 @@ bool iequals(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-// memory_store's reads (match_reader), on the store's maps under its mutex.
+// memory_store's reads (match_reader), on the store's maps under its mutex:
+// nothing here fails, so no read_or_error.
 // Defined here alone: adding a read to the store touches this file.
 class memory_reader final : public match_reader {
  public:
@@ -203,51 +204,43 @@ void memory_store::fail_next_writes(int n) {
 // Reads.
 
 result<std::vector<stored_league>> memory_reader::load_leagues() {
-  return detail::read_or_error([&]() -> std::vector<stored_league> {
-    std::lock_guard lk(s_.mu_);
-    std::vector<stored_league> out;
-    for (const auto& [id, l] : s_.leagues_) out.push_back(l);
-    std::stable_sort(out.begin(), out.end(),
-                     [](const stored_league& a, const stored_league& b) { return a.created_ms < b.created_ms; });
-    return out;
-  });
+  std::lock_guard lk(s_.mu_);
+  std::vector<stored_league> out;
+  for (const auto& [id, l] : s_.leagues_) out.push_back(l);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const stored_league& a, const stored_league& b) { return a.created_ms < b.created_ms; });
+  return out;
 }
 
 result<std::vector<stored_match>> memory_reader::load_unfinished() {
-  return detail::read_or_error([&]() -> std::vector<stored_match> {
-    std::lock_guard lk(s_.mu_);
-    std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
-    for (const auto& [id, sm] : s_.matches_)
-      if (!sm.finished()) found.push_back({{sm.match.created_ms, id}, &sm});
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<stored_match> out;
-    out.reserve(found.size());
-    for (const auto& f : found) out.push_back(*f.second);
-    return out;
-  });
+  std::lock_guard lk(s_.mu_);
+  std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
+  for (const auto& [id, sm] : s_.matches_)
+    if (!sm.finished()) found.push_back({{sm.match.created_ms, id}, &sm});
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<stored_match> out;
+  out.reserve(found.size());
+  for (const auto& f : found) out.push_back(*f.second);
+  return out;
 }
 
 result<std::vector<stored_match>> memory_reader::load_finished_since(std::int64_t ended_from_ms) {
-  return detail::read_or_error([&]() -> std::vector<stored_match> {
-    std::lock_guard lk(s_.mu_);
-    std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
-    for (const auto& [id, sm] : s_.matches_)
-      if (sm.finished() && sm.result->ended_ms >= ended_from_ms) found.push_back({{sm.match.created_ms, id}, &sm});
-    std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<stored_match> out;
-    out.reserve(found.size());
-    for (const auto& f : found) out.push_back(*f.second);
-    return out;
-  });
+  std::lock_guard lk(s_.mu_);
+  std::vector<std::pair<std::pair<std::int64_t, std::string>, const stored_match*>> found;
+  for (const auto& [id, sm] : s_.matches_)
+    if (sm.finished() && sm.result->ended_ms >= ended_from_ms) found.push_back({{sm.match.created_ms, id}, &sm});
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<stored_match> out;
+  out.reserve(found.size());
+  for (const auto& f : found) out.push_back(*f.second);
+  return out;
 }
 
 result<std::optional<stored_match>> memory_reader::load_match(const std::string& match_id) {
-  return detail::read_or_error([&]() -> std::optional<stored_match> {
-    std::lock_guard lk(s_.mu_);
-    auto it = s_.matches_.find(match_id);
-    if (it == s_.matches_.end()) return std::nullopt;
-    return it->second;
-  });
+  std::lock_guard lk(s_.mu_);
+  auto it = s_.matches_.find(match_id);
+  if (it == s_.matches_.end()) return std::optional<stored_match>{};
+  return std::optional<stored_match>{it->second};
 }
 
 std::vector<const stored_match*> memory_reader::filtered(const match_query& q) const {
@@ -282,53 +275,47 @@ result<std::int64_t> memory_reader::count_matches(const match_query& q) {
 }
 
 result<std::vector<match_summary>> memory_reader::list_matches(const match_query& q) {
-  return detail::read_or_error([&]() -> std::vector<match_summary> {
-    std::lock_guard lk(s_.mu_);
-    std::vector<const stored_match*> found = filtered(q);
-    // Newest first; ties by match_id, descending (as sqlite_store).
-    std::sort(found.begin(), found.end(), [](const stored_match* a, const stored_match* b) {
-      if (a->match.created_ms != b->match.created_ms) return a->match.created_ms > b->match.created_ms;
-      return a->match.match_id > b->match.match_id;
-    });
-    std::vector<match_summary> out;
-    const std::size_t from = static_cast<std::size_t>(std::max(q.offset, 0));
-    for (std::size_t i = from; i < found.size() && out.size() < static_cast<std::size_t>(std::max(q.limit, 0)); ++i) {
-      const stored_match& sm = *found[i];
-      match_summary s;
-      s.match_id = sm.match.match_id;
-      s.room_id = sm.match.room_id;
-      s.mode = sm.match.mode;
-      s.format = sm.match.format;
-      s.status = sm.finished() ? "finished" : "playing";
-      s.created_ms = sm.match.created_ms;
-      for (const seat_record& seat : sm.match.seats) s.names.push_back(seat.name);
-      s.actions = static_cast<std::int64_t>(sm.actions.size());
-      s.result = sm.result;
-      out.push_back(std::move(s));
-    }
-    return out;
+  std::lock_guard lk(s_.mu_);
+  std::vector<const stored_match*> found = filtered(q);
+  // Newest first; ties by match_id, descending (as sqlite_store).
+  std::sort(found.begin(), found.end(), [](const stored_match* a, const stored_match* b) {
+    if (a->match.created_ms != b->match.created_ms) return a->match.created_ms > b->match.created_ms;
+    return a->match.match_id > b->match.match_id;
   });
+  std::vector<match_summary> out;
+  const std::size_t from = static_cast<std::size_t>(std::max(q.offset, 0));
+  for (std::size_t i = from; i < found.size() && out.size() < static_cast<std::size_t>(std::max(q.limit, 0)); ++i) {
+    const stored_match& sm = *found[i];
+    match_summary s;
+    s.match_id = sm.match.match_id;
+    s.room_id = sm.match.room_id;
+    s.mode = sm.match.mode;
+    s.format = sm.match.format;
+    s.status = sm.finished() ? "finished" : "playing";
+    s.created_ms = sm.match.created_ms;
+    for (const seat_record& seat : sm.match.seats) s.names.push_back(seat.name);
+    s.actions = static_cast<std::int64_t>(sm.actions.size());
+    s.result = sm.result;
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 result<std::vector<audit_record>> memory_reader::list_audit(const std::string& match_id) {
-  return detail::read_or_error([&]() -> std::vector<audit_record> {
-    std::lock_guard lk(s_.mu_);
-    std::vector<audit_record> out;
-    for (const audit_record& r : s_.audit_)
-      if (match_id.empty() || r.match_id == match_id) out.push_back(r);
-    return out;
-  });
+  std::lock_guard lk(s_.mu_);
+  std::vector<audit_record> out;
+  for (const audit_record& r : s_.audit_)
+    if (match_id.empty() || r.match_id == match_id) out.push_back(r);
+  return out;
 }
 
 result<std::vector<stored_tournament>> memory_reader::load_tournaments() {
-  return detail::read_or_error([&]() -> std::vector<stored_tournament> {
-    std::lock_guard lk(s_.mu_);
-    std::vector<stored_tournament> out;
-    for (const auto& [id, t] : s_.tournaments_) out.push_back(t);
-    std::stable_sort(out.begin(), out.end(),
-                     [](const stored_tournament& a, const stored_tournament& b) { return a.created_ms < b.created_ms; });
-    return out;
-  });
+  std::lock_guard lk(s_.mu_);
+  std::vector<stored_tournament> out;
+  for (const auto& [id, t] : s_.tournaments_) out.push_back(t);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const stored_tournament& a, const stored_tournament& b) { return a.created_ms < b.created_ms; });
+  return out;
 }
 
 std::set<std::string> memory_reader::tournament_matches(const std::string& id) const {
