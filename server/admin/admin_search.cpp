@@ -126,7 +126,7 @@ std::optional<param_error> query_from_params(const params& p, match_query& q) {
       q.before_created_ms = *ms;
       q.before_match_id = value.substr(colon + 1);
     } else if (name == "tournament") {
-      // The matches that played this tournament's games (tournament_games).
+      // The matches that played this tournament's games (tournament_matches).
       if (value.empty() || value.size() > 64) return bad(name, "'tournament' is a tournament id (1 to 64 characters)");
       q.tournament = value;
     } else {

@@ -3,7 +3,7 @@
 //
 //   player, mode, status (playing|finished), winner (seat), from, to
 //   (created_ms bounds), limit, offset, before (a cursor from "next"),
-//   tournament (the matches of its games, through tournament_games).
+//   tournament (the matches of its games, through tournament_matches).
 //
 // Pure; no I/O.
 #pragma once

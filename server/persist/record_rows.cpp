@@ -7,8 +7,6 @@
 
 namespace cod::server::detail {
 
-using namespace cod::tournaments;
-
 namespace {
 
 std::vector<int> parse_winners(const std::string& match_id, const std::string& text) {
@@ -25,10 +23,6 @@ std::vector<int> parse_winners(const std::string& match_id, const std::string& t
     }
   if (!ok) throw persist_error(cat("match ", match_id, ": winners is not a JSON array of seats: ", text));
   return out;
-}
-
-player_id read_player(const row_view& r, int col) {
-  return r.is_null(col) ? no_player : static_cast<player_id>(r.int64(col));
 }
 
 }  // namespace
@@ -121,111 +115,6 @@ note_record note_from_row(const row_view& s) { return {s.int64(0), s.text(1)}; }
 
 audit_record audit_from_row(const row_view& s) {
   return {s.int64(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
-}
-
-tournament_extras extras_from_row(const row_view& s) {
-  tournament_extras x;
-  x.spectator_delay = static_cast<int>(s.int64(0));
-  x.auto_advance = s.int64(1) != 0;
-  return x;
-}
-
-// ---------------------------------------------------------------------------
-// tournament_rows
-
-void tournament_rows::corrupt(const std::string& why) const { throw persist_error(cat("tournament ", id_, ": ", why)); }
-
-void tournament_rows::check_player(player_id p, bool may_be_none, const char* what) const {
-  const auto n = static_cast<player_id>(players_.size());
-  if (p == no_player ? !may_be_none : (p < 0 || p >= n)) corrupt(cat(what, " names no player"));
-}
-
-// The foreign keys say the round exists, but they are only enforced where enabled.
-round& tournament_rows::round_at(std::int64_t number) {
-  if (number < 1 || number > static_cast<std::int64_t>(rounds_.size())) corrupt("a pairing of no round");
-  return rounds_[static_cast<std::size_t>(number - 1)];
-}
-
-void tournament_rows::config_row(const row_view& s) {
-  config& c = config_;
-  c.name = s.text(0);
-  c.mode = s.text(1);
-  c.format = s.text(2);
-  c.swiss_rounds = static_cast<int>(s.int64(3));
-  c.best_of = static_cast<int>(s.int64(4));
-  c.exhaustion = s.int64(5) != 0;
-  if (!s.is_null(6)) c.clock = clock_settings{s.int64(6), s.int64(7)};
-  c.top_cut = static_cast<int>(s.int64(8));
-  const auto seed = parse_decimal_u64(s.text(9));
-  if (!seed) corrupt("the seed is not a decimal uint64");
-  c.seed = *seed;
-}
-
-void tournament_rows::player_row(const row_view& s) {
-  if (s.int64(0) != static_cast<std::int64_t>(players_.size())) corrupt("player ids are not 0, 1, 2...");
-  player p;
-  p.name = s.text(1);
-  p.token_hash = s.text(2);
-  p.seed_order = static_cast<int>(s.int64(3));
-  p.dropped_in_round = s.is_null(4) ? -1 : static_cast<int>(s.int64(4));
-  players_.push_back(std::move(p));
-}
-
-void tournament_rows::round_row(const row_view& s) {
-  round r;
-  r.number = static_cast<int>(s.int64(0));
-  if (r.number != static_cast<int>(rounds_.size()) + 1) corrupt("rounds are not numbered 1, 2, 3...");
-  r.kind = s.text(1) == "swiss" ? round_kind::swiss : round_kind::top_cut;
-  r.attempt = static_cast<int>(s.int64(2));
-  rounds_.push_back(std::move(r));
-}
-
-void tournament_rows::pairing_row(const row_view& s) {
-  pairing p;
-  p.table = static_cast<int>(s.int64(1));
-  p.a = read_player(s, 2);
-  p.b = read_player(s, 3);
-  check_player(p.a, false, "a pairing");
-  check_player(p.b, true, "a pairing");
-  round_at(s.int64(0)).pairings.push_back(std::move(p));
-}
-
-void tournament_rows::game_row(const row_view& s) {
-  round& r = round_at(s.int64(0));
-  pairing* p = nullptr;
-  for (pairing& x : r.pairings)
-    if (x.table == s.int64(1)) p = &x;
-  if (!p) corrupt("a game of no pairing");
-  if (s.int64(2) != static_cast<std::int64_t>(p->games.size()) + 1)
-    corrupt(cat("round ", r.number, " table ", p->table, ": games are not numbered 1, 2, 3..."));
-  game g;
-  g.match_id = s.is_null(3) ? std::string() : s.text(3);
-  g.decided = s.int64(4) != 0;
-  g.winner = read_player(s, 5);
-  g.penalty = s.int64(6) != 0;
-  if (g.winner != no_player && g.winner != p->a && g.winner != p->b)
-    corrupt(cat("round ", r.number, " table ", p->table, ": a game won by a player of another table"));
-  p->games.push_back(std::move(g));
-}
-
-void tournament_rows::log_row(const row_view& s) {
-  log_entry e;
-  e.seq = static_cast<int>(s.int64(0));
-  if (e.seq != static_cast<int>(log_.size()) + 1) corrupt("the log is not numbered 1, 2, 3...");
-  e.at_ms = s.int64(1);
-  e.actor = s.text(2);
-  const auto what = act_from_name(s.text(3));
-  if (!what) corrupt(cat("log entry ", e.seq, ": unknown act"));
-  e.what = *what;
-  e.round = static_cast<int>(s.int64(4));
-  e.player = read_player(s, 5);
-  check_player(e.player, true, "a log entry");
-  e.note = s.text(6);
-  log_.push_back(std::move(e));
-}
-
-tournament tournament_rows::finish() {
-  return tournament::from_parts(std::move(config_), std::move(players_), std::move(rounds_), std::move(log_));
 }
 
 }  // namespace cod::server::detail

@@ -3,8 +3,8 @@
 // and the driver differ). No SQL here: each function names the columns it
 // expects, in order, and a backend hands it a row_view over its result.
 // Malformed stored values (a seed that is not a decimal uint64, a digest that
-// is not 16 hex digits, rows that do not form a tournament) throw
-// persist_error naming the match or tournament.
+// is not 16 hex digits) throw persist_error naming the match. A tournament is
+// one document (tournament_record.hpp).
 #pragma once
 
 #include <cstdint>
@@ -47,38 +47,5 @@ note_record note_from_row(const row_view& r);
 audit_record audit_from_row(const row_view& r);
 // league_id, name, created_ms, finished, record_json
 stored_league league_from_row(const row_view& r);
-// spectator_delay, auto_advance
-tournament_extras extras_from_row(const row_view& r);
-
-// A tournament from its tables' rows, fed in this order (each query ordered
-// as its comment says); then finish().
-class tournament_rows {
- public:
-  explicit tournament_rows(std::string id) : id_(std::move(id)) {}
-  // name, mode, format, swiss_rounds, best_of, exhaustion, clock_bank_ms, clock_increment_ms, top_cut, seed
-  void config_row(const row_view& r);
-  // player, name, token_hash, seed_order, dropped_in_round; ORDER BY player
-  void player_row(const row_view& r);
-  // round, kind, attempt; ORDER BY round
-  void round_row(const row_view& r);
-  // round, table_no, player_a, player_b; ORDER BY round, table_no
-  void pairing_row(const row_view& r);
-  // round, table_no, game_no, match_id, decided, winner, penalty; ORDER BY round, table_no, game_no
-  void game_row(const row_view& r);
-  // seq, at_ms, actor, act, round, player, note; ORDER BY seq
-  void log_row(const row_view& r);
-  tournaments::tournament finish();
-
- private:
-  [[noreturn]] void corrupt(const std::string& why) const;
-  void check_player(tournaments::player_id p, bool may_be_none, const char* what) const;
-  tournaments::round& round_at(std::int64_t number);
-
-  std::string id_;
-  tournaments::config config_{};
-  std::vector<tournaments::player> players_{};
-  std::vector<tournaments::round> rounds_{};
-  std::vector<tournaments::log_entry> log_{};
-};
 
 }  // namespace cod::server::detail

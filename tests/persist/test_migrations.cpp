@@ -10,6 +10,9 @@
 #include "persist/migrations.hpp"
 #include "persist/sqlite/sqlite_store.hpp"
 #include "../shared/store_reads.hpp"
+#include "persist/tournament_record.hpp"
+#include "tournament_steps.hpp"
+#include "v10_tournament_rows.hpp"
 
 using namespace cod::server;
 using namespace cod::server::test;
@@ -54,30 +57,21 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
     {"match_notes", {"note_id", "match_id", "at_ms", "text"}},
     {"draft_events", {"match_id", "seq", "seat", "kind", "cards_json", "at_ms"}},
-    // 0003_tournaments.sql
-    {"tournaments",
-     {"tournament_id", "name", "mode", "format", "swiss_rounds", "best_of", "exhaustion", "clock_bank_ms",
-      "clock_increment_ms", "top_cut", "seed", "created_ms", "stage"}},
-    {"tournament_players", {"tournament_id", "player", "name", "token_hash", "seed_order", "dropped_in_round"}},
-    {"tournament_rounds", {"tournament_id", "round", "kind", "attempt"}},
-    {"tournament_pairings", {"tournament_id", "round", "table_no", "player_a", "player_b"}},
-    {"tournament_games", {"tournament_id", "round", "table_no", "game_no", "match_id", "decided", "winner", "penalty"}},
-    {"tournament_log", {"tournament_id", "seq", "at_ms", "actor", "act", "round", "player", "note"}},
-    // 0005_tournament_server_options.sql
-    {"tournament_server_options", {"tournament_id", "spectator_delay", "auto_advance"}},
     // 0006_admin_audit.sql
     {"admin_audit", {"audit_id", "at_ms", "role", "remote", "match_id", "route", "target"}},
     // 0007_cluster.sql
     {"room_leases", {"room_id", "node_id", "expires_ms", "wanted_by"}},  // wanted_by: 0008_handover.sql
     // 0010_leagues.sql
     {"leagues", {"league_id", "name", "created_ms", "finished", "record_json"}},
+    // 0011_tournament_records.sql (0003 and 0005 rewritten into one document a tournament)
+    {"tournaments", {"tournament_id", "name", "created_ms", "finished", "record_json"}},
+    {"tournament_matches", {"tournament_id", "match_id"}},
     {"lobby_nodes", {"node_id", "published_ms"}},
     {"lobby_rooms", {"node_id", "room_id", "summary_json"}},
 };
 const std::vector<std::string> documented_indexes = {
     "admin_audit_match",   "leagues_created",     "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",
-    "matches_status",      "room_leases_node",    "tournament_games_match", "tournament_players_name",
-    "tournaments_created"};
+    "matches_status",      "room_leases_node",    "tournament_matches_match", "tournaments_created"};
 
 }  // namespace
 
@@ -152,39 +146,41 @@ TEST_CASE("migrations: the tournament tables keep their keys and checks") {
   create_with_match(path);
   raw_db db(path);
   db.exec("PRAGMA foreign_keys = ON");
-  db.exec("INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, seed, created_ms) "
-          "VALUES ('t1', 'Open', 'preconstructed', 3, 3, '42', 0)");
-  CHECK(db.one("SELECT mode, exhaustion, top_cut, stage, clock_bank_ms FROM tournaments") ==
-        "duel|1|0|not_started|NULL");
-  db.exec("INSERT INTO tournament_players VALUES ('t1', 0, 'Ann', 'h0', 1, NULL), ('t1', 1, 'Bob', 'h1', 0, NULL), "
-          "('t1', 2, 'Cy', 'h2', 2, NULL)");
-  db.exec("INSERT INTO tournament_rounds (tournament_id, round, kind) VALUES ('t1', 1, 'swiss')");
-  db.exec("INSERT INTO tournament_pairings VALUES ('t1', 1, 1, 0, 1), ('t1', 1, 2, 2, NULL)");  // a bye
-  db.exec("INSERT INTO tournament_games VALUES ('t1', 1, 1, 1, 'm1', 1, 0, 0), ('t1', 1, 1, 2, NULL, 1, 1, 1)");
-  CHECK(db.rows("SELECT game_no FROM tournament_games WHERE match_id = 'm1'") == std::vector<std::string>{"1"});
-  db.exec("INSERT INTO tournament_log VALUES ('t1', 1, 5, 'server', 'start_round', 1, NULL, 'swiss')");
-
+  db.exec("INSERT INTO tournaments (tournament_id, name, created_ms, record_json) VALUES ('t1', 'Open', 0, '{}')");
+  CHECK(db.one("SELECT finished FROM tournaments") == "0");
+  db.exec("INSERT INTO tournament_matches VALUES ('t1', 'm1')");
   const char* refused[] = {
-      // unknown match, the same match twice, a game of no pairing
-      "INSERT INTO tournament_games VALUES ('t1', 1, 1, 3, 'nope', 0, NULL, 0)",
-      "INSERT INTO tournament_games VALUES ('t1', 1, 1, 3, 'm1', 0, NULL, 0)",
-      "INSERT INTO tournament_games VALUES ('t1', 1, 9, 1, NULL, 1, 0, 1)",
-      // a name taken in another case, a player of no tournament
-      "INSERT INTO tournament_players VALUES ('t1', 3, 'ANN', 'h3', 3, NULL)",
-      "INSERT INTO tournament_players VALUES ('t2', 0, 'Ann', 'h', 0, NULL)",
-      // checks
-      "INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, seed, created_ms) "
-      "VALUES ('t3', 'x', 'preconstructed', 3, 2, '1', 0)",
-      "INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, top_cut, seed, created_ms) "
-      "VALUES ('t3', 'x', 'preconstructed', 3, 1, 3, '1', 0)",
-      "INSERT INTO tournaments (tournament_id, name, format, swiss_rounds, best_of, seed, created_ms, clock_bank_ms) "
-      "VALUES ('t3', 'x', 'preconstructed', 3, 1, '1', 0, 60000)",
-      "INSERT INTO tournament_rounds (tournament_id, round, kind) VALUES ('t1', 2, 'knockout')",
-      "INSERT INTO tournament_log VALUES ('t1', 2, 5, 'org', 'ban', 1, NULL, '')",
-      "INSERT INTO tournament_log VALUES ('t1', 1, 6, 'org', 'drop', 1, 0, '')",
+      // unknown match, the same match twice, in another tournament too
+      "INSERT INTO tournament_matches VALUES ('t1', 'nope')",
+      "INSERT INTO tournament_matches VALUES ('t1', 'm1')",
+      "INSERT INTO tournament_matches VALUES ('t2', 'm1')",
+      // the same id twice, finished not 0 or 1, no document
+      "INSERT INTO tournaments (tournament_id, name, created_ms, record_json) VALUES ('t1', 'x', 0, '{}')",
+      "INSERT INTO tournaments (tournament_id, name, created_ms, finished, record_json) VALUES ('t3', 'x', 0, 2, '{}')",
+      "INSERT INTO tournaments (tournament_id, name, created_ms) VALUES ('t3', 'x', 0)",
   };
   for (const char* sql : refused) CHECK_MESSAGE(db.try_exec(sql) != SQLITE_OK, sql);
-  CHECK(db.one("SELECT count(*) FROM tournament_games") == "2");
+  CHECK(db.one("SELECT count(*) FROM tournament_matches") == "1");
+}
+
+TEST_CASE("migrations: a database of schema 10 with tournaments upgrades (0011); each loads as it was stored") {
+  temp_dir dir;
+  const std::string path = dir.file("v10.db");
+  const auto kept = schema10_tournaments();
+  {
+    raw_db db(path);
+    db.exec("PRAGMA foreign_keys = ON");
+    write_schema10([&](const std::string& sql) { db.exec(sql); }, embedded_migrations(), kept);
+  }
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
+  check_schema10_upgraded(*store, kept);
+  raw_db db(path);
+  CHECK(db.one("SELECT group_concat(finished, ',') FROM (SELECT finished FROM tournaments ORDER BY created_ms)") ==
+        "0,1,0");
+  CHECK(db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tournament%' ORDER BY name") ==
+        std::vector<std::string>{"tournament_matches", "tournaments"});
 }
 
 TEST_CASE("migrations: reopening applies nothing and keeps the data") {

@@ -12,6 +12,9 @@
 #include "persist/pg/pg_reader.hpp"
 #include "persist/pg/pg_store.hpp"
 #include "../shared/store_reads.hpp"
+#include "persist/tournament_record.hpp"
+#include "tournament_steps.hpp"
+#include "v10_tournament_rows.hpp"
 
 namespace cod::server::test {
 namespace {
@@ -109,9 +112,7 @@ TEST_CASE("pg_store: migrations on an empty database, a no-op reopen, the same t
   CHECK(raw.rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename") ==
         std::vector<std::string>{"admin_audit", "draft_events", "leagues", "lobby_nodes", "lobby_rooms", "match_actions",
                                  "match_notes", "match_seats", "matches", "room_leases", "schema_migrations",
-                                 "tournament_games", "tournament_log",
-                                 "tournament_pairings", "tournament_players", "tournament_rounds",
-                                 "tournament_server_options", "tournaments"});
+                                 "tournament_matches", "tournaments"});  // 0011: one document a tournament
   CHECK(raw.rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'room_leases' "
                  "ORDER BY ordinal_position") ==
         std::vector<std::string>{"room_id", "node_id", "expires_ms", "wanted_by"});  // 0007, 0008
@@ -123,6 +124,28 @@ TEST_CASE("pg_store: migrations on an empty database, a no-op reopen, the same t
   const auto reader = pg_reader::open(db.uri());
   REQUIRE_MESSAGE(reader, reader.error().message());
   CHECK((*reader)->schema_version() == known);
+}
+
+TEST_CASE("pg_store: a database of schema 10 with tournaments upgrades (0011); each loads as it was stored") {
+  pg_test_db db(test_pg_uri());
+  const auto kept = schema10_tournaments();
+  {
+    pg_raw raw(db.uri());
+    write_schema10([&](const std::string& sql) { raw.exec(sql); }, embedded_postgres_migrations(), kept);
+  }
+  auto s = open_store(db.uri());
+  check_schema10_upgraded(*s, kept);
+  pg_raw raw(db.uri());
+  CHECK(raw.one("SELECT string_agg(finished::text, ',' ORDER BY created_ms) FROM tournaments") == "0,1,0");
+  // The stored tournament saves again over the converted row.
+  stored_tournament again = read_tournaments(*s)[0];
+  again.extras.spectator_delay = 7;
+  outcome o;
+  s->save_tournament(again, o.fn());
+  s->flush();
+  REQUIRE(o.got);
+  CHECK(o.got->ok());
+  CHECK(read_tournaments(*s)[0] == again);
 }
 
 TEST_CASE("pg_store: two servers opening one new database at once migrate it once (advisory lock)") {

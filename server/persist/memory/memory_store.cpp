@@ -180,7 +180,7 @@ void memory_store::append_note(const std::string& match_id, std::int64_t at_ms, 
   submit({detail::note_op{match_id, {at_ms, text}}, nullptr});
 }
 
-// The matches a tournament's games name (the SQLite store reads tournament_games).
+// The matches a tournament's games name (the SQL stores read tournament_matches).
 void memory_store::flush() {
   if (queue_) queue_->flush();
 }

@@ -146,7 +146,7 @@ result<std::vector<std::string>> pg_directory::expired_tournaments(std::size_t l
   return guarded("listing expired tournaments", [&](pg::conn& c) -> result<std::vector<std::string>> {
     static const std::string sql = with_now(
         "SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON l.room_id = t.tournament_id "
-        "WHERE t.stage <> 'finished' AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id "
+        "WHERE t.finished = 0 AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id "
         "LIMIT $1");
     return column0(c.query(sql, pg::params().add(static_cast<std::int64_t>(limit))));
   });
@@ -192,7 +192,7 @@ result<std::size_t> pg_directory::forget_stale(std::int64_t stale_for_ms) {
     static const std::string leases_sql = with_now(
         "DELETE FROM room_leases l WHERE l.expires_ms <= NOW_MS - $1 AND NOT EXISTS "
         "(SELECT 1 FROM matches m WHERE m.room_id = l.room_id AND m.status = 'playing') AND NOT EXISTS "
-        "(SELECT 1 FROM tournaments t WHERE t.tournament_id = l.room_id AND t.stage <> 'finished')");
+        "(SELECT 1 FROM tournaments t WHERE t.tournament_id = l.room_id AND t.finished = 0)");
     static const std::string rooms_sql = with_now(
         "DELETE FROM lobby_rooms WHERE node_id IN (SELECT node_id FROM lobby_nodes WHERE published_ms <= NOW_MS - $1)");
     static const std::string nodes_sql = with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - $1");

@@ -146,7 +146,7 @@ std::string filter_sql(const match_query& q, pg::params& p) {
                  param(std::string_view(q.before_match_id)), "))");
   }
   if (!q.tournament.empty())
-    where += cat(" AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ",
+    where += cat(" AND match_id IN (SELECT match_id FROM tournament_matches WHERE tournament_id = ",
                  param(std::string_view(q.tournament)), ")");
   return where;
 }

@@ -1,8 +1,9 @@
-// Internal to the PostgreSQL store: tournaments in the database (the tables
-// of migrations/postgres/0003 and 0005). save_tournament produces the
-// statements that replace everything stored under the id (the writer queues
-// them in its batch, inside the batch's transaction); load_tournaments reads
-// them back through record_rows.hpp's tournament_rows, as SQLite's does.
+// Internal to the PostgreSQL store: a tournament is one row of tournaments,
+// its value the document of tournament_record.hpp, and one row of
+// tournament_matches for each match its games name (migration 0011, as
+// SQLite's). save_tournament produces the statements that replace what is
+// stored under the id (the writer queues them in its batch, inside the
+// batch's transaction); load_tournaments reads them back.
 #pragma once
 
 #include <functional>
@@ -25,8 +26,8 @@ using send_fn = std::function<void(const std::string& name, const params& p)>;
 // The statements storing `t`: created_ms kept from the first save.
 void save_tournament(const stored_tournament& t, const send_fn& send);
 
-// Every stored tournament, oldest created first (then by id), with its
-// options; inside the caller's transaction. Throws persist_error.
+// Every stored tournament, oldest created first (then by id); inside the
+// caller's transaction. Throws persist_error.
 std::vector<stored_tournament> load_tournaments(conn& c);
 
 }  // namespace cod::server::pg

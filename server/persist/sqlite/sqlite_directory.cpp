@@ -147,7 +147,7 @@ result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t lim
 result<std::vector<std::string>> sqlite_directory::expired_tournaments(std::size_t limit) {
   return guarded("listing expired tournaments", [&]() -> result<std::vector<std::string>> {
     sql::stmt s(*db_, with_now("SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON "
-                               "l.room_id = t.tournament_id WHERE t.stage <> 'finished' AND "
+                               "l.room_id = t.tournament_id WHERE t.finished = 0 AND "
                                "(l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id LIMIT ?1"));
     s.bind(1, static_cast<std::int64_t>(limit));
     return column0(s);
@@ -195,7 +195,7 @@ result<std::size_t> sqlite_directory::forget_stale(std::int64_t stale_for_ms) {
     sql::stmt leases(*db_, with_now("DELETE FROM room_leases WHERE expires_ms <= NOW_MS - ?1 AND NOT EXISTS "
                                     "(SELECT 1 FROM matches m WHERE m.room_id = room_leases.room_id AND "
                                     "m.status = 'playing') AND NOT EXISTS (SELECT 1 FROM tournaments t WHERE "
-                                    "t.tournament_id = room_leases.room_id AND t.stage <> 'finished')"));
+                                    "t.tournament_id = room_leases.room_id AND t.finished = 0)"));
     leases.bind(1, stale_for_ms);
     leases.run();
     const std::int64_t gone = db_->changes();

@@ -108,9 +108,9 @@ std::string filter_sql(const match_query& q) {
   if (q.winner >= 0)
     where += " AND status = 'finished' AND EXISTS (SELECT 1 FROM json_each(m.winners) WHERE value = ?8)";
   if (q.has_before) where += " AND (created_ms < ?9 OR (created_ms = ?9 AND match_id < ?10))";
-  // A tournament's matches are those its games name (migration 0003).
+  // A tournament's matches are those its games name (migration 0011).
   if (!q.tournament.empty())
-    where += " AND match_id IN (SELECT match_id FROM tournament_games WHERE tournament_id = ?11)";
+    where += " AND match_id IN (SELECT match_id FROM tournament_matches WHERE tournament_id = ?11)";
   return where;
 }
 
@@ -231,7 +231,7 @@ result<std::vector<stored_league>> sqlite_reader_impl::load_leagues() {
 result<std::vector<stored_tournament>> sqlite_reader_impl::load_tournaments() {
   return detail::read_or_error([&]() -> std::vector<stored_tournament> {
     std::lock_guard lk(mu_);
-    return in_read_txn(*db_, [&] { return detail::load_stored_tournaments(*db_); });
+    return in_read_txn(*db_, [&] { return detail::load_tournaments(*db_); });
   });
 }
 

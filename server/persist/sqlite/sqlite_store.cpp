@@ -157,10 +157,10 @@ struct sqlite_store::writer {
     });
   }
 
-  // A tournament's many rows are not prepared once: it is saved after acts
+  // A tournament's statements are not prepared once: it is saved after acts
   // and results, far less often than actions.
   status apply_one(const detail::tournament_op& t) {
-    return in_savepoint(refuse::any_error, [&] { detail::save_stored_tournament(db, t.t); });
+    return in_savepoint(refuse::any_error, [&] { detail::save_tournament(db, t.t); });
   }
 
   status apply_one(const detail::audit_op& a) {
