@@ -41,6 +41,7 @@
 
 namespace cod::server {
 
+class account_store;
 class room_directory;
 
 // Thrown inside the backends when the storage fails (I/O error, corrupt
@@ -131,6 +132,9 @@ class match_store {
   // The same store's room leases and cluster lobby (room_directory.hpp);
   // nullptr for a store without them (a test's wrapper).
   virtual room_directory* directory() { return nullptr; }
+  // The same store's player accounts and sessions (account_store.hpp);
+  // nullptr for a store without them (a test's wrapper).
+  virtual account_store* accounts() { return nullptr; }
 };
 
 }  // namespace cod::server
