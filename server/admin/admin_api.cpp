@@ -237,6 +237,13 @@ response api::route(const request& req, std::string_view who) const {
     if (auto e = parse_query_string(query, p)) return bad_param(*e);
     return leagues_->handle(req, who, seg, p);
   }
+  // Player accounts (docs/accounts.md, "Admins"): the admin token only.
+  if (!seg.empty() && seg[0] == "accounts") {
+    if (!accounts_) return error_response(404, "not_found", "this server has no accounts");
+    params p;
+    if (auto e = parse_query_string(query, p)) return bad_param(*e);
+    return accounts_->handle(req, who, seg, p);
+  }
   if (req.method != "GET" && req.method != "HEAD") {
     response r = error_response(405, "method_not_allowed", "the admin API is read-only: GET (or HEAD)");
     r.headers.emplace_back("Allow", "GET, HEAD");

@@ -82,7 +82,7 @@ T read_for_route(result<T> r) {
 bool is_admin_target(std::string_view target);
 
 // An organised event's routes, /admin/api/tournaments... and
-// /admin/api/leagues...: answered by its service's API
+// /admin/api/leagues... (and the admins' /admin/api/accounts...): answered by its service's API
 // (server/tournament_service/organiser_api.hpp,
 // server/league_service/league_api.hpp) behind the same token check and
 // access log. `seg`: the path's segments after /admin/api/.
@@ -107,6 +107,9 @@ class api {
   void set_tournaments(organiser_routes* t) { tournaments_ = t; }
   // The same for /admin/api/leagues (server/league_service/league_api.hpp).
   void set_leagues(organiser_routes* l) { leagues_ = l; }
+  // The same for /admin/api/accounts (server/account_service/account_api.hpp;
+  // the admin token only, never the organiser's).
+  void set_accounts(organiser_routes* a) { accounts_ = a; }
   response handle(const request& req) const { return handle(req, clock::now()); }
   // `now`: the brute-force guard's and the refusal log's time (tests).
   response handle(const request& req, clock::time_point now) const;
@@ -128,6 +131,7 @@ class api {
   environment& env_;
   organiser_routes* tournaments_ = nullptr;
   organiser_routes* leagues_ = nullptr;
+  organiser_routes* accounts_ = nullptr;
   // Its own mutex: handle() stays const and thread-safe.
   mutable refusal_guard guard_;
 };

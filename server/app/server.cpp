@@ -22,7 +22,10 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "account_service/account_api.hpp"
+#include "account_service/account_workers.hpp"
 #include "admin/admin_api.hpp"
+#include "persist/account_store.hpp"
 #include "cod/engine/catalogue.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cluster/cluster_node.hpp"
@@ -117,6 +120,12 @@ struct server::impl {
   // Mutation leagues (docs/league.md): like the tournaments.
   std::unique_ptr<league_service> leagues;
   std::unique_ptr<league_api> league_routes;
+  // Player accounts (docs/accounts.md): the service, its routes, and the
+  // threads that hash passwords (never the io threads).
+  std::unique_ptr<accounts::account_service> account_svc;
+  std::unique_ptr<accounts::account_api> account_routes;
+  std::unique_ptr<accounts::account_admin_routes> account_admin;
+  std::unique_ptr<accounts::account_workers> account_pool;
   // The admin API's requests block (SQLite reads, replays): one thread of
   // their own keeps them off the io threads the rooms run on, and admins
   // queue behind each other rather than load both cores.
@@ -148,6 +157,9 @@ struct server::impl {
 
   // Idempotent: waits for a running admin request (it reads the store).
   void stop_admin_pool() {
+    // The account workers too: their requests read the store and post their
+    // answers to the io threads.
+    if (account_pool) account_pool->stop();
     if (!admin_pool) return;
     admin_pool->join();
     admin_pool.reset();
@@ -414,6 +426,26 @@ status server::start() {
   d.leagues->load();
   d.league_routes = std::make_unique<league_api>(*d.leagues, *d.store, d.env);
   d.admin_api->set_leagues(d.league_routes.get());
+
+  // Player accounts (docs/accounts.md), when the store keeps them.
+  if (account_store* as = d.store->accounts()) {
+    accounts::limits al;
+    al.session_idle_ms = std::int64_t{cfg.session_idle_days} * 24 * 3600 * 1000;
+    d.account_svc = std::make_unique<accounts::account_service>(*as, d.env, al);
+    d.account_routes = std::make_unique<accounts::account_api>(*d.account_svc);
+    d.account_admin = std::make_unique<accounts::account_admin_routes>(*d.account_svc);
+    d.admin_api->set_accounts(d.account_admin.get());
+    d.account_pool = std::make_unique<accounts::account_workers>(static_cast<std::size_t>(cfg.account_threads),
+                                                                 static_cast<std::size_t>(cfg.account_queue));
+    d.net_ctx->accounts = d.account_routes.get();
+    d.net_ctx->run_accounts = [p = d.account_pool.get()](std::function<void()> f) { return p->try_post(std::move(f)); };
+    if (!accounts::hashing_available()) spdlog::error("accounts: libsodium could not be initialised: no sign-in works");
+    spdlog::info("accounts: /api/ (docs/accounts.md), {} hashing thread(s), {} waiting at most, sessions end after {} "
+                 "idle days",
+                 cfg.account_threads, cfg.account_queue, cfg.session_idle_days);
+  } else {
+    spdlog::info("accounts: none (the store keeps no accounts): /api/ answers 404");
+  }
   d.lobby.follow_league = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
                                                 std::weak_ptr<peer> p) { return l->follow(token, id, std::move(p)); };
   d.lobby.league_act = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,

@@ -211,6 +211,15 @@ std::vector<config_key> make_keys() {
                          "bearer token of the organiser API only, /admin/api/tournaments (docs/tournaments.md); "
                          "empty: organisers use the admin token",
                          &config::organiser_token));
+  k.push_back(int_key("account_threads",
+                      "threads hashing account passwords (argon2id: 19 MiB and about 20 ms of a core each), i.e. "
+                      "the most hashes at once; the rooms keep the other cores (docs/accounts.md)",
+                      &config::account_threads, 1, 64));
+  k.push_back(int_key("account_queue",
+                      "account requests (/api/) waiting for those threads; more are answered 503 busy",
+                      &config::account_queue, 1, 100000));
+  k.push_back(int_key("session_idle_days", "a player's session unused this many days ends (sign in again)",
+                      &config::session_idle_days, 1, 3650));
   k.push_back({"node_id",
                "this node's id in a cluster, 1 to 12 of a-z and 0-9: every room id it creates starts with it and "
                "'-', which the proxy routes by; on a PostgreSQL store the node joins the cluster of the nodes on "

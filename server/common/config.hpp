@@ -74,6 +74,10 @@ struct config {
   // Admin.
   std::string admin_token;                // Bearer token of /admin/api/ (docs/admin.md); "" = admin API disabled
   std::string organiser_token;            // Bearer token of /admin/api/tournaments only; "" = none
+  // Accounts (docs/accounts.md).
+  int account_threads = 1;                // password hashes at once (each 19 MiB and ~20 ms of a core)
+  int account_queue = 64;                 // /api/ requests waiting for those threads; more get 503 busy
+  int session_idle_days = 30;             // a session unused this long ends
 
   // Cluster (docs/cluster.md): this node's id, the prefix of every room id
   // it creates ("n2" -> "n2-k7q4x"), by which the proxy routes a room's

@@ -6,6 +6,7 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <spdlog/spdlog.h>
 
+#include "account_service/account_api.hpp"
 #include "admin/admin_api.hpp"
 #include "common/metrics.hpp"
 #include "common/strcat.hpp"
@@ -137,7 +138,37 @@ void http_session::on_read(beast::error_code ec, std::size_t) {
   }
   const auto target = parser_->get().target();
   if (admin::is_admin_target(std::string_view(target.data(), target.size()))) return handle_admin(parser_->get());
+  {
+    const std::string_view t(target.data(), target.size());
+    if (accounts::is_account_target(t.substr(0, t.find('?')))) return handle_accounts(parser_->get());
+  }
   do_write(handle(parser_->get()));
+}
+
+std::string http_session::remote_of(const request& req) {
+  beast::error_code ec;
+  const auto peer = stream_.socket().remote_endpoint(ec);
+  if (ec) return "?";
+  const std::string forwarded = forwarded_for_of(req);
+  const std::string ip = peer.address().to_string();
+  const std::string client = client_address(ip, forwarded, ctx_->trusted_proxies);
+  // Behind a trusted proxy: the client's address, its port unknown (0).
+  std::string remote = client;
+  remote += ':';
+  remote += client == ip ? std::to_string(peer.port()) : std::string("0");
+  return remote;
+}
+
+void http_session::write_service_answer(admin::response ar, unsigned version, bool keep_alive, bool head) {
+  response res{static_cast<http::status>(ar.status), version};
+  res.set(http::field::content_type, ar.content_type);
+  res.set(http::field::cache_control, "no-store");
+  for (auto& [name, value] : ar.headers) res.set(name, value);
+  res.keep_alive(keep_alive);
+  res.body() = std::move(ar.body);
+  res.prepare_payload();
+  if (head) res.body().clear();
+  do_write(std::move(res));
 }
 
 void http_session::handle_admin(const request& req) {
@@ -153,19 +184,7 @@ void http_session::handle_admin(const request& req) {
   areq.target = std::string(req.target());
   areq.body = req.body();
   if (auto it = req.find(http::field::authorization); it != req.end()) areq.authorization = std::string(it->value());
-  beast::error_code ec;
-  const auto peer = stream_.socket().remote_endpoint(ec);
-  if (ec) {
-    areq.remote = "?";
-  } else {
-    const std::string forwarded = forwarded_for_of(req);
-    const std::string ip = peer.address().to_string();
-    const std::string client = client_address(ip, forwarded, ctx_->trusted_proxies);
-    // Behind a trusted proxy: the client's address, its port unknown (0).
-    areq.remote = client;
-    areq.remote += ':';
-    areq.remote += client == ip ? std::to_string(peer.port()) : std::string("0");
-  }
+  areq.remote = remote_of(req);
   // No read is pending while the admin thread works: the next request is
   // read after this response is written, as for every other route.
   const unsigned version = req.version();
@@ -174,17 +193,36 @@ void http_session::handle_admin(const request& req) {
   ctx_->run_admin([self = shared_from_this(), areq = std::move(areq), version, keep_alive, head] {
     admin::response ar = self->ctx_->admin->handle(areq);
     net::post(self->stream_.get_executor(), [self, ar = std::move(ar), version, keep_alive, head]() mutable {
-      response res{static_cast<http::status>(ar.status), version};
-      res.set(http::field::content_type, ar.content_type);
-      res.set(http::field::cache_control, "no-store");
-      for (auto& [name, value] : ar.headers) res.set(name, value);
-      res.keep_alive(keep_alive);
-      res.body() = std::move(ar.body);
-      res.prepare_payload();
-      if (head) res.body().clear();
-      self->do_write(std::move(res));
+      self->write_service_answer(std::move(ar), version, keep_alive, head);
     });
   });
+}
+
+void http_session::handle_accounts(const request& req) {
+  const unsigned version = req.version();
+  const bool keep_alive = req.keep_alive();
+  const bool head = req.method() == http::verb::head;
+  if (!ctx_->accounts || !ctx_->run_accounts)
+    return write_service_answer(admin::error_response(404, "not_found", "this server has no accounts"), version,
+                                keep_alive, head);
+  admin::request areq;
+  areq.method = std::string(req.method_string());
+  areq.target = std::string(req.target());
+  areq.body = req.body();
+  if (auto it = req.find(http::field::authorization); it != req.end()) areq.authorization = std::string(it->value());
+  areq.remote = remote_of(req);
+  const bool queued = ctx_->run_accounts([self = shared_from_this(), areq, version, keep_alive, head] {
+    admin::response ar = self->ctx_->accounts->handle(areq);
+    net::post(self->stream_.get_executor(), [self, ar = std::move(ar), version, keep_alive, head]() mutable {
+      self->write_service_answer(std::move(ar), version, keep_alive, head);
+    });
+  });
+  if (!queued) {
+    // Every account worker busy and the queue full: a storm of sign-ins.
+    admin::response busy = admin::error_response(503, "busy", "the server is busy signing players in: retry shortly");
+    busy.headers.emplace_back("Retry-After", "1");
+    write_service_answer(std::move(busy), version, keep_alive, head);
+  }
 }
 
 http_session::response http_session::handle(const request& req) {

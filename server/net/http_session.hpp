@@ -10,6 +10,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "admin/admin_api.hpp"
 #include "net/connection_limits.hpp"
 #include "net/net_context.hpp"
 
@@ -41,6 +42,11 @@ class http_session : public std::enable_shared_from_this<http_session> {
   void fail(boost::beast::error_code ec, const char* what);
   response handle(const request& req);
   void handle_admin(const request& req);
+  void handle_accounts(const request& req);
+  // The peer as "ip:port" (the client's address behind a trusted proxy, port 0).
+  std::string remote_of(const request& req);
+  // Writes a service's answer (admin, accounts) on this session's strand.
+  void write_service_answer(admin::response ar, unsigned version, bool keep_alive, bool head);
 
   boost::beast::tcp_stream stream_;
   boost::beast::flat_buffer buffer_;

@@ -27,6 +27,9 @@ class metrics;
 namespace admin {
 class api;
 }
+namespace accounts {
+class account_api;
+}
 
 class connection_list {
  public:
@@ -54,6 +57,12 @@ struct net_context {
   // through run_admin, off the io threads; null: answered 404.
   const admin::api* admin = nullptr;
   std::function<void(std::function<void()>)> run_admin;
+  // /api/ requests (player accounts, docs/accounts.md): accounts->handle
+  // blocks (argon2id, the store), so it runs through run_accounts on the
+  // account workers, which answer false when their queue is full (503
+  // busy); null: answered 404.
+  const accounts::account_api* accounts = nullptr;
+  std::function<bool(std::function<void()>)> run_accounts;
   std::shared_ptr<const static_files> files;  // GET /play/..., /admin/... (null: 404)
   connection_list connections;
   // Who may connect (set with cfg, before the listener runs).

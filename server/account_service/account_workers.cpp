@@ -1,0 +1,62 @@
+#include "account_service/account_workers.hpp"
+
+#include <algorithm>
+
+namespace cod::server::accounts {
+
+account_workers::account_workers(std::size_t threads, std::size_t queue) : capacity_(std::max<std::size_t>(queue, 1)) {
+  for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i) threads_.emplace_back([this] { run(); });
+}
+
+account_workers::~account_workers() { stop(); }
+
+bool account_workers::try_post(std::function<void()> job) {
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_ || jobs_.size() >= capacity_) {
+      ++refused_;
+      return false;
+    }
+    jobs_.push_back(std::move(job));
+  }
+  cv_.notify_one();
+  return true;
+}
+
+void account_workers::stop() {
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_ && threads_.empty()) return;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  threads_.clear();
+}
+
+void account_workers::run() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;  // stopping, and nothing left
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    job();
+  }
+}
+
+std::uint64_t account_workers::refused() const {
+  std::lock_guard lock(mu_);
+  return refused_;
+}
+
+std::size_t account_workers::waiting() const {
+  std::lock_guard lock(mu_);
+  return jobs_.size();
+}
+
+}  // namespace cod::server::accounts
