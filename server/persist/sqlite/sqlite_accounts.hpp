@@ -2,8 +2,8 @@
 // read-write connection of its own, as sqlite_directory has, so that a
 // login never waits behind the writer thread's queue (only, briefly, behind
 // its transaction: busy_timeout). Every call runs under one mutex; a write
-// that reads first (use_session) does both in one BEGIN IMMEDIATE
-// transaction.
+// that reads first (add_session: is there such an account; use_session: is
+// the session idle too long) does both in one BEGIN IMMEDIATE transaction.
 #pragma once
 
 #include <cstdint>
