@@ -68,10 +68,14 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"tournament_matches", {"tournament_id", "match_id"}},
     {"lobby_nodes", {"node_id", "published_ms"}},
     {"lobby_rooms", {"node_id", "room_id", "summary_json"}},
+    // 0012_accounts.sql
+    {"accounts", {"account_id", "name", "password_hash", "guest", "disabled", "deleted", "created_ms"}},
+    {"account_sessions", {"session_id", "token_hash", "account_id", "created_ms", "last_used_ms", "remote"}},
 };
 const std::vector<std::string> documented_indexes = {
-    "admin_audit_match",   "leagues_created",     "match_notes_match",   "match_seats_name",       "matches_created",        "matches_room",
-    "matches_status",      "room_leases_node",    "tournament_matches_match", "tournaments_created"};
+    "account_sessions_account", "accounts_name",   "admin_audit_match",   "leagues_created",     "match_notes_match",
+    "match_seats_name",         "matches_created", "matches_room",        "matches_status",      "room_leases_node",
+    "tournament_matches_match", "tournaments_created"};
 
 }  // namespace
 
@@ -161,6 +165,41 @@ TEST_CASE("migrations: the tournament tables keep their keys and checks") {
   };
   for (const char* sql : refused) CHECK_MESSAGE(db.try_exec(sql) != SQLITE_OK, sql);
   CHECK(db.one("SELECT count(*) FROM tournament_matches") == "1");
+}
+
+TEST_CASE("migrations: the account tables keep their keys and checks; an account_id is never given twice") {
+  temp_dir dir;
+  const std::string path = dir.file("accounts.db");
+  migrate_then_exec(path, "INSERT INTO accounts (name, created_ms) VALUES ('Ann', 0), ('Ben', 0)");
+  raw_db db(path);
+  db.exec("PRAGMA foreign_keys = ON");
+  CHECK(db.one("SELECT group_concat(account_id || ':' || password_hash || guest || disabled || deleted) FROM "
+               "accounts") == "1:000,2:000");
+  db.exec("INSERT INTO account_sessions (session_id, token_hash, account_id, created_ms, last_used_ms) "
+          "VALUES ('s1', 'h1', 1, 0, 0)");
+  const char* refused[] = {
+      // a name taken, in any case; none
+      "INSERT INTO accounts (name, created_ms) VALUES ('ANN', 0)",
+      "INSERT INTO accounts (name, created_ms) VALUES ('ben', 0)",
+      "INSERT INTO accounts (created_ms) VALUES (0)",
+      // a flag not 0 or 1
+      "INSERT INTO accounts (name, guest, created_ms) VALUES ('x', 2, 0)",
+      "INSERT INTO accounts (name, disabled, created_ms) VALUES ('x', -1, 0)",
+      "INSERT INTO accounts (name, deleted, created_ms) VALUES ('x', 2, 0)",
+      // a session id or token hash taken; an unknown account
+      "INSERT INTO account_sessions (session_id, token_hash, account_id, created_ms, last_used_ms) "
+      "VALUES ('s1', 'h2', 1, 0, 0)",
+      "INSERT INTO account_sessions (session_id, token_hash, account_id, created_ms, last_used_ms) "
+      "VALUES ('s2', 'h1', 1, 0, 0)",
+      "INSERT INTO account_sessions (session_id, token_hash, account_id, created_ms, last_used_ms) "
+      "VALUES ('s2', 'h2', 9, 0, 0)",
+  };
+  for (const char* sql : refused) CHECK_MESSAGE(db.try_exec(sql) != SQLITE_OK, sql);
+  // The newest account's row gone, the next account still gets a new id
+  // (AUTOINCREMENT), not 2 again.
+  db.exec("DELETE FROM accounts WHERE account_id = 2");
+  db.exec("INSERT INTO accounts (name, created_ms) VALUES ('Cy', 0)");
+  CHECK(db.one("SELECT account_id FROM accounts WHERE name = 'Cy'") == "3");
 }
 
 TEST_CASE("migrations: a database of schema 10 with tournaments upgrades (0011); each loads as it was stored") {

@@ -4,6 +4,8 @@
 // named "pg_store: ..." need a server (persist_tests_pg).
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -110,9 +112,10 @@ TEST_CASE("pg_store: migrations on an empty database, a no-op reopen, the same t
                                                                               std::to_string(known));
   const std::string applied = raw.one("SELECT string_agg(applied_at::text, ',' ORDER BY version) FROM schema_migrations");
   CHECK(raw.rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename") ==
-        std::vector<std::string>{"admin_audit", "draft_events", "leagues", "lobby_nodes", "lobby_rooms", "match_actions",
-                                 "match_notes", "match_seats", "matches", "room_leases", "schema_migrations",
-                                 "tournament_matches", "tournaments"});  // 0011: one document a tournament
+        std::vector<std::string>{"account_sessions", "accounts", "admin_audit", "draft_events", "leagues",
+                                 "lobby_nodes", "lobby_rooms", "match_actions", "match_notes", "match_seats", "matches",
+                                 "room_leases", "schema_migrations", "tournament_matches",
+                                 "tournaments"});  // 0011: one document a tournament; 0012: accounts
   CHECK(raw.rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'room_leases' "
                  "ORDER BY ordinal_position") ==
         std::vector<std::string>{"room_id", "node_id", "expires_ms", "wanted_by"});  // 0007, 0008
@@ -229,6 +232,59 @@ TEST_CASE("pg_store: a statement the server refuses inside a batch refuses that 
   CHECK(read_ok(s->reader().load_match("ok"))->actions.size() == 1);
   CHECK(!read_ok(s->reader().load_match("long")));
   CHECK(s->health().ok);
+}
+
+TEST_CASE("pg_store: accounts: a name another node creates at the same moment is a conflict (the unique index)") {
+  pg_test_db db(test_pg_uri());
+  auto s = open_store(db.uri());
+  account_store& st = *s->accounts();
+  // Another node's insert of Zed, not yet committed: the store's check
+  // does not see it, so its insert waits on the unique index, then fails.
+  // (`other` is declared after the thread: should a check below throw, it
+  // closes first, which frees the insert, and the thread can be joined.)
+  std::optional<result<account_record>> got;
+  std::jthread creating;
+  pg_raw other(db.uri());
+  other.exec("BEGIN");
+  other.exec("INSERT INTO accounts (name, created_ms) VALUES ('Zed', 1)");
+  creating = std::jthread([&] { got.emplace(st.create_account({0, "zed", "", true, false, false, 2})); });
+  pg_raw admin(db.server());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  bool waiting = false;
+  while (!waiting && std::chrono::steady_clock::now() < deadline) {
+    waiting = admin.one("SELECT count(*) FROM pg_stat_activity WHERE datname = '" + db.name() +
+                        "' AND application_name = 'cod-store-accounts' AND wait_event_type = 'Lock'") == "1";
+    if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  other.exec("COMMIT");
+  creating.join();
+  CHECK(waiting);
+  REQUIRE(got);
+  REQUIRE(!*got);
+  CHECK(got->error().error_code() == status::code::conflict);
+  CHECK(got->error().message() == "the name zed is taken");
+  // The connection is fine afterwards.
+  const auto zed = st.account_by_name("ZED");
+  REQUIRE(zed);
+  REQUIRE(*zed);
+  CHECK((*zed)->name == "Zed");
+}
+
+TEST_CASE("pg_store: accounts survive a lost connection (that call fails, the next one reconnects)") {
+  pg_test_db db(test_pg_uri());
+  auto s = open_store(db.uri());
+  account_store& st = *s->accounts();
+  REQUIRE(st.create_account({0, "Ann", "", true, false, false, 1}));
+  pg_raw(db.server())
+      .exec("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = '" + db.name() +
+            "' AND application_name = 'cod-store-accounts'");
+  const auto lost = st.account_by_name("ann");
+  REQUIRE(!lost);
+  CHECK(lost.error().error_code() == status::code::io_error);
+  const auto again = st.account_by_name("ann");
+  REQUIRE_MESSAGE(again, again.error().message());
+  REQUIRE(*again);
+  CHECK((*again)->account_id == 1);
 }
 
 }  // namespace cod::server::test

@@ -1,7 +1,8 @@
 // A match_store in memory, for tests: the same write rules (write_rules.hpp)
 // and ordering as sqlite_store (matches, tournaments, the admin audit), nothing durable. Its
 // room_directory (leases, lobby) is in memory_directory.cpp, on the system
-// clock; it fences nothing (one process: pg_store.hpp fences).
+// clock; it fences nothing (one process: pg_store.hpp fences). Its
+// account_store (accounts, sessions) is in memory_accounts.cpp.
 //
 // Callbacks: by default on the store's own writer thread, exactly like
 // sqlite_store (callbacks::own_thread). callbacks::run_inline applies each
@@ -19,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "persist/account_store.hpp"
 #include "persist/match_store.hpp"
 #include "persist/room_directory.hpp"
 
@@ -42,7 +44,7 @@ struct league_save_op;
 
 class memory_reader;
 
-class memory_store final : public match_store, public room_directory {
+class memory_store final : public match_store, public room_directory, public account_store {
  public:
   enum class callbacks { own_thread, run_inline };
   explicit memory_store(callbacks mode = callbacks::own_thread);
@@ -65,6 +67,7 @@ class memory_store final : public match_store, public room_directory {
   // Failures are the injected ones below.
   store_health health() const override;
   room_directory* directory() override { return this; }
+  account_store* accounts() override { return this; }
 
   result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
   result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
@@ -79,6 +82,19 @@ class memory_store final : public match_store, public room_directory {
                                                       std::int64_t finished_since_ms) override;
   status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
   result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) override;
+
+  // account_store (memory_accounts.cpp); the injected faults below do not touch it.
+  result<account_record> create_account(const account_record& a) override;
+  result<std::optional<account_record>> account_by_name(const std::string& name) override;
+  result<std::optional<account_record>> account_by_id(std::int64_t account_id) override;
+  status update_account(const account_record& a) override;
+  result<std::vector<account_record>> find_accounts(const std::string& prefix, int limit) override;
+  status add_session(const session_record& s) override;
+  result<std::optional<session_record>> use_session(const std::string& token_hash, std::int64_t now_ms,
+                                                    std::int64_t idle_ms) override;
+  result<std::vector<session_record>> sessions_of(std::int64_t account_id) override;
+  status revoke_session(std::int64_t account_id, const std::string& session_id) override;
+  result<std::int64_t> revoke_sessions(std::int64_t account_id) override;
 
   // Fault injection: while set, every write fails (done gets io_error,
   // nothing stored), as a full disk would. For testing how rooms react.
@@ -118,6 +134,11 @@ class memory_store final : public match_store, public room_directory {
     std::vector<room_listing> rooms;
   };
   std::map<std::string, node_listing> lobby_;  // by node
+  std::map<std::int64_t, account_record> accounts_;    // by account_id
+  std::map<std::string, std::int64_t> account_names_;  // ASCII-lowercased name -> account_id
+  std::int64_t last_account_id_ = 0;                   // ids are never given twice
+  std::map<std::string, session_record> sessions_;     // by session_id
+  std::map<std::string, std::string> session_tokens_;  // token_hash -> session_id
   bool fail_ = false;
   int fail_next_ = 0;
   std::unique_ptr<memory_reader> reader_;

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "persist/account_store.hpp"
 #include "persist/match_store.hpp"
 #include "persist/pg/pg_reader.hpp"
 #include "persist/room_directory.hpp"
@@ -29,6 +30,7 @@ namespace cod::server {
 namespace detail {
 class write_queue;
 class pg_directory;
+class pg_accounts;
 class pg_writer;
 }  // namespace detail
 
@@ -73,6 +75,8 @@ class pg_store final : public match_store {
   store_health health() const override;
   // Leases and the lobby (room_directory.hpp), on a connection of their own (pg_directory.hpp).
   room_directory* directory() override;
+  // Accounts and sessions (account_store.hpp), on a connection of their own (pg_accounts.hpp).
+  account_store* accounts() override;
   // The schema version the database had when opened (0: new).
   int schema_version_at_open() const { return version_at_open_; }
 
@@ -82,6 +86,7 @@ class pg_store final : public match_store {
   std::unique_ptr<detail::pg_writer> writer_;
   std::unique_ptr<pg_reader> reader_;
   std::unique_ptr<detail::pg_directory> directory_;
+  std::unique_ptr<detail::pg_accounts> accounts_;
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;
 };

@@ -14,6 +14,7 @@
 #include "persist/sqlite/checkpointer.hpp"
 #include "persist/sqlite/db_files.hpp"
 #include "persist/sqlite/sqlite_migrations.hpp"
+#include "persist/sqlite/sqlite_accounts.hpp"
 #include "persist/sqlite/sqlite_directory.hpp"
 #include "persist/sqlite/sqlite_tournaments.hpp"
 #include "persist/sqlite/sqlite_util.hpp"
@@ -380,6 +381,7 @@ result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
     s->directory_ = std::make_unique<detail::sqlite_directory>(path, o.busy_timeout_ms, *s->reader_);
+    s->accounts_ = std::make_unique<detail::sqlite_accounts>(path, o.busy_timeout_ms);
     writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         path, o.max_batch,
@@ -393,6 +395,7 @@ result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o
 sqlite_store::~sqlite_store() {
   queue_.reset();  // commits what is queued, joins the writer
   checkpointer_.reset();  // a last checkpoint, then its thread stops
+  accounts_.reset();
   directory_.reset();
   reader_.reset();
   writer_.reset();
@@ -447,5 +450,7 @@ std::size_t sqlite_store::pending() const { return queue_->pending(); }
 std::uint64_t sqlite_store::commits() const { return queue_->batches(); }
 
 room_directory* sqlite_store::directory() { return directory_.get(); }
+
+account_store* sqlite_store::accounts() { return accounts_.get(); }
 
 }  // namespace cod::server

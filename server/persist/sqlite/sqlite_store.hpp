@@ -24,6 +24,7 @@
 #include <mutex>
 #include <string>
 
+#include "persist/account_store.hpp"
 #include "persist/match_store.hpp"
 #include "persist/room_directory.hpp"
 #include "persist/sqlite/sqlite_reader.hpp"
@@ -36,6 +37,7 @@ class db;
 namespace detail {
 class write_queue;
 class sqlite_directory;
+class sqlite_accounts;
 class checkpointer;
 class owner_lock;
 }
@@ -90,6 +92,8 @@ class sqlite_store final : public match_store {
   store_health health() const override;
   // Leases and the lobby (room_directory.hpp), on a connection of their own (sqlite_directory.hpp).
   room_directory* directory() override;
+  // Accounts and sessions (account_store.hpp), on a connection of their own (sqlite_accounts.hpp).
+  account_store* accounts() override;
   // The schema version the file had when opened (0: new file).
   int schema_version_at_open() const { return version_at_open_; }
 
@@ -106,6 +110,7 @@ class sqlite_store final : public match_store {
   std::unique_ptr<writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
   std::unique_ptr<detail::sqlite_directory> directory_;
+  std::unique_ptr<detail::sqlite_accounts> accounts_;
   std::unique_ptr<detail::checkpointer> checkpointer_;  // WAL checkpoints, after the queue stops
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;
