@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""End to end: player accounts (docs/accounts.md) on a real cod-server over
+HTTP. Register, sign in, a guest that claims a name; the sessions survive a
+kill -9 and restart (they are in the database: only their hashes, no
+token, no password); the 11th failed sign-in of a name is 429 with
+Retry-After; an admin finds and disables an account (the organiser token
+cannot); a storm of sign-ins beyond the account workers' queue is answered
+503 busy at once and the server stays healthy.
+
+  test_accounts.py --server S --bot B
+"""
+
+import http.client
+import json
+import os
+import sqlite3
+import sys
+import threading
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import e2e_lib as e2e  # noqa: E402
+
+ADMIN = "e2e-admin-token-0c7d5e19aa"
+ORGANISER = "e2e-organiser-token-77a1b3"
+
+
+def call(server, method, path, body=None, token=None, source=None):
+    """(status, headers dict, parsed JSON body)."""
+    c = http.client.HTTPConnection(e2e.LOOPBACK, server.port, timeout=30,
+                                   source_address=(source, 0) if source else None)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = "Bearer " + token
+        c.request(method, path, json.dumps(body) if body is not None else None, headers)
+        r = c.getresponse()
+        text = r.read().decode()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, (json.loads(text) if text else None)
+    finally:
+        c.close()
+
+
+def test(args, work):
+    db = os.path.join(work, "cod.db")
+    extra = ["--admin-token", ADMIN, "--organiser-token", ORGANISER]
+    server = e2e.Server(args.server, work, db, extra=extra).start()
+    e2e.check("accounts: /api/" in server.log(), "no start-up line about the accounts")
+
+    st, _, ann = call(server, "POST", "/api/register", {"name": "Ann", "password": "correct horse battery"})
+    e2e.check(st == 201, "register: %d %s" % (st, ann))
+    token = ann["session"]["token"]
+    st, _, me = call(server, "GET", "/api/me", token=token)
+    e2e.check(st == 200 and me["account"]["name"] == "Ann", "me: %d %s" % (st, me))
+    st, _, again = call(server, "POST", "/api/login", {"name": "ANN", "password": "correct horse battery"})
+    e2e.check(st == 200 and again["account"]["id"] == ann["account"]["id"], "login: %d %s" % (st, again))
+    st, _, body = call(server, "POST", "/api/register", {"name": "ann", "password": "correct horse battery"})
+    e2e.check(st == 409 and body["error"] == "name_taken", "a taken name: %d %s" % (st, body))
+    st, _, body = call(server, "POST", "/api/register", {"name": "Bob", "password": "password", "x": 1})
+    e2e.check(st == 400 and body["error"] == "unknown_field", "an unknown field: %d %s" % (st, body))
+    st, _, g = call(server, "POST", "/api/guest", {})
+    e2e.check(st == 201 and g["account"]["guest"], "guest: %d %s" % (st, g))
+    st, _, c = call(server, "POST", "/api/claim", {"name": "Cleo", "password": "a good password"},
+                    token=g["session"]["token"])
+    e2e.check(st == 200 and c["account"]["name"] == "Cleo" and c["account"]["id"] == g["account"]["id"],
+              "claim: %d %s" % (st, c))
+    e2e.log("register, login, guest and claim: ok")
+
+    # Nothing secret in the database: token hashes and argon2id hashes only.
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute("SELECT name, password_hash FROM accounts ORDER BY account_id").fetchall()
+        hashes = [r[0] for r in con.execute("SELECT token_hash FROM account_sessions").fetchall()]
+    finally:
+        con.close()
+    e2e.check([r[0] for r in rows] == ["Ann", "Cleo"], "accounts stored: %s" % rows)
+    e2e.check(all(r[1].startswith("$argon2id$v=19$m=19456,t=2,p=1$") for r in rows), "password hashes: %s" % rows)
+    e2e.check(token not in hashes and len(hashes) == 3, "session rows: %s" % hashes)
+
+    # kill -9, restart on the same database: the sessions still open the account.
+    server.kill9()
+    server.start()
+    st, _, me = call(server, "GET", "/api/me", token=token)
+    e2e.check(st == 200 and me["account"]["name"] == "Ann", "me after kill -9: %d %s" % (st, me))
+    e2e.log("sessions survive kill -9: ok")
+
+    # Ten failures from ten addresses, then the right password is held back.
+    for i in range(10):
+        st, _, body = call(server, "POST", "/api/login", {"name": "Ann", "password": "guess number %d" % i},
+                           source="127.0.2.%d" % (i + 1))
+        e2e.check(st == 401 and body["error"] == "invalid_credentials", "failure %d: %d %s" % (i, st, body))
+    st, headers, body = call(server, "POST", "/api/login", {"name": "Ann", "password": "correct horse battery"},
+                             source="127.0.2.99")
+    e2e.check(st == 429 and body["error"] == "too_many_attempts", "the 11th: %d %s" % (st, body))
+    e2e.check(int(headers.get("retry-after", "0")) == body["retry_after"] > 0, "Retry-After %s" % headers)
+    st, _, me = call(server, "GET", "/api/me", token=token)
+    e2e.check(st == 200, "an open session is not held back: %d" % st)
+    e2e.log("the 11th failed sign-in is 429 with Retry-After: ok")
+
+    # Admins: find and disable; the organiser token cannot.
+    st, _, body = call(server, "GET", "/admin/api/accounts?name=an", token=ORGANISER)
+    e2e.check(st == 403, "organiser on accounts: %d %s" % (st, body))
+    st, _, body = call(server, "GET", "/admin/api/accounts?name=an", token=ADMIN)
+    e2e.check(st == 200 and [a["name"] for a in body["accounts"]] == ["Ann"], "find: %d %s" % (st, body))
+    st, _, body = call(server, "POST", "/admin/api/accounts/%d/disable" % ann["account"]["id"], token=ADMIN)
+    e2e.check(st == 200 and body["account"]["disabled"], "disable: %d %s" % (st, body))
+    st, _, body = call(server, "GET", "/api/me", token=token)
+    e2e.check(st == 403 and body["error"] == "account_disabled", "a disabled account's session: %d %s" % (st, body))
+    e2e.check("disabled by an admin" in server.log(), "no log line for the disabling")
+    e2e.log("admins find and disable: ok")
+
+    # A storm beyond the queue (1 worker, 2 waiting): some get 503 busy at
+    # once, none hangs, the server stays healthy.
+    server.stop()
+    small = e2e.Server(args.server, work, db, name="server-small",
+                       extra=extra + ["--account-threads", "1", "--account-queue", "2"]).start()
+    results = []
+    lock = threading.Lock()
+
+    def one(i):
+        st, headers, body = call(small, "POST", "/api/login", {"name": "Cleo", "password": "a good password"},
+                                 source="127.0.3.%d" % (i + 1))
+        with lock:
+            results.append((st, headers.get("retry-after"), body and body.get("error")))
+
+    ts = [threading.Thread(target=one, args=(i,)) for i in range(40)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(timeout=60)
+    codes = sorted(r[0] for r in results)
+    e2e.check(len(results) == 40, "%d of 40 answered" % len(results))
+    e2e.check(set(codes) <= {200, 503} and 200 in codes, "storm answers %s" % codes)
+    busy = [r for r in results if r[0] == 503]
+    e2e.check(all(r[1] == "1" and r[2] == "busy" for r in busy), "busy answers %s" % busy)
+    e2e.log("a storm of 40 sign-ins: %d signed in, %d told busy" % (codes.count(200), len(busy)))
+    small.check_healthy()
+    small.stop()
+
+
+if __name__ == "__main__":
+    e2e.main(test, __doc__)
