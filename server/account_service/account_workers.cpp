@@ -1,11 +1,16 @@
 #include "account_service/account_workers.hpp"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 
 namespace cod::server::accounts {
 
-account_workers::account_workers(std::size_t threads, std::size_t queue) : capacity_(std::max<std::size_t>(queue, 1)) {
-  for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i) threads_.emplace_back([this] { run(); });
+account_workers::account_workers(std::size_t threads, std::size_t queue, bool idle_priority)
+    : capacity_(std::max<std::size_t>(queue, 1)) {
+  for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i)
+    threads_.emplace_back([this, idle_priority] { run(idle_priority); });
 }
 
 account_workers::~account_workers() { stop(); }
@@ -35,7 +40,12 @@ void account_workers::stop() {
   threads_.clear();
 }
 
-void account_workers::run() {
+void account_workers::run(bool idle_priority) {
+  // SCHED_IDLE needs no privilege; a failure leaves the thread as it was.
+  if (idle_priority) {
+    sched_param none{};
+    (void)::pthread_setschedparam(::pthread_self(), SCHED_IDLE, &none);
+  }
   for (;;) {
     std::function<void()> job;
     {

@@ -3,7 +3,10 @@
 // never on an I/O thread or a room's strand. `threads` bounds the hashes in
 // flight (memory: threads x 19 MiB; CPU: threads cores at most); `queue`
 // bounds the requests waiting, so a login storm is refused (503 busy,
-// Retry-After) rather than queued without end.
+// Retry-After) rather than queued without end. With `idle_priority` the
+// threads run under Linux's SCHED_IDLE policy: a room's thread that wakes
+// takes the core from a hash at once, so hashes use only what the rooms
+// leave (a lower niceness alone still let them delay the rooms' wake-ups).
 #pragma once
 
 #include <condition_variable>
@@ -19,7 +22,7 @@ namespace cod::server::accounts {
 
 class account_workers {
  public:
-  account_workers(std::size_t threads, std::size_t queue);
+  account_workers(std::size_t threads, std::size_t queue, bool idle_priority = false);
   ~account_workers();  // runs what was accepted, then joins
   account_workers(const account_workers&) = delete;
   account_workers& operator=(const account_workers&) = delete;
@@ -33,7 +36,7 @@ class account_workers {
   std::size_t waiting() const;
 
  private:
-  void run();
+  void run(bool idle_priority);
 
   const std::size_t capacity_;
   mutable std::mutex mu_;

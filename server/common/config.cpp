@@ -60,6 +60,18 @@ config_key size_key(std::string_view name, std::string_view help, std::size_t co
   return number_key<std::size_t>(name, help, m, lo, hi);
 }
 
+// true or false (also 1 or 0, as a flag or an environment variable may say).
+config_key bool_key(std::string_view name, std::string_view help, bool config::*m) {
+  return {name, help,
+          [=](config& c, std::string_view v) -> std::optional<std::string> {
+            if (v == "true" || v == "1") c.*m = true;
+            else if (v == "false" || v == "0") c.*m = false;
+            else return key_error(name, "expected true or false");
+            return std::nullopt;
+          },
+          [=](const config& c) { return std::string(c.*m ? "true" : "false"); }};
+}
+
 config_key string_key(std::string_view name, std::string_view help, std::string config::*m,
                        std::vector<std::string_view> allowed = {}) {
   return {name, help,
@@ -213,8 +225,12 @@ std::vector<config_key> make_keys() {
                          &config::organiser_token));
   k.push_back(int_key("account_threads",
                       "threads hashing account passwords (argon2id: 19 MiB and about 20 ms of a core each), i.e. "
-                      "the most hashes at once; the rooms keep the other cores (docs/accounts.md)",
+                      "the most hashes at once (docs/accounts.md, \"Load\")",
                       &config::account_threads, 1, 64));
+  k.push_back(bool_key("account_idle_priority",
+                       "run those threads under Linux's SCHED_IDLE policy: a room's thread takes a core from a "
+                       "password hash at once, so sign-ins wait for the players, not the other way round",
+                       &config::account_idle_priority));
   k.push_back(int_key("account_queue",
                       "account requests (/api/) waiting for those threads; more are answered 503 busy",
                       &config::account_queue, 1, 100000));
@@ -286,8 +302,8 @@ std::optional<std::string> apply_config_json(std::string_view text, config& c) {
     if (!key.empty() && key[0] == '_') continue;  // comments
     std::string v;
     if (value.is_string()) v = value.get<std::string>();
-    else if (value.is_number_integer() || value.is_number_unsigned()) v = value.dump();
-    else return key_error(key, "expected a string or an integer");
+    else if (value.is_number_integer() || value.is_number_unsigned() || value.is_boolean()) v = value.dump();
+    else return key_error(key, "expected a string, an integer or true/false");
     if (auto e = set_config_key(next, key, v)) return e;
   }
   c = std::move(next);

@@ -75,7 +75,8 @@ struct config {
   std::string admin_token;                // Bearer token of /admin/api/ (docs/admin.md); "" = admin API disabled
   std::string organiser_token;            // Bearer token of /admin/api/tournaments only; "" = none
   // Accounts (docs/accounts.md).
-  int account_threads = 1;                // password hashes at once (each 19 MiB and ~20 ms of a core)
+  int account_threads = 2;                // password hashes at once (each 19 MiB and ~20 ms of a core)
+  bool account_idle_priority = true;      // those threads under SCHED_IDLE: the rooms get a core first
   int account_queue = 64;                 // /api/ requests waiting for those threads; more get 503 busy
   int session_idle_days = 30;             // a session unused this long ends
 
