@@ -1,8 +1,9 @@
 -- 0012 (PostgreSQL dialect of ../0012_accounts.sql): player accounts and
 -- their sessions (server/persist/account_store.hpp), one set for every node
--- of a cluster. A name is unique ignoring case: the index is on lower(name),
--- which is enough because the account service admits ASCII names only (for
--- those lower() folds exactly A-Z, as SQLite's NOCASE does). account_id is
+-- of a cluster. A name is unique ignoring ASCII case, as SQLite's NOCASE
+-- and the memory store compare: the index folds A-Z alone (translate(), not
+-- lower(), whose folding of other letters follows the database's locale;
+-- names may be any UTF-8 the join rules allow). account_id is
 -- an identity: never reused. The store never sees a password or a session
 -- token: password_hash is libsodium's crypto_pwhash_str text ('' for a
 -- guest or a deleted account), token_hash the token's SHA-256 hex. Times
@@ -17,7 +18,7 @@ CREATE TABLE accounts (
   deleted       INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),  -- renamed "deleted player <account_id>"
   created_ms    BIGINT  NOT NULL
 );
-CREATE UNIQUE INDEX accounts_name ON accounts (lower(name));
+CREATE UNIQUE INDEX accounts_name ON accounts (translate(name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'));
 
 -- One row a signed-in client: the session_id names it (to revoke it), the
 -- token's hash finds it; used, its last_used_ms moves on; idle too long, it

@@ -137,6 +137,20 @@ TEST_CASE("store: accounts: found by name ignoring case and by id; none for an u
   });
 }
 
+TEST_CASE("store: accounts: only ASCII letters fold; other letters are names of their own, on every store") {
+  for_each_store([](match_store& s) {
+    account_store& st = accounts_of(s);
+    const account_record zoe = created(st, account("Zoë"));
+    CHECK(by_name(st, "ZOë") == zoe);                 // Z and O fold
+    CHECK(by_name(st, "ZOË") == std::nullopt);        // Ë is not ë: another name
+    const account_record other = created(st, account("ZOË"));
+    CHECK(other.account_id != zoe.account_id);
+    CHECK(st.create_account(account("zoë")).error().error_code() == status::code::conflict);
+    // Ordered bytewise on the folded names: "zoË" (c3 8b) before "zoë" (c3 ab).
+    CHECK(found(st, "zo") == std::vector<std::string>{"ZOË", "Zoë"});
+  });
+}
+
 TEST_CASE("store: accounts: an update replaces every field but created_ms; refused for an unknown id or a taken name") {
   for_each_store([](match_store& s) {
     account_store& st = accounts_of(s);

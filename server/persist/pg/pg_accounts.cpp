@@ -7,6 +7,15 @@ namespace cod::server::detail {
 
 namespace {
 
+// A-Z folded, nothing else: names compare as SQLite's NOCASE and the memory
+// store compare them, whatever the database's locale (migration 0012's
+// index is on the same expression, so these lookups use it).
+std::string fold(const std::string& expr) {
+  return "translate(" + expr + ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')";
+}
+const std::string folded_name = fold("name");
+
+
 constexpr const char* application_name = "cod-store-accounts";
 
 const std::string account_columns = "account_id, name, password_hash, guest, disabled, deleted, created_ms";
@@ -66,7 +75,8 @@ result<account_record> pg_accounts::create_account(const account_record& a) {
     static const std::string sql =
         "INSERT INTO accounts (name, password_hash, guest, disabled, deleted, created_ms) "
         "SELECT $1::text, $2::text, $3::integer, $4::integer, $5::integer, $6::bigint "
-        "WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE lower(name) = lower($1::text)) RETURNING account_id";
+        "WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE " + folded_name + " = " + fold("$1::text") +
+        ") RETURNING account_id";
     account_record stored = a;
     try {
       const pg::result r = c.query(sql, pg::params()
@@ -88,7 +98,8 @@ result<account_record> pg_accounts::create_account(const account_record& a) {
 
 result<std::optional<account_record>> pg_accounts::account_by_name(const std::string& name) {
   return guarded("finding an account by name", [&](pg::conn& c) -> result<std::optional<account_record>> {
-    static const std::string sql = "SELECT " + account_columns + " FROM accounts WHERE lower(name) = lower($1::text)";
+    static const std::string sql =
+        "SELECT " + account_columns + " FROM accounts WHERE " + folded_name + " = " + fold("$1::text");
     return one_account(c.query(sql, pg::params().add(name)));
   });
 }
@@ -128,9 +139,9 @@ result<std::vector<account_record>> pg_accounts::find_accounts(const std::string
     if (limit <= 0) return out;  // PostgreSQL refuses a negative LIMIT
     // Ordered bytewise (COLLATE "C") on the lowercased name: as SQLite's
     // NOCASE and the memory store order, whatever the database's locale.
-    static const std::string sql = "SELECT " + account_columns +
-                                   " FROM accounts WHERE left(lower(name), length($1::text)) = lower($1::text) "
-                                   "ORDER BY lower(name) COLLATE \"C\" LIMIT $2";
+    static const std::string sql = "SELECT " + account_columns + " FROM accounts WHERE left(" + folded_name +
+                                   ", length($1::text)) = " + fold("$1::text") + " ORDER BY " + folded_name +
+                                   " COLLATE \"C\" LIMIT $2";
     const pg::result r = c.query(sql, pg::params().add(prefix).add(limit));
     for (int i = 0; i < r.rows(); ++i) out.push_back(account_of(r, i));
     return out;
