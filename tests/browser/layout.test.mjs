@@ -97,10 +97,22 @@ test("at 1280×800 a four-player game is one screen: four lines as a cross, the 
       assert.ok(c.left >= hand.left - 1 && c.right <= hand.right + 1, `whole inside the hand's strip: ${JSON.stringify(c)} in ${JSON.stringify(hand)}`);
     }
     // The four lines, all in sight (inside the table's box too, not scrolled away).
-    const lines = await p.$$eval("#board .line", (els) => els.map((e) => {
-      const r = e.getBoundingClientRect();
-      return { quad: e.dataset.quad, rel: e.dataset.rel, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
-    }));
+    // The lines and the seats in one frame: an update arriving between two
+    // reads could move one and not the other.
+    const snap = await p.evaluate(() => {
+      const box = (e) => {
+        const r = e.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height };
+      };
+      const lines = [...document.querySelectorAll("#board .line")].map((e) => ({ quad: e.dataset.quad, rel: e.dataset.rel, ...box(e) }));
+      const seats = {};
+      for (const place of ["bottom", "top", "left", "right"]) {
+        const e = document.querySelector(`#seats .seat-box[data-place="${place}"]`);
+        seats[place] = e ? box(e) : null;
+      }
+      return { lines, seats };
+    });
+    const lines = snap.lines;
     assert.equal(lines.length, 4);
     const table = (await boxes(p, "#game .table"))[0];
     for (const l of lines) {
@@ -115,9 +127,9 @@ test("at 1280×800 a four-player game is one screen: four lines as a cross, the 
     assert.ok(at.tl.bottom <= at.bl.top && at.tl.right <= at.tr.left + 1);
     assert.deepEqual([at.bl.rel, at.br.rel].sort(), ["lower", "upper"], "the viewer's lines at the bottom");
     // The seats around it: the viewer below the lines, the seat across above them.
-    const seat = async (place) => (await boxes(p, `#seats .seat-box[data-place="${place}"]`))[0];
-    const [bottom, top, left, right] = [await seat("bottom"), await seat("top"), await seat("left"), await seat("right")];
-    assert.ok(bottom.top >= at.bl.bottom - 1 && top.bottom <= at.tl.top + 1);
+    const { bottom, top, left, right } = snap.seats;
+    assert.ok(bottom.top >= at.bl.bottom - 1 && top.bottom <= at.tl.top + 1,
+              `the viewer's seat below the lines, the seat across above them: ${JSON.stringify({ bottom, top, bl: at.bl, tl: at.tl })}`);
     assert.ok(left.right <= right.left && left.top >= at.tl.bottom - 1 && left.bottom <= at.bl.top + 1);
     const viewer = (await gameInfo(p)).viewer;
     assert.equal(await p.$eval('#seats .seat-box[data-place="bottom"]', (e) => e.dataset.seat), viewer);
