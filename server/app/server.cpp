@@ -526,7 +526,7 @@ status server::start() {
     spdlog::info("health listener on {}:{} (/healthz, /metrics)", host, health_port());
   }
   if (d.cluster) d.cluster->start();
-  spdlog::info("listening on {}:{} (HTTP /healthz /metrics /admin/api/ /play/ /admin/, WebSocket /ws), {} io threads", cfg.address, port(),
+  spdlog::info("listening on {}:{} (HTTP /healthz /metrics /api/ /admin/api/ /play/ /admin/, WebSocket /ws), {} io threads", cfg.address, port(),
                cfg.threads);
   return status::ok();
 }
