@@ -50,10 +50,8 @@ response refusal(const status& st, std::int64_t retry_after_s = 0) {
   }
   if (why == "account_disabled") return error_response(403, why, st.message());
   if (why == "too_many_attempts") {
-    response r = error_response(429, why, st.message());
-    json body = json::parse(r.body);
-    body["retry_after"] = retry_after_s;
-    r.body = body.dump();
+    response r = ok_json({{"error", why}, {"message", st.message()}, {"retry_after", retry_after_s}}, 429);
+    r.code = why;
     r.headers.emplace_back("Retry-After", std::to_string(retry_after_s));
     return r;
   }
@@ -168,7 +166,7 @@ response account_api::handle(const admin::request& req) const {
       if (m != "GET" && m != "HEAD") return method_not_allowed("GET");
       auto who = svc_.authenticate(token);
       if (!who) return refusal(who.error());
-      auto list = svc_.sessions(token);
+      auto list = svc_.sessions_of(who->account);
       if (!list) return refusal(list.error());
       json out = json::array();
       for (const auto& s : *list) out.push_back(session_json(s, s.session_id == who->session.session_id));

@@ -7,19 +7,13 @@
 #include "cod/protocol/names.hpp"
 #include "common/sha256.hpp"
 #include "common/strcat.hpp"
+#include "common/text_forms.hpp"
 
 namespace cod::server::accounts {
 
 using detail::cat;
 
 namespace {
-
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 std::int64_t seconds_up(attempt_window::clock::duration d) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
@@ -215,7 +209,11 @@ status account_service::logout(const std::string& token) {
 result<std::vector<session_record>> account_service::sessions(const std::string& token) {
   auto who = authenticate(token);
   if (!who) return who.error();
-  return store_.sessions_of(who->account.account_id);
+  return sessions_of(who->account);
+}
+
+result<std::vector<session_record>> account_service::sessions_of(const account_record& a) {
+  return store_.sessions_of(a.account_id);
 }
 
 status account_service::revoke(const std::string& token, const std::string& session_id) {

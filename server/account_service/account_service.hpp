@@ -80,6 +80,8 @@ class account_service {
   result<account_record> claim(const std::string& token, const std::string& name, const std::string& password);
   status logout(const std::string& token);
   result<std::vector<session_record>> sessions(const std::string& token);
+  // The same for an account already authenticated (no second session lookup).
+  result<std::vector<session_record>> sessions_of(const account_record& a);
   status revoke(const std::string& token, const std::string& session_id);
   // Every session ends, the caller gets a new one.
   result<signed_in> change_password(const std::string& token, const std::string& old_password,

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "common/strcat.hpp"
+#include "common/text_forms.hpp"
 
 namespace cod::server::accounts {
 
@@ -14,13 +15,6 @@ using detail::cat;
 std::string_view common_passwords_text();
 
 namespace {
-
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 const std::unordered_set<std::string>& common_set() {
   static const std::unordered_set<std::string> set = [] {

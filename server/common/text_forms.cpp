@@ -42,4 +42,11 @@ std::string seats_json(const std::vector<int>& seats) {
   return s;
 }
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 }  // namespace cod::server

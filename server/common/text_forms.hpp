@@ -16,6 +16,10 @@ std::optional<std::uint64_t> parse_digest_hex(std::string_view s);
 // Canonical decimal only: no sign, no leading zero, no trailing text.
 std::optional<std::uint64_t> parse_decimal_u64(std::string_view s);
 
+// A-Z to a-z, every other byte as it is: names compared ignoring ASCII case
+// (players, accounts), as SQLite's NOCASE compares them.
+std::string ascii_lower(std::string_view s);
+
 // Winners as stored and shown: "[0,2]".
 std::string seats_json(const std::vector<int>& seats);
 

@@ -159,6 +159,16 @@ std::string http_session::remote_of(const request& req) {
   return remote;
 }
 
+admin::request http_session::service_request(const request& req) {
+  admin::request areq;
+  areq.method = std::string(req.method_string());
+  areq.target = std::string(req.target());
+  areq.body = req.body();
+  if (auto it = req.find(http::field::authorization); it != req.end()) areq.authorization = std::string(it->value());
+  areq.remote = remote_of(req);
+  return areq;
+}
+
 void http_session::write_service_answer(admin::response ar, unsigned version, bool keep_alive, bool head) {
   response res{static_cast<http::status>(ar.status), version};
   res.set(http::field::content_type, ar.content_type);
@@ -179,12 +189,7 @@ void http_session::handle_admin(const request& req) {
     res.keep_alive(req.keep_alive());
     return do_write(std::move(res));
   }
-  admin::request areq;
-  areq.method = std::string(req.method_string());
-  areq.target = std::string(req.target());
-  areq.body = req.body();
-  if (auto it = req.find(http::field::authorization); it != req.end()) areq.authorization = std::string(it->value());
-  areq.remote = remote_of(req);
+  admin::request areq = service_request(req);
   // No read is pending while the admin thread works: the next request is
   // read after this response is written, as for every other route.
   const unsigned version = req.version();
@@ -205,12 +210,7 @@ void http_session::handle_accounts(const request& req) {
   if (!ctx_->accounts || !ctx_->run_accounts)
     return write_service_answer(admin::error_response(404, "not_found", "this server has no accounts"), version,
                                 keep_alive, head);
-  admin::request areq;
-  areq.method = std::string(req.method_string());
-  areq.target = std::string(req.target());
-  areq.body = req.body();
-  if (auto it = req.find(http::field::authorization); it != req.end()) areq.authorization = std::string(it->value());
-  areq.remote = remote_of(req);
+  admin::request areq = service_request(req);
   const bool queued = ctx_->run_accounts([self = shared_from_this(), areq, version, keep_alive, head] {
     admin::response ar = self->ctx_->accounts->handle(areq);
     net::post(self->stream_.get_executor(), [self, ar = std::move(ar), version, keep_alive, head]() mutable {

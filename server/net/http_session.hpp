@@ -45,6 +45,9 @@ class http_session : public std::enable_shared_from_this<http_session> {
   void handle_accounts(const request& req);
   // The peer as "ip:port" (the client's address behind a trusted proxy, port 0).
   std::string remote_of(const request& req);
+  // What the admin API and the accounts' routes are handed: method, target,
+  // body, Authorization and the peer.
+  admin::request service_request(const request& req);
   // Writes a service's answer (admin, accounts) on this session's strand.
   void write_service_answer(admin::response ar, unsigned version, bool keep_alive, bool head);
 

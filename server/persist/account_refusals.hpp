@@ -25,12 +25,5 @@ inline status no_session(std::int64_t account_id, const std::string& session_id)
   return status::not_found(cat("account ", account_id, " has no session ", session_id));
 }
 
-// A-Z to a-z; every other byte as it is.
-inline std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 }  // namespace cod::server::detail

@@ -6,17 +6,13 @@
 #include <string_view>
 
 #include "common/strcat.hpp"
+#include "common/text_forms.hpp"
 
 namespace cod::tournaments {
 
 // One message builder for the server and this library (no second copy to drift).
 using server::detail::cat;
 
-inline std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
+using server::ascii_lower;  // common/text_forms.hpp
 
 }  // namespace cod::tournaments

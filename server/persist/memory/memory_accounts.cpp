@@ -1,18 +1,49 @@
 // memory_store's account_store (account_store.hpp): accounts and sessions in
-// maps under the store's mutex, with an index of names (ASCII-lowercased,
+// maps under a mutex of their own, with an index of names (ASCII-lowercased,
 // so a name is found, refused and ordered ignoring case) and one of token
 // hashes.
 #include <algorithm>
 #include <utility>
 
+#include <map>
+#include <mutex>
+
+#include "common/text_forms.hpp"
 #include "persist/account_refusals.hpp"
 #include "persist/memory/memory_store.hpp"
 
 namespace cod::server {
 
-result<account_record> memory_store::create_account(const account_record& a) {
+namespace {
+
+class memory_accounts final : public account_store {
+ public:
+  result<account_record> create_account(const account_record& a) override;
+  result<std::optional<account_record>> account_by_name(const std::string& name) override;
+  result<std::optional<account_record>> account_by_id(std::int64_t account_id) override;
+  status update_account(const account_record& a) override;
+  result<std::vector<account_record>> find_accounts(const std::string& prefix, int limit) override;
+  status add_session(const session_record& s) override;
+  result<std::optional<session_record>> use_session(const std::string& token_hash, std::int64_t now_ms,
+                                                    std::int64_t idle_ms) override;
+  result<std::vector<session_record>> sessions_of(std::int64_t account_id) override;
+  status revoke_session(std::int64_t account_id, const std::string& session_id) override;
+  result<std::int64_t> revoke_sessions(std::int64_t account_id) override;
+
+ private:
+  std::mutex mu_;
+  std::map<std::int64_t, account_record> accounts_;    // by account_id
+  std::map<std::string, std::int64_t> account_names_;  // ASCII-lowercased name -> account_id
+  std::int64_t last_account_id_ = 0;                   // ids are never given twice
+  std::map<std::string, session_record> sessions_;     // by session_id
+  std::map<std::string, std::string> session_tokens_;  // token_hash -> session_id
+};
+
+}  // namespace
+
+result<account_record> memory_accounts::create_account(const account_record& a) {
   std::lock_guard lk(mu_);
-  const std::string key = detail::ascii_lower(a.name);
+  const std::string key = ascii_lower(a.name);
   if (account_names_.count(key)) return detail::name_taken(a.name);
   account_record stored = a;
   stored.account_id = ++last_account_id_;
@@ -21,26 +52,26 @@ result<account_record> memory_store::create_account(const account_record& a) {
   return stored;
 }
 
-result<std::optional<account_record>> memory_store::account_by_name(const std::string& name) {
+result<std::optional<account_record>> memory_accounts::account_by_name(const std::string& name) {
   std::lock_guard lk(mu_);
-  const auto it = account_names_.find(detail::ascii_lower(name));
+  const auto it = account_names_.find(ascii_lower(name));
   if (it == account_names_.end()) return std::optional<account_record>{};
   return std::optional<account_record>{accounts_.at(it->second)};
 }
 
-result<std::optional<account_record>> memory_store::account_by_id(std::int64_t account_id) {
+result<std::optional<account_record>> memory_accounts::account_by_id(std::int64_t account_id) {
   std::lock_guard lk(mu_);
   const auto it = accounts_.find(account_id);
   if (it == accounts_.end()) return std::optional<account_record>{};
   return std::optional<account_record>{it->second};
 }
 
-status memory_store::update_account(const account_record& a) {
+status memory_accounts::update_account(const account_record& a) {
   std::lock_guard lk(mu_);
   const auto it = accounts_.find(a.account_id);
   if (it == accounts_.end()) return detail::no_account(a.account_id);
-  const std::string old_key = detail::ascii_lower(it->second.name);
-  const std::string new_key = detail::ascii_lower(a.name);
+  const std::string old_key = ascii_lower(it->second.name);
+  const std::string new_key = ascii_lower(a.name);
   if (new_key != old_key) {
     if (account_names_.count(new_key)) return detail::name_taken(a.name);
     account_names_.erase(old_key);
@@ -52,9 +83,9 @@ status memory_store::update_account(const account_record& a) {
   return {};
 }
 
-result<std::vector<account_record>> memory_store::find_accounts(const std::string& prefix, int limit) {
+result<std::vector<account_record>> memory_accounts::find_accounts(const std::string& prefix, int limit) {
   std::lock_guard lk(mu_);
-  const std::string key = detail::ascii_lower(prefix);
+  const std::string key = ascii_lower(prefix);
   std::vector<account_record> out;
   for (auto it = account_names_.lower_bound(key);
        it != account_names_.end() && it->first.starts_with(key) && std::cmp_less(out.size(), limit); ++it)
@@ -62,7 +93,7 @@ result<std::vector<account_record>> memory_store::find_accounts(const std::strin
   return out;
 }
 
-status memory_store::add_session(const session_record& s) {
+status memory_accounts::add_session(const session_record& s) {
   std::lock_guard lk(mu_);
   if (!accounts_.count(s.account_id)) return detail::no_account(s.account_id);
   if (sessions_.count(s.session_id) || session_tokens_.count(s.token_hash)) return detail::session_taken(s.session_id);
@@ -71,7 +102,7 @@ status memory_store::add_session(const session_record& s) {
   return {};
 }
 
-result<std::optional<session_record>> memory_store::use_session(const std::string& token_hash, std::int64_t now_ms,
+result<std::optional<session_record>> memory_accounts::use_session(const std::string& token_hash, std::int64_t now_ms,
                                                                 std::int64_t idle_ms) {
   std::lock_guard lk(mu_);
   const auto t = session_tokens_.find(token_hash);
@@ -86,7 +117,7 @@ result<std::optional<session_record>> memory_store::use_session(const std::strin
   return std::optional<session_record>{it->second};
 }
 
-result<std::vector<session_record>> memory_store::sessions_of(std::int64_t account_id) {
+result<std::vector<session_record>> memory_accounts::sessions_of(std::int64_t account_id) {
   std::lock_guard lk(mu_);
   std::vector<session_record> out;  // by session_id: a std::map
   for (const auto& [id, s] : sessions_)
@@ -97,7 +128,7 @@ result<std::vector<session_record>> memory_store::sessions_of(std::int64_t accou
   return out;
 }
 
-status memory_store::revoke_session(std::int64_t account_id, const std::string& session_id) {
+status memory_accounts::revoke_session(std::int64_t account_id, const std::string& session_id) {
   std::lock_guard lk(mu_);
   const auto it = sessions_.find(session_id);
   if (it == sessions_.end() || it->second.account_id != account_id) return detail::no_session(account_id, session_id);
@@ -106,7 +137,7 @@ status memory_store::revoke_session(std::int64_t account_id, const std::string& 
   return {};
 }
 
-result<std::int64_t> memory_store::revoke_sessions(std::int64_t account_id) {
+result<std::int64_t> memory_accounts::revoke_sessions(std::int64_t account_id) {
   std::lock_guard lk(mu_);
   std::int64_t gone = 0;
   for (auto it = sessions_.begin(); it != sessions_.end();) {
@@ -120,5 +151,9 @@ result<std::int64_t> memory_store::revoke_sessions(std::int64_t account_id) {
   }
   return gone;
 }
+
+namespace detail {
+std::unique_ptr<account_store> make_memory_accounts() { return std::make_unique<memory_accounts>(); }
+}  // namespace detail
 
 }  // namespace cod::server

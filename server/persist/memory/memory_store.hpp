@@ -44,7 +44,12 @@ struct league_save_op;
 
 class memory_reader;
 
-class memory_store final : public match_store, public room_directory, public account_store {
+namespace detail {
+// memory_accounts.cpp: the account_store memory_store hands out.
+std::unique_ptr<account_store> make_memory_accounts();
+}  // namespace detail
+
+class memory_store final : public match_store, public room_directory {
  public:
   enum class callbacks { own_thread, run_inline };
   explicit memory_store(callbacks mode = callbacks::own_thread);
@@ -67,7 +72,7 @@ class memory_store final : public match_store, public room_directory, public acc
   // Failures are the injected ones below.
   store_health health() const override;
   room_directory* directory() override { return this; }
-  account_store* accounts() override { return this; }
+  account_store* accounts() override { return accounts_.get(); }
 
   result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
   result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
@@ -82,19 +87,6 @@ class memory_store final : public match_store, public room_directory, public acc
                                                       std::int64_t finished_since_ms) override;
   status publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) override;
   result<std::vector<room_listing>> list_all_rooms(std::int64_t stale_after_ms) override;
-
-  // account_store (memory_accounts.cpp); the injected faults below do not touch it.
-  result<account_record> create_account(const account_record& a) override;
-  result<std::optional<account_record>> account_by_name(const std::string& name) override;
-  result<std::optional<account_record>> account_by_id(std::int64_t account_id) override;
-  status update_account(const account_record& a) override;
-  result<std::vector<account_record>> find_accounts(const std::string& prefix, int limit) override;
-  status add_session(const session_record& s) override;
-  result<std::optional<session_record>> use_session(const std::string& token_hash, std::int64_t now_ms,
-                                                    std::int64_t idle_ms) override;
-  result<std::vector<session_record>> sessions_of(std::int64_t account_id) override;
-  status revoke_session(std::int64_t account_id, const std::string& session_id) override;
-  result<std::int64_t> revoke_sessions(std::int64_t account_id) override;
 
   // Fault injection: while set, every write fails (done gets io_error,
   // nothing stored), as a full disk would. For testing how rooms react.
@@ -134,11 +126,9 @@ class memory_store final : public match_store, public room_directory, public acc
     std::vector<room_listing> rooms;
   };
   std::map<std::string, node_listing> lobby_;  // by node
-  std::map<std::int64_t, account_record> accounts_;    // by account_id
-  std::map<std::string, std::int64_t> account_names_;  // ASCII-lowercased name -> account_id
-  std::int64_t last_account_id_ = 0;                   // ids are never given twice
-  std::map<std::string, session_record> sessions_;     // by session_id
-  std::map<std::string, std::string> session_tokens_;  // token_hash -> session_id
+  // Accounts and sessions (memory_accounts.cpp): a lock of their own; the
+  // injected faults below do not touch them.
+  std::unique_ptr<account_store> accounts_ = detail::make_memory_accounts();
   bool fail_ = false;
   int fail_next_ = 0;
   std::unique_ptr<memory_reader> reader_;

@@ -1,11 +1,48 @@
 #include "persist/pg/pg_accounts.hpp"
 
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "persist/account_refusals.hpp"
 #include "persist/pg/pg_util.hpp"
 
 namespace cod::server::detail {
 
 namespace {
+
+class pg_accounts final : public account_store {
+ public:
+  // Connects. Throws persist_error (the password never shown).
+  explicit pg_accounts(std::string uri);
+  ~pg_accounts() override;
+  pg_accounts(const pg_accounts&) = delete;
+  pg_accounts& operator=(const pg_accounts&) = delete;
+
+  result<account_record> create_account(const account_record& a) override;
+  result<std::optional<account_record>> account_by_name(const std::string& name) override;
+  result<std::optional<account_record>> account_by_id(std::int64_t account_id) override;
+  status update_account(const account_record& a) override;
+  result<std::vector<account_record>> find_accounts(const std::string& prefix, int limit) override;
+  status add_session(const session_record& s) override;
+  result<std::optional<session_record>> use_session(const std::string& token_hash, std::int64_t now_ms,
+                                                    std::int64_t idle_ms) override;
+  result<std::vector<session_record>> sessions_of(std::int64_t account_id) override;
+  status revoke_session(std::int64_t account_id, const std::string& session_id) override;
+  result<std::int64_t> revoke_sessions(std::int64_t account_id) override;
+
+ private:
+  // Runs f(conn) under the mutex on a live connection; a persist_error
+  // becomes io_error (and a transaction left open is rolled back).
+  template <class F>
+  auto guarded(const char* doing, F&& f) -> decltype(f(std::declval<pg::conn&>()));
+
+  std::mutex mu_;
+  std::string uri_;
+  std::unique_ptr<pg::conn> conn_;
+};
+
 
 // A-Z folded, nothing else: names compare as SQLite's NOCASE and the memory
 // store compare them, whatever the database's locale (migration 0012's
@@ -49,22 +86,7 @@ pg_accounts::~pg_accounts() = default;
 
 template <class F>
 auto pg_accounts::guarded(const char* doing, F&& f) -> decltype(f(std::declval<pg::conn&>())) {
-  std::lock_guard lk(mu_);
-  try {
-    if (!conn_ || !conn_->ok()) {
-      conn_.reset();
-      conn_ = std::make_unique<pg::conn>(uri_, application_name);
-    }
-    return f(*conn_);
-  } catch (const std::exception& e) {
-    if (conn_ && conn_->ok()) {
-      try {
-        conn_->exec("ROLLBACK");  // a warning only when no transaction was open
-      } catch (...) {
-      }
-    }
-    return status::io_error(cat(conn_ ? conn_->where() : pg::redact(uri_), ": ", doing, ": ", e.what()));
-  }
+  return pg::locked_call(mu_, conn_, uri_, application_name, doing, std::forward<F>(f));
 }
 
 result<account_record> pg_accounts::create_account(const account_record& a) {
@@ -216,6 +238,10 @@ result<std::int64_t> pg_accounts::revoke_sessions(std::int64_t account_id) {
   return guarded("revoking an account's sessions", [&](pg::conn& c) -> result<std::int64_t> {
     return c.query("DELETE FROM account_sessions WHERE account_id = $1", pg::params().add(account_id)).affected();
   });
+}
+
+std::unique_ptr<account_store> open_pg_accounts(std::string uri) {
+  return std::make_unique<pg_accounts>(std::move(uri));
 }
 
 }  // namespace cod::server::detail

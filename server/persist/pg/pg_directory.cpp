@@ -1,6 +1,7 @@
 #include "persist/pg/pg_directory.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "persist/directory_args.hpp"
 #include "persist/pg/pg_util.hpp"
@@ -45,22 +46,7 @@ result<std::optional<stored_match>> pg_directory::load_room_match(const std::str
 
 template <class F>
 auto pg_directory::guarded(const char* doing, F&& f) -> decltype(f(std::declval<pg::conn&>())) {
-  std::lock_guard lk(mu_);
-  try {
-    if (!conn_ || !conn_->ok()) {
-      conn_.reset();
-      conn_ = std::make_unique<pg::conn>(uri_, "cod-store-directory");
-    }
-    return f(*conn_);
-  } catch (const std::exception& e) {
-    if (conn_ && conn_->ok()) {
-      try {
-        conn_->exec("ROLLBACK");  // a warning only when no transaction was open
-      } catch (...) {
-      }
-    }
-    return status::io_error(cat(conn_ ? conn_->where() : pg::redact(uri_), ": ", doing, ": ", e.what()));
-  }
+  return pg::locked_call(mu_, conn_, uri_, "cod-store-directory", doing, std::forward<F>(f));
 }
 
 result<bool> pg_directory::claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) {

@@ -19,7 +19,7 @@ result<std::unique_ptr<pg_store>> pg_store::open(const pg_options& o) {
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
     s->directory_ = std::make_unique<detail::pg_directory>(o.uri, *s->reader_);
-    s->accounts_ = std::make_unique<detail::pg_accounts>(o.uri);
+    s->accounts_ = detail::open_pg_accounts(o.uri);
     detail::pg_writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         pg::redact(o.uri), o.max_batch,

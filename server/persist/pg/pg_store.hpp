@@ -30,7 +30,6 @@ namespace cod::server {
 namespace detail {
 class write_queue;
 class pg_directory;
-class pg_accounts;
 class pg_writer;
 }  // namespace detail
 
@@ -86,7 +85,7 @@ class pg_store final : public match_store {
   std::unique_ptr<detail::pg_writer> writer_;
   std::unique_ptr<pg_reader> reader_;
   std::unique_ptr<detail::pg_directory> directory_;
-  std::unique_ptr<detail::pg_accounts> accounts_;
+  std::unique_ptr<account_store> accounts_;
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;
 };

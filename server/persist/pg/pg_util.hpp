@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "common/strcat.hpp"
 #include "persist/match_store.hpp"
 #include "persist/record_rows.hpp"
 
@@ -153,6 +155,31 @@ class pipeline {
   std::size_t sent_ = 0;
   outcome out_;
 };
+
+// One call of a component with a connection of its own (the directory, the
+// accounts): under `mu`, on `c` (opened again first when it is missing or
+// lost, named `application_name`); any exception becomes io_error naming the
+// server and what was being done, after rolling back a transaction left open.
+template <class F>
+auto locked_call(std::mutex& mu, std::unique_ptr<conn>& c, const std::string& uri, const char* application_name,
+                 const char* doing, F&& f) -> decltype(f(std::declval<conn&>())) {
+  std::lock_guard lk(mu);
+  try {
+    if (!c || !c->ok()) {
+      c.reset();
+      c = std::make_unique<conn>(uri, application_name);
+    }
+    return f(*c);
+  } catch (const std::exception& e) {
+    if (c && c->ok()) {
+      try {
+        c->exec("ROLLBACK");  // a warning only when no transaction was open
+      } catch (...) {
+      }
+    }
+    return status::io_error(detail::cat(c ? c->where() : redact(uri), ": ", doing, ": ", e.what()));
+  }
+}
 
 // Appends one text to a PostgreSQL array literal being built ("{" so far).
 void add_array_text(std::string& out, std::string_view s);

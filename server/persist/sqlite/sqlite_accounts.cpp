@@ -2,12 +2,46 @@
 
 #include <sqlite3.h>
 
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "persist/account_refusals.hpp"
 #include "persist/sqlite/sqlite_util.hpp"
 
 namespace cod::server::detail {
 
 namespace {
+
+class sqlite_accounts final : public account_store {
+ public:
+  // Opens its connection on a migrated database. Throws persist_error.
+  sqlite_accounts(const std::string& path, int busy_timeout_ms);
+  ~sqlite_accounts() override;
+  sqlite_accounts(const sqlite_accounts&) = delete;
+  sqlite_accounts& operator=(const sqlite_accounts&) = delete;
+
+  result<account_record> create_account(const account_record& a) override;
+  result<std::optional<account_record>> account_by_name(const std::string& name) override;
+  result<std::optional<account_record>> account_by_id(std::int64_t account_id) override;
+  status update_account(const account_record& a) override;
+  result<std::vector<account_record>> find_accounts(const std::string& prefix, int limit) override;
+  status add_session(const session_record& s) override;
+  result<std::optional<session_record>> use_session(const std::string& token_hash, std::int64_t now_ms,
+                                                    std::int64_t idle_ms) override;
+  result<std::vector<session_record>> sessions_of(std::int64_t account_id) override;
+  status revoke_session(std::int64_t account_id, const std::string& session_id) override;
+  result<std::int64_t> revoke_sessions(std::int64_t account_id) override;
+
+ private:
+  template <class F>
+  auto guarded(const char* doing, F&& f) -> decltype(f());
+
+  std::mutex mu_;
+  std::unique_ptr<sql::db> db_;
+};
+
 
 constexpr const char* account_columns = "account_id, name, password_hash, guest, disabled, deleted, created_ms";
 constexpr const char* session_columns = "session_id, token_hash, account_id, created_ms, last_used_ms, remote";
@@ -42,18 +76,7 @@ sqlite_accounts::~sqlite_accounts() = default;
 
 template <class F>
 auto sqlite_accounts::guarded(const char* doing, F&& f) -> decltype(f()) {
-  std::lock_guard lk(mu_);
-  try {
-    return f();
-  } catch (const std::exception& e) {
-    if (db_->in_transaction()) {
-      try {
-        db_->exec("ROLLBACK");
-      } catch (...) {
-      }
-    }
-    return status::io_error(cat(db_->path(), ": ", doing, ": ", e.what()));
-  }
+  return sql::locked_call(mu_, *db_, doing, std::forward<F>(f));
 }
 
 result<account_record> sqlite_accounts::create_account(const account_record& a) {
@@ -217,6 +240,10 @@ result<std::int64_t> sqlite_accounts::revoke_sessions(std::int64_t account_id) {
     s.run();
     return db_->changes();
   });
+}
+
+std::unique_ptr<account_store> open_sqlite_accounts(const std::string& path, int busy_timeout_ms) {
+  return std::make_unique<sqlite_accounts>(path, busy_timeout_ms);
 }
 
 }  // namespace cod::server::detail

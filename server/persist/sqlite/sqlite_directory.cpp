@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <utility>
+
 #include "persist/directory_args.hpp"
 #include "persist/sqlite/sqlite_util.hpp"
 
@@ -49,18 +51,7 @@ result<std::optional<stored_match>> sqlite_directory::load_room_match(const std:
 
 template <class F>
 auto sqlite_directory::guarded(const char* doing, F&& f) -> decltype(f()) {
-  std::lock_guard lk(mu_);
-  try {
-    return f();
-  } catch (const std::exception& e) {
-    if (db_->in_transaction()) {
-      try {
-        db_->exec("ROLLBACK");
-      } catch (...) {
-      }
-    }
-    return status::io_error(cat(db_->path(), ": ", doing, ": ", e.what()));
-  }
+  return sql::locked_call(mu_, *db_, doing, std::forward<F>(f));
 }
 
 result<bool> sqlite_directory::claim_room(const std::string& room_id, const std::string& node_id,

@@ -381,7 +381,7 @@ result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o
     if (!reader) return reader.error();
     s->reader_ = std::move(*reader);
     s->directory_ = std::make_unique<detail::sqlite_directory>(path, o.busy_timeout_ms, *s->reader_);
-    s->accounts_ = std::make_unique<detail::sqlite_accounts>(path, o.busy_timeout_ms);
+    s->accounts_ = detail::open_sqlite_accounts(path, o.busy_timeout_ms);
     writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         path, o.max_batch,

@@ -37,7 +37,6 @@ class db;
 namespace detail {
 class write_queue;
 class sqlite_directory;
-class sqlite_accounts;
 class checkpointer;
 class owner_lock;
 }
@@ -110,7 +109,7 @@ class sqlite_store final : public match_store {
   std::unique_ptr<writer> writer_;
   std::unique_ptr<sqlite_reader> reader_;
   std::unique_ptr<detail::sqlite_directory> directory_;
-  std::unique_ptr<detail::sqlite_accounts> accounts_;
+  std::unique_ptr<account_store> accounts_;
   std::unique_ptr<detail::checkpointer> checkpointer_;  // WAL checkpoints, after the queue stops
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "common/strcat.hpp"
 #include "persist/match_store.hpp"
 #include "persist/record_rows.hpp"
 
@@ -76,6 +78,25 @@ class stmt final : public detail::row_view {
   db& db_;
   sqlite3_stmt* s_ = nullptr;
 };
+
+// One call of a component with a connection of its own (the directory, the
+// accounts): f() under `mu`; any exception becomes io_error naming the file
+// and what was being done, after rolling back a transaction left open.
+template <class F>
+auto locked_call(std::mutex& mu, db& d, const char* doing, F&& f) -> decltype(f()) {
+  std::lock_guard lk(mu);
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    if (d.in_transaction()) {
+      try {
+        d.exec("ROLLBACK");
+      } catch (...) {
+      }
+    }
+    return status::io_error(detail::cat(d.path(), ": ", doing, ": ", e.what()));
+  }
+}
 
 // Resets a statement when leaving a scope (reads that stop early, errors).
 class reset_guard {
