@@ -1,7 +1,7 @@
 // Player accounts and their sessions: the store side of docs/accounts.md
 // (the tables accounts and account_sessions, migration 0012,
 // docs/persistence.md). Every store hands out its own
-// (match_store::accounts()): memory_store itself, sqlite_accounts (its own
+// (match_store::accounts()), each a class of one .cpp: memory_accounts, sqlite_accounts (its own
 // connection to the file), pg_accounts (the cluster's one database: every
 // node sees every account and session).
 //
