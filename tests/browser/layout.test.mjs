@@ -89,11 +89,24 @@ test("at 1280×800 a four-player game is one screen: four lines as a cross, the 
     inside((await boxes(p, "#concede"))[0], vp, "Concede");
     // The cards a click can play and the Champion: whole, in sight (a long
     // hand scrolls sideways in its strip, the Champion pinned at its end).
-    const [hand] = await boxes(p, "#hand");
-    const shown = await boxes(p, "#hand .card.playable, #hand .champion-slot, #hand .stronghold-card");
+    // The strip and its cards in one frame, once no update is being drawn
+    // (a redraw between two reads could replace the cards measured); each
+    // card says what it is when it fails.
+    await settled(p);
+    const { hand, shown } = await p.evaluate(() => {
+      const box = (e) => {
+        const r = e.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height };
+      };
+      const cards = [...document.querySelectorAll("#hand .card.playable, #hand .champion-slot, #hand .stronghold-card")];
+      return {
+        hand: box(document.querySelector("#hand")),
+        shown: cards.map((e) => ({ ...box(e), html: e.outerHTML.slice(0, 300), display: getComputedStyle(e).display })),
+      };
+    });
     assert.ok(shown.length >= 3, "playable cards, the Stronghold and the Champion");
     for (const c of shown) {
-      inside(c, vp, "a playable card, the Stronghold or the Champion");
+      inside(c, vp, `a playable card, the Stronghold or the Champion (${c.html})`);
       assert.ok(c.left >= hand.left - 1 && c.right <= hand.right + 1, `whole inside the hand's strip: ${JSON.stringify(c)} in ${JSON.stringify(hand)}`);
     }
     // The four lines, all in sight (inside the table's box too, not scrolled away).
