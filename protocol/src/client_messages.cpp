@@ -83,15 +83,15 @@ perr read_name(const json& v, std::string& out) {
   return std::nullopt;
 }
 
-perr read_token(const json& v, std::string& out) {
+perr read_token(const json& v, std::string& out, std::string_view field = "token") {
   const std::string* s = nullptr;
-  if (auto e = read_string(v, "token", s)) return e;
+  if (auto e = read_string(v, std::string(field), s)) return e;
   bool ok = s->size() == token_chars;
   for (char c : *s) ok = ok && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
   if (!ok)
-    return err(protocol_errc::bad_field_value, "token",
-               cat("\"token\" must be ", num(token_chars),
-                   " lowercase hex digits, as \"joined\" gave it"));
+    return err(protocol_errc::bad_field_value, std::string(field),
+               cat(in_quotes(field), " must be ", num(token_chars), " lowercase hex digits, as ",
+                   field == "token" ? "\"joined\"" : "the account API", " gave it"));
   out = *s;
   return std::nullopt;
 }
@@ -127,7 +127,9 @@ perr parse_fields(const json& j, leave_msg&) { return only_envelope(j, leave_msg
 perr parse_fields(const json& j, ping_msg&) { return only_envelope(j, ping_msg::type); }
 
 perr parse_fields(const json& j, hello_msg& m) {
-  if (auto e = check_keys(j, {"type", "id", "version", "client", "acks", "legal_actions"}, "", what_of("hello"))) return e;
+  if (auto e = check_keys(j, {"type", "id", "version", "client", "acks", "legal_actions", "account_token"}, "",
+                          what_of("hello")))
+    return e;
   const json* v = find(j, "version");
   if (!v) return missing("version", what_of("hello"));
   if (auto e = read_int(*v, "version", 1, std::numeric_limits<int>::max(), m.version)) return e;
@@ -151,6 +153,11 @@ perr parse_fields(const json& j, hello_msg& m) {
   }
   if (const json* v = find(j, "legal_actions"))
     if (auto e = read_bool(*v, "legal_actions", m.legal_actions)) return e;
+  if (const json* t = find(j, "account_token")) {
+    std::string token;
+    if (auto e = read_token(*t, token, "account_token")) return e;
+    m.account_token = std::move(token);
+  }
   return std::nullopt;
 }
 
@@ -209,9 +216,10 @@ perr parse_fields(const json& j, join_msg& m) {
   const std::string what = what_of("join");
   if (auto e = check_keys(j, {"type", "id", "room", "name", "seat", "deck", "champion"}, "", what)) return e;
   if (auto e = read_room(j, what, m.room)) return e;
-  const json* name = find(j, "name");
-  if (!name) return missing("name", what);
-  if (auto e = read_name(*name, m.name)) return e;
+  // Absent: the connection's account names the seat (the session refuses
+  // it when the connection is not signed in).
+  if (const json* name = find(j, "name"))
+    if (auto e = read_name(*name, m.name)) return e;
   if (const json* seat = find(j, "seat")) {
     int s = 0;
     if (auto e = read_int(*seat, "seat", 0, max_seats - 1, s)) return e;
@@ -230,8 +238,10 @@ perr parse_fields(const json& j, resume_msg& m) {
   const std::string what = what_of("resume");
   if (auto e = check_keys(j, {"type", "id", "room", "token"}, "", what)) return e;
   if (auto e = read_room(j, what, m.room)) return e;
+  // Absent: the connection's account finds its seat (the session refuses
+  // it when the connection is not signed in).
   const json* token = find(j, "token");
-  if (!token) return missing("token", what);
+  if (!token) return std::nullopt;
   return read_token(*token, m.token);
 }
 
@@ -518,6 +528,7 @@ void write_fields(json& j, const hello_msg& m) {
   if (m.client) j["client"] = *m.client;
   if (m.acks != ack_style::separate) j["acks"] = ack_style_name(m.acks);
   if (m.legal_actions) j["legal_actions"] = true;
+  if (m.account_token) j["account_token"] = *m.account_token;
 }
 
 void write_fields(json& j, const list_rooms_msg& m) {
@@ -537,7 +548,7 @@ void write_fields(json& j, const create_room_msg& m) {
 
 void write_fields(json& j, const join_msg& m) {
   j["room"] = m.room;
-  j["name"] = m.name;
+  if (!m.name.empty()) j["name"] = m.name;
   if (m.seat) j["seat"] = *m.seat;
   if (!m.no_deck) j["deck"] = deck_to_json(m.deck);
   if (m.champion) j["champion"] = *m.champion;
@@ -545,7 +556,7 @@ void write_fields(json& j, const join_msg& m) {
 
 void write_fields(json& j, const resume_msg& m) {
   j["room"] = m.room;
-  j["token"] = m.token;
+  if (!m.token.empty()) j["token"] = m.token;
 }
 
 void write_fields(json& j, const spectate_msg& m) { j["room"] = m.room; }

@@ -26,13 +26,14 @@ json pushed(std::string_view type, std::string_view room) {
 }  // namespace
 
 json make_welcome(const json& id, std::string_view session, std::size_t max_frame_bytes,
-                  int rate_limit_per_sec, std::string_view server) {
+                  int rate_limit_per_sec, std::string_view server, const welcome_account* account) {
   json j = reply("welcome", id);
   j["version"] = protocol_version;
   j["server"] = server;
   j["session"] = session;
   j["max_frame_bytes"] = max_frame_bytes;
   j["rate_limit_per_sec"] = rate_limit_per_sec;
+  if (account) j["account"] = {{"id", account->id}, {"name", account->name}, {"guest", account->guest}};
   return j;
 }
 
@@ -82,7 +83,7 @@ json make_joined(const json& id, std::string_view room, int seat, std::string_vi
   json j = reply("joined", id);
   j["room"] = room;
   j["seat"] = seat;
-  j["token"] = token;
+  if (!token.empty()) j["token"] = token;
   return j;
 }
 

@@ -44,6 +44,12 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
     {"league_refused", "the league refused that: see \"refusal\" for the rule"},
     {"bot_refused", "this room takes no bot: only a waiting room of a format without a draft, not a tournament's "
                     "or a league's"},
+    {"bad_session", "that account_token is no session (signed out, revoked, or unused too long): sign in again, "
+                    "or say hello without it"},
+    {"not_signed_in", "join needs a \"name\" and resume a \"token\" unless the connection is signed in (hello's "
+                      "account_token)"},
+    {"account_seated", "your account already holds a seat in that room: resume it"},
+    {"account_disabled", "an admin disabled this account"},
 }};
 
 }  // namespace

@@ -216,6 +216,7 @@ server::~server() {
   impl_->lobby.follow_league = nullptr;
   impl_->lobby.league_act = nullptr;
   impl_->lobby.league_mutations = nullptr;
+  impl_->lobby.authenticate = nullptr;
   impl_->leagues.reset();      // it holds the registry
   impl_->tournaments.reset();  // it holds the registry
   impl_->lobby.rooms.reset();
@@ -439,6 +440,25 @@ status server::start() {
         static_cast<std::size_t>(cfg.account_threads), static_cast<std::size_t>(cfg.account_queue), cfg.account_idle_priority);
     d.net_ctx->accounts = d.account_routes.get();
     d.net_ctx->run_accounts = [p = d.account_pool.get()](std::function<void()> f) { return p->try_post(std::move(f)); };
+    // hello.account_token: the session looked up on the account workers.
+    d.lobby.authenticate = [p = d.account_pool.get(), svc = d.account_svc.get()](
+                               std::string token, std::function<void(account_check)> done) {
+      return p->try_post([svc, token = std::move(token), done = std::move(done)] {
+        auto who = svc->authenticate(token);
+        account_check a;
+        if (who) {
+          a = {account_check::kind::signed_in, who->account.account_id, who->account.name, who->account.guest};
+        } else if (who.error().reason() == "account_disabled") {
+          a.what = account_check::kind::disabled;
+        } else if (who.error().error_code() == status::code::not_found) {
+          a.what = account_check::kind::bad_session;
+        } else {
+          spdlog::warn("accounts: a hello's session could not be looked up: {}", who.error().message());
+          a.what = account_check::kind::unavailable;
+        }
+        done(std::move(a));
+      });
+    };
     if (!accounts::hashing_available()) spdlog::error("accounts: libsodium could not be initialised: no sign-in works");
     spdlog::info("accounts: /api/ (docs/accounts.md), {} hashing thread(s){}, {} waiting at most, sessions end after "
                  "{} idle days",

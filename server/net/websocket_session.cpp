@@ -89,7 +89,12 @@ void websocket_session::on_run() {
       admitted_ ? client_address(admitted_->address(), forwarded, ctx_->trusted_proxies) : std::string();
   if (admitted_ && address != admitted_->address())
     spdlog::debug("connection {} ({}): client {} (X-Forwarded-For, from a trusted proxy)", id_, remote_, address);
-  client_ = std::make_shared<client_session>(*ctx_->lobby, weak_from_this(), id_, address);
+  // An account check (hello.account_token) answers from the account workers;
+  // its answer is read on this connection's strand, as every message is.
+  auto on_strand = [weak = weak_from_this()](std::function<void()> f) {
+    if (auto self = weak.lock()) net::post(self->ws_.get_executor(), std::move(f));
+  };
+  client_ = std::make_shared<client_session>(*ctx_->lobby, weak_from_this(), id_, address, std::move(on_strand));
   client_->set_routed_room(room_param(std::string_view(req_.target().data(), req_.target().size())));
   auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
   timeouts.handshake_timeout = std::chrono::seconds(ctx_->cfg.handshake_timeout_sec);

@@ -86,6 +86,7 @@ seat_record seat_from_row(const row_view& s) {
   if (!s.is_null(4)) r.team = static_cast<int>(s.int64(4));
   if (!s.is_null(5)) r.champion = s.text(5);
   r.ai = s.int64(6) != 0;
+  if (!s.is_null(7)) r.account_id = s.int64(7);
   return r;
 }
 

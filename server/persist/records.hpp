@@ -24,6 +24,9 @@ struct seat_record {
   // Solo, coop (R12, R11.7): the AI's seat: name "AI", token_hash "" (no one
   // can resume it), deck_json {"cards": [its 24 ids]} (RULING E41).
   bool ai = false;
+  // The account a signed-in connection took the seat with (docs/accounts.md);
+  // 0: none (a typed name, the AI, a house bot).
+  std::int64_t account_id = 0;
   bool operator==(const seat_record&) const = default;
 };
 

@@ -9,6 +9,7 @@
 
 #include "cod/protocol/messages.hpp"
 #include "common/metrics.hpp"
+#include "common/text_forms.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
 
@@ -18,14 +19,15 @@ namespace pr = cod::protocol;
 using nlohmann::json;
 
 client_session::client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id,
-                               std::string address)
+                               std::string address, strand_post post)
     : svc_(svc),
       peer_(std::move(p)),
       conn_id_(conn_id),
       address_(std::move(address)),
       session_(svc.env->random_hex(16)),
       // Never a flood verdict here: the connection's own limiter judges floods.
-      list_budget_(svc.cfg.list_rooms_per_sec, svc.cfg.list_rooms_burst, std::numeric_limits<int>::max()) {}
+      list_budget_(svc.cfg.list_rooms_per_sec, svc.cfg.list_rooms_burst, std::numeric_limits<int>::max()),
+      post_(std::move(post)) {}
 
 void client_session::send(const json& j) {
   if (auto it = j.find("type"); it != j.end() && *it == "error") {
@@ -90,6 +92,7 @@ void client_session::on_closed() {
 }
 
 void client_session::on_hello_timeout() {
+  if (checking_account_) return;  // the hello came; its account check answers it
   send_error(json(), pr::session_errc::hello_required,
              "no hello within " + std::to_string(svc_.cfg.hello_timeout_sec) + " s of connecting");
   close(pr::close_code::policy_violation, "no hello");
@@ -168,7 +171,112 @@ void client_session::create_room(const pr::create_room_msg& m) {
   send(pr::make_room_created(m.id, r->id(), r->seed_hash()));
 }
 
+// ---------------------------------------------------------------------------
+// hello, and the account it may sign in (docs/accounts.md, "Playing signed in").
+
+namespace {
+// Messages a client sends before its signed-in hello is answered wait; a
+// client that floods them meanwhile loses the excess (rate_limited).
+constexpr std::size_t max_waiting_on_hello = 32;
+}  // namespace
+
+void client_session::hello(const pr::hello_msg& m) {
+  if (hello_) return send_error(m.id, pr::session_errc::duplicate_hello);
+  if (m.version != pr::protocol_version) {
+    send_error(m.id, pr::session_errc::unsupported_version);
+    close(pr::close_code::protocol_error, "unsupported protocol version");
+    return;
+  }
+  if (!m.account_token) return hello_checked(m, account_check{account_check::kind::signed_in, 0, {}, false});
+  if (!svc_.authenticate)
+    return send_error(m.id, pr::session_errc::bad_session,
+                      "this server keeps no accounts: say hello without account_token");
+  // The session lookup reads the store: the account workers do it, and the
+  // answer comes back to this connection's strand.
+  checking_account_ = true;
+  auto back = [weak = weak_from_this(), post = post_, m](account_check a) {
+    auto run = [weak, m, a = std::move(a)] {
+      if (auto self = weak.lock()) self->hello_checked(m, a);
+    };
+    if (post) post(std::move(run));
+    else run();
+  };
+  if (!svc_.authenticate(*m.account_token, std::move(back))) {
+    checking_account_ = false;
+    send_error(m.id, pr::session_errc::server_busy, "the account service is busy: say hello again in a moment");
+  }
+}
+
+void client_session::hello_checked(const pr::hello_msg& m, const account_check& a) {
+  checking_account_ = false;
+  using k = account_check::kind;
+  if (a.what != k::signed_in) {
+    if (a.what == k::bad_session) send_error(m.id, pr::session_errc::bad_session);
+    else if (a.what == k::disabled) send_error(m.id, pr::session_errc::account_disabled);
+    else send_error(m.id, pr::session_errc::server_busy, "the account store cannot be read now: say hello again");
+    spdlog::info("connection {} ({}): hello with an account_token refused ({})", conn_id_, address_,
+                 a.what == k::bad_session ? "no such session" : a.what == k::disabled ? "account disabled"
+                                                                                       : "store unavailable");
+  } else {
+    hello_ = true;
+    acks_in_update_ = m.acks == pr::ack_style::in_update;
+    legal_actions_ = m.legal_actions;
+    spdlog::debug("connection {}: hello from '{}'", conn_id_, m.client.value_or(""));
+    if (m.account_token) {
+      account_id_ = a.account_id;
+      account_name_ = a.name;
+      spdlog::info("connection {} ({}): signed in as account {} '{}'", conn_id_, address_, a.account_id, a.name);
+      const pr::welcome_account who{a.account_id, a.name, a.guest};
+      send(pr::make_welcome(m.id, session_, svc_.cfg.max_frame_bytes, svc_.cfg.rate_limit_per_sec,
+                            pr::server_software, &who));
+    } else {
+      send(pr::make_welcome(m.id, session_, svc_.cfg.max_frame_bytes, svc_.cfg.rate_limit_per_sec));
+    }
+  }
+  read_waiting();
+}
+
+// The messages that came during an account check, in order; one of them may
+// be a hello that checks an account again, and the rest waits for that one.
+void client_session::read_waiting() {
+  while (!checking_account_ && !waiting_on_hello_.empty()) {
+    std::string text = std::move(waiting_on_hello_.front());
+    waiting_on_hello_.pop_front();
+    on_text(text);
+  }
+}
+
+bool client_session::fill_from_account(pr::join_msg& m) {
+  if (m.name.empty()) {
+    if (account_id_ == 0) {
+      send_error(m.id, pr::session_errc::not_signed_in, "a \"join\" needs a \"name\" on a connection not signed in");
+      return false;
+    }
+    m.name = account_name_;
+    return true;
+  }
+  if (account_id_ != 0 && ascii_lower(m.name) != ascii_lower(account_name_)) {
+    send(pr::make_error(m.id, pr::protocol_error{pr::protocol_errc::bad_field_value, "name",
+                                                 "signed in as " + account_name_ +
+                                                     ": a join takes the account's name (leave \"name\" out)"}));
+    return false;
+  }
+  if (account_id_ != 0) m.name = account_name_;
+  return true;
+}
+
+bool client_session::fill_from_account(const pr::resume_msg& m) {
+  if (!m.token.empty() || account_id_ != 0) return true;
+  send_error(m.id, pr::session_errc::not_signed_in, "a \"resume\" needs a \"token\" on a connection not signed in");
+  return false;
+}
+
 void client_session::on_text(std::string_view text) {
+  if (checking_account_) {
+    if (waiting_on_hello_.size() >= max_waiting_on_hello) return on_rate_limited();
+    waiting_on_hello_.emplace_back(text);
+    return;
+  }
   auto parsed = pr::parse_client_message(text, svc_.cfg.max_frame_bytes);
   if (!parsed.ok()) {
     if (parsed.oversized) return on_oversized();
@@ -191,19 +299,7 @@ void client_session::on_text(std::string_view text) {
   pr::visit_client_message(
       msg,
       pr::overloaded{
-          [&](const pr::hello_msg& m) {
-            if (hello_) return send_error(m.id, pr::session_errc::duplicate_hello);
-            if (m.version != pr::protocol_version) {
-              send_error(m.id, pr::session_errc::unsupported_version);
-              close(pr::close_code::protocol_error, "unsupported protocol version");
-              return;
-            }
-            hello_ = true;
-            acks_in_update_ = m.acks == pr::ack_style::in_update;
-            legal_actions_ = m.legal_actions;
-            spdlog::debug("connection {}: hello from '{}'", conn_id_, m.client.value_or(""));
-            send(pr::make_welcome(m.id, session_, svc_.cfg.max_frame_bytes, svc_.cfg.rate_limit_per_sec));
-          },
+          [&](const pr::hello_msg& m) { hello(m); },
           [&](const pr::ping_msg& m) { send(pr::make_pong(m.id)); },
           [&](const pr::list_rooms_msg& m) {
             if (list_budget_.on_message() != rate_limiter::verdict::allow)
@@ -215,8 +311,13 @@ void client_session::on_text(std::string_view text) {
             send(pr::make_rooms(m.id, page.rooms, page.total, page.next));
           },
           [&](const pr::create_room_msg& m) { create_room(m); },
-          [&](const pr::join_msg& m) { enter_named(m); },
-          [&](const pr::resume_msg& m) { enter_named(m); },
+          [&](const pr::join_msg& m) {
+            auto named = m;
+            if (fill_from_account(named)) enter_named(named);
+          },
+          [&](const pr::resume_msg& m) {
+            if (fill_from_account(m)) enter_named(m);
+          },
           [&](const pr::spectate_msg& m) { enter_named(m); },
           [&](const pr::tournament_join_msg& m) {
             if (!svc_.find_event_seat) return send_error(m.id, pr::session_errc::bad_token);

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,16 @@ struct event_seat {
   std::string detail;  // waiting, over (and bad_token, optionally): a sentence for the player
 };
 
+// What hello.account_token names (docs/accounts.md), as the account service
+// answers it.
+struct account_check {
+  enum class kind { signed_in, bad_session, disabled, unavailable };
+  kind what = kind::bad_session;
+  std::int64_t account_id = 0;
+  std::string name;
+  bool guest = false;
+};
+
 struct lobby_services {
   std::shared_ptr<room_registry> rooms;
   // tournament_join (a tournament's or a league's token): null when the
@@ -77,6 +88,11 @@ struct lobby_services {
   // and forth). `done` runs on another thread.
   using fetched = std::function<void(std::shared_ptr<room> r, bool elsewhere)>;
   std::function<void(const std::string& room_id, bool routed, fetched done)> fetch_room;
+  // hello.account_token: looks the session up off the I/O threads (the
+  // account workers) and calls `done` from there; false when the workers
+  // are full (the hello is answered server_busy). Null: the server keeps no
+  // accounts (every account_token is bad_session).
+  std::function<bool(std::string token, std::function<void(account_check)> done)> authenticate;
   // list_rooms across every node; null: this node's registry.
   std::function<nlohmann::json(const protocol::list_rooms_msg& query)> list_rooms;
 };
@@ -85,8 +101,12 @@ struct lobby_services {
 // WebSocket session), errors counted in metrics by code.
 class client_session : public peer, public std::enable_shared_from_this<client_session> {
  public:
+  // Runs a function on the connection's strand (after an account check).
+  using strand_post = std::function<void(std::function<void()>)>;
   // `address`: the client's IP address ("" when unknown, as in tests).
-  client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id, std::string address = {});
+  // `post`: null runs the function at once (tests).
+  client_session(lobby_services& svc, std::weak_ptr<peer> p, std::uint64_t conn_id, std::string address = {},
+                 strand_post post = nullptr);
 
   // A complete text message (at most max_frame_bytes).
   void on_text(std::string_view text);
@@ -119,6 +139,10 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   bool acks_in_update() const override { return acks_in_update_; }
   // hello.legal_actions: set once by hello, like acks_in_update.
   bool wants_legal_actions() const override { return legal_actions_; }
+  // hello.account_token: set once by hello's account check, on the strand,
+  // before any later message of the connection is read.
+  std::int64_t account_id() const override { return account_id_; }
+  const std::string& account_name() const { return account_name_; }
 
   // The room this connection is in (or joining). Thread-safe; rooms call
   // detach() when a join fails or the client leaves.
@@ -135,6 +159,14 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   template <class M>
   void enter_named(const M& m);
   void create_room(const protocol::create_room_msg& m);
+  void hello(const protocol::hello_msg& m);
+  // The account check of hello `m` came back (on the strand): welcome or
+  // the error, then the messages that waited for it.
+  void hello_checked(const protocol::hello_msg& m, const account_check& a);
+  void read_waiting();
+  // join, resume: the account fills what the message left out.
+  bool fill_from_account(protocol::join_msg& m);
+  bool fill_from_account(const protocol::resume_msg& m);
 
   lobby_services& svc_;
   std::weak_ptr<peer> peer_;
@@ -146,7 +178,14 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   rate_limiter list_budget_;
   std::vector<std::weak_ptr<room>> created_;
   std::string league_token_;  // the last accepted league_join's (on the strand)
+  strand_post post_;
   std::atomic<bool> hello_{false};
+  // An account check is out: later messages wait here (at most
+  // max_waiting_on_hello; past that, rate_limited) and are read after it.
+  bool checking_account_ = false;
+  std::deque<std::string> waiting_on_hello_;
+  std::int64_t account_id_ = 0;
+  std::string account_name_;
   bool acks_in_update_ = false;
   bool legal_actions_ = false;
   mutable std::mutex mutex_;

@@ -41,6 +41,10 @@ class peer {
   // hello.legal_actions: this client's seat gets its legal actions in each
   // state, update and draft push.
   virtual bool wants_legal_actions() const { return false; }
+  // hello.account_token: the signed-in account (docs/accounts.md), 0 for
+  // none. Set once by hello, before any join this connection sends can
+  // reach a room: a seat it takes is bound to the account.
+  virtual std::int64_t account_id() const { return 0; }
   // Thread-safe: room `r` no longer holds this client (a refused join, a
   // leave, the room closed), which may then join another room.
   virtual void detach(const room* /*r*/) {}

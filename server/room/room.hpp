@@ -209,6 +209,9 @@ class room : public std::enable_shared_from_this<room> {
     int preconstructed = 0;  // a human's deck number (1..4): the AI's decks follow it (RULING E41)
     std::string name;
     std::string token_hash;
+    // The account a signed-in connection took the seat with (0: none): its
+    // sessions may resume the seat without the token (docs/accounts.md).
+    std::int64_t account_id = 0;
     std::string deck_json;
     std::vector<card_id> deck;
     card_id champion = no_card;  // R13.1, in a room with champions
@@ -270,6 +273,8 @@ class room : public std::enable_shared_from_this<room> {
   void on_grace_expired(int seat);
   void cancel_grace_timers();
   int seat_of(std::uint64_t conn) const;
+  // The seat account `account_id` holds here (a human's), or -1 (always for 0).
+  int account_seat(std::int64_t account_id) const;
   bool is_spectator(std::uint64_t conn) const;
   int seats_taken() const;
   // Solo, coop: fills an AI seat (always taken, named ai_seat_name).

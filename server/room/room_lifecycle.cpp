@@ -142,6 +142,7 @@ match_record room::make_record() const {
     sr.team = pr::seat_team(p_.mode, sr.seat);
     sr.champion = seats_[i].champion_id;
     sr.ai = seats_[i].ai;  // no token: nobody can resume it
+    sr.account_id = seats_[i].account_id;
     rec.seats.push_back(std::move(sr));
   }
   return rec;

@@ -159,6 +159,7 @@ cod::server::status room::seats_from_record(const match_record& rec) {
     seat.taken = true;
     seat.name = s.name;
     seat.token_hash = s.token_hash;
+    seat.account_id = s.account_id;
     seat.bot = s.token_hash == house_bot_token_hash;
     seat.deck_json = s.deck_json;
     seat.champion_id = s.champion;

@@ -27,6 +27,11 @@ void room::do_join(const std::shared_ptr<peer>& c, const pr::join_msg& m, const 
     return refuse_join(*c, pr::make_error(m.id, pr::session_errc::room_full,
                                           "this room's seats are reserved for tournament players (tournament_join)"));
   if (status_ != status::waiting) return refuse_join(*c, pr::make_error(m.id, pr::session_errc::room_full));
+  // One seat an account in a room: a player cannot sit on both sides.
+  if (const int held = account_seat(c->account_id()); held >= 0)
+    return refuse_join(*c, pr::make_error(m.id, pr::session_errc::account_seated,
+                                          "your account already holds seat " + std::to_string(held) +
+                                              " of this room: resume it"));
   pr::session_errc refused{};
   const int seat = choose_seat(m, refused);
   if (seat < 0) return refuse_join(*c, pr::make_error(m.id, refused));
@@ -98,6 +103,7 @@ void room::take_seat(const std::shared_ptr<peer>& c, const pr::join_msg& m, int 
   s.taken = true;
   s.name = m.name;
   s.token_hash = sha256_hex(token);
+  s.account_id = c->account_id();
   // Drafted: the deck is in the draft log (docs/persistence.md, "Drafts").
   s.deck_json = m.no_deck ? std::string(R"({"draft":true})") : pr::deck_to_json(m.deck).dump();
   s.deck = std::move(deck);
@@ -122,13 +128,23 @@ void room::take_seat(const std::shared_ptr<peer>& c, const pr::join_msg& m, int 
 // Coming back, watching, going.
 
 void room::do_resume(const std::shared_ptr<peer>& c, const pr::resume_msg& m) {
-  const std::string hash = sha256_hex(m.token);
+  // No token: the signed-in connection's account finds its seat
+  // (client_session lets no other resume without one through).
+  const bool by_account = m.token.empty();
   int seat = -1;
-  for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
-    if (seats_[s].taken && !seats_[s].played_by_server() && constant_time_equal(seats_[s].token_hash, hash)) seat = s;
+  if (by_account) {
+    seat = account_seat(c->account_id());
+  } else {
+    const std::string hash = sha256_hex(m.token);
+    for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
+      if (seats_[s].taken && !seats_[s].played_by_server() && constant_time_equal(seats_[s].token_hash, hash)) seat = s;
+  }
   if (seat < 0) {
-    spdlog::info("room {}: resume with a bad token refused (connection {})", p_.id, c->id());
-    c->send(pr::make_error(m.id, pr::session_errc::bad_token));
+    spdlog::info("room {}: resume with {} refused (connection {})", p_.id,
+                 by_account ? "an account that holds no seat here" : "a bad token", c->id());
+    c->send(by_account ? pr::make_error(m.id, pr::session_errc::bad_token,
+                                        "your account holds no seat of this room")
+                       : pr::make_error(m.id, pr::session_errc::bad_token));
     // A refused request changes nothing: a connection already seated or
     // spectating here stays; only one that came just for this resume leaves.
     if (seat_of(c->id()) < 0 && !is_spectator(c->id())) c->detach(this);
@@ -286,6 +302,13 @@ void room::cancel_grace_timers() {
 
 // ---------------------------------------------------------------------------
 // Who is where.
+
+int room::account_seat(std::int64_t account_id) const {
+  if (account_id == 0) return -1;
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
+    if (seats_[s].taken && !seats_[s].played_by_server() && seats_[s].account_id == account_id) return s;
+  return -1;
+}
 
 int room::seat_of(std::uint64_t conn) const {
   for (std::size_t i = 0; i < seats_.size(); ++i)

@@ -27,7 +27,8 @@ inline nlohmann::json stored_match_to_json(const server::stored_match& sm) {
   json seats = json::array();
   for (const auto& s : m.seats) {
     seats.push_back({{"seat", s.seat}, {"name", s.name}, {"token_hash", s.token_hash}, {"deck_json", s.deck_json},
-                     {"team", s.team ? json(*s.team) : json()}, {"champion", s.champion}, {"ai", s.ai}});
+                     {"team", s.team ? json(*s.team) : json()}, {"champion", s.champion}, {"ai", s.ai},
+                     {"account_id", s.account_id}});
   }
   json actions = json::array();
   for (const auto& a : sm.actions) {
@@ -90,6 +91,7 @@ inline server::stored_match stored_match_from_json(const nlohmann::json& j) {
     if (s.contains("team") && !s["team"].is_null()) r.team = integer(s, "team", 0);
     r.champion = s.value("champion", std::string());
     r.ai = s.value("ai", false);
+    r.account_id = s.value("account_id", std::int64_t{0});
     m.seats.push_back(std::move(r));
   }
   for (const auto& a : j.value("actions", nlohmann::json::array())) {

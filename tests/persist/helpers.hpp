@@ -59,6 +59,8 @@ inline match_record sample_record(const std::string& id, std::int64_t created_ms
   m.created_ms = created_ms;
   m.seats = {{0, name0, sha256_hex("token0"), R"({"preconstructed":1})"},
              {1, name1, sha256_hex("token1"), R"({"preconstructed":2})"}};
+  // Seat 1 taken signed in (match_seats.account_id, 0013); seat 0 by a typed name.
+  m.seats[1].account_id = 4'000'000'001;  // beyond 32 bits: stored whole
   return m;
 }
 

@@ -53,7 +53,8 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"matches",
      {"match_id", "room_id", "mode", "format", "options_json", "rules_version", "engine_version", "seed", "seed_hash",
       "created_ms", "status", "ended_ms", "winners", "reason", "cards_json"}},  // cards_json: 0009
-    {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team", "champion", "ai"}},
+    {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team", "champion", "ai",
+                     "account_id"}},  // account_id: 0013
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
     {"match_notes", {"note_id", "match_id", "at_ms", "text"}},
     {"draft_events", {"match_id", "seq", "seat", "kind", "cards_json", "at_ms"}},
@@ -74,7 +75,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
 };
 const std::vector<std::string> documented_indexes = {
     "account_sessions_account", "accounts_name",   "admin_audit_match",   "leagues_created",     "match_notes_match",
-    "match_seats_name",         "matches_created", "matches_room",        "matches_status",      "room_leases_node",
+    "match_seats_account",      "match_seats_name",         "matches_created", "matches_room",        "matches_status",      "room_leases_node",
     "tournament_matches_match", "tournaments_created"};
 
 }  // namespace

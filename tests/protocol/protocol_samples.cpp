@@ -81,6 +81,7 @@ void client_samples() {
   emit_client(proto::hello_msg{nullptr, 2, std::nullopt});
   emit_client(proto::hello_msg{3, 1, "cod-load/0.1", proto::ack_style::in_update});
   emit_client(proto::hello_msg{4, 1, "cod-bot/0.1", proto::ack_style::separate, true});
+  emit_client(proto::hello_msg{5, 1, "web/1", proto::ack_style::separate, false, std::string(32, 'a')});
   emit_client(proto::list_rooms_msg{2});
   emit_client(proto::list_rooms_msg{nullptr});
   {
@@ -136,6 +137,9 @@ void client_samples() {
                               proto::deck_choice{0, {"baron", "brute", "carapace", "troll",
                                                      "revenant", "partisan", "annihilation", "boom"}}});
   emit_client(proto::resume_msg{6, "r7k2", "0123456789abcdef0123456789abcdef"});
+  // Signed in (hello.account_token): the account's name, the account's seat.
+  emit_client(proto::join_msg{7, "r7k2", "", std::nullopt, proto::deck_choice{1, {}}});
+  emit_client(proto::resume_msg{8, "r7k2", ""});
   emit_client(proto::spectate_msg{7, "r7k2"});
   emit_client(proto::tournament_join_msg{"t1", "0123456789abcdef0123456789abcdef", proto::deck_choice{3, {}}});
   emit_client(proto::act_msg{8, cod::action::play_creature(cod::no_seat, 5, 0)});
@@ -248,7 +252,9 @@ void client_samples() {
       R"({"type":"join","room":"r1","name":"A","deck":{"cards":[""]}})",
       R"({"type":"join","room":"r1","name":"A","deck":{"cards":"brute"}})",
       R"({"type":"join","room":"r1","name":"A","deck":"1"})",
-      R"({"type":"resume","room":"r1"})",
+      R"({"type":"resume","token":"0123456789abcdef0123456789abcdef"})",
+      R"({"type":"hello","version":1,"account_token":"ABC"})",
+      R"({"type":"hello","version":1,"account_token":7})",
       R"({"type":"resume","room":"r1","token":"0123456789ABCDEF0123456789ABCDEF"})",
       R"({"type":"resume","room":"r1","token":"abc"})",
       R"({"type":"spectate"})",
@@ -468,6 +474,10 @@ void league_samples(const cod::catalogue& cat) {
 void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/welcome", proto::make_welcome(1, "s-5f2c", 65536, 20));
   emit("server/welcome", proto::make_welcome(nullptr, "s-5f2d", 1024, 5, "other/1"));
+  {
+    const proto::welcome_account ada{42, "Ada", false};
+    emit("server/welcome", proto::make_welcome(2, "s-5f2e", 65536, 20, proto::server_software, &ada));
+  }
 
   proto::room_summary waiting{"r7k2", cod::game_mode::duel, proto::deck_format::preconstructed, {},
                               proto::room_status::waiting,
@@ -513,6 +523,7 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/room_created", proto::make_room_created(3, "r7k2", hash));
   emit("server/joined", proto::make_joined(4, "r7k2", 0, "0123456789abcdef0123456789abcdef"));
   emit("server/joined", proto::make_joined(nullptr, "r7k2", 1, "fedcba9876543210fedcba9876543210"));
+  emit("server/joined", proto::make_joined(5, "r7k2", 1, ""));  // resumed by the account
   emit("server/spectating", proto::make_spectating("s", "r7k2"));
   emit("server/accepted", proto::make_accepted(8, 1));
   emit("server/left", proto::make_left(12, "r7k2"));

@@ -202,7 +202,7 @@ TEST_CASE("request ids") {
   // A good id is echoed with every later error.
   check_error(R"({"id":7})", protocol_errc::missing_field, "type", 7);
   check_error(R"({"id":"q","type":"nope"})", protocol_errc::unknown_type, "type", "q");
-  check_error(R"({"id":8,"type":"join","room":"r"})", protocol_errc::missing_field, "name", 8);
+  check_error(R"({"id":8,"type":"join","name":"A"})", protocol_errc::missing_field, "room", 8);
   check_error(R"({"type":"act","action":{"type":"play"},"id":9})", protocol_errc::missing_field,
               "action.card", 9);
 }
@@ -364,7 +364,8 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"join","room":"","name":"A","deck":{"preconstructed":1}})", E::bad_field_value, "room"},
       {R"({"type":"join","room":"a/b","name":"A","deck":{"preconstructed":1}})", E::bad_field_value, "room"},
       {R"({"type":"join","room":"123456789012345678901234567890123","name":"A","deck":{"preconstructed":1}})", E::bad_field_value, "room"},
-      {R"({"type":"join","room":"r","deck":{"preconstructed":1}})", E::missing_field, "name"},
+      {R"({"type":"hello","version":1,"account_token":"0123456789ABCDEF0123456789ABCDEF"})", E::bad_field_value,
+       "account_token"},
       {R"({"type":"join","room":"r","name":["A"],"deck":{"preconstructed":1}})", E::bad_field_type, "name"},
       {R"({"type":"join","room":"r","name":"","deck":{"preconstructed":1}})", E::bad_field_value, "name"},
       {R"({"type":"join","room":"r","name":"   ","deck":{"preconstructed":1}})", E::bad_field_value, "name"},
@@ -389,7 +390,7 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"join","room":"r","name":"A","deck":{"cards":["brute",null]}})", E::bad_field_type, "deck.cards[1]"},
       {R"({"type":"join","room":"r","name":"A","deck":{"cards":["brute",["troll"]]}})", E::bad_field_type, "deck.cards[1]"},
       {R"({"type":"join","room":"r","name":"A","deck":{"cards":[""]}})", E::bad_field_value, "deck.cards[0]"},
-      {R"({"type":"resume","room":"r"})", E::missing_field, "token"},
+      {R"({"type":"resume","room":"r","token":5})", E::bad_field_type, "token"},
       {R"({"type":"tournament_join","deck":{"preconstructed":1}})", E::missing_field, "token"},
       {R"({"type":"tournament_join","token":"00112233445566778899aabbccddeeff"})", E::missing_field, "deck"},
       {R"({"type":"tournament_join","token":"00112233445566778899AABBCCDDEEFF","deck":{"preconstructed":1}})",

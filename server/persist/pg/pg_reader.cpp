@@ -91,7 +91,7 @@ void fill_log(pg::conn& c, stored_match& sm) {
   const pg::params by_id = pg::params().add(id);
   {
     const auto r = c.query(
-        "SELECT seat, name, token_hash, deck_json, team, champion, ai FROM match_seats WHERE match_id = $1 "
+        "SELECT seat, name, token_hash, deck_json, team, champion, ai, account_id FROM match_seats WHERE match_id = $1 "
         "ORDER BY seat",
         by_id);
     for (int i = 0; i < r.rows(); ++i) sm.match.seats.push_back(detail::seat_from_row(pg::row(r, i)));

@@ -30,8 +30,8 @@ const std::vector<std::pair<std::string, std::string>>& write_statements() {
          "seed, seed_hash, created_ms, status, cards_json) "
          "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'playing', $11)"},
         {"insert_seat",
-         "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai) "
-         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"},
+         "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai, account_id) "
+         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"},
         {"insert_action",
          "INSERT INTO match_actions (match_id, seq, seat, action_json, digest, at_ms) VALUES ($1, $2, $3, $4, $5, $6)"},
         {"finish",
@@ -83,7 +83,10 @@ void send_write(const write_op& op, const pg::send_fn& send) {
         else p.add_null();
         if (!s.champion.empty()) p.add(s.champion);
         else p.add_null();
-        send("insert_seat", p.add(s.ai ? 1 : 0));
+        p.add(s.ai ? 1 : 0);
+        if (s.account_id != 0) p.add(s.account_id);
+        else p.add_null();
+        send("insert_seat", p);
       }
     }
     void operator()(const append_op& a) const {

@@ -72,7 +72,7 @@ void fill_log(sql::db& d, stored_match& sm) {
   const std::string& id = sm.match.match_id;
   {
     sql::stmt s(d,
-                "SELECT seat, name, token_hash, deck_json, team, champion, ai FROM match_seats WHERE match_id = ?1 "
+                "SELECT seat, name, token_hash, deck_json, team, champion, ai, account_id FROM match_seats WHERE match_id = ?1 "
                 "ORDER BY seat");
     s.bind(1, id);
     while (s.step()) sm.match.seats.push_back(detail::seat_from_row(s));

@@ -45,8 +45,8 @@ struct sqlite_store::writer {
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'playing', ?11)");
     insert_seat = std::make_unique<sql::stmt>(
         db,
-        "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+        "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai, account_id) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     state_query = std::make_unique<sql::stmt>(
         db,
         "SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM match_actions WHERE match_id = ?1), "
@@ -123,6 +123,8 @@ struct sqlite_store::writer {
         if (!s.champion.empty()) insert_seat->bind(7, s.champion);
         else insert_seat->bind_null(7);
         insert_seat->bind(8, s.ai ? 1 : 0);
+        if (s.account_id != 0) insert_seat->bind(9, s.account_id);
+        else insert_seat->bind_null(9);
         insert_seat->run();
       }
     });

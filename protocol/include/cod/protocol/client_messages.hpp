@@ -64,6 +64,11 @@ struct hello_msg {
   // carries the seat's legal actions (docs/protocol.md, "Legal actions"), and
   // each `draft` push its legal picks.
   bool legal_actions = false;
+  // hello.account_token: a session token from /api/login, /api/register or
+  // /api/guest (docs/accounts.md): the connection is then that account, its
+  // joins take the account's name and bind the seat to it, and a resume
+  // without a seat token finds the account's seat.
+  std::optional<std::string> account_token{};
   bool operator==(const hello_msg&) const = default;
 };
 
@@ -98,7 +103,7 @@ struct join_msg {
   static constexpr std::string_view type = "join";
   nlohmann::json id;
   std::string room;
-  std::string name;         // 1..32 characters, no control characters
+  std::string name;         // 1..32 characters, no control characters; "" when absent (a signed-in connection: the account's)
   std::optional<int> seat;  // 0..3; none: the lowest free seat
   deck_choice deck;
   // R13.1: the seat's Champion, a catalogue id (1..64 characters); required
@@ -114,7 +119,7 @@ struct resume_msg {
   static constexpr std::string_view type = "resume";
   nlohmann::json id;
   std::string room;
-  std::string token;  // 32 lowercase hex digits, as `joined` gave it
+  std::string token;  // 32 lowercase hex digits, as `joined` gave it; "" when absent (a signed-in connection: its account's seat)
   bool operator==(const resume_msg&) const = default;
 };
 

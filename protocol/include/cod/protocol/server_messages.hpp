@@ -48,10 +48,19 @@ inline constexpr std::uint16_t message_too_big = 1009;   // after frame_too_larg
 inline constexpr std::uint16_t internal_error = 1011;
 }  // namespace close_code
 
-// {"type": "welcome", "version": 1, "server", "session", "max_frame_bytes", "rate_limit_per_sec"}
+// A signed-in connection's account (hello.account_token), as welcome says it.
+struct welcome_account {
+  std::int64_t id = 0;
+  std::string name;
+  bool guest = false;
+};
+// {"type": "welcome", "version": 1, "server", "session", "max_frame_bytes",
+// "rate_limit_per_sec"}, and "account": {"id", "name", "guest"} when the
+// hello signed in.
 nlohmann::json make_welcome(const nlohmann::json& id, std::string_view session,
                             std::size_t max_frame_bytes, int rate_limit_per_sec,
-                            std::string_view server = server_software);
+                            std::string_view server = server_software,
+                            const welcome_account* account = nullptr);
 
 // ---------------------------------------------------------------------------
 // The lobby and the room.
@@ -92,6 +101,8 @@ nlohmann::json make_rooms_json(const nlohmann::json& id, nlohmann::json rooms, s
 nlohmann::json make_room_created(const nlohmann::json& id, std::string_view room,
                                  std::string_view seed_hash);
 // {"type": "joined", "room", "seat", "token"}: reply to join and to resume.
+// `token` "": a resume by the connection's account (the seat token is
+// stored only as a hash, so the server cannot say it again): no "token".
 nlohmann::json make_joined(const nlohmann::json& id, std::string_view room, int seat,
                            std::string_view token);
 // {"type": "spectating", "room"}

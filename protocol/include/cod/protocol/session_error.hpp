@@ -49,9 +49,14 @@ enum class session_errc : std::uint8_t {
   league_refused,        // league_act: the league refused the op ("refusal" says which rule); league_mutations: it would
   // Added with the house bots (add_bot):
   bot_refused,           // add_bot: this room takes no bot (tournament/league, drafted, or no longer waiting)
+  // Added with player accounts (docs/accounts.md):
+  bad_session,           // hello: the account_token is unknown, expired or revoked (or the server keeps no accounts)
+  not_signed_in,         // join without a name, resume without a token: only a signed-in connection may
+  account_seated,        // join: the connection's account already holds a seat of that room
+  account_disabled,      // hello: an admin disabled the account
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::bot_refused) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::account_disabled) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);
