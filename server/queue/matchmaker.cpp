@@ -102,7 +102,7 @@ namespace {
 // The seats of one group (oldest ticket first): a duel and a free-for-all
 // seat the tickets in that order; 2v2 seats team 0 (the oldest ticket's) at
 // seats 0 and 2 and team 1 at 1 and 3 (R11.6: teams A+C and B+D).
-match seat_group(const pool_key& pool, const std::vector<const ticket*>& group) {
+match seat_group(const pool_key& pool, const std::vector<const ticket*>& group, std::int64_t now_ms) {
   match m;
   m.pool = pool;
   double lo = 0, hi = 0;
@@ -116,14 +116,14 @@ match seat_group(const pool_key& pool, const std::vector<const ticket*>& group) 
   if (pool.mode != mode::two_v_two) {
     for (const ticket* t : group)
       for (const member& p : t->members)
-        m.seats.push_back({t->id, p.account, static_cast<int>(m.seats.size()), p.rating});
+        m.seats.push_back({t->id, p.account, static_cast<int>(m.seats.size()), p.rating, now_ms - t->enqueued_ms});
     return m;
   }
   std::vector<int> team;
   m.imbalance = detail::best_split(group, team);
   std::vector<seat> teams[2];
   for (std::size_t i = 0; i < group.size(); ++i)
-    for (const member& p : group[i]->members) teams[team[i]].push_back({group[i]->id, p.account, team[i], p.rating});
+    for (const member& p : group[i]->members) teams[team[i]].push_back({group[i]->id, p.account, team[i], p.rating, now_ms - group[i]->enqueued_ms});
   for (std::size_t k = 0; k < 2; ++k) {
     m.seats.push_back(teams[0][k]);
     m.seats.push_back(teams[1][k]);
@@ -172,7 +172,7 @@ wave_result matchmaker::pass(std::int64_t now_ms) {
         matched_ids.push_back(c[i].t->id);
         for (const member& m : c[i].t->members) seated.insert(m.account);
       }
-      out.matches.push_back(seat_group(*key, group));
+      out.matches.push_back(seat_group(*key, group, now_ms));
     }
   }
 

@@ -21,8 +21,8 @@
 namespace cod::queue {
 
 struct queue_params {
-  window_params duel{50, 10, 400};          // tuned: docs/queue.md, "Numbers"
-  window_params four_players{100, 10, 500};  // a table's spread, free-for-all and 2v2
+  window_params duel{50, 10, 600};          // tuned: docs/queue.md, "Numbers"
+  window_params four_players{50, 5, 800};    // a table's spread, free-for-all and 2v2
   wave_policy waves;
   // Last opponents are never paired again until both tickets have waited
   // this long: two players alone in a quiet pool still get a game.

@@ -57,6 +57,7 @@ struct seat {
   std::int64_t account = 0;
   int team = 0;  // duel and free-for-all: the seat's own index; 2v2: 0 (seats 0, 2) or 1 (seats 1, 3)
   double rating = 0;
+  std::int64_t waited_ms = 0;  // the ticket's time in the queue (the server's time-to-match metric)
 };
 
 struct match {

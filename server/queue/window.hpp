@@ -14,7 +14,7 @@ namespace cod::queue {
 struct window_params {
   double base = 50;
   double per_second = 10;
-  double max = 400;
+  double max = 600;
 };
 
 inline double window(const window_params& p, std::int64_t wait_ms) {

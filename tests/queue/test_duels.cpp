@@ -8,7 +8,7 @@ using namespace queue_test;
 
 namespace {
 
-// window 50 at once, +10 a second, at most 400 (the defaults, pinned here).
+// window 50 at once, +10 a second, at most 400: pinned here, whatever the defaults become.
 queue_params duel_params() {
   queue_params p;
   p.duel = {50, 10, 400};
