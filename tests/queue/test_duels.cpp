@@ -45,6 +45,7 @@ TEST_CASE("duels: far apart at first, paired once the wait has widened the windo
   const wave_result r = q.pass(15'000);    // window 200
   REQUIRE(r.matches.size() == 1);
   CHECK(r.matches[0].spread == 200);
+  CHECK(r.matches[0].seats[0].waited_ms == 15'000);
 }
 
 TEST_CASE("duels: the wider of the two windows decides (the longer wait, as Showdown)") {
