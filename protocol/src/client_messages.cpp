@@ -320,6 +320,33 @@ perr parse_fields(const json& j, add_bot_msg& m) {
   return std::nullopt;
 }
 
+perr parse_fields(const json& j, queue_msg& m) {
+  const std::string what = what_of("queue");
+  if (auto e = check_keys(j, {"type", "id", "mode", "format", "rated", "deck"}, "", what)) return e;
+  const json* mode = find(j, "mode");
+  if (!mode) return missing("mode", what);
+  if (auto e = read_mode(*mode, m.mode)) return e;
+  const json* format = find(j, "format");
+  if (!format) return missing("format", what);
+  if (auto e = read_format(*format, m.format)) return e;
+  if (const json* v = find(j, "rated"))
+    if (auto e = read_bool(*v, "rated", m.rated)) return e;
+  const json* deck = find(j, "deck");
+  if (!deck) return missing("deck", what);
+  return deck_from(*deck, "deck.", m.deck);
+}
+
+perr parse_fields(const json& j, unqueue_msg& m) {
+  const std::string what = what_of("unqueue");
+  if (auto e = check_keys(j, {"type", "id", "ticket"}, "", what)) return e;
+  if (const json* v = find(j, "ticket")) {
+    std::int64_t t = 0;
+    if (auto e = read_int(*v, "ticket", 1, max_seq, t)) return e;
+    m.ticket = t;
+  }
+  return std::nullopt;
+}
+
 perr parse_fields(const json& j, act_msg& m) {
   const std::string what = what_of("act");
   if (auto e = check_keys(j, {"type", "id", "action", "seq"}, "", what)) return e;
@@ -588,6 +615,17 @@ void write_fields(json& j, const league_join_msg& m) { j["token"] = m.token; }
 void write_fields(json& j, const league_act_msg& m) { j["op"] = m.op; }
 
 void write_fields(json& j, const league_mutations_msg& m) { j["mutations"] = m.mutations; }
+
+void write_fields(json& j, const queue_msg& m) {
+  j["mode"] = game_mode_name(m.mode);
+  j["format"] = deck_format_name(m.format);
+  if (!m.rated) j["rated"] = false;
+  j["deck"] = deck_to_json(m.deck);
+}
+
+void write_fields(json& j, const unqueue_msg& m) {
+  if (m.ticket) j["ticket"] = *m.ticket;
+}
 
 void write_fields(json& j, const add_bot_msg& m) {
   if (m.seat) j["seat"] = *m.seat;

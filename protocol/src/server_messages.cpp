@@ -153,6 +153,40 @@ json make_accepted(const json& id, std::int64_t seq) {
   return j;
 }
 
+namespace {
+void put_ticket(json& j, const queue_ticket_info& t) {
+  j["ticket"] = t.ticket;
+  j["mode"] = game_mode_name(t.mode);
+  j["format"] = deck_format_name(t.format);
+  j["rated"] = t.rated;
+}
+}  // namespace
+
+json make_queued(const json& id, const queue_ticket_info& t, std::size_t searching) {
+  json j = reply("queued", id);
+  put_ticket(j, t);
+  j["searching"] = searching;
+  return j;
+}
+
+json make_unqueued(const json& id, const std::vector<std::int64_t>& tickets, std::string_view reason) {
+  json j = reply("unqueued", id);
+  j["tickets"] = tickets;
+  j["reason"] = reason;
+  return j;
+}
+
+json make_matched(const queue_ticket_info& t, std::string_view room, int seat, std::string_view token,
+                  const std::vector<std::string>& players) {
+  json j = {{"type", "matched"}};
+  put_ticket(j, t);
+  j["room"] = room;
+  j["seat"] = seat;
+  j["token"] = token;
+  j["players"] = players;
+  return j;
+}
+
 json make_bot_added(const json& id, std::string_view room, int seat, std::string_view name) {
   json j = reply("bot_added", id);
   j["room"] = room;

@@ -50,6 +50,8 @@ constexpr std::array<errc_text, session_errc_count> texts = {{
                       "account_token)"},
     {"account_seated", "your account already holds a seat in that room: resume it"},
     {"account_disabled", "an admin disabled this account"},
+    {"already_queued", "you already search for that game (same mode, format and rating): one ticket a pool"},
+    {"not_queued", "this connection has no such ticket in the queue"},
 }};
 
 }  // namespace

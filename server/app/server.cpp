@@ -26,6 +26,7 @@
 #include "account_service/account_workers.hpp"
 #include "admin/admin_api.hpp"
 #include "persist/account_store.hpp"
+#include "queue_service/queue_service.hpp"
 #include "cod/engine/catalogue.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cluster/cluster_node.hpp"
@@ -126,6 +127,8 @@ struct server::impl {
   std::unique_ptr<accounts::account_api> account_routes;
   std::unique_ptr<accounts::account_admin_routes> account_admin;
   std::unique_ptr<accounts::account_workers> account_pool;
+  // The matchmaking queue (docs/queue.md): with accounts only (a ticket is an account's).
+  std::shared_ptr<queue_service> queue;
   // The admin API's requests block (SQLite reads, replays): one thread of
   // their own keeps them off the io threads the rooms run on, and admins
   // queue behind each other rather than load both cores.
@@ -217,6 +220,11 @@ server::~server() {
   impl_->lobby.league_act = nullptr;
   impl_->lobby.league_mutations = nullptr;
   impl_->lobby.authenticate = nullptr;
+  impl_->lobby.queue = nullptr;
+  impl_->lobby.unqueue = nullptr;
+  impl_->lobby.leave_queue = nullptr;
+  if (impl_->queue) impl_->queue->stop();
+  impl_->queue.reset();
   impl_->leagues.reset();      // it holds the registry
   impl_->tournaments.reset();  // it holds the registry
   impl_->lobby.rooms.reset();
@@ -464,6 +472,23 @@ status server::start() {
                  "{} idle days",
                  cfg.account_threads, cfg.account_idle_priority ? " under SCHED_IDLE" : "", cfg.account_queue,
                  cfg.session_idle_days);
+
+    queue_services qs;
+    qs.rooms = d.rooms;
+    qs.ex = make_strand_executor(d.ioc);
+    qs.cat = d.room_svc.cat;
+    qs.env = &d.env;
+    d.queue = std::make_shared<queue_service>(std::move(qs));
+    d.queue->start();
+    d.lobby.queue = [q = d.queue](std::shared_ptr<client_session> who, protocol::queue_msg m) {
+      q->enqueue(std::move(who), std::move(m));
+    };
+    d.lobby.unqueue = [q = d.queue](std::shared_ptr<client_session> who, protocol::unqueue_msg m) {
+      q->unqueue(std::move(who), std::move(m));
+    };
+    d.lobby.leave_queue = [q = d.queue](std::uint64_t conn, std::string reason) { q->leave(conn, std::move(reason)); };
+    spdlog::info("queue: duel, ffa and 2v2, preconstructed and constructed, rated and casual (docs/queue.md){}",
+                 d.cluster ? "; in a cluster each node matches its own connections" : "");
   } else {
     spdlog::info("accounts: none (the store keeps no accounts): /api/ answers 404");
   }

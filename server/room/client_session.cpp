@@ -59,6 +59,13 @@ void client_session::attach(std::shared_ptr<room> r) {
   room_ = std::move(r);
 }
 
+bool client_session::try_attach(std::shared_ptr<room> r) {
+  std::lock_guard lock(mutex_);
+  if (room_) return false;
+  room_ = std::move(r);
+  return true;
+}
+
 void client_session::detach(const room* r) {
   std::lock_guard lock(mutex_);
   if (room_.get() == r) room_.reset();
@@ -88,6 +95,7 @@ void client_session::on_closed() {
   for (const auto& w : created_)
     if (auto made = w.lock()) made->creator_left();
   created_.clear();
+  if (svc_.leave_queue) svc_.leave_queue(conn_id_, "");
   if (r) r->disconnected(shared_from_this());
 }
 
@@ -113,6 +121,8 @@ void client_session::enter(const std::shared_ptr<room>& r, const M& m) {
     room_ = r;
   }
   auto self = shared_from_this();
+  // A connection in a room searches no more.
+  if (svc_.leave_queue) svc_.leave_queue(conn_id_, "entered_room");
   if constexpr (std::is_same_v<M, pr::join_msg>) r->join(self, m);
   else if constexpr (std::is_same_v<M, pr::resume_msg>) r->resume(self, m);
   else r->spectate(self, m);
@@ -338,6 +348,7 @@ void client_session::on_text(std::string_view text) {
               if (room_ && room_ != found.r) return send_error(m.id, pr::session_errc::already_in_room);
               room_ = found.r;
             }
+            if (svc_.leave_queue) svc_.leave_queue(conn_id_, "entered_room");
             pr::join_msg j;
             j.id = m.id;
             j.room = found.r->id();
@@ -386,6 +397,20 @@ void client_session::on_text(std::string_view text) {
             auto r = attached();
             if (!r) return send_error(m.id, pr::session_errc::not_seated, "add_bot: join a waiting room's seat first");
             r->add_bot(self, m);
+          },
+          [&](const pr::queue_msg& m) {
+            if (!svc_.queue) return send_error(m.id, pr::session_errc::server_busy, "this server runs no queue");
+            if (account_id_ == 0)
+              return send_error(m.id, pr::session_errc::not_signed_in,
+                                "the queue is for signed-in players: say hello with an account_token (a guest "
+                                "account is one POST /api/guest away)");
+            if (attached())
+              return send_error(m.id, pr::session_errc::already_in_room, "leave your room before you queue");
+            svc_.queue(self, m);
+          },
+          [&](const pr::unqueue_msg& m) {
+            if (!svc_.unqueue) return send_error(m.id, pr::session_errc::not_queued);
+            svc_.unqueue(self, m);
           },
           [&](const pr::history_msg& m) {
             auto r = attached();

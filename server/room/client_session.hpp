@@ -30,6 +30,7 @@
 
 namespace cod::server {
 
+class client_session;
 class metrics;
 class room;
 class room_registry;
@@ -93,6 +94,12 @@ struct lobby_services {
   // are full (the hello is answered server_busy). Null: the server keeps no
   // accounts (every account_token is bad_session).
   std::function<bool(std::string token, std::function<void(account_check)> done)> authenticate;
+  // The matchmaking queue (queue_service): null when the server runs none.
+  // queue: a signed-in connection in no room; leave_queue: the connection
+  // closed (reason "") or entered a room ("entered_room").
+  std::function<void(std::shared_ptr<client_session> who, protocol::queue_msg m)> queue;
+  std::function<void(std::shared_ptr<client_session> who, protocol::unqueue_msg m)> unqueue;
+  std::function<void(std::uint64_t conn, std::string reason)> leave_queue;
   // list_rooms across every node; null: this node's registry.
   std::function<nlohmann::json(const protocol::list_rooms_msg& query)> list_rooms;
 };
@@ -148,6 +155,9 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   // detach() when a join fails or the client leaves.
   std::shared_ptr<room> attached() const;
   void attach(std::shared_ptr<room> r);
+  // attach(r) unless the connection is in a room already (false then).
+  bool try_attach(std::shared_ptr<room> r);
+  const std::string& address() const { return address_; }
   void detach(const room* r) override;
 
  private:

@@ -140,6 +140,12 @@ void client_samples() {
   // Signed in (hello.account_token): the account's name, the account's seat.
   emit_client(proto::join_msg{7, "r7k2", "", std::nullopt, proto::deck_choice{1, {}}});
   emit_client(proto::resume_msg{8, "r7k2", ""});
+  // The queue.
+  emit_client(proto::queue_msg{30, cod::game_mode::duel, proto::deck_format::preconstructed, true, proto::deck_choice{2, {}}});
+  emit_client(proto::queue_msg{31, cod::game_mode::ffa, proto::deck_format::constructed, false,
+                               proto::deck_choice{0, {"brute", "rapscallion"}}});
+  emit_client(proto::unqueue_msg{32, 17});
+  emit_client(proto::unqueue_msg{33});
   emit_client(proto::spectate_msg{7, "r7k2"});
   emit_client(proto::tournament_join_msg{"t1", "0123456789abcdef0123456789abcdef", proto::deck_choice{3, {}}});
   emit_client(proto::act_msg{8, cod::action::play_creature(cod::no_seat, 5, 0)});
@@ -255,6 +261,12 @@ void client_samples() {
       R"({"type":"resume","token":"0123456789abcdef0123456789abcdef"})",
       R"({"type":"hello","version":1,"account_token":"ABC"})",
       R"({"type":"hello","version":1,"account_token":7})",
+      R"({"type":"queue","mode":"duel","format":"preconstructed"})",
+      R"({"type":"queue","mode":"duel","deck":{"preconstructed":1}})",
+      R"({"type":"queue","mode":"chess","format":"preconstructed","deck":{"preconstructed":1}})",
+      R"({"type":"queue","mode":"duel","format":"preconstructed","rated":"yes","deck":{"preconstructed":1}})",
+      R"({"type":"unqueue","ticket":0})",
+      R"({"type":"unqueue","ticket":"17"})",
       R"({"type":"resume","room":"r1","token":"0123456789ABCDEF0123456789ABCDEF"})",
       R"({"type":"resume","room":"r1","token":"abc"})",
       R"({"type":"spectate"})",
@@ -524,6 +536,16 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/joined", proto::make_joined(4, "r7k2", 0, "0123456789abcdef0123456789abcdef"));
   emit("server/joined", proto::make_joined(nullptr, "r7k2", 1, "fedcba9876543210fedcba9876543210"));
   emit("server/joined", proto::make_joined(5, "r7k2", 1, ""));  // resumed by the account
+  {
+    const proto::queue_ticket_info t{17, cod::game_mode::duel, proto::deck_format::preconstructed, true};
+    const proto::queue_ticket_info f{18, cod::game_mode::two_vs_two, proto::deck_format::constructed, false};
+    emit("server/queued", proto::make_queued(30, t, 3));
+    emit("server/queued", proto::make_queued(nullptr, f, 1));
+    emit("server/unqueued", proto::make_unqueued(32, {17}, "unqueued"));
+    emit("server/unqueued", proto::make_unqueued(nullptr, {18, 19}, "matched"));
+    emit("server/matched", proto::make_matched(t, "r9q2x", 1, "5f0c2a9e7b3d41c88e21f6a04d9b7c13", {"Ada", "Bob"}));
+    emit("server/matched", proto::make_matched(f, "r9q2y", 3, "5f0c2a9e7b3d41c88e21f6a04d9b7c14", {"A", "B", "C", "D"}));
+  }
   emit("server/spectating", proto::make_spectating("s", "r7k2"));
   emit("server/accepted", proto::make_accepted(8, 1));
   emit("server/left", proto::make_left(12, "r7k2"));

@@ -243,6 +243,29 @@ struct add_bot_msg {
   bool operator==(const add_bot_msg&) const = default;
 };
 
+// The matchmaking queue (docs/protocol.md, "The queue"; docs/queue.md): a
+// signed-in player searches for a game of `mode` (duel, ffa, 2v2) and
+// `format` (preconstructed, constructed), rated or casual, with `deck`; the
+// reply is `queued` with the ticket, and `matched` is pushed when a table is
+// found. A player may hold tickets in several pools at once.
+struct queue_msg {
+  static constexpr std::string_view type = "queue";
+  nlohmann::json id;
+  game_mode mode = game_mode::duel;
+  deck_format format = deck_format::preconstructed;
+  bool rated = true;
+  deck_choice deck;
+  bool operator==(const queue_msg&) const = default;
+};
+
+// Leaves the queue: one ticket, or (without "ticket") every ticket of the connection.
+struct unqueue_msg {
+  static constexpr std::string_view type = "unqueue";
+  nlohmann::json id;
+  std::optional<std::int64_t> ticket{};
+  bool operator==(const unqueue_msg&) const = default;
+};
+
 // The list of client messages. Each alternative carries its "type" (which is
 // also its schema's name, protocol/schema/v1/client/<type>.json), and the
 // compiler holds everything else to this list, so that adding a message is
@@ -256,7 +279,8 @@ struct add_bot_msg {
 using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, join_msg,
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
                                     tournament_join_msg, draft_pick_msg, history_msg,
-                                    league_join_msg, league_act_msg, add_bot_msg, league_mutations_msg>;
+                                    league_join_msg, league_act_msg, add_bot_msg, league_mutations_msg,
+                                    queue_msg, unqueue_msg>;
 
 namespace detail {
 template <class... Ms>

@@ -152,6 +152,28 @@ std::string update_text(std::string_view room, std::int64_t seq, const nlohmann:
 
 // {"type": "accepted", "seq"}
 nlohmann::json make_accepted(const nlohmann::json& id, std::int64_t seq);
+// The queue (docs/protocol.md, "The queue").
+struct queue_ticket_info {
+  std::int64_t ticket = 0;
+  game_mode mode = game_mode::duel;
+  deck_format format = deck_format::preconstructed;
+  bool rated = true;
+};
+// {"type": "queued", "ticket", "mode", "format", "rated", "searching"}: reply
+// to queue; `searching`: the tickets in that pool now, this one included.
+nlohmann::json make_queued(const nlohmann::json& id, const queue_ticket_info& t, std::size_t searching);
+// {"type": "unqueued", "tickets": [...], "reason"}: reply to unqueue
+// (reason "unqueued"), or pushed without an id when the queue withdrew
+// tickets: "matched" (the player was seated from another pool), "entered_room"
+// (the connection joined, resumed or spectated a room), "shutting_down".
+nlohmann::json make_unqueued(const nlohmann::json& id, const std::vector<std::int64_t>& tickets,
+                             std::string_view reason);
+// {"type": "matched", "ticket", "room", "seat", "token", "mode", "format",
+// "rated", "players"}: pushed when the ticket's table is found; the seat is
+// taken already (`joined` follows, then `state` once every player is there).
+nlohmann::json make_matched(const queue_ticket_info& t, std::string_view room, int seat, std::string_view token,
+                            const std::vector<std::string>& players);
+
 // {"type": "bot_added", "room", "seat", "name"}: reply to add_bot.
 nlohmann::json make_bot_added(const nlohmann::json& id, std::string_view room, int seat, std::string_view name);
 // {"type": "left", "room"}

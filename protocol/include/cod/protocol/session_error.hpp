@@ -54,9 +54,12 @@ enum class session_errc : std::uint8_t {
   not_signed_in,         // join without a name, resume without a token: only a signed-in connection may
   account_seated,        // join: the connection's account already holds a seat of that room
   account_disabled,      // hello: an admin disabled the account
+  // Added with the matchmaking queue (docs/queue.md):
+  already_queued,        // queue: the account already searches in that pool (same mode, format, rated)
+  not_queued,            // unqueue: no such ticket of this connection
 };
 
-inline constexpr int session_errc_count = static_cast<int>(session_errc::account_disabled) + 1;
+inline constexpr int session_errc_count = static_cast<int>(session_errc::not_queued) + 1;
 
 // "room_full" etc.: the code as it appears on the wire.
 std::string_view session_errc_name(session_errc c);
