@@ -40,6 +40,65 @@ def call(server, method, path, body=None, token=None, source=None):
         c.close()
 
 
+def signed_in(server, token):
+    ws = e2e.WS(server.port)
+    w = ws.request({"type": "hello", "id": 1, "version": 1, "account_token": token})
+    e2e.check(w["type"] == "welcome" and "account" in w, "a signed-in hello: %s" % w)
+    return ws, w["account"]
+
+
+def wait_for(ws, kind, timeout=15):
+    while True:
+        m = json.loads(ws.recv(timeout)[1])
+        if m.get("type") == kind:
+            return m
+
+
+def queue_over_the_wire(server, db):
+    """Two guests sign their WebSockets in, queue a duel, are matched and
+    seated (matched, joined, state); one comes back from a new connection
+    and resumes its seat with no token, by its account; the stored seats
+    are bound to the accounts."""
+    guests = []
+    for _ in range(2):
+        st, _, g = call(server, "POST", "/api/guest", {})
+        e2e.check(st == 201, "guest: %d %s" % (st, g))
+        guests.append(g)
+    conns = [signed_in(server, g["session"]["token"])[0] for g in guests]
+    bad = e2e.WS(server.port)
+    r = bad.request({"type": "hello", "id": 1, "version": 1, "account_token": "0" * 32})
+    e2e.check(r["type"] == "error" and r["code"] == "bad_session", "a bad account_token: %s" % r)
+    r = bad.request({"type": "hello", "id": 2, "version": 1})
+    e2e.check(r["type"] == "welcome", "hello again without the token: %s" % r)
+    r = bad.request({"type": "queue", "id": 3, "mode": "duel", "format": "preconstructed",
+                     "deck": {"preconstructed": 1}})
+    e2e.check(r["type"] == "error" and r["code"] == "not_signed_in", "queue unsigned: %s" % r)
+    bad.close()
+    for i, ws in enumerate(conns):
+        r = ws.request({"type": "queue", "id": 10 + i, "mode": "duel", "format": "preconstructed",
+                        "deck": {"preconstructed": i + 1}})
+        e2e.check(r["type"] == "queued" and r["mode"] == "duel", "queued: %s" % r)
+    matched = [wait_for(ws, "matched") for ws in conns]
+    e2e.check(matched[0]["room"] == matched[1]["room"], "one room: %s" % matched)
+    for ws in conns:
+        wait_for(ws, "state")
+    room = matched[0]["room"]
+    # Guest 0 comes back on a new connection and takes its seat by its account.
+    conns[0].close()
+    again, _ = signed_in(server, guests[0]["session"]["token"])
+    r = again.request({"type": "resume", "id": 20, "room": room})
+    e2e.check(r["type"] == "joined" and r["seat"] == matched[0]["seat"] and "token" not in r,
+              "resumed by the account: %s" % r)
+    again.close()
+    conns[1].close()
+    rows = sqlite3.connect("file:%s?mode=ro" % db, uri=True).execute(
+        "SELECT s.account_id, s.name FROM match_seats s JOIN matches m ON m.match_id = s.match_id "
+        "WHERE m.room_id = ? ORDER BY s.seat", (room,)).fetchall()
+    ids = sorted(g["account"]["id"] for g in guests)
+    e2e.check(sorted(r[0] for r in rows) == ids, "seats bound to the accounts: %s vs %s" % (rows, ids))
+    e2e.log("signed in, queued, matched, resumed by account: ok")
+
+
 def test(args, work):
     db = os.path.join(work, "cod.db")
     extra = ["--admin-token", ADMIN, "--organiser-token", ORGANISER]
@@ -82,6 +141,7 @@ def test(args, work):
     st, _, me = call(server, "GET", "/api/me", token=token)
     e2e.check(st == 200 and me["account"]["name"] == "Ann", "me after kill -9: %d %s" % (st, me))
     e2e.log("sessions survive kill -9: ok")
+    queue_over_the_wire(server, db)
 
     # Ten failures from ten addresses, then the right password is held back.
     for i in range(10):
