@@ -52,7 +52,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"schema_migrations", {"version", "name", "sha256", "applied_at"}},
     {"matches",
      {"match_id", "room_id", "mode", "format", "options_json", "rules_version", "engine_version", "seed", "seed_hash",
-      "created_ms", "status", "ended_ms", "winners", "reason", "cards_json"}},  // cards_json: 0009
+      "created_ms", "status", "ended_ms", "winners", "reason", "cards_json", "rated"}},  // cards_json: 0009, rated: 0014
     {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team", "champion", "ai",
                      "account_id"}},  // account_id: 0013
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
@@ -72,11 +72,18 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     // 0012_accounts.sql
     {"accounts", {"account_id", "name", "password_hash", "guest", "disabled", "deleted", "created_ms"}},
     {"account_sessions", {"session_id", "token_hash", "account_id", "created_ms", "last_used_ms", "remote"}},
+    // 0014_ratings.sql
+    {"ratings", {"account_id", "ladder", "value", "deviation", "volatility", "display", "games", "wins", "losses",
+                 "last_ms"}},
+    {"rating_changes", {"match_id", "seat", "account_id", "ladder", "ended_ms", "before_value", "before_deviation",
+                        "before_volatility", "before_last_ms", "after_value", "after_deviation", "after_volatility",
+                        "delta"}},
 };
 const std::vector<std::string> documented_indexes = {
     "account_sessions_account", "accounts_name",   "admin_audit_match",   "leagues_created",     "match_notes_match",
-    "match_seats_account",      "match_seats_name",         "matches_created", "matches_room",        "matches_status",      "room_leases_node",
-    "tournament_matches_match", "tournaments_created"};
+    "match_seats_account",      "match_seats_name",         "matches_created", "matches_room",        "matches_status",
+    "rating_changes_account",   "ratings_ladder",           "room_leases_node", "tournament_matches_match",
+    "tournaments_created"};
 
 }  // namespace
 
