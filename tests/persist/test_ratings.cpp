@@ -139,45 +139,49 @@ TEST_CASE("store: a rated duel's finish writes both ratings and changes, cod_rat
 }
 
 TEST_CASE("store: the rulings leave these matches unrated; nothing written") {
+  // One store, one match a ruling (no nested subcases: persist_tests_pg
+  // runs the pg_store subcase alone).
   for_each_store([](match_store& s) {
     const match_result won{{0}, "fort_destroyed", t0 + 1000};
-    SUBCASE("not rated") {
-      match_record m = rated_record("u", "duel", {11, 12});
-      m.rated = false;
-      REQUIRE(play(s, m, {0, 1}, won));
-    }
-    SUBCASE("a seat never played (aborted before its first action)") {
-      REQUIRE(play(s, rated_record("u", "duel", {11, 12}), {0, 0}, won));
-    }
-    SUBCASE("a seat's only action is a concession") {
+    match_record not_rated = rated_record("u-not-rated", "duel", {11, 12});
+    not_rated.rated = false;
+    REQUIRE(play(s, not_rated, {0, 1}, won));
+    // A seat never played: aborted before its first action.
+    REQUIRE(play(s, rated_record("u-no-play", "duel", {11, 12}), {0, 0}, won));
+    // A seat's only action is a concession (its own or the grace period's).
+    {
       acks a;
-      const match_record m = rated_record("u", "duel", {11, 12});
-      s.create_match(m, a.expect(true));
-      s.append_action("u", sample_action(1, 0), a.expect(true));
+      s.create_match(rated_record("u-conceded", "duel", {11, 12}), a.expect(true));
+      s.append_action("u-conceded", sample_action(1, 0), a.expect(true));
       action_record concede = sample_action(2, 1);
       concede.action_json = R"({"type":"concede"})";
-      s.append_action("u", concede, a.expect(true));
-      s.finish_match("u", {{0}, "concession", t0 + 1000}, a.expect(true));
+      s.append_action("u-conceded", concede, a.expect(true));
+      s.finish_match("u-conceded", {{0}, "concession", t0 + 1000}, a.expect(true));
       s.flush();
       CHECK(a.wrong() == 0);
     }
-    SUBCASE("a seat without an account") { REQUIRE(play(s, rated_record("u", "duel", {11, 0}), {0, 1}, won)); }
-    SUBCASE("co-op against the AI") {
-      match_record m = rated_record("u", "coop", {11, 0, 12, 0});
-      m.seats[1].ai = m.seats[3].ai = true;
-      REQUIRE(play(s, m, {0, 1, 2, 3}, won));
+    REQUIRE(play(s, rated_record("u-no-account", "duel", {11, 0}), {0, 1}, won));
+    match_record coop = rated_record("u-coop", "coop", {11, 0, 12, 0});
+    coop.seats[1].ai = coop.seats[3].ai = true;
+    REQUIRE(play(s, coop, {0, 1, 2, 3}, won));
+    REQUIRE(play(s, rated_record("u-aborted", "duel", {11, 12}), {0, 1}, {{}, "aborted", t0 + 1000}));
+    REQUIRE(play(s, rated_record("u-twice", "duel", {11, 11}), {0, 1}, won));
+    for (const char* id : {"u-not-rated", "u-no-play", "u-conceded", "u-no-account", "u-coop", "u-aborted", "u-twice"}) {
+      INFO(id);
+      const auto sm = read_ok(s.reader().load_match(id));
+      REQUIRE(sm);
+      CHECK(sm->finished());
+      CHECK(sm->rating_changes.empty());
+      CHECK(read_ok(s.reader().match_rating_changes(id)).empty());
     }
-    SUBCASE("ended by the server (aborted)") {
-      REQUIRE(play(s, rated_record("u", "duel", {11, 12}), {0, 1}, {{}, "aborted", t0 + 1000}));
-    }
-    SUBCASE("one account in two seats") { REQUIRE(play(s, rated_record("u", "duel", {11, 11}), {0, 1}, won)); }
-    const auto sm = read_ok(s.reader().load_match("u"));
-    REQUIRE(sm);
-    CHECK(sm->finished());
-    CHECK(sm->rating_changes.empty());
-    CHECK(read_ok(s.reader().match_rating_changes("u")).empty());
     CHECK(read_ok(s.reader().load_ratings(11)).empty());
+    CHECK(read_ok(s.reader().load_ratings(12)).empty());
     CHECK(read_ok(s.reader().list_ladder({.ladder = "duel"})).empty());
+    // The plans say why.
+    const auto sm = read_ok(s.reader().load_match("u-no-play"));
+    const rating_plan plan = plan_rating(sm->match, *sm->result, seats_that_played(sm->actions));
+    CHECK_FALSE(plan.rated);
+    CHECK(plan.why == "seat 1 never played: aborted before every seat's first action");
   });
 }
 
