@@ -16,7 +16,9 @@
 // does not fit what is stored:
 //   create_match     the match_id exists already, or two seats share a number (conflict, invalid)
 //   append_action    unknown match (not_found), match finished, or seq is not last seq + 1 (conflict)
-//   finish_match     unknown match (not_found), or already finished (conflict)
+//   finish_match     unknown match (not_found), or already finished (conflict). A rated
+//                    match (match_record::rated) also writes its seats' rating changes
+//                    and ratings in the same transaction (rating_update.hpp): all or none
 //   append_note      unknown match (logged; notes have no callback)
 //   save_tournament  a game names a match the store does not have (conflict)
 // or when the storage itself fails (io_error: disk full, I/O error, another
@@ -78,6 +80,19 @@ class match_reader {
   virtual result<std::vector<stored_tournament>> load_tournaments() = 0;
   // Every stored league, oldest created first (then by id).
   virtual result<std::vector<stored_league>> load_leagues() = 0;
+
+  // Ratings (0014, docs/ratings.md): written only by a rated match's
+  // finish_match, in its transaction (rating_update.hpp).
+  // An account's ratings, one per ladder it has played rated, by ladder.
+  virtual result<std::vector<rating_record>> load_ratings(std::int64_t account_id) = 0;
+  // A ladder page: by display, highest first, then by account_id.
+  virtual result<std::vector<rating_record>> list_ladder(const ladder_query& q) = 0;
+  // An account's rating changes, newest first (ended_ms, then match_id, descending).
+  virtual result<std::vector<rating_change_record>> rating_history(std::int64_t account_id, int offset,
+                                                                   int limit) = 0;
+  // A match's rating changes, by seat (load_match gives them too, in
+  // stored_match::rating_changes); empty when it was not rated.
+  virtual result<std::vector<rating_change_record>> match_rating_changes(const std::string& match_id) = 0;
 };
 
 namespace detail {

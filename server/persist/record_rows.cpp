@@ -43,6 +43,7 @@ stored_match match_from_row(const row_view& s) {
   m.seed_hash = s.text(8);
   m.created_ms = s.int64(9);
   m.cards_json = s.text(14);
+  m.rated = s.int64(15) != 0;
   if (s.text(10) == "finished") {
     match_result r;
     r.ended_ms = s.is_null(11) ? 0 : s.int64(11);
@@ -62,7 +63,7 @@ match_summary summary_from_row(const row_view& s) {
   m.format = std::move(sm.match.format);
   m.status = s.text(10);
   m.created_ms = sm.match.created_ms;
-  m.actions = s.int64(15);
+  m.actions = s.int64(16);
   m.result = std::move(sm.result);
   return m;
 }
@@ -116,6 +117,33 @@ note_record note_from_row(const row_view& s) { return {s.int64(0), s.text(1)}; }
 
 audit_record audit_from_row(const row_view& s) {
   return {s.int64(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)};
+}
+
+rating_record rating_from_row(const row_view& s) {
+  rating_record r;
+  r.account_id = s.int64(0);
+  r.ladder = s.text(1);
+  r.r = {s.real(2), s.real(3), s.is_null(4) ? 0 : s.real(4)};
+  r.display = s.real(5);
+  r.games = s.int64(6);
+  r.wins = s.int64(7);
+  r.losses = s.int64(8);
+  r.last_ms = s.int64(9);
+  return r;
+}
+
+rating_change_record rating_change_from_row(const row_view& s) {
+  rating_change_record c;
+  c.match_id = s.text(0);
+  c.seat = static_cast<int>(s.int64(1));
+  c.account_id = s.int64(2);
+  c.ladder = s.text(3);
+  c.ended_ms = s.int64(4);
+  c.before = {s.real(5), s.real(6), s.is_null(7) ? 0 : s.real(7)};
+  c.before_last_ms = s.int64(8);
+  c.after = {s.real(9), s.real(10), s.is_null(11) ? 0 : s.real(11)};
+  c.delta = s.real(12);
+  return c;
 }
 
 }  // namespace cod::server::detail

@@ -21,6 +21,8 @@ class row_view {
   virtual bool is_null(int col) const = 0;
   virtual std::int64_t int64(int col) const = 0;
   virtual std::string text(int col) const = 0;
+  // A REAL / DOUBLE PRECISION column, exactly (SQLite's text of a REAL keeps 15 digits only).
+  virtual double real(int col) const = 0;
 
  protected:
   ~row_view() = default;
@@ -29,11 +31,11 @@ class row_view {
 // The columns of match_from_row, for the SELECT lists of both backends.
 inline constexpr const char* match_columns =
     "match_id, room_id, mode, format, options_json, rules_version, engine_version, seed, seed_hash, "
-    "created_ms, status, ended_ms, winners, reason, cards_json";
+    "created_ms, status, ended_ms, winners, reason, cards_json, rated";
 
 // match_columns; seats, actions, notes and draft not read.
 stored_match match_from_row(const row_view& r);
-// match_columns, then the last seq at column 15; names not read.
+// match_columns, then the last seq at column 16; names not read.
 match_summary summary_from_row(const row_view& r);
 // seat, name, token_hash, deck_json, team, champion, ai
 seat_record seat_from_row(const row_view& r);
@@ -47,5 +49,14 @@ note_record note_from_row(const row_view& r);
 audit_record audit_from_row(const row_view& r);
 // league_id, name, created_ms, finished, record_json
 stored_league league_from_row(const row_view& r);
+// The columns of rating_from_row.
+inline constexpr const char* rating_columns =
+    "account_id, ladder, value, deviation, volatility, display, games, wins, losses, last_ms";
+rating_record rating_from_row(const row_view& r);
+// The columns of rating_change_from_row.
+inline constexpr const char* rating_change_columns =
+    "match_id, seat, account_id, ladder, ended_ms, before_value, before_deviation, before_volatility, "
+    "before_last_ms, after_value, after_deviation, after_volatility, delta";
+rating_change_record rating_change_from_row(const row_view& r);
 
 }  // namespace cod::server::detail

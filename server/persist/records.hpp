@@ -46,6 +46,10 @@ struct match_record {
   // of cards in the catalogue's format (protocol::card_to_json), which replace
   // or join the catalogue's for this match; "" plays the catalogue's.
   std::string cards_json{};
+  // 0014: a rated match (the rated queue's rooms, room::params::rated): its
+  // end writes the seats' rating changes in the same transaction
+  // (rating_update.hpp, docs/ratings.md).
+  bool rated = false;
   bool operator==(const match_record&) const = default;
 };
 
@@ -86,6 +90,55 @@ struct note_record {
   bool operator==(const note_record&) const = default;
 };
 
+// A rating's numbers (docs/ratings.md), generic over the two systems: on
+// the "duel" ladder Glicko-2's rating, RD and volatility; on "ffa" and "2v2"
+// OpenSkill's mu and sigma (volatility 0, stored NULL).
+struct rating_value {
+  double value = 0;
+  double deviation = 0;
+  double volatility = 0;
+  bool operator==(const rating_value&) const = default;
+};
+
+// One account's rating on one ladder (table ratings, 0014).
+struct rating_record {
+  std::int64_t account_id = 0;
+  std::string ladder{};         // "duel" | "ffa" | "2v2"
+  rating_value r{};
+  double display = 0;           // the number shown and ranked (rating_update.hpp: displayed)
+  std::int64_t games = 0;
+  std::int64_t wins = 0;        // games where the seat was among the winners
+  std::int64_t losses = 0;      // games with winners, the seat not among them (a draw is neither)
+  std::int64_t last_ms = 0;     // the end of its last rated game
+  bool operator==(const rating_record&) const = default;
+};
+
+// What one rated match did to one seat's rating (table rating_changes, 0014).
+struct rating_change_record {
+  std::string match_id{};
+  int seat = 0;
+  std::int64_t account_id = 0;
+  std::string ladder{};
+  std::int64_t ended_ms = 0;    // the match's end
+  rating_value before{};        // as the ratings row held it (a first game: the ladder's start)
+  std::int64_t before_last_ms = 0;  // the row's last_ms before (0: a first game, no idle growth)
+  rating_value after{};
+  double delta = 0;             // displayed(after) - displayed(before)
+  bool operator==(const rating_change_record&) const = default;
+};
+
+// A ladder page (match_reader::list_ladder): by display, highest first
+// (then account_id).
+struct ladder_query {
+  std::string ladder{};
+  // Leave out provisional ratings: on "duel" an RD at or above
+  // glicko2_params::provisional_deviation (110). OpenSkill's ladders have
+  // no provisional state (the ordinal already ranks an uncertain player low).
+  bool established_only = false;
+  int offset = 0;
+  int limit = 100;
+};
+
 // A match with its whole log, as recovery and admins need it.
 struct stored_match {
   match_record match{};
@@ -93,6 +146,8 @@ struct stored_match {
   std::vector<note_record> notes{};      // in the order written
   std::vector<draft_event_record> draft{};  // drafted formats: the draft log, by seq
   std::optional<match_result> result{};  // empty while the match is being played
+  // A rated match's rating changes (0014), by seat; empty when unrated or unfinished.
+  std::vector<rating_change_record> rating_changes{};
   bool finished() const { return result.has_value(); }
 };
 

@@ -72,7 +72,7 @@ struct checker {
 status check_write(const write_op& op, match_states& view) { return std::visit(checker{view}, op.what); }
 
 void applied(const write_op& op, match_states& view) {
-  if (auto* c = std::get_if<create_op>(&op.what)) view[c->m.match_id] = {kind::playing, 0, 0, c->m.room_id};
+  if (auto* c = std::get_if<create_op>(&op.what)) view[c->m.match_id] = {kind::playing, 0, 0, c->m.room_id, c->m.rated};
   else if (auto* a = std::get_if<append_op>(&op.what)) view[a->match_id].last_seq = a->a.seq;
   else if (auto* f = std::get_if<finish_op>(&op.what)) view[f->match_id].k = kind::finished;
   else if (auto* d = std::get_if<draft_op>(&op.what)) {

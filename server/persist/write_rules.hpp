@@ -24,6 +24,7 @@ struct match_state {
   std::int64_t last_seq = 0;    // of its actions; 0: none
   std::int64_t last_draft = 0;  // of its draft log; 0: none
   std::string room_id{};        // PostgreSQL's fence (pg/pg_fence.hpp)
+  bool rated = false;           // its finish writes rating changes (rating_update.hpp)
 };
 using match_states = std::unordered_map<std::string, match_state>;
 

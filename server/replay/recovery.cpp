@@ -11,6 +11,7 @@
 #include "common/sha256.hpp"
 #include "common/strcat.hpp"
 #include "common/text_forms.hpp"
+#include "persist/rating_update.hpp"
 #include "replay/draft_log.hpp"
 #include "replay/match_cards.hpp"
 
@@ -293,6 +294,18 @@ verify_result verify(const catalogue& cards, const stored_match& sm) {
                  : cat("stored winners ", list(stored), " reason ", sm.result->reason, "; engine says winners ",
                        list(winners), " reason ", reason));
     }
+  }
+  // A rated match (or one with rating changes stored): each change
+  // re-derived from its own before-values and the stored result
+  // (rating_update.hpp); no other match's history is needed.
+  if (sm.finished() && (rec.rated || !sm.rating_changes.empty())) {
+    const rating_plan plan = plan_rating(rec, *sm.result, seats_that_played(sm.actions));
+    const std::string wrong = check_rating_changes(plan, rec.match_id, sm.rating_changes, sm.result->ended_ms);
+    check("rating", wrong.empty(),
+          !wrong.empty() ? wrong
+          : plan.rated   ? cat(sm.rating_changes.size(), " rating changes on the ", plan.ladder,
+                               " ladder re-derived from their before-values and the result")
+                         : cat("unrated: ", plan.why, "; no rating change stored"));
   }
   v.ok = std::all_of(v.checks.begin(), v.checks.end(), [](const verify_check& c) { return c.ok; });
   return v;

@@ -124,6 +124,10 @@ class room : public std::enable_shared_from_this<room> {
     // other cards is refused (bad_deck, reason not_league_deck). Empty: the
     // join's deck, as in any room.
     std::array<std::vector<card_id>, max_seats> fixed_decks{};
+    // A rated match (the rated queue's rooms; docs/ratings.md): stored in its
+    // record (match_record::rated), so the store writes the seats' rating
+    // changes with its result; a recovered or taken-over room keeps it.
+    bool rated = false;
   };
 
   room(room_services& svc, std::shared_ptr<serial_executor> ex, params p);

@@ -133,6 +133,7 @@ match_record room::make_record() const {
   rec.seed_hash = seed_hash_;
   rec.created_ms = svc_.env->wall_ms();
   rec.cards_json = cards_json_;
+  rec.rated = p_.rated;
   for (std::size_t i = 0; i < seats_.size(); ++i) {
     seat_record sr;
     sr.seat = static_cast<int>(i);

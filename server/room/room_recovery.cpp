@@ -41,6 +41,7 @@ status params_from_record(const match_record& rec, room::params& p) {
   }
   p.options.seats = static_cast<int>(rec.seats.size());
   p.seed = rec.seed;
+  p.rated = rec.rated;
   if (seed_commitment(rec.seed) != rec.seed_hash) {
     return status::invalid("the seed does not match its commitment");
   }

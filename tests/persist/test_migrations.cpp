@@ -52,7 +52,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"schema_migrations", {"version", "name", "sha256", "applied_at"}},
     {"matches",
      {"match_id", "room_id", "mode", "format", "options_json", "rules_version", "engine_version", "seed", "seed_hash",
-      "created_ms", "status", "ended_ms", "winners", "reason", "cards_json"}},  // cards_json: 0009
+      "created_ms", "status", "ended_ms", "winners", "reason", "cards_json", "rated"}},  // cards_json: 0009, rated: 0014
     {"match_seats", {"match_id", "seat", "name", "token_hash", "deck_json", "team", "champion", "ai",
                      "account_id"}},  // account_id: 0013
     {"match_actions", {"match_id", "seq", "seat", "action_json", "digest", "at_ms"}},
@@ -72,11 +72,18 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     // 0012_accounts.sql
     {"accounts", {"account_id", "name", "password_hash", "guest", "disabled", "deleted", "created_ms"}},
     {"account_sessions", {"session_id", "token_hash", "account_id", "created_ms", "last_used_ms", "remote"}},
+    // 0014_ratings.sql
+    {"ratings", {"account_id", "ladder", "value", "deviation", "volatility", "display", "games", "wins", "losses",
+                 "last_ms"}},
+    {"rating_changes", {"match_id", "seat", "account_id", "ladder", "ended_ms", "before_value", "before_deviation",
+                        "before_volatility", "before_last_ms", "after_value", "after_deviation", "after_volatility",
+                        "delta"}},
 };
 const std::vector<std::string> documented_indexes = {
     "account_sessions_account", "accounts_name",   "admin_audit_match",   "leagues_created",     "match_notes_match",
-    "match_seats_account",      "match_seats_name",         "matches_created", "matches_room",        "matches_status",      "room_leases_node",
-    "tournament_matches_match", "tournaments_created"};
+    "match_seats_account",      "match_seats_name",         "matches_created", "matches_room",        "matches_status",
+    "rating_changes_account",   "ratings_ladder",           "room_leases_node", "tournament_matches_match",
+    "tournaments_created"};
 
 }  // namespace
 
@@ -356,4 +363,40 @@ TEST_CASE("migrations: a database of schema 1 (duels only) upgrades to 0002; its
   raw_db db(path);
   CHECK(db.one("SELECT max(version) FROM schema_migrations") == n_str(known_schema_version()));
   CHECK(db.one("SELECT count(*) FROM match_seats WHERE champion IS NULL") == "2");
+}
+
+TEST_CASE("migrations: a database of schema 13 upgrades to 0014 (ratings); its matches load unrated") {
+  temp_dir dir;
+  const std::string path = dir.file("v13.db");
+  const auto list = embedded_migrations();
+  REQUIRE(list.size() >= 14);
+  REQUIRE(list[13].name == "0014_ratings.sql");
+  {
+    // What a server of schema 13 left: 0001 to 0013 applied and recorded, one finished duel.
+    raw_db db(path);
+    db.exec("CREATE TABLE schema_migrations (version INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, "
+            "sha256 TEXT NOT NULL, applied_at INTEGER NOT NULL)");
+    for (std::size_t i = 0; i < 13; ++i) {
+      db.exec(std::string(list[i].sql));
+      db.exec("INSERT INTO schema_migrations VALUES (" + n_str(static_cast<int>(i) + 1) + ", '" +
+              std::string(list[i].name) + "', '" + sha256_hex(std::string(list[i].sql)) + "', 0)");
+    }
+    db.exec("INSERT INTO matches (match_id, room_id, mode, format, options_json, rules_version, engine_version, "
+            "seed, seed_hash, created_ms, status, ended_ms, winners, reason) VALUES ('old', 'r', 'duel', "
+            "'preconstructed', '{}', 'x', 1, '5', 'h', 1, 'finished', 2, '[0]', 'concession')");
+    db.exec("INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, account_id) VALUES "
+            "('old', 0, 'a', 't0', '{\"preconstructed\":1}', 7), ('old', 1, 'b', 't1', '{\"preconstructed\":2}', 8)");
+  }
+  auto opened = sqlite_store::open({.path = path});
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto store = std::move(*opened);
+  CHECK(store->schema_version_at_open() == 13);
+  const auto m = read_ok(store->reader().load_match("old"));
+  REQUIRE(m);
+  CHECK_FALSE(m->match.rated);  // every match before 0014 was unrated
+  CHECK(m->rating_changes.empty());
+  CHECK(read_ok(store->reader().load_ratings(7)).empty());
+  raw_db db(path);
+  CHECK(db.one("SELECT max(version) FROM schema_migrations") == n_str(known_schema_version()));
+  CHECK(db.one("SELECT rated FROM matches WHERE match_id = 'old'") == "0");
 }

@@ -832,3 +832,41 @@ TEST_CASE("recovery: R17.25 a record from before the stall guard replays without
   CHECK(v.replay.m.view(cod::referee).round == 47);
   CHECK(v.replay.m.view(cod::referee).removed.size() == 15);
 }
+
+// docs/ratings.md: verify re-derives a rated match's rating changes from
+// their stored before-values and the result, and finds an altered one.
+TEST_CASE("recovery: verify re-derives a rated duel's rating changes; an altered after-value fails 'rating'") {
+  temp_dir dir;
+  const std::string path = dir.file("rated.db");
+  match_record rec = duel_record("rated", 42, false);
+  rec.rated = true;
+  rec.seats[0].account_id = 7;
+  rec.seats[1].account_id = 8;
+  {
+    auto opened = sqlite_store::open({.path = path});
+    REQUIRE_MESSAGE(opened, opened.error().message());
+    auto store = std::move(*opened);
+    const played p = play_and_store(*store, rec, -1);
+    REQUIRE(p.sm.finished());
+  }
+  auto opened = sqlite_reader::open(path);
+  REQUIRE_MESSAGE(opened, opened.error().message());
+  auto reader = std::move(*opened);
+  auto sm = read_ok(reader->load_match("rated"));
+  REQUIRE(sm);
+  REQUIRE(sm->rating_changes.size() == 2);
+  verify_result v = verify(shipped(), *sm);
+  for (const auto& c : v.checks) INFO(c.name << ": " << c.detail);
+  CHECK(v.ok);
+  const verify_check* rating = find_check(v, "rating");
+  REQUIRE(rating);
+  CHECK(rating->ok);
+  CHECK(rating->detail.find("2 rating changes on the duel ladder re-derived") == 0);
+
+  raw_db(path).exec("UPDATE rating_changes SET after_value = after_value + 1 WHERE match_id = 'rated' AND seat = 1");
+  sm = read_ok(reader->load_match("rated"));
+  v = verify(shipped(), *sm);
+  CHECK_FALSE(v.ok);
+  CHECK(failed_check(v, "rating").detail.find("seat 1: stored after") == 0);
+  CHECK(find_check(v, "replay")->ok);  // the rest still passes
+}

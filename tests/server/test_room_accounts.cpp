@@ -292,3 +292,61 @@ TEST_CASE("accounts in rooms: after a restart the account's seat is still its ow
   guest.say({{"type", "resume"}, {"id", 7}, {"room", room}});
   CHECK(guest.expect("error").at("code") == "bad_token");
 }
+
+// docs/ratings.md: a rated room (room::params::rated, what the rated queue
+// will create) between two signed-in players; both play, one concedes: the
+// store has both seats' rating changes and ratings, and verify re-derives them.
+TEST_CASE("accounts in rooms: a rated duel between two accounts, played and conceded, is rated in the store") {
+  harness h;
+  fake_accounts accounts;
+  accounts.install(h);
+  room::params p;
+  p.mode = game_mode::duel;
+  p.format = protocol::deck_format::preconstructed;
+  p.rated = true;
+  auto r = h.rooms->create_with(p, std::nullopt);
+  REQUIRE(r);
+  const std::string room = r->id();
+  client ada = signed_in(h, ada_token);
+  ada.expect("welcome");
+  client bob = signed_in(h, bob_token);
+  bob.expect("welcome");
+  ada.say(join_msg(room, 1));
+  CHECK(ada.expect("joined").at("seat") == 0);
+  bob.say(join_msg(room, 2));
+  auto bob_msgs = bob.take();
+  REQUIRE(find_type(bob_msgs, "joined"));
+  const json* st = find_type(bob_msgs, "state");
+  REQUIRE(st);
+  // Each seat plays a turn (a match aborted before a seat's first play is
+  // unrated), then the seat to move concedes.
+  client* seat_of[2] = {&ada, &bob};
+  int to_move = active(*st);
+  ada.take();
+  for (int turn = 0; turn < 2; ++turn) {
+    act(*seat_of[to_move], {{"type", "end_turn"}});
+    to_move = 1 - to_move;
+  }
+  const int loser = to_move;
+  auto out = act(*seat_of[loser], {{"type", "concede"}});
+  REQUIRE(find_type(out, "match_over"));
+  h.store->flush();
+
+  const auto listed = read_ok(h.store->reader().list_matches({}));
+  REQUIRE(listed.size() == 1);
+  const auto sm = read_ok(h.store->reader().load_match(listed[0].match_id));
+  REQUIRE(sm);
+  CHECK(sm->match.rated);
+  REQUIRE(sm->rating_changes.size() == 2);
+  CHECK(sm->rating_changes[0].account_id == 7);
+  CHECK(sm->rating_changes[1].account_id == 9);
+  CHECK(sm->rating_changes[loser].delta < 0);
+  CHECK(sm->rating_changes[1 - loser].delta > 0);
+  const auto ada_rating = read_ok(h.store->reader().load_ratings(7));
+  REQUIRE(ada_rating.size() == 1);
+  CHECK(ada_rating[0].ladder == "duel");
+  CHECK(ada_rating[0].games == 1);
+  CHECK(ada_rating[0].wins == (loser == 0 ? 0 : 1));
+  const verify_result v = check_verifies(*sm);
+  CHECK(std::any_of(v.checks.begin(), v.checks.end(), [](const verify_check& c) { return c.name == "rating"; }));
+}

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/strcat.hpp"
+#include "persist/rating_update.hpp"
 #include "persist/write_queue.hpp"
 #include "persist/write_rules.hpp"
 
@@ -40,6 +41,10 @@ class memory_reader final : public match_reader {
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
+  result<std::vector<rating_record>> load_ratings(std::int64_t account_id) override;
+  result<std::vector<rating_record>> list_ladder(const ladder_query& q) override;
+  result<std::vector<rating_change_record>> rating_history(std::int64_t account_id, int offset, int limit) override;
+  result<std::vector<rating_change_record>> match_rating_changes(const std::string& match_id) override;
 
  private:
   std::set<std::string> tournament_matches(const std::string& id) const;  // under s_.mu_
@@ -101,7 +106,7 @@ detail::match_states memory_store::view_of(const detail::write_op& op) const {
     const stored_match& m = it->second;
     view[id] = {m.finished() ? detail::match_state::kind::finished : detail::match_state::kind::playing,
                 static_cast<std::int64_t>(m.actions.size()), static_cast<std::int64_t>(m.draft.size()),
-                m.match.room_id};
+                m.match.room_id, m.match.rated};
   });
   return view;
 }
@@ -118,7 +123,26 @@ void memory_store::store(const detail::create_op& c) {
 
 void memory_store::store(const detail::append_op& a) { matches_.at(a.match_id).actions.push_back(a.a); }
 
-void memory_store::store(const detail::finish_op& f) { matches_.at(f.match_id).result = f.r; }
+void memory_store::store(const detail::finish_op& f) {
+  stored_match& sm = matches_.at(f.match_id);
+  sm.result = f.r;
+  // The rating change with the result (rating_update.hpp); check_write
+  // refused a second finish, so this runs once a match.
+  if (!sm.match.rated || !sm.rating_changes.empty()) return;
+  const rating_plan plan = plan_rating(sm.match, f.r, seats_that_played(sm.actions));
+  if (!plan.rated) {
+    spdlog::info("persist: rated match {} is not rated: {}", f.match_id, plan.why);
+    return;
+  }
+  std::vector<std::optional<rating_record>> before;
+  for (const auto& s : plan.seats) {
+    auto it = ratings_.find({s.account_id, plan.ladder});
+    before.push_back(it == ratings_.end() ? std::nullopt : std::optional<rating_record>(it->second));
+  }
+  rating_outcome out = rate_match(plan, f.match_id, before, f.r.ended_ms);
+  for (const rating_record& row : out.rows) ratings_[{row.account_id, row.ladder}] = row;
+  sm.rating_changes = std::move(out.changes);
+}
 
 void memory_store::store(const detail::draft_op& d) {
   auto& draft = matches_.at(d.match_id).draft;
@@ -327,6 +351,53 @@ std::set<std::string> memory_reader::tournament_matches(const std::string& id) c
       for (const auto& g : p.games)
         if (!g.match_id.empty()) out.insert(g.match_id);
   return out;
+}
+
+result<std::vector<rating_record>> memory_reader::load_ratings(std::int64_t account_id) {
+  std::lock_guard lk(s_.mu_);
+  std::vector<rating_record> out;
+  for (const auto& [key, r] : s_.ratings_)
+    if (key.first == account_id) out.push_back(r);  // by ladder: the map's order
+  return out;
+}
+
+result<std::vector<rating_record>> memory_reader::list_ladder(const ladder_query& q) {
+  std::lock_guard lk(s_.mu_);
+  std::vector<rating_record> all;
+  for (const auto& [key, r] : s_.ratings_)
+    if (r.ladder == q.ladder && !(q.established_only && provisional(r.ladder, r.r))) all.push_back(r);
+  std::sort(all.begin(), all.end(), [](const rating_record& a, const rating_record& b) {
+    return a.display != b.display ? a.display > b.display : a.account_id < b.account_id;
+  });
+  std::vector<rating_record> out;
+  for (std::size_t i = static_cast<std::size_t>(std::max(q.offset, 0));
+       i < all.size() && out.size() < static_cast<std::size_t>(std::max(q.limit, 0)); ++i)
+    out.push_back(all[i]);
+  return out;
+}
+
+result<std::vector<rating_change_record>> memory_reader::rating_history(std::int64_t account_id, int offset,
+                                                                        int limit) {
+  std::lock_guard lk(s_.mu_);
+  std::vector<rating_change_record> all;
+  for (const auto& [id, sm] : s_.matches_)
+    for (const rating_change_record& c : sm.rating_changes)
+      if (c.account_id == account_id) all.push_back(c);
+  std::sort(all.begin(), all.end(), [](const rating_change_record& a, const rating_change_record& b) {
+    return a.ended_ms != b.ended_ms ? a.ended_ms > b.ended_ms : a.match_id > b.match_id;
+  });
+  std::vector<rating_change_record> out;
+  for (std::size_t i = static_cast<std::size_t>(std::max(offset, 0));
+       i < all.size() && out.size() < static_cast<std::size_t>(std::max(limit, 0)); ++i)
+    out.push_back(all[i]);
+  return out;
+}
+
+result<std::vector<rating_change_record>> memory_reader::match_rating_changes(const std::string& match_id) {
+  std::lock_guard lk(s_.mu_);
+  auto it = s_.matches_.find(match_id);
+  if (it == s_.matches_.end()) return std::vector<rating_change_record>{};
+  return it->second.rating_changes;
 }
 
 }  // namespace cod::server

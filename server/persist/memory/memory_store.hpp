@@ -115,6 +115,8 @@ class memory_store final : public match_store, public room_directory {
   std::map<std::string, stored_tournament> tournaments_;
   std::map<std::string, stored_league> leagues_;
   std::vector<audit_record> audit_;
+  // 0014: ratings by (account, ladder); a match's changes are in its stored_match.
+  std::map<std::pair<std::int64_t, std::string>, rating_record> ratings_;
   struct lease {
     std::string node_id;
     std::int64_t expires_ms = 0;

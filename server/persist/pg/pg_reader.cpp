@@ -6,6 +6,7 @@
 
 #include "common/strcat.hpp"
 #include "persist/pg/pg_migrations.hpp"
+#include "persist/pg/pg_ratings.hpp"
 #include "persist/pg/pg_tournaments.hpp"
 #include "persist/pg/pg_util.hpp"
 #include "persist/record_rows.hpp"
@@ -34,6 +35,10 @@ class pg_reader_impl final : public pg_reader {
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
+  result<std::vector<rating_record>> load_ratings(std::int64_t account_id) override;
+  result<std::vector<rating_record>> list_ladder(const ladder_query& q) override;
+  result<std::vector<rating_change_record>> rating_history(std::int64_t account_id, int offset, int limit) override;
+  result<std::vector<rating_change_record>> match_rating_changes(const std::string& match_id) override;
 
  private:
   // The connection, opened again when the last one was lost. Under mu_.
@@ -111,6 +116,7 @@ void fill_log(pg::conn& c, stored_match& sm) {
     const auto r = c.query("SELECT at_ms, text FROM match_notes WHERE match_id = $1 ORDER BY note_id", by_id);
     for (int i = 0; i < r.rows(); ++i) sm.notes.push_back(detail::note_from_row(pg::row(r, i)));
   }
+  sm.rating_changes = detail::read_match_rating_changes(c, id);
 }
 
 std::vector<stored_match> whole_matches(pg::conn& c, const std::string& where, const pg::params& p) {
@@ -253,6 +259,35 @@ result<std::vector<stored_tournament>> pg_reader_impl::load_tournaments() {
   return detail::read_or_error([&]() -> std::vector<stored_tournament> {
     std::lock_guard lk(mu_);
     return in_snapshot([](pg::conn& c) { return pg::load_tournaments(c); });
+  });
+}
+
+result<std::vector<rating_record>> pg_reader_impl::load_ratings(std::int64_t account_id) {
+  return detail::read_or_error([&] {
+    std::lock_guard lk(mu_);
+    return detail::read_ratings(connection(), account_id);
+  });
+}
+
+result<std::vector<rating_record>> pg_reader_impl::list_ladder(const ladder_query& q) {
+  return detail::read_or_error([&] {
+    std::lock_guard lk(mu_);
+    return detail::read_ladder(connection(), q);
+  });
+}
+
+result<std::vector<rating_change_record>> pg_reader_impl::rating_history(std::int64_t account_id, int offset,
+                                                                         int limit) {
+  return detail::read_or_error([&] {
+    std::lock_guard lk(mu_);
+    return detail::read_rating_history(connection(), account_id, offset, limit);
+  });
+}
+
+result<std::vector<rating_change_record>> pg_reader_impl::match_rating_changes(const std::string& match_id) {
+  return detail::read_or_error([&] {
+    std::lock_guard lk(mu_);
+    return detail::read_match_rating_changes(connection(), match_id);
   });
 }
 

@@ -2,6 +2,7 @@
 
 #include <libpq-fe.h>
 
+#include <charconv>
 #include <cstdlib>
 
 #include "common/strcat.hpp"
@@ -55,6 +56,12 @@ params& params::add(std::string_view v) {
   return *this;
 }
 
+params& params::add(double v) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return add(std::string_view(buf, ec == std::errc{} ? static_cast<std::size_t>(end - buf) : 0));
+}
+
 params& params::add_null() {
   values_.emplace_back(std::nullopt);
   return *this;
@@ -83,6 +90,7 @@ result& result::operator=(result&& o) noexcept {
 int result::rows() const { return PQntuples(r_); }
 bool result::is_null(int row, int col) const { return PQgetisnull(r_, row, col) != 0; }
 std::int64_t result::int64(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
+double result::real(int row, int col) const { return std::strtod(PQgetvalue(r_, row, col), nullptr); }
 std::string result::text(int row, int col) const {
   return std::string(PQgetvalue(r_, row, col), static_cast<std::size_t>(PQgetlength(r_, row, col)));
 }

@@ -44,6 +44,8 @@ class params {
   params& add(std::string_view v);
   params& add(std::int64_t v) { return add(std::string_view(std::to_string(v))); }
   params& add(int v) { return add(static_cast<std::int64_t>(v)); }
+  // The shortest text that reads back as exactly `v` (std::to_chars).
+  params& add(double v);
   params& add_null();
   int size() const { return static_cast<int>(values_.size()); }
   // Pointers into this object: valid until it changes.
@@ -66,6 +68,9 @@ class result final {
   bool is_null(int row, int col) const;
   std::int64_t int64(int row, int col) const;
   std::string text(int row, int col) const;
+  // A DOUBLE PRECISION column: PostgreSQL 12+ prints the shortest exact text
+  // (extra_float_digits >= 1, the default), so this is the stored value.
+  double real(int row, int col) const;
   // Rows an INSERT/UPDATE/DELETE touched.
   std::int64_t affected() const;
 
@@ -80,6 +85,7 @@ class row final : public detail::row_view {
   bool is_null(int col) const override { return r_.is_null(i_, col); }
   std::int64_t int64(int col) const override { return r_.int64(i_, col); }
   std::string text(int col) const override { return r_.text(i_, col); }
+  double real(int col) const override { return r_.real(i_, col); }
 
  private:
   const result& r_;

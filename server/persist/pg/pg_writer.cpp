@@ -7,12 +7,30 @@
 
 #include "common/strcat.hpp"
 #include "persist/pg/pg_migrations.hpp"
+#include "persist/pg/pg_ratings.hpp"
 #include "persist/pg/pg_util.hpp"
 #include "persist/pg/pg_writes.hpp"
 
 namespace cod::server::detail {
 
 using kind = match_state::kind;
+
+namespace {
+
+// Whether a batch finishes a rated match (one created in the batch included).
+bool has_rated_finish(const std::vector<write_op>& batch, const match_states& view) {
+  std::unordered_set<std::string> rated;
+  for (const write_op& op : batch) {
+    if (const auto* c = std::get_if<create_op>(&op.what); c && c->m.rated) rated.insert(c->m.match_id);
+    if (const auto* f = std::get_if<finish_op>(&op.what)) {
+      auto it = view.find(f->match_id);
+      if (rated.count(f->match_id) || (it != view.end() && it->second.rated)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 pg_writer::pg_writer(std::string uri, std::string node_id) : uri_(std::move(uri)) {
   fence_.node_id = std::move(node_id);
@@ -71,7 +89,7 @@ void pg_writer::read_states(const std::vector<std::string>& ids, match_states& v
   const pg::result r = conn_->run("states", pg::params().add(pg::text_array(ids)));
   for (int i = 0; i < r.rows(); ++i)
     view[r.text(i, 0)] = {r.text(i, 1) == "playing" ? kind::playing : kind::finished, r.int64(i, 2), r.int64(i, 3),
-                          r.text(i, 4)};
+                          r.text(i, 4), r.int64(i, 5) != 0};
 }
 
 match_states pg_writer::fenced_start(const std::vector<write_op>& batch) {
@@ -148,6 +166,9 @@ void pg_writer::one_by_one(std::vector<write_op>& batch, match_states& view, std
         if (name == "finish" && r.affected() != 1)
           throw pg::error("the match is finished already (by another writer)", "23000", false);
       });
+      // A rated match's rating change, in the finish's savepoint: both or neither.
+      if (const auto* f = std::get_if<finish_op>(&batch[i].what); f && view[f->match_id].rated)
+        store_rating_change(c, f->match_id, f->r);
       c.exec("RELEASE SAVEPOINT op");
       applied(batch[i], view);
     } catch (const pg::error& e) {
@@ -166,7 +187,13 @@ void pg_writer::commit_batch(std::vector<write_op>& batch, std::vector<status>& 
     if (!conn_ || !conn_->ok()) connect();
     match_states view = fence_.on() ? fenced_start(batch) : states_for(batch);
     match_states before = view;
-    if (!pipelined(batch, view, out)) {
+    // A rated finish reads and locks ratings between its statements: not
+    // a pipeline's one-way trip. Such a batch (one a rated match) goes
+    // write by write.
+    if (has_rated_finish(batch, view)) {  // fenced: one_by_one goes on in fenced_start's transaction
+      out.assign(batch.size(), status::ok());
+      one_by_one(batch, view, out);
+    } else if (!pipelined(batch, view, out)) {
       view = fence_.on() ? fenced_start(batch) : std::move(before);  // the rollback released the locks
       out.assign(batch.size(), status::ok());
       one_by_one(batch, view, out);

@@ -23,12 +23,12 @@ const std::vector<std::pair<std::string, std::string>>& write_statements() {
         {"states",
          "SELECT m.match_id, m.status, "
          "COALESCE((SELECT MAX(seq) FROM match_actions a WHERE a.match_id = m.match_id), 0), "
-         "COALESCE((SELECT MAX(seq) FROM draft_events d WHERE d.match_id = m.match_id), 0), m.room_id "
+         "COALESCE((SELECT MAX(seq) FROM draft_events d WHERE d.match_id = m.match_id), 0), m.room_id, m.rated "
          "FROM matches m WHERE m.match_id = ANY($1::text[])"},
         {"insert_match",
          "INSERT INTO matches (match_id, room_id, mode, format, options_json, rules_version, engine_version, "
-         "seed, seed_hash, created_ms, status, cards_json) "
-         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'playing', $11)"},
+         "seed, seed_hash, created_ms, status, cards_json, rated) "
+         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'playing', $11, $12)"},
         {"insert_seat",
          "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai, account_id) "
          "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"},
@@ -75,7 +75,8 @@ void send_write(const write_op& op, const pg::send_fn& send) {
                                .add(std::to_string(m.seed))
                                .add(m.seed_hash)
                                .add(m.created_ms)
-                               .add(m.cards_json));
+                               .add(m.cards_json)
+                               .add(m.rated ? 1 : 0));
       for (const seat_record& s : m.seats) {
         pg::params p;
         p.add(m.match_id).add(s.seat).add(s.name).add(s.token_hash).add(s.deck_json);

@@ -5,6 +5,7 @@
 #include "common/strcat.hpp"
 #include "persist/sqlite/sqlite_migrations.hpp"
 #include "persist/record_rows.hpp"
+#include "persist/sqlite/sqlite_ratings.hpp"
 #include "persist/sqlite/sqlite_tournaments.hpp"
 #include "persist/sqlite/sqlite_util.hpp"
 
@@ -33,6 +34,10 @@ class sqlite_reader_impl final : public sqlite_reader {
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
+  result<std::vector<rating_record>> load_ratings(std::int64_t account_id) override;
+  result<std::vector<rating_record>> list_ladder(const ladder_query& q) override;
+  result<std::vector<rating_change_record>> rating_history(std::int64_t account_id, int offset, int limit) override;
+  result<std::vector<rating_change_record>> match_rating_changes(const std::string& match_id) override;
 
  private:
   std::mutex mu_;
@@ -93,6 +98,7 @@ void fill_log(sql::db& d, stored_match& sm) {
     s.bind(1, id);
     while (s.step()) sm.notes.push_back(detail::note_from_row(s));
   }
+  sm.rating_changes = detail::read_match_rating_changes(d, id);
 }
 
 // The WHERE clause of a match_query's filters (list_matches, count_matches);
@@ -232,6 +238,35 @@ result<std::vector<stored_tournament>> sqlite_reader_impl::load_tournaments() {
   return detail::read_or_error([&]() -> std::vector<stored_tournament> {
     std::lock_guard lk(mu_);
     return in_read_txn(*db_, [&] { return detail::load_tournaments(*db_); });
+  });
+}
+
+result<std::vector<rating_record>> sqlite_reader_impl::load_ratings(std::int64_t account_id) {
+  return detail::read_or_error([&] {
+    std::lock_guard lk(mu_);
+    return detail::read_ratings(*db_, account_id);
+  });
+}
+
+result<std::vector<rating_record>> sqlite_reader_impl::list_ladder(const ladder_query& q) {
+  return detail::read_or_error([&] {
+    std::lock_guard lk(mu_);
+    return detail::read_ladder(*db_, q);
+  });
+}
+
+result<std::vector<rating_change_record>> sqlite_reader_impl::rating_history(std::int64_t account_id, int offset,
+                                                                             int limit) {
+  return detail::read_or_error([&] {
+    std::lock_guard lk(mu_);
+    return detail::read_rating_history(*db_, account_id, offset, limit);
+  });
+}
+
+result<std::vector<rating_change_record>> sqlite_reader_impl::match_rating_changes(const std::string& match_id) {
+  return detail::read_or_error([&] {
+    std::lock_guard lk(mu_);
+    return detail::read_match_rating_changes(*db_, match_id);
   });
 }
 

@@ -16,6 +16,7 @@
 #include "persist/sqlite/sqlite_migrations.hpp"
 #include "persist/sqlite/sqlite_accounts.hpp"
 #include "persist/sqlite/sqlite_directory.hpp"
+#include "persist/sqlite/sqlite_ratings.hpp"
 #include "persist/sqlite/sqlite_tournaments.hpp"
 #include "persist/sqlite/sqlite_util.hpp"
 #include "persist/write_queue.hpp"
@@ -41,8 +42,8 @@ struct sqlite_store::writer {
     insert_match = std::make_unique<sql::stmt>(
         db,
         "INSERT INTO matches (match_id, room_id, mode, format, options_json, rules_version, engine_version, "
-        "seed, seed_hash, created_ms, status, cards_json) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'playing', ?11)");
+        "seed, seed_hash, created_ms, status, cards_json, rated) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'playing', ?11, ?12)");
     insert_seat = std::make_unique<sql::stmt>(
         db,
         "INSERT INTO match_seats (match_id, seat, name, token_hash, deck_json, team, champion, ai, account_id) "
@@ -50,7 +51,7 @@ struct sqlite_store::writer {
     state_query = std::make_unique<sql::stmt>(
         db,
         "SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM match_actions WHERE match_id = ?1), "
-        "(SELECT COALESCE(MAX(seq), 0) FROM draft_events WHERE match_id = ?1) "
+        "(SELECT COALESCE(MAX(seq), 0) FROM draft_events WHERE match_id = ?1), rated "
         "FROM matches WHERE match_id = ?1");
     insert_action = std::make_unique<sql::stmt>(
         db,
@@ -88,7 +89,7 @@ struct sqlite_store::writer {
       if (state_query->step())
         st = {state_query->text(0) == "playing" ? detail::match_state::kind::playing
                                                 : detail::match_state::kind::finished,
-              state_query->int64(1), state_query->int64(2), {}};
+              state_query->int64(1), state_query->int64(2), {}, state_query->int64(3) != 0};
       view.emplace(id, std::move(st));
     });
   }
@@ -114,7 +115,7 @@ struct sqlite_store::writer {
       insert_match->bind(1, m.match_id).bind(2, m.room_id).bind(3, m.mode).bind(4, m.format);
       insert_match->bind(5, m.options_json);
       insert_match->bind(6, m.rules_version).bind(7, m.engine_version).bind(8, std::to_string(m.seed));
-      insert_match->bind(9, m.seed_hash).bind(10, m.created_ms).bind(11, m.cards_json);
+      insert_match->bind(9, m.seed_hash).bind(10, m.created_ms).bind(11, m.cards_json).bind(12, m.rated ? 1 : 0);
       insert_match->run();
       for (const seat_record& s : m.seats) {
         insert_seat->bind(1, m.match_id).bind(2, s.seat).bind(3, s.name).bind(4, s.token_hash).bind(5, s.deck_json);
@@ -137,10 +138,20 @@ struct sqlite_store::writer {
     });
   }
 
+  // A rated match's rating change goes with its result, in one savepoint:
+  // both or neither (a rating_changes row already there, the second line
+  // against rating twice, refuses the finish too).
   status apply_one(const detail::finish_op& f) {
-    finish->bind(1, f.match_id).bind(2, f.r.ended_ms).bind(3, seats_json(f.r.winners)).bind(4, f.r.reason);
-    finish->run();
-    return db.changes() == 1 ? status{} : status::conflict("the match is finished already");
+    bool changed = false;
+    const bool rated = view[f.match_id].rated;
+    status st = in_savepoint(refuse::constraint, [&] {
+      finish->bind(1, f.match_id).bind(2, f.r.ended_ms).bind(3, seats_json(f.r.winners)).bind(4, f.r.reason);
+      finish->run();
+      changed = db.changes() == 1;
+      if (changed && rated) detail::store_rating_change(db, f.match_id, f.r);
+    });
+    if (st && !changed) return status::conflict("the match is finished already");
+    return st;
   }
 
   status apply_one(const detail::draft_op& dr) {

@@ -95,6 +95,11 @@ stmt& stmt::bind(int i, std::string_view v) {
   return *this;
 }
 
+stmt& stmt::bind(int i, double v) {
+  if (int rc = sqlite3_bind_double(s_, i, v); rc != SQLITE_OK) db_.fail(rc, sqlite3_sql(s_));
+  return *this;
+}
+
 stmt& stmt::bind_null(int i) {
   if (int rc = sqlite3_bind_null(s_, i); rc != SQLITE_OK) db_.fail(rc, sqlite3_sql(s_));
   return *this;
@@ -123,6 +128,8 @@ void stmt::reset() {
 bool stmt::is_null(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
 
 std::int64_t stmt::int64(int col) const { return sqlite3_column_int64(s_, col); }
+
+double stmt::real(int col) const { return sqlite3_column_double(s_, col); }
 
 std::string stmt::text(int col) const {
   const auto* p = sqlite3_column_text(s_, col);

@@ -62,6 +62,7 @@ class stmt final : public detail::row_view {
   stmt& bind(int i, std::string_view v);
   stmt& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
   stmt& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
+  stmt& bind(int i, double v);
   stmt& bind_null(int i);
 
   // true: a row is available; false: done. Throws sql_error on failure.
@@ -73,6 +74,7 @@ class stmt final : public detail::row_view {
   bool is_null(int col) const override;
   std::int64_t int64(int col) const override;
   std::string text(int col) const override;
+  double real(int col) const override;
 
  private:
   db& db_;
