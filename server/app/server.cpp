@@ -478,6 +478,23 @@ status server::start() {
     qs.ex = make_strand_executor(d.ioc);
     qs.cat = d.room_svc.cat;
     qs.env = &d.env;
+    // A ticket's rating, read on the account workers (a store read): the
+    // duel ladder's Glicko-2 rating; the four-player ladders' OpenSkill μ
+    // brought to the duel scale (docs/queue.md, "Ratings"). A new player,
+    // an unreadable store or busy workers: 1500.
+    qs.rating_of = [p = d.account_pool.get(), store = d.store.get()](std::int64_t account, queue::mode m,
+                                                                     std::function<void(double)> done) {
+      auto read = [store, account, m, done] {
+        const std::string ladder = m == queue::mode::duel ? "duel" : m == queue::mode::ffa ? "ffa" : "2v2";
+        double rating = 1500;
+        if (auto rows = store->reader().load_ratings(account)) {
+          for (const auto& r : *rows)
+            if (r.ladder == ladder) rating = m == queue::mode::duel ? r.r.value : 1500 + 36 * (r.r.value - 25);
+        }
+        done(rating);
+      };
+      if (!p->try_post(read)) done(1500);
+    };
     d.queue = std::make_shared<queue_service>(std::move(qs));
     d.queue->start();
     d.lobby.queue = [q = d.queue](std::shared_ptr<client_session> who, protocol::queue_msg m) {

@@ -226,6 +226,7 @@ void queue_service::seat(const queue::match& m) {
   p.mode = first.mode;
   p.format = first.format;
   p.options.seats = static_cast<int>(m.seats.size());  // the mode's (check_room_config)
+  p.rated = first.rated;  // the store rates it as the match ends (docs/ratings.md)
   p.reserved = reserved;
   room_registry::refusal why{};
   auto r = s_.rooms->create_with(std::move(p), std::nullopt, &why);

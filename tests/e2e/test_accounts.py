@@ -89,6 +89,17 @@ def queue_over_the_wire(server, db):
     r = again.request({"type": "resume", "id": 20, "room": room})
     e2e.check(r["type"] == "joined" and r["seat"] == matched[0]["seat"] and "token" not in r,
               "resumed by the account: %s" % r)
+    state = wait_for(again, "state")
+    # A rated duel: each side acts once (a match aborted before that is
+    # unrated), then the side to move concedes; the store rates it as it ends.
+    by_seat = {matched[0]["seat"]: again, matched[1]["seat"]: conns[1]}
+    active = state["view"]["active_seat"]
+    for i, seat in enumerate([active, 1 - active]):
+        by_seat[seat].send_json({"type": "act", "id": 30 + i, "action": {"type": "end_turn"}})
+        r = wait_for(by_seat[seat], "accepted")
+    by_seat[active].send_json({"type": "act", "id": 40, "action": {"type": "concede"}})
+    over = wait_for(by_seat[1 - active], "match_over")
+    e2e.check(over["winners"] == [1 - active], "the conceding seat lost: %s" % over)
     again.close()
     conns[1].close()
     rows = sqlite3.connect("file:%s?mode=ro" % db, uri=True).execute(
@@ -96,6 +107,12 @@ def queue_over_the_wire(server, db):
         "WHERE m.room_id = ? ORDER BY s.seat", (room,)).fetchall()
     ids = sorted(g["account"]["id"] for g in guests)
     e2e.check(sorted(r[0] for r in rows) == ids, "seats bound to the accounts: %s vs %s" % (rows, ids))
+    ratings = sqlite3.connect("file:%s?mode=ro" % db, uri=True).execute(
+        "SELECT account_id, ladder, value, games FROM ratings ORDER BY account_id").fetchall()
+    e2e.check(sorted(r[0] for r in ratings) == ids and all(r[1] == "duel" and r[3] == 1 for r in ratings),
+              "both rated on the duel ladder: %s" % ratings)
+    winner = [g["account"]["id"] for g, m in zip(guests, matched) if m["seat"] == 1 - active][0]
+    e2e.check(all((r[2] > 1500) == (r[0] == winner) for r in ratings), "the winner gained: %s" % ratings)
     e2e.log("signed in, queued, matched, resumed by account: ok")
 
 
