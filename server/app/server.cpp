@@ -440,6 +440,7 @@ status server::start() {
   if (account_store* as = d.store->accounts()) {
     accounts::limits al;
     al.session_idle_ms = std::int64_t{cfg.session_idle_days} * 24 * 3600 * 1000;
+    al.registrations_per_address = cfg.registrations_per_hour;
     d.account_svc = std::make_unique<accounts::account_service>(*as, d.env, al);
     d.account_routes = std::make_unique<accounts::account_api>(*d.account_svc);
     d.account_admin = std::make_unique<accounts::account_admin_routes>(*d.account_svc);

@@ -234,6 +234,10 @@ std::vector<config_key> make_keys() {
   k.push_back(int_key("account_queue",
                       "account requests (/api/) waiting for those threads; more are answered 503 busy",
                       &config::account_queue, 1, 100000));
+  k.push_back(int_key("registrations_per_hour",
+                      "accounts and guests one client address may make in an hour (docs/accounts.md, Throttles); "
+                      "more get 429 with Retry-After",
+                      &config::registrations_per_hour, 1, 1000000));
   k.push_back(int_key("session_idle_days", "a player's session unused this many days ends (sign in again)",
                       &config::session_idle_days, 1, 3650));
   k.push_back({"node_id",

@@ -79,6 +79,7 @@ struct config {
   bool account_idle_priority = true;      // those threads under SCHED_IDLE: the rooms get a core first
   int account_queue = 64;                 // /api/ requests waiting for those threads; more get 503 busy
   int session_idle_days = 30;             // a session unused this long ends
+  int registrations_per_hour = 10;        // accounts and guests made from one address an hour
 
   // Cluster (docs/cluster.md): this node's id, the prefix of every room id
   // it creates ("n2" -> "n2-k7q4x"), by which the proxy routes a room's

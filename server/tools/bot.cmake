@@ -5,6 +5,7 @@
 # They speak only the wire protocol (docs/protocol.md) through cod_protocol;
 # of the server they use only the ground floor (common/strcat.hpp).
 add_library(cod_bot_lib STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/bot/http_call.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bot/league_moves.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bot/moves.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bot/view_scan.cpp

@@ -53,6 +53,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bot/cli.hpp"
+#include "bot/http_call.hpp"
 #include "bot/league_moves.hpp"
 #include "bot/moves.hpp"
 #include "bot/ws_client.hpp"
@@ -111,6 +112,14 @@ struct options {
   int timeout_sec = 300;
   int delay_ms = 0;
   long max_actions = 5000;
+  // The queue (docs/protocol.md, "The queue"): signed in through the account
+  // API first (--guest, --account/--password, --account-token).
+  std::optional<cod::game_mode> queue;
+  bool casual = false;
+  bool guest = false;
+  std::string account;
+  std::string password;
+  std::string account_token;
 };
 
 void usage(std::FILE* to) {
@@ -147,6 +156,12 @@ void usage(std::FILE* to) {
       "  --tournament-token T     play every game of a tournament as the player with join token T\n"
       "  --league-token T         play a whole mutation league as the player with join token T (draft,\n"
       "                           deck, random legal mutations, every duel)\n"
+      "  --queue MODE             search for a game in the queue: duel, ffa or 2v2 (rated; --casual for\n"
+      "                           a casual one), then play the match found. Needs an account:\n"
+      "    --guest                a new guest account (POST /api/guest)\n"
+      "    --account NAME --password P   sign in (POST /api/login)\n"
+      "    --account-token T      a session token the account API gave\n"
+      "    --format F             preconstructed (default) or constructed (--cards)\n"
       "  --tournament ID          with --tournament-token: the tournament's id, added as ?room=ID (a cluster\n"
       "                           runs a tournament on the node that created it: the proxy sends it there)\n"
       "  --deck N                 preconstructed deck 1..4 (default 1)\n"
@@ -204,6 +219,10 @@ int parse_args(int argc, char** argv, options& o) {
       o.share_team_hands = true;
     } else if (a == "--print-events") {
       o.print_events = true;
+    } else if (a == "--guest") {
+      o.guest = true;
+    } else if (a == "--casual") {
+      o.casual = true;
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (!value(v)) {
@@ -243,6 +262,18 @@ int parse_args(int argc, char** argv, options& o) {
       const auto* m = pr::find_offered_mode(std::string_view(v));
       if (!m) return fail(cat("--mode must be ", pr::offered_mode_names()));
       o.mode = m->mode;
+    } else if (a == "--queue") {
+      const auto* m = pr::find_offered_mode(std::string_view(v));
+      if (!m || (m->mode != cod::game_mode::duel && m->mode != cod::game_mode::ffa &&
+                 m->mode != cod::game_mode::two_vs_two))
+        return fail("--queue must be duel, ffa or 2v2");
+      o.queue = m->mode;
+    } else if (a == "--account") {
+      o.account = v;
+    } else if (a == "--password") {
+      o.password = v;
+    } else if (a == "--account-token") {
+      o.account_token = v;
     } else if (a == "--difficulty") {
       if (!cod::bot::parse_long(v, 0, 10, n)) return fail("--difficulty must be 0..10");
       o.difficulty = static_cast<int>(n);
@@ -312,9 +343,15 @@ int parse_args(int argc, char** argv, options& o) {
     }
   }
   const int modes = (o.create ? 1 : 0) + (!o.spectate.empty() ? 1 : 0) + (!o.room.empty() ? 1 : 0) +
-                    (!o.tournament_token.empty() ? 1 : 0) + (!o.league_token.empty() ? 1 : 0);
+                    (!o.tournament_token.empty() ? 1 : 0) + (!o.league_token.empty() ? 1 : 0) + (o.queue ? 1 : 0);
   if (modes != 1)
-    return fail("give exactly one of --create, --room ID, --spectate ID, --tournament-token T, --league-token T");
+    return fail(
+        "give exactly one of --create, --room ID, --spectate ID, --tournament-token T, --league-token T, --queue MODE");
+  const int sign_ins = (o.guest ? 1 : 0) + (!o.account.empty() ? 1 : 0) + (!o.account_token.empty() ? 1 : 0);
+  if (sign_ins > 1) return fail("give one of --guest, --account NAME, --account-token T");
+  if (o.queue && sign_ins == 0) return fail("--queue needs an account: --guest, --account NAME or --account-token T");
+  if (!o.account.empty() && o.password.empty()) return fail("--account needs --password");
+  if (o.casual && !o.queue) return fail("--casual goes with --queue");
   if (!o.resume_token.empty() && o.room.empty()) return fail("--resume needs --room");
   if (!o.tournament.empty() && o.tournament_token.empty()) return fail("--tournament needs --tournament-token");
   if (o.deck && !o.cards.empty()) return fail("give --deck or --cards, not both");
@@ -401,6 +438,10 @@ class bot {
   // League mode: the league's newest view says what to do (an op, the
   // round's duel, or the end). -1 to go on, else the exit status.
   bool league_mode() const { return !o_.league_token.empty(); }
+  // --guest, --account: a session token from the account API (or the
+  // --account-token given); the exit status on failure, else -1.
+  int sign_in();
+  bool send_queue();
   int league_step(bool& done);
   bool send_league_op(const json& op);
   std::vector<std::string> random_of(std::vector<std::string> from, int n);
@@ -427,6 +468,7 @@ class bot {
 
   std::int64_t next_id_ = 1;
   std::string room_;
+  std::string account_name_;  // signed in (welcome.account): joins take it
   int seat_ = -1;
   std::string token_;
   json view_;
@@ -534,11 +576,38 @@ bool bot::send(const json& j) {
 
 bool bot::send_request(pr::client_message m) { return send(pr::client_message_to_json(m)); }
 
+int bot::sign_in() {
+  if (!o_.guest && o_.account.empty()) return -1;
+  const bool guest = o_.guest;
+  const std::string body = guest ? std::string("{}") : json{{"name", o_.account}, {"password", o_.password}}.dump();
+  const std::string route = guest ? "/api/guest" : "/api/login";
+  auto a = cod::bot::http_call(o_.host, o_.port, "POST", route, body, "", deadline_, o_.tls);
+  if (a.status == 0) return fail(exit_connection, cat("sign-in (", route, "): ", a.error));
+  const json j = json::parse(a.body, nullptr, false);
+  if (a.status / 100 != 2 || !j.is_object() || !j.contains("session")) {
+    std::string why = j.is_object() ? j.value("error", "") + ": " + j.value("message", "") : a.body.substr(0, 200);
+    return fail(exit_refused, cat("sign-in (", route, ") answered ", std::to_string(a.status), " ", why));
+  }
+  o_.account_token = j.at("session").at("token").get<std::string>();
+  return -1;
+}
+
+bool bot::send_queue() {
+  pr::queue_msg q;
+  q.id = next_id_++;
+  q.mode = *o_.queue;
+  q.format = o_.format;
+  q.rated = !o_.casual;
+  q.deck.preconstructed = o_.deck;
+  q.deck.cards = o_.cards;
+  return send_request(q);
+}
+
 bool bot::send_join() {
   pr::join_msg j;
   j.id = next_id_++;
   j.room = room_;
-  j.name = o_.name;
+  if (account_name_.empty()) j.name = o_.name;  // signed in: the account's
   j.seat = o_.seat;
   j.deck.preconstructed = o_.deck;
   j.deck.cards = o_.cards;
@@ -833,7 +902,13 @@ int bot::on_message(const json& m, bool& done) {
   }
   if (type == "welcome") {
     pacer_.set_rate(m.value("rate_limit_per_sec", 0));
-    if (o_.create) {
+    if (m.contains("account")) {
+      account_name_ = m.at("account").at("name").get<std::string>();
+      info("signed in as %s\n", account_name_);
+    }
+    if (o_.queue) {
+      if (!send_queue()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
+    } else if (o_.create) {
       pr::create_room_msg c;
       c.id = next_id_++;
       c.mode = o_.mode;
@@ -863,6 +938,14 @@ int bot::on_message(const json& m, bool& done) {
       room_ = o_.room;
       if (!send_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     }
+  } else if (type == "queued") {
+    info("queued: ticket %ld\n", "", m.at("ticket").get<long>());
+  } else if (type == "matched") {
+    // The seat is taken for us: joined (with the token) and state follow.
+    room_ = m.at("room").get<std::string>();
+    info("matched: room %s\n", room_);
+  } else if (type == "unqueued" && room_.empty()) {
+    return fail(exit_refused, cat("left the queue: ", m.value("reason", "")));
   } else if (type == "room_created") {
     room_ = m.at("room").get<std::string>();
     info("room %s created\n", room_);
@@ -968,6 +1051,7 @@ int bot::run() {
     }
   } close_dump{dump_};
 
+  if (const int rc = sign_in(); rc >= 0) return rc;
   // Bound for one room: say which in the path, for a cluster's proxy.
   std::string target = o_.target;
   const std::string& bound = !o_.room.empty() ? o_.room : !o_.spectate.empty() ? o_.spectate : o_.tournament;
@@ -978,9 +1062,10 @@ int bot::run() {
     case ws_client::status::timeout: return fail(exit_timeout, cat("cannot connect to ", url, ": ", ws_.error()));
     default: return fail(exit_connection, cat("cannot connect to ", url, ": ", ws_.error()));
   }
-  if (!send_request(pr::hello_msg{next_id_++, pr::protocol_version, std::string("cod-bot/0.1"),
-                                  pr::ack_style::separate, /*legal_actions=*/true}))
-    return fail(exit_connection, cat("connection lost: ", ws_.error()));
+  pr::hello_msg hello{next_id_++, pr::protocol_version, std::string("cod-bot/0.1"), pr::ack_style::separate,
+                      /*legal_actions=*/true};
+  if (!o_.account_token.empty()) hello.account_token = o_.account_token;
+  if (!send_request(hello)) return fail(exit_connection, cat("connection lost: ", ws_.error()));
 
   std::string frame;
   for (;;) {
