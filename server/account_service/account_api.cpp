@@ -109,10 +109,16 @@ bool is_account_target(std::string_view target) {
 
 response account_api::handle(const admin::request& req) const {
   std::string_view target = req.target;
-  if (auto q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
+  std::string query;
+  if (auto q = target.find('?'); q != std::string_view::npos) {
+    query = target.substr(q + 1);
+    target = target.substr(0, q);
+  }
   if (target.substr(0, api_prefix.size()) != api_prefix)
     return error_response(404, "not_found", "the accounts API is under /api/ (docs/accounts.md)");
   const std::vector<std::string> seg = segments_of(target.substr(api_prefix.size()));
+  // Public reads, with a query string and no body: before anything below.
+  if (pages_ && !seg.empty() && (seg[0] == "ladder" || seg[0] == "players")) return pages_->handle(req, seg, query);
   const std::string& m = req.method;
   const std::string token = bearer_of(req);
   const std::string address = address_of(req.remote);

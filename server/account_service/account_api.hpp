@@ -12,6 +12,9 @@
 //     DELETE /api/sessions/{id}                              Bearer 200 {}
 //     POST   /api/password          {"old_password", "new_password"} Bearer 200 {account, session}
 //     DELETE /api/account           {"password"}             Bearer 200 {}
+//     GET    /api/ladder/{ladder}?offset&limit                       200 {ladder, players, offset, next_offset}
+//     GET    /api/players/{name}                                     200 {player, ratings, history, matches}
+//   (the last two public: player_pages.hpp)
 //
 //   admins, under /admin/api/accounts (the admin token; admin_api.hpp):
 //     GET    /admin/api/accounts?name=PREFIX&limit=N                200 {accounts}
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "account_service/account_service.hpp"
+#include "account_service/player_pages.hpp"
 #include "admin/admin_api.hpp"
 
 namespace cod::server::accounts {
@@ -37,12 +41,14 @@ bool is_account_target(std::string_view target);
 
 class account_api {
  public:
-  explicit account_api(account_service& svc) : svc_(svc) {}
+  // `pages`: the ladders and players' pages; none (404) when null.
+  explicit account_api(account_service& svc, const player_pages* pages = nullptr) : svc_(svc), pages_(pages) {}
   // `req.remote` is "ip:port" (the client's address behind a trusted proxy).
   admin::response handle(const admin::request& req) const;
 
  private:
   account_service& svc_;
+  const player_pages* pages_;
 };
 
 // /admin/api/accounts..., behind the admin API's token check (admin only).

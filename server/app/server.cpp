@@ -124,6 +124,8 @@ struct server::impl {
   // Player accounts (docs/accounts.md): the service, its routes, and the
   // threads that hash passwords (never the io threads).
   std::unique_ptr<accounts::account_service> account_svc;
+  // The public ladders and players' pages: accounts and the match store's reads.
+  std::unique_ptr<accounts::player_pages> player_pages;
   std::unique_ptr<accounts::account_api> account_routes;
   std::unique_ptr<accounts::account_admin_routes> account_admin;
   std::unique_ptr<accounts::account_workers> account_pool;
@@ -442,7 +444,8 @@ status server::start() {
     al.session_idle_ms = std::int64_t{cfg.session_idle_days} * 24 * 3600 * 1000;
     al.registrations_per_address = cfg.registrations_per_hour;
     d.account_svc = std::make_unique<accounts::account_service>(*as, d.env, al);
-    d.account_routes = std::make_unique<accounts::account_api>(*d.account_svc);
+    d.player_pages = std::make_unique<accounts::player_pages>(*as, d.store->reader());
+    d.account_routes = std::make_unique<accounts::account_api>(*d.account_svc, d.player_pages.get());
     d.account_admin = std::make_unique<accounts::account_admin_routes>(*d.account_svc);
     d.admin_api->set_accounts(d.account_admin.get());
     d.account_pool = std::make_unique<accounts::account_workers>(

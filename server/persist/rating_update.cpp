@@ -39,9 +39,7 @@ rating_value start_of(const std::string& ladder, const std::optional<rating_reco
   return from_glicko(ratings::after_idle(to_glicko(row->r), days, ratings::glicko2_params{}));
 }
 
-bool server_ended(const std::string& reason) {
-  return reason != "fort_destroyed" && reason != "stronghold_alone" && reason != "concession";
-}
+bool server_ended(const std::string& reason) { return !ended_by_the_game(reason); }
 
 std::string num(double v) {
   char buf[32];
@@ -69,6 +67,14 @@ rating_value new_rating(std::string_view ladder) {
 double displayed(std::string_view ladder, const rating_value& v) {
   if (ladder == "duel") return v.value;
   return ordinal_scale * ratings::ordinal(to_skill(v));
+}
+
+bool ended_by_the_game(std::string_view reason) {
+  return reason == "fort_destroyed" || reason == "stronghold_alone" || reason == "concession";
+}
+
+double displayed_deviation(std::string_view ladder, const rating_value& v) {
+  return ladder == "duel" ? v.deviation : ordinal_scale * v.deviation;
 }
 
 bool provisional(std::string_view ladder, const rating_value& v) {

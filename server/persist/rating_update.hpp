@@ -28,6 +28,13 @@ rating_value new_rating(std::string_view ladder);
 // The number shown and ranked: the Glicko-2 rating on "duel"; on "ffa" and
 // "2v2" the ordinal scaled, 30 * (mu - 3 sigma) (0 for a new player).
 double displayed(std::string_view ladder, const rating_value& v);
+// Whether an end reason is the game's (fort_destroyed, stronghold_alone,
+// concession), with a result even without winners (a draw), rather than the
+// server's (aborted, voided, abandoned, recovery_failed: no game result).
+bool ended_by_the_game(std::string_view reason);
+// The deviation on the displayed number's scale, as a player reads it
+// ("rating ± deviation"): the Glicko-2 RD on "duel"; 30 sigma on "ffa" and "2v2".
+double displayed_deviation(std::string_view ladder, const rating_value& v);
 // Whether a rating is provisional (duel: RD >= 110); OpenSkill's never are.
 bool provisional(std::string_view ladder, const rating_value& v);
 

@@ -135,6 +135,10 @@ struct ladder_query {
   // glicko2_params::provisional_deviation (110). OpenSkill's ladders have
   // no provisional state (the ordinal already ranks an uncertain player low).
   bool established_only = false;
+  // Leave out the ratings of disabled and deleted accounts (the players'
+  // ladder, docs/accounts.md): neither can play. A rating whose account the
+  // store does not have stays.
+  bool active_only = false;
   int offset = 0;
   int limit = 100;
 };
@@ -160,6 +164,7 @@ struct match_summary {
   std::string status{};                  // "playing" | "finished"
   std::int64_t created_ms = 0;
   std::vector<std::string> names{};      // by seat
+  std::vector<std::int64_t> accounts{};  // by seat: its account (0013), 0 for none
   std::int64_t actions = 0;              // the last seq
   std::optional<match_result> result{};
 };
@@ -169,6 +174,9 @@ struct match_summary {
 struct match_query {
   std::string status{};                  // "playing" | "finished" | "" (any)
   std::string player{};                  // a seat's name, ASCII case-insensitive; "" (any)
+  // A seat's account (0013, index match_seats_account); 0 (any). A player's
+  // own games: names change (a guest's claim, a deletion), the id does not.
+  std::int64_t account_id = 0;
   std::string mode{};                    // "duel" ...; "" (any)
   int winner = -1;                       // a seat among the winners (finished matches); -1 (any)
   std::int64_t created_from_ms = 0;      // created_ms >= this

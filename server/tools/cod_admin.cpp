@@ -15,6 +15,11 @@
 //
 // Opens the database read-only (safe while the server runs: WAL readers do
 // not block its writer; PostgreSQL readers never block writers). --catalogue defaults to the shipped catalogue.
+//
+// Player accounts change the server's state, and the server owns its store
+// (the SQLite owner lock): they go through its admin API instead
+// (admin_cli/accounts_cmd.hpp):
+//   cod-admin --url http://HOST:PORT accounts find PREFIX | disable ID | enable ID | revoke-sessions ID
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -30,6 +35,7 @@
 #include "admin/admin_api.hpp"
 #include "admin/admin_search.hpp"
 #include "admin/match_report.hpp"
+#include "admin_cli/accounts_cmd.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "common/text_forms.hpp"
 #include "persist/pg/pg_reader.hpp"
@@ -61,7 +67,17 @@ void usage(std::FILE* to) {
                "  draft MATCH_ID           the draft record of a drafted match (JSON, replayed); exit 1 if\n"
                "                           the match was not drafted or its draft log does not replay\n"
                "The database is opened read-only. Exit status: 0 ok, 1 failure (no such match, failed\n"
-               "verification, divergent log), 2 usage error.\n");
+               "verification, divergent log), 2 usage error.\n"
+               "\n"
+               "usage: cod-admin --url http://HOST:PORT [--token TOKEN] accounts COMMAND [--json]\n"
+               "Player accounts, through the running server's admin API (its admin token: --token, or\n"
+               "better the environment's COD_ADMIN_TOKEN, which no process listing shows):\n"
+               "  accounts find [PREFIX] [--limit N]   accounts whose name starts with PREFIX (any case):\n"
+               "                           id, name, guest|registered[,disabled][,deleted], created\n"
+               "  accounts disable ID      no sign-in; its sessions are refused\n"
+               "  accounts enable ID\n"
+               "  accounts revoke-sessions ID   every session of the account ends\n"
+               "Exit status: 0 done, 1 refused by the server (no such account...) or unreachable, 2 usage.\n");
 }
 
 std::string when(std::int64_t ms) {
@@ -228,6 +244,8 @@ int main(int argc, char** argv) {
   admin::params search;  // list's filters, named as the HTTP API's parameters
   bool json = false, raw = false;
   std::string step_text;
+  cod::admin_tool::accounts_options account_opts;
+  if (const char* t = std::getenv("COD_ADMIN_TOKEN")) account_opts.token = t;
   for (int i = 1; i < argc; ++i) {
     auto next = [&]() -> std::string {
       if (i + 1 >= argc) {
@@ -243,6 +261,8 @@ int main(int argc, char** argv) {
     else if (a == "--json") json = true;
     else if (a == "--raw") raw = true;
     else if (a == "--step") step_text = next();
+    else if (a == "--url") account_opts.url = next();
+    else if (a == "--token") account_opts.token = next();
     else if (a == "--status" || a == "--player" || a == "--mode" || a == "--winner" || a == "--from" ||
              a == "--to" || a == "--limit" || a == "--offset" || a == "--before" || a == "--tournament")
       search.emplace_back(a.substr(2), next());
@@ -256,6 +276,25 @@ int main(int argc, char** argv) {
     } else {
       args.push_back(a);
     }
+  }
+  if (!args.empty() && args[0] == "accounts") {
+    if (!db_path.empty() || !store.empty()) {
+      std::fprintf(stderr, "cod-admin: accounts go through the server's admin API (--url), not its database\n");
+      return 2;
+    }
+    for (const auto& [name, value] : search) {
+      if (name != "limit") {
+        std::fprintf(stderr, "cod-admin: --%s is a filter of 'list'\n", name.c_str());
+        return 2;
+      }
+      account_opts.limit = value;
+    }
+    account_opts.json = json;
+    return cod::admin_tool::run_accounts(args, account_opts);
+  }
+  if (!account_opts.url.empty()) {
+    std::fprintf(stderr, "cod-admin: --url goes with the accounts commands\n");
+    return 2;
   }
   const std::vector<std::string> with_id = {"show", "log", "state", "verify", "export", "draft"};
   const bool needs_id = !args.empty() && std::find(with_id.begin(), with_id.end(), args[0]) != with_id.end();

@@ -4,7 +4,9 @@ HTTP. Register, sign in, a guest that claims a name; the sessions survive a
 kill -9 and restart (they are in the database: only their hashes, no
 token, no password); the 11th failed sign-in of a name is 429 with
 Retry-After; an admin finds and disables an account (the organiser token
-cannot); a storm of sign-ins beyond the account workers' queue is answered
+cannot), and does it again with cod-admin through the admin API; two guests
+play a rated duel from the queue, and the ladder and the winner's page show
+it; a storm of sign-ins beyond the account workers' queue is answered
 503 busy at once and the server stays healthy.
 
   test_accounts.py --server S --bot B
@@ -14,8 +16,10 @@ import http.client
 import json
 import os
 import sqlite3
+import subprocess
 import sys
 import threading
+import urllib.parse
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import e2e_lib as e2e  # noqa: E402
@@ -114,6 +118,93 @@ def queue_over_the_wire(server, db):
     winner = [g["account"]["id"] for g, m in zip(guests, matched) if m["seat"] == 1 - active][0]
     e2e.check(all((r[2] > 1500) == (r[0] == winner) for r in ratings), "the winner gained: %s" % ratings)
     e2e.log("signed in, queued, matched, resumed by account: ok")
+    players_see_it(server, db, room, guests, winner)
+
+
+def players_see_it(server, db, room, guests, winner):
+    """The public pages after the rated duel: both guests are provisional
+    after one game (RD >= 110), so the ladder shows neither; the winner's
+    page has the rating, one history entry gained, and the match."""
+    st, headers, lad = call(server, "GET", "/api/ladder/duel?offset=0&limit=50")
+    e2e.check(st == 200 and lad == {"ladder": "duel", "players": [], "offset": 0, "next_offset": None},
+              "the duel ladder without provisionals: %d %s" % (st, lad))
+    e2e.check("max-age" in headers.get("cache-control", ""), "the ladder's Cache-Control: %s" % headers)
+    st, _, body = call(server, "GET", "/api/ladder/chess")
+    e2e.check(st == 404 and body["error"] == "no_such_ladder", "an unknown ladder: %d %s" % (st, body))
+    st, _, body = call(server, "GET", "/api/ladder/duel?limit=0")
+    e2e.check(st == 400 and body["error"] == "bad_parameter", "a bad limit: %d %s" % (st, body))
+    st, _, body = call(server, "POST", "/api/ladder/duel", {})
+    e2e.check(st == 405, "POST on the ladder: %d %s" % (st, body))
+
+    match_id = sqlite3.connect("file:%s?mode=ro" % db, uri=True).execute(
+        "SELECT match_id FROM matches WHERE room_id = ?", (room,)).fetchone()[0]
+    name = [g["account"]["name"] for g in guests if g["account"]["id"] == winner][0]
+    st, headers, page = call(server, "GET", "/api/players/%s" % urllib.parse.quote(name.upper()))
+    e2e.check(st == 200, "the winner's page: %d %s" % (st, page))
+    e2e.check(headers.get("cache-control") == "no-store", "the page's Cache-Control: %s" % headers)
+    e2e.check(page["player"]["id"] == winner and page["player"]["name"] == name and page["player"]["guest"],
+              "the player: %s" % page["player"])
+    e2e.check(len(page["ratings"]) == 1, "one rating: %s" % page["ratings"])
+    r = page["ratings"][0]
+    e2e.check(r["ladder"] == "duel" and r["rating"] > 1500 and r["games"] == 1 and r["wins"] == 1 and
+              r["losses"] == 0 and r["provisional"] and r["deviation"] >= 110, "the rating: %s" % r)
+    e2e.check(len(page["history"]) == 1, "one history entry: %s" % page["history"])
+    h = page["history"][0]
+    e2e.check(h["match_id"] == match_id and h["ladder"] == "duel" and h["before"] == 1500 and h["delta"] > 0 and
+              h["after"] == r["rating"] and h["result"] == "win", "the history entry: %s" % h)
+    e2e.check(len(page["matches"]) == 1, "one match: %s" % page["matches"])
+    m = page["matches"][0]
+    e2e.check(m["match_id"] == match_id and m["mode"] == "duel" and m["result"] == "win" and
+              m["rating_change"] == h["delta"] and m["ended_ms"] == h["ended_ms"], "the match: %s" % m)
+    st, _, body = call(server, "GET", "/api/players/nobody-here")
+    e2e.check(st == 404 and body["error"] == "no_such_player", "an unknown player: %d %s" % (st, body))
+    e2e.log("the ladder hides the provisional guests; the winner's page: %s +%d: ok" % (r["rating"], h["delta"]))
+
+
+def accounts_with_cod_admin(args, server):
+    """cod-admin's accounts commands through the admin API (the server owns
+    its database): find Cleo, disable her (her sign-in is refused), enable,
+    revoke her sessions; bad ids, a missing or wrong token."""
+    url = "http://%s:%d" % (e2e.LOOPBACK, server.port)
+
+    def run(*cmd, token=ADMIN):
+        env = {k: v for k, v in os.environ.items() if k != "COD_ADMIN_TOKEN"}
+        if token:
+            env["COD_ADMIN_TOKEN"] = token
+        p = subprocess.run([args.admin, "--url", url, "accounts"] + list(cmd), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, env=env, timeout=30, preexec_fn=e2e._die_with_parent)
+        return p.returncode, p.stdout.decode(errors="replace")
+
+    rc, out = run("find", "CLE")
+    lines = out.strip().split("\n")
+    e2e.check(rc == 0 and len(lines) == 1, "cod-admin accounts find (%d):\n%s" % (rc, out))
+    fields = lines[0].split("\t")
+    e2e.check(fields[1:3] == ["Cleo", "registered"], "the found line: %s" % fields)
+    cleo = fields[0]
+    rc, out = run("disable", cleo)
+    e2e.check(rc == 0 and out.strip() == "account %s (Cleo) disabled" % cleo, "disable (%d): %s" % (rc, out))
+    st, _, body = call(server, "POST", "/api/login", {"name": "Cleo", "password": "a good password"})
+    e2e.check(st == 403 and body["error"] == "account_disabled", "a disabled sign-in: %d %s" % (st, body))
+    rc, out = run("find", "cleo", "--json")
+    e2e.check(rc == 0 and json.loads(out)["accounts"][0]["disabled"], "find --json (%d): %s" % (rc, out))
+    rc, out = run("enable", cleo)
+    e2e.check(rc == 0 and out.strip() == "account %s (Cleo) enabled" % cleo, "enable (%d): %s" % (rc, out))
+    st, _, body = call(server, "POST", "/api/login", {"name": "Cleo", "password": "a good password"})
+    e2e.check(st == 200, "signed in again: %d %s" % (st, body))
+    rc, out = run("revoke-sessions", cleo)
+    e2e.check(rc == 0 and out.strip() == "account %s: 2 session(s) revoked" % cleo, "revoke (%d): %s" % (rc, out))
+    st, _, body = call(server, "GET", "/api/me", token=body["session"]["token"])
+    e2e.check(st == 401, "a revoked session: %d %s" % (st, body))
+
+    rc, out = run("disable", "999999")
+    e2e.check(rc == 1 and "404" in out, "no such account (%d): %s" % (rc, out))
+    rc, out = run("disable", "x")
+    e2e.check(rc == 2, "a bad id (%d): %s" % (rc, out))
+    rc, out = run("find", "c", token=None)
+    e2e.check(rc == 2 and "COD_ADMIN_TOKEN" in out, "no token (%d): %s" % (rc, out))
+    rc, out = run("find", "c", token=ORGANISER)
+    e2e.check(rc == 1 and "403" in out, "the organiser's token (%d): %s" % (rc, out))
+    e2e.log("cod-admin accounts find, disable, enable, revoke-sessions: ok")
 
 
 def test(args, work):
@@ -184,6 +275,8 @@ def test(args, work):
     e2e.check(st == 403 and body["error"] == "account_disabled", "a disabled account's session: %d %s" % (st, body))
     e2e.check("disabled by an admin" in server.log(), "no log line for the disabling")
     e2e.log("admins find and disable: ok")
+    if args.admin:
+        accounts_with_cod_admin(args, server)
 
     # A storm beyond the queue (1 worker, 2 waiting): some get 503 busy at
     # once, none hangs, the server stays healthy.

@@ -222,6 +222,56 @@ TEST_CASE("store: free-for-all and 2v2 are rated with OpenSkill's numbers") {
   });
 }
 
+TEST_CASE("store: a player's own games by account, and the active ladder") {
+  // The reads the players' pages use (docs/accounts.md, "Players' pages"):
+  // list_matches by a seat's account_id (0013) with each seat's account, and
+  // a ladder that leaves out disabled and deleted accounts.
+  for_each_store([](match_store& s) {
+    REQUIRE(s.accounts() != nullptr);
+    std::vector<std::int64_t> ids;
+    for (const char* name : {"ann", "bob", "cat"}) {
+      account_record a;
+      a.name = name;
+      a.created_ms = t0;
+      auto made = s.accounts()->create_account(a);
+      REQUIRE(made);
+      ids.push_back(made->account_id);
+    }
+    const match_result won{{0}, "fort_destroyed", t0 + 1000};
+    REQUIRE(play(s, rated_record("a1", "duel", {ids[0], ids[1]}), {0, 1}, won));
+    match_record later = rated_record("a2", "duel", {ids[2], ids[0]});
+    later.created_ms = t0 + 10;
+    later.rated = false;  // a casual game is one of the player's games too
+    REQUIRE(play(s, later, {0, 1}, {{0}, "concession", t0 + 2000}));
+    REQUIRE(play(s, rated_record("a3", "duel", {ids[1], ids[2]}), {0, 1}, won));
+
+    auto mine = read_ok(s.reader().list_matches({.account_id = ids[0]}));
+    REQUIRE(mine.size() == 2);
+    CHECK(mine[0].match_id == "a2");  // newest first
+    CHECK(mine[1].match_id == "a1");
+    CHECK(mine[0].accounts == std::vector<std::int64_t>{ids[2], ids[0]});
+    CHECK(mine[1].accounts == std::vector<std::int64_t>{ids[0], ids[1]});
+    CHECK(read_ok(s.reader().count_matches({.account_id = ids[0]})) == 2);
+    CHECK(read_ok(s.reader().list_matches({.account_id = ids[0], .limit = 1})).size() == 1);
+    CHECK(read_ok(s.reader().list_matches({.account_id = 999'999})).empty());
+    CHECK(read_ok(s.reader().list_matches({})).size() == 3);
+
+    // Ann disabled, bob deleted: the active ladder has cat alone.
+    CHECK(read_ok(s.reader().list_ladder({.ladder = "duel", .active_only = true})).size() == 3);
+    auto ann = read_ok(s.accounts()->account_by_id(ids[0]));
+    ann->disabled = true;
+    REQUIRE(s.accounts()->update_account(*ann));
+    auto bob = read_ok(s.accounts()->account_by_id(ids[1]));
+    bob->deleted = true;
+    bob->name = "deleted player " + std::to_string(ids[1]);
+    REQUIRE(s.accounts()->update_account(*bob));
+    const auto active = read_ok(s.reader().list_ladder({.ladder = "duel", .active_only = true}));
+    REQUIRE(active.size() == 1);
+    CHECK(active[0].account_id == ids[2]);
+    CHECK(read_ok(s.reader().list_ladder({.ladder = "duel"})).size() == 3);
+  });
+}
+
 TEST_CASE("ratings: check_rating_changes re-derives stored changes and finds an altered one") {
   memory_store s(memory_store::callbacks::run_inline);
   REQUIRE(play(s, rated_record("d1", "duel", {11, 12}), {0, 1}, {{1}, "concession", t0 + 100}));

@@ -288,6 +288,10 @@ std::vector<const stored_match*> memory_reader::filtered(const match_query& q) c
         std::none_of(sm.match.seats.begin(), sm.match.seats.end(),
                      [&](const seat_record& s) { return iequals(s.name, q.player); }))
       continue;
+    if (q.account_id != 0 &&
+        std::none_of(sm.match.seats.begin(), sm.match.seats.end(),
+                     [&](const seat_record& s) { return s.account_id == q.account_id; }))
+      continue;
     found.push_back(&sm);
   }
   return found;
@@ -317,7 +321,10 @@ result<std::vector<match_summary>> memory_reader::list_matches(const match_query
     s.format = sm.match.format;
     s.status = sm.finished() ? "finished" : "playing";
     s.created_ms = sm.match.created_ms;
-    for (const seat_record& seat : sm.match.seats) s.names.push_back(seat.name);
+    for (const seat_record& seat : sm.match.seats) {
+      s.names.push_back(seat.name);
+      s.accounts.push_back(seat.account_id);
+    }
     s.actions = static_cast<std::int64_t>(sm.actions.size());
     s.result = sm.result;
     out.push_back(std::move(s));
@@ -364,8 +371,15 @@ result<std::vector<rating_record>> memory_reader::load_ratings(std::int64_t acco
 result<std::vector<rating_record>> memory_reader::list_ladder(const ladder_query& q) {
   std::lock_guard lk(s_.mu_);
   std::vector<rating_record> all;
+  // The accounts have their own lock, never held while taking mu_.
+  auto inactive = [&](std::int64_t account_id) {
+    auto a = s_.accounts_->account_by_id(account_id);
+    return a && *a && ((*a)->disabled || (*a)->deleted);
+  };
   for (const auto& [key, r] : s_.ratings_)
-    if (r.ladder == q.ladder && !(q.established_only && provisional(r.ladder, r.r))) all.push_back(r);
+    if (r.ladder == q.ladder && !(q.established_only && provisional(r.ladder, r.r)) &&
+        !(q.active_only && inactive(r.account_id)))
+      all.push_back(r);
   std::sort(all.begin(), all.end(), [](const rating_record& a, const rating_record& b) {
     return a.display != b.display ? a.display > b.display : a.account_id < b.account_id;
   });

@@ -129,6 +129,9 @@ std::vector<rating_record> read_ladder(pg::conn& c, const ladder_query& q) {
   // ratings_ladder (ladder, display DESC, account_id) serves the order.
   const auto r = c.query(cat("SELECT ", rating_columns, " FROM ratings WHERE ladder = $1",
                              q.established_only ? " AND NOT (ladder = 'duel' AND deviation >= $4)" : "",
+                             q.active_only ? " AND account_id NOT IN (SELECT account_id FROM accounts WHERE "
+                                             "disabled = 1 OR deleted = 1)"
+                                           : "",
                              " ORDER BY display DESC, account_id LIMIT $2 OFFSET $3"),
                          p);
   std::vector<rating_record> out;

@@ -143,6 +143,8 @@ std::string filter_sql(const match_query& q, pg::params& p) {
     where += cat(" AND match_id IN (SELECT match_id FROM match_seats WHERE lower(name) = lower(",
                  param(std::string_view(q.player)), "::text))");
   if (!q.mode.empty()) where += cat(" AND mode = ", param(std::string_view(q.mode)));
+  if (q.account_id != 0)
+    where += cat(" AND match_id IN (SELECT match_id FROM match_seats WHERE account_id = ", param(q.account_id), ")");
   // winners is a JSON array of seats ("[1]"); NULL while playing.
   if (q.winner >= 0)
     where += cat(" AND status = 'finished' AND winners::jsonb @> to_jsonb(", param(q.winner), "::int)");
@@ -208,9 +210,12 @@ result<std::vector<match_summary>> pg_reader_impl::list_matches(const match_quer
       std::vector<match_summary> out;
       for (int i = 0; i < r.rows(); ++i) out.push_back(detail::summary_from_row(pg::row(r, i)));
       for (match_summary& m : out) {
-        const auto names =
-            c.query("SELECT name FROM match_seats WHERE match_id = $1 ORDER BY seat", pg::params().add(m.match_id));
-        for (int i = 0; i < names.rows(); ++i) m.names.push_back(names.text(i, 0));
+        const auto names = c.query("SELECT name, account_id FROM match_seats WHERE match_id = $1 ORDER BY seat",
+                                   pg::params().add(m.match_id));
+        for (int i = 0; i < names.rows(); ++i) {
+          m.names.push_back(names.text(i, 0));
+          m.accounts.push_back(names.is_null(i, 1) ? 0 : names.int64(i, 1));
+        }
       }
       return out;
     });

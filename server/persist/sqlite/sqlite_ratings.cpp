@@ -106,6 +106,9 @@ std::vector<rating_record> read_ladder(sql::db& d, const ladder_query& q) {
   // ratings_ladder (ladder, display DESC, account_id) serves the order.
   sql::stmt s(d, cat("SELECT ", rating_columns, " FROM ratings WHERE ladder = ?1",
                      q.established_only ? " AND NOT (ladder = 'duel' AND deviation >= ?4)" : "",
+                     q.active_only ? " AND account_id NOT IN (SELECT account_id FROM accounts WHERE disabled = 1 "
+                                     "OR deleted = 1)"
+                                   : "",
                      " ORDER BY display DESC, account_id LIMIT ?2 OFFSET ?3"));
   s.bind(1, q.ladder).bind(2, std::max(q.limit, 0)).bind(3, std::max(q.offset, 0));
   if (q.established_only) s.bind(4, ratings::glicko2_params{}.provisional_deviation);

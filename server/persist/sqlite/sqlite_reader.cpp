@@ -110,6 +110,8 @@ std::string filter_sql(const match_query& q) {
   if (!q.player.empty())
     where += " AND match_id IN (SELECT match_id FROM match_seats WHERE name = ?4 COLLATE NOCASE)";
   if (!q.mode.empty()) where += " AND mode = ?7";
+  if (q.account_id != 0)
+    where += " AND match_id IN (SELECT match_id FROM match_seats WHERE account_id = ?12)";
   // winners is a JSON array of seats ("[1]"); NULL while playing.
   if (q.winner >= 0)
     where += " AND status = 'finished' AND EXISTS (SELECT 1 FROM json_each(m.winners) WHERE value = ?8)";
@@ -129,6 +131,7 @@ void bind_filters(sql::stmt& s, const match_query& q) {
   if (q.winner >= 0) s.bind(8, q.winner);
   if (q.has_before) s.bind(9, q.before_created_ms).bind(10, q.before_match_id);
   if (!q.tournament.empty()) s.bind(11, q.tournament);
+  if (q.account_id != 0) s.bind(12, q.account_id);
 }
 
 }  // namespace
@@ -191,11 +194,14 @@ result<std::vector<match_summary>> sqlite_reader_impl::list_matches(const match_
       s.bind(5, std::max(q.limit, 0)).bind(6, std::max(q.offset, 0));
       std::vector<match_summary> out;
       while (s.step()) out.push_back(detail::summary_from_row(s));
-      sql::stmt names(*db_, "SELECT name FROM match_seats WHERE match_id = ?1 ORDER BY seat");
+      sql::stmt names(*db_, "SELECT name, account_id FROM match_seats WHERE match_id = ?1 ORDER BY seat");
       for (match_summary& m : out) {
         sql::reset_guard g(names);
         names.bind(1, m.match_id);
-        while (names.step()) m.names.push_back(names.text(0));
+        while (names.step()) {
+          m.names.push_back(names.text(0));
+          m.accounts.push_back(names.is_null(1) ? 0 : names.int64(1));
+        }
       }
       return out;
     });
