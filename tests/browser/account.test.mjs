@@ -8,10 +8,25 @@
 // on both pages; the profile and ladder pages. Screenshots to COD_ARTIFACTS.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { startServer, launchBrowser, artifact, gameInfo, screen, playTurnByClicking, settled } from "./lib.mjs";
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 let server;
 let browser;
+
+// axe-core (WCAG 2.1 A and AA, as a11y.test.mjs) on the page as it is: a
+// serious or critical violation fails.
+async function scan(page, where) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
+  const bad = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  assert.deepEqual(bad, [], `no serious or critical violation on ${where}`);
+}
 
 before(async () => {
   server = await startServer();
@@ -91,6 +106,7 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
   await ann.waitForFunction(() => /Wrong name or password/.test(document.querySelector("#account-error").textContent));
   assert.equal(await ann.textContent("#account-error"), "Wrong name or password.");
   await ann.screenshot({ path: artifact("account-wrong-password.png"), fullPage: true });
+  await scan(ann, "the lobby signed out, a refusal shown");
   await ann.fill("#account-password", annPassword);
   await ann.press("#account-password", "Enter");
   await ann.waitForSelector("#account-shown");
@@ -112,6 +128,7 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
   await guest.waitForFunction(() => Number(document.querySelector("#search-timer").dataset.seconds) >= 2, null, { timeout: 5000 });
   assert.match(await guest.textContent("#search-timer"), /^0:0[2-9]$/);
   await guest.screenshot({ path: artifact("account-searching.png"), fullPage: true });
+  await scan(guest, "the lobby signed in as a guest, searching");
   await guest.click("#cancel-search");
   await guest.waitForSelector("#find-game", { state: "visible" });
   const unq = await received(guest, "unqueued");
@@ -192,6 +209,7 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
     assert.match(await ann.textContent("#players-missing"), /No player named/);
   }
   await ann.screenshot({ path: artifact("account-profile.png"), fullPage: true });
+  await scan(ann, "the profile page");
   const ladderShown = () => ann.waitForFunction(() => !/Loading/.test(document.querySelector("#players-body").textContent) &&
     !!(document.querySelector("#ladder .pager") || document.querySelector("#players-missing")));
   await ann.evaluate(() => { window.location.hash = "#/ladder/duel"; });
@@ -206,6 +224,7 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
     assert.equal(await ann.textContent('.ladder-tabs a[aria-current="page"]'), "Free-for-all");
   }
   await ann.screenshot({ path: artifact("account-ladder.png"), fullPage: true });
+  await scan(ann, "the ladder page");
   await ann.click("#players-back");
   await ann.waitForFunction(() => document.body.dataset.screen === "lobby");
   assert.equal(await ann.isVisible("#play-panel"), true);
