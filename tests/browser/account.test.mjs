@@ -5,7 +5,8 @@
 // count and cancels (unqueued); both press Find a game (Duel, rated) and are
 // matched into one room, each ends a turn (a rated match needs every seat to
 // have played), one concedes, and the result dialog shows the rating change
-// on both pages; the profile and ladder pages. Screenshots to COD_ARTIFACTS.
+// on both pages; the profile and ladder pages; a session ended elsewhere
+// (bad_session at hello) is forgotten. Screenshots to COD_ARTIFACTS.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -228,6 +229,19 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
   await ann.click("#players-back");
   await ann.waitForFunction(() => document.body.dataset.screen === "lobby");
   assert.equal(await ann.isVisible("#play-panel"), true);
+
+  // A session ended elsewhere (here: logged out through the API): the next
+  // hello is refused with bad_session; the page forgets the token, says so
+  // and plays on unsigned.
+  const token = await ann.evaluate(() => window.codApp.account.token);
+  const out = await fetch(`${server.url}/api/logout`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: "{}" });
+  assert.equal(out.status, 200);
+  await ann.reload();
+  await ann.waitForSelector("#signin-form");
+  await ann.waitForFunction(() => /connected/.test(document.querySelector("#conn-state").textContent));
+  assert.equal(await ann.textContent("#account-info"), "Your sign-in has ended: you are signed out.");
+  assert.equal(await ann.evaluate(() => window.localStorage.getItem("cod.account")), null);
+  assert.equal(await ann.evaluate(() => !!window.codApp.conn.welcome && !window.codApp.conn.welcome.account), true);
 
   assert.deepEqual(ann.jsErrors || [], []);
   assert.deepEqual(guest.jsErrors || [], []);
