@@ -2,12 +2,15 @@
 // league screen (a mutation league followed with its token); reconnects
 // (and resumes its seat with the token kept in localStorage) after a lost
 // connection or a page reload. Every refusal from the server is shown in words.
+// Accounts and Play (the queue) sit on top of the lobby (account.js); the
+// players' pages (profile, ladder) are players.js, loaded on first use.
 import { Connection, socketUrl, seatStore, watchStore, leagueStore } from "./protocol.js";
+import { AccountPanel, PlayPanel, accountStore, api } from "./account.js";
 import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel } from "./lobby.js";
 import { GameScreen } from "./game.js";
 import { DraftScreen } from "./draft.js";
-import { errorWords, LEAGUE_WORDS, HOW_TO_PLAY_OPEN } from "./words.js";
+import { errorWords, accountErrorWords, LEAGUE_WORDS, HOW_TO_PLAY_OPEN, ACCOUNT_WORDS, RATING_WORDS, ratingWords } from "./words.js";
 import { h, clear } from "./dom.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -18,7 +21,13 @@ const app = {
   lobby: null,
   game: null,
   draft: null,
-  room: null, // {id, role: "player" | "spectator", seat, league}
+  room: null, // {id, role: "player" | "spectator", seat, league, mode, rated (a rated queue game)}
+  // The signed-in account ({token, name, guest}, accountStore), or null.
+  account: accountStore.get(),
+  accountPanel: null,
+  play: null,
+  search: null, // queued: {mode, rated, ticket}
+  players: null, // the players' pages (players.js), once opened
   // The mutation league this page follows: {token, id, screen}; its pushes
   // keep coming while the player sits in a duel room.
   league: null,
@@ -78,6 +87,7 @@ function dropRoom() {
 
 function showLobby() {
   dropRoom();
+  hidePlayers();
   $("#league").hidden = true;
   $("#lobby").hidden = false;
   document.body.dataset.screen = "lobby";
@@ -89,6 +99,7 @@ function showLobby() {
 // The league screen (a followed league), after its duel or instead of the lobby.
 function showLeague() {
   dropRoom();
+  hidePlayers();
   window.clearInterval(app.lobbyTimer);
   $("#lobby").hidden = true;
   $("#league").hidden = false;
@@ -104,6 +115,10 @@ function showHome() {
 function enterRoom(room) {
   app.room = room;
   window.clearInterval(app.lobbyTimer);
+  // Entering a room ends a search (the server withdraws it too).
+  if (app.search) stopSearch("entered_room");
+  hidePlayers();
+  if (routeOf(window.location.hash)) window.history.replaceState(null, "", window.location.pathname + window.location.search);
   $("#lobby").hidden = true;
   $("#league").hidden = true;
   const gameRoot = $("#game");
@@ -118,10 +133,18 @@ function enterRoom(room) {
     backLabel: room.league ? LEAGUE_WORDS.backToLeague : undefined,
     afterRender: (g) => { if (app.coach && app.coach.room === room.id) app.coach.update(g); },
     // A solo or co-op game this page created: another one like it, at once.
+    // A game from the queue: search again, the same way.
     playAgain: {
-      available: () => !!app.lastCreate && app.lastCreate.room === room.id &&
-        (app.lastCreate.req.mode === "solo" || app.lastCreate.req.mode === "coop"),
+      available: () => (!!app.lastCreate && app.lastCreate.room === room.id &&
+        (app.lastCreate.req.mode === "solo" || app.lastCreate.req.mode === "coop")) ||
+        (!!app.lastQueue && app.lastQueue.room === room.id && !!app.account),
       run: async () => {
+        if (app.lastQueue && app.lastQueue.room === room.id) {
+          const q = app.lastQueue.req;
+          await leave();
+          await findGame(q);
+          return;
+        }
         const req = app.lastCreate.req;
         await leave();
         await createRoom(req);
@@ -246,7 +269,7 @@ async function join(room) {
   try {
     await connectFor(room.room);
     const j = await app.conn.request("join", { room: room.room, ...fields });
-    seatStore.set({ room: j.room, seat: j.seat, token: j.token, name: fields.name });
+    seatStore.set({ room: j.room, seat: j.seat, token: j.token, name: fields.name || (app.account && app.account.name) });
     watchStore.clear();
     enterRoom({ id: j.room, role: "player", seat: j.seat });
   } catch (e) {
@@ -311,7 +334,7 @@ async function resume(saved) {
   try {
     await connectFor(saved.room);
     const j = await app.conn.request("resume", { room: saved.room, token: saved.token });
-    enterRoom({ id: j.room, role: "player", seat: j.seat, league: saved.league });
+    enterRoom({ id: j.room, role: "player", seat: j.seat, league: saved.league, mode: saved.mode, rated: saved.rated });
     return true;
   } catch (e) {
     if (e.code === "bad_token" || e.code === "room_not_found") {
@@ -381,6 +404,7 @@ function onUpdate(msg) {
 async function onMatchOver(msg) {
   if (!app.game || !app.room || msg.room !== app.room.id) return;
   app.game.matchOver(msg);
+  if (app.room.rated && app.room.role === "player") showRatingChange(app.room);
   // The seed commitment (docs/protocol.md): sha256(seed) must be the seed_hash
   // published before the match.
   if (!app.seedHash) return app.game.setSeedCheck(`Seed ${msg.seed}.`);
@@ -542,6 +566,227 @@ async function startCoach(room) {
   }
 }
 
+// ---- accounts (docs/accounts.md) ----
+
+// The account the connection signed in as, or why it could not: a session
+// that ended (bad_session) or a disabled account is forgotten; a busy
+// server keeps it for the next hello.
+function signedInAs(conn) {
+  const refused = conn.accountRefused;
+  if (refused && (refused.code === "bad_session" || refused.code === "account_disabled")) {
+    accountStore.clear();
+    setAccount(null);
+    if (app.accountPanel) app.accountPanel.setInfo(refused.code === "bad_session" ? ACCOUNT_WORDS.sessionEnded : ACCOUNT_WORDS.disabled);
+    return;
+  }
+  const a = conn.welcome && conn.welcome.account;
+  if (a && app.account && conn.accountToken === app.account.token) {
+    // The server's word for the name (a guest claimed elsewhere keeps its id).
+    if (a.name !== app.account.name || !!a.guest !== !!app.account.guest) {
+      const next = { token: app.account.token, name: a.name, guest: !!a.guest };
+      accountStore.set(next);
+      setAccount(next);
+    }
+  }
+}
+
+function setAccount(account) {
+  app.account = account;
+  if (app.accountPanel) app.accountPanel.setAccount(account);
+  if (app.play) app.play.setAccount(account);
+  if (app.lobby) app.lobby.setAccount(account);
+}
+
+// A new lobby connection, to say hello as the account now held (a
+// connection keeps the account it said hello with).
+async function renewConnection() {
+  const old = app.conn;
+  try {
+    await connect(false, null);
+  } finally {
+    if (old && old !== app.conn) old.close();
+  }
+}
+
+async function signedIn(r) {
+  const account = { token: r.session.token, name: r.account.name, guest: !!r.account.guest };
+  accountStore.set(account);
+  setAccount(account);
+  await renewConnection();
+}
+
+const accountActions = {
+  signIn: async (name, password) => signedIn(await api("POST", "/api/login", { body: { name, password } })),
+  signUp: async (name, password) => signedIn(await api("POST", "/api/register", { body: { name, password } })),
+  guest: async () => signedIn(await api("POST", "/api/guest")),
+  claim: async (name, password) => {
+    const r = await api("POST", "/api/claim", { token: app.account.token, body: { name, password } });
+    const account = { token: app.account.token, name: r.account.name, guest: !!r.account.guest };
+    accountStore.set(account);
+    setAccount(account);
+    app.accountPanel.setInfo(ACCOUNT_WORDS.claimed(account.name));
+    await renewConnection();
+  },
+  signOut: async () => {
+    const token = app.account && app.account.token;
+    if (app.search) await cancelSearch();
+    try {
+      if (token) await api("POST", "/api/logout", { token });
+    } catch (e) {
+      // Ended already (not_signed_in), or the server is away: this browser forgets it anyway.
+      if (e.code !== "not_signed_in" && e.status !== 0) console.warn("logout:", e.message);
+    }
+    accountStore.clear();
+    setAccount(null);
+    await renewConnection();
+  },
+};
+
+// ---- Play: the queue (docs/protocol.md "The queue") ----
+
+async function findGame({ mode, rated, deck }) {
+  hideError();
+  app.play.setNote("");
+  try {
+    // Not signed in: Play makes a guest first (one click to a search).
+    if (!app.account) await accountActions.guest();
+  } catch (e) {
+    app.accountPanel.setError(accountErrorWordsOf(e));
+    app.play.setNote(accountErrorWordsOf(e));
+    return;
+  }
+  try {
+    if (!app.conn || app.conn.closed) await renewConnection();
+    const r = await app.conn.request("queue", { mode, format: "preconstructed", rated, deck: { preconstructed: deck } });
+    app.search = { mode: r.mode, rated: r.rated, ticket: r.ticket, req: { mode, rated, deck } };
+    app.play.searching({ mode: r.mode, searching: r.searching });
+  } catch (e) {
+    app.play.setNote(errorWords(e));
+  }
+}
+
+async function cancelSearch() {
+  if (!app.search) return;
+  try {
+    await app.conn.request("unqueue", {});
+    stopSearch("unqueued");
+  } catch (e) {
+    // not_queued: matched or withdrawn meanwhile (its push says so).
+    if (e.code === "not_queued" || e.code === "connection_lost") stopSearch(null);
+    else app.play.setNote(errorWords(e));
+  }
+}
+
+function stopSearch(reason) {
+  app.search = null;
+  if (app.play) app.play.stopped(reason);
+}
+
+// Pushed: the server withdrew tickets (another pool matched, this
+// connection entered a room, the server is stopping).
+function onUnqueued(msg) {
+  if (!app.search) return;
+  if (msg.reason === "matched") return; // matched follows (or came first)
+  if (msg.tickets && app.search.ticket !== undefined && !msg.tickets.includes(app.search.ticket)) return;
+  stopSearch(msg.reason);
+}
+
+// Pushed: a table was found and the seat taken for us; joined and state follow.
+function onMatched(msg) {
+  if (app.search) app.lastQueue = { room: msg.room, req: app.search.req };
+  stopSearch(null);
+  hideError();
+  seatStore.set({ room: msg.room, seat: msg.seat, token: msg.token, name: app.account ? app.account.name : "", mode: msg.mode, rated: !!msg.rated });
+  watchStore.clear();
+  enterRoom({ id: msg.room, role: "player", seat: msg.seat, mode: msg.mode, rated: !!msg.rated });
+}
+
+function accountErrorWordsOf(e) {
+  return e && e.name === "ApiError" ? accountErrorWords(e) : errorWords(e);
+}
+
+// The rating change of a rated game, on the result dialog: the player's
+// page (GET /api/players/{name}) has the change once the match's end is
+// stored; the entry whose match id is this room's ("ROOM-xxxxxxxx"). A
+// server without that route (404) shows nothing.
+async function showRatingChange(room) {
+  const name = app.account && app.account.name;
+  const game = app.game;
+  if (!name || !game) return;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    if (attempt) await new Promise((r) => window.setTimeout(r, 300 * attempt));
+    if (app.game !== game) return;
+    let r;
+    try {
+      r = await api("GET", `/api/players/${encodeURIComponent(name)}`);
+    } catch (e) {
+      if (e.status === 404) return;
+      continue;
+    }
+    const entry = ratingEntry(r, room);
+    if (!entry) continue;
+    const ladder = entry.ladder || room.mode;
+    const rating = (r.ratings || []).find((x) => x.ladder === ladder);
+    const text = RATING_WORDS.change(ladder, ratingWords(entry.after, entry.delta, !!(rating && rating.provisional)));
+    if (app.game === game) game.setRating(text);
+    return;
+  }
+}
+
+function roomOfMatch(id) {
+  const dash = id.lastIndexOf("-");
+  return dash < 0 ? id : id.slice(0, dash);
+}
+
+function ratingEntry(r, room) {
+  const history = Array.isArray(r.history) ? r.history : [];
+  const mine = history.find((e) => typeof e.match_id === "string" && roomOfMatch(e.match_id) === room.id);
+  if (mine) return mine;
+  // No match ids to go by: the newest change on the game's ladder.
+  if (history.length && history.every((e) => typeof e.match_id !== "string")) {
+    return history.filter((e) => !e.ladder || e.ladder === room.mode).sort((a, b) => (b.ended_ms || 0) - (a.ended_ms || 0))[0] || null;
+  }
+  return null;
+}
+
+// ---- the players' pages: #/players/NAME, #/ladder/LADDER ----
+
+function routeOf(hash) {
+  return /^#\/(players\/.|ladder)/.test(hash || "") ? hash : null;
+}
+
+function hidePlayers() {
+  const el = $("#players");
+  if (el) el.hidden = true;
+}
+
+async function showPlayers(hash) {
+  let mod;
+  try {
+    mod = await import("./players.js");
+  } catch (e) {
+    showError(`The players' pages could not be loaded: ${e.message}`, "players");
+    return;
+  }
+  if (app.room || window.location.hash !== hash) return;
+  const route = mod.routeOf(hash);
+  if (!route) return;
+  window.clearInterval(app.lobbyTimer);
+  $("#lobby").hidden = true;
+  $("#league").hidden = true;
+  $("#players").hidden = false;
+  document.body.dataset.screen = "players";
+  if (!app.players) app.players = new mod.PlayersScreen($("#players"), { back: () => { window.location.hash = "#/"; } });
+  await app.players.show(route);
+}
+
+function onHashChange() {
+  if (app.room) return; // a room's screen stays; the pages open from the lobby
+  const hash = window.location.hash;
+  if (routeOf(hash)) showPlayers(hash);
+  else if (document.body.dataset.screen === "players") showHome();
+}
+
 // ---- the connection ----
 
 // `quiet`: a reconnect says "connected" only once the seat or room is back.
@@ -549,6 +794,7 @@ async function startCoach(room) {
 // lobby (/ws); see connectFor.
 async function connect(quiet = false, room = null) {
   const conn = new Connection(socketUrl(window.location, room), room);
+  conn.accountToken = app.account ? app.account.token : null;
   app.conn = conn;
   conn.on("state", onState);
   conn.on("draft", onDraft);
@@ -560,13 +806,18 @@ async function connect(quiet = false, room = null) {
   conn.on("league", onLeague);
   conn.on("error", (m) => showRefusal(m));
   conn.on("notice", onNotice);
+  conn.on("matched", onMatched);
+  conn.on("unqueued", onUnqueued);
   conn.on("close", (ev) => {
     if (app.closing || conn !== app.conn) return;
+    // The server drops a closed connection's tickets.
+    if (app.search) stopSearch("connection_lost");
     setConnState(!navigator.onLine ? "offline: reconnecting when the network is back..."
       : ev.silent ? "no answer from the server: reconnecting..." : "disconnected: reconnecting...", false);
     scheduleReconnect();
   });
   const welcome = await conn.open();
+  signedInAs(conn);
   app.reconnectDelay = 500;
   app.serverName = welcome.server;
   setConnState(quiet ? "reconnected: taking your place back..." : `connected to ${welcome.server}`, true);
@@ -659,6 +910,12 @@ async function main() {
     refresh: () => refreshRooms(),
     league: () => openLeague(),
   });
+  // Play and the account on top of the lobby.
+  app.play = new PlayPanel(app.cat, { find: (q) => findGame(q), cancel: () => cancelSearch() });
+  app.accountPanel = new AccountPanel(accountActions);
+  $("#lobby").prepend(app.play.el, app.accountPanel.el);
+  setAccount(app.account);
+  window.addEventListener("hashchange", onHashChange);
   try {
     await connect(false, savedRoom());
   } catch {
@@ -688,6 +945,7 @@ async function start() {
   const watched = watchStore.get();
   if (watched && (await spectate({ room: watched.room }))) return;
   showLobby();
+  if (routeOf(window.location.hash)) showPlayers(window.location.hash);
 }
 
 main();

@@ -99,6 +99,7 @@ export class GameScreen {
     this.resultEl = h("div#result", { role: "dialog", "aria-modal": "false", "aria-labelledby": "result-title", hidden: true });
     this.resultClosed = false;
     this.seedCheckText = null;
+    this.ratingText = null; // a rated game's rating change (app.js)
     // Scrolls: focusable, so the keyboard scrolls it too (WCAG 2.1.1).
     this.logEl = h("ol#log", { tabindex: "0", "aria-label": "What happened" });
     // On a phone the log is a drawer this button opens and closes (on a
@@ -405,6 +406,7 @@ export class GameScreen {
       h("h2#result-title", {}, headline),
       h("p", {}, outcome === "watched" ? `${why[0].toUpperCase()}${why.slice(1)}.` : `${winners} won: ${why}.`),
       h("p", {}, `${this.view.turn ? `Turn ${this.view.turn}, round ${this.view.round}` : ""}; ${this.seq} actions.`),
+      this.ratingText ? h("p#result-rating.rating", {}, this.ratingText) : null,
       h("p.seed", {}, seed),
       h("div.buttons", {}, ...buttons));
   }
@@ -413,6 +415,16 @@ export class GameScreen {
     this.resultClosed = true;
     this.resultEl.hidden = true;
     this.endTurnBtn.focus();
+  }
+
+  // A rated game's new rating and its change, on the result dialog (kept
+  // for later renders, like the seed check).
+  setRating(text) {
+    this.ratingText = text;
+    if (!this.over || !this.view) return;
+    const focus = this._focusKey();
+    this._renderOver();
+    this._restoreFocus(focus);
   }
 
   // The seed check's outcome: kept, so that a later render (a seat leaving)

@@ -69,6 +69,7 @@ export class Lobby {
     this.cat = catalogue;
     this.actions = actions;
     this.rooms = [];
+    this.account = null;
     this._build();
     this._renderDeckPreview();
   }
@@ -216,12 +217,22 @@ export class Lobby {
     return token;
   }
 
-  // The join request's player fields; throws an Error with words when incomplete.
+  // Signed in (docs/protocol.md "Playing signed in"): a join takes the
+  // account's name, so the name field shows it and cannot be changed.
+  setAccount(account) {
+    this.account = account;
+    this.nameInput.readOnly = !!account;
+    this.nameInput.value = account ? account.name : window.localStorage.getItem(NAME_KEY) || "";
+    this.nameInput.title = account ? "Your account's name (sign out to play under another)" : "";
+  }
+
+  // The join request's player fields; throws an Error with words when
+  // incomplete. Signed in, no name: the server takes the account's.
   playerFields(room) {
-    const name = this.nameInput.value.trim();
+    const name = this.account ? this.account.name : this.nameInput.value.trim();
     if (!name) throw new Error("Enter your name first.");
-    window.localStorage.setItem(NAME_KEY, name);
-    const fields = { name };
+    if (!this.account) window.localStorage.setItem(NAME_KEY, name);
+    const fields = this.account ? {} : { name };
     if (room && drafted(room.format)) {
       // no deck: the draft deals it
     } else if (this.deckKind.value === "cards") {

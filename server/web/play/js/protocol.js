@@ -60,6 +60,8 @@ export class Connection {
     this.pending = new Map(); // id -> {resolve, reject, type}
     this.listeners = new Map(); // type -> [fn]
     this.welcome = null;
+    this.accountToken = null; // a session token: hello signs the connection in
+    this.accountRefused = null; // the ServerError that refused it
     this.closed = true;
     this.heartbeat = heartbeat;
     this.lastReceived = 0;
@@ -82,7 +84,7 @@ export class Connection {
       ws.onopen = () => {
         opened = true;
         this.closed = false;
-        this.request("hello", { version: PROTOCOL_VERSION, client: CLIENT_NAME, legal_actions: true }).then((w) => {
+        this._hello().then((w) => {
           this.welcome = w;
           resolve(w);
         }, reject);
@@ -97,6 +99,24 @@ export class Connection {
       this.lastReceived = Date.now();
       this.timer = setInterval(() => this._beat(), this.heartbeat.tickMs);
     });
+  }
+
+  // hello, signed in with `accountToken` when there is one (docs/protocol.md
+  // "Playing signed in"). A refused token (bad_session: signed out, revoked,
+  // expired; account_disabled; server_busy) leaves the hello untaken: the
+  // connection says hello again without it and plays unsigned;
+  // `accountRefused` keeps the refusal for the page to act on.
+  async _hello() {
+    const fields = { version: PROTOCOL_VERSION, client: CLIENT_NAME, legal_actions: true };
+    if (this.accountToken) {
+      try {
+        return await this.request("hello", { ...fields, account_token: this.accountToken });
+      } catch (e) {
+        if (!(e instanceof ServerError)) throw e;
+        this.accountRefused = e;
+      }
+    }
+    return this.request("hello", fields);
   }
 
   close() {

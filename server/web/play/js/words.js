@@ -60,6 +60,13 @@ const ERROR_WORDS = {
   unknown_field: "The request has a field the server does not know.",
   bad_field_type: "A field has the wrong type.",
   bad_field_value: "A field has an impossible value.",
+  // Accounts and the queue (docs/protocol.md "The queue", "Playing signed in").
+  not_signed_in: "Sign in (or play as a guest) to find a game.",
+  already_queued: "You are already searching for that kind of game.",
+  not_queued: "You are not searching for a game.",
+  bad_session: "Your sign-in has ended: sign in again.",
+  account_disabled: "This account is disabled.",
+  account_seated: "Your account already has a seat in that room.",
   // The client's own.
   connection_lost: "The connection to the server was lost.",
 };
@@ -432,4 +439,127 @@ export const MOTION_WORDS = {
   prevented: "prevented",
   tags: { new: "new", hit: "hit", moved: "moved" },
   tagTitle: "changed since your last action",
+};
+
+// Accounts (docs/accounts.md) and Play (the queue, docs/protocol.md "The
+// queue"): the lobby's account and Play panels, the profile and ladder pages.
+const API_ERRORS = {
+  name_taken: "That name is taken: choose another.",
+  invalid_name: "That name cannot be used: at most 32 characters, no spaces at its ends, and not starting with “guest-”.",
+  invalid_password: "A password is 8 to 128 characters long.",
+  common_password: "That password is one of the most common ones: choose another.",
+  invalid_credentials: "Wrong name or password.",
+  not_signed_in: "You are not signed in (any more): sign in again.",
+  account_disabled: "This account is disabled.",
+  not_a_guest: "This account already has a name and password.",
+  busy: "The server is busy: try again in a moment.",
+  io_error: "The server could not read or write its accounts: try again later.",
+  network: "The server could not be reached.",
+};
+
+function waitWords(seconds) {
+  const s = Math.max(1, Math.round(Number(seconds) || 0));
+  if (s < 90) return `${s} second${s === 1 ? "" : "s"}`;
+  const m = Math.ceil(s / 60);
+  return `${m} minute${m === 1 ? "" : "s"}`;
+}
+
+// A refusal of the account API ({status, code, message, retry_after}) in words.
+export function accountErrorWords(err) {
+  if (err && err.code === "too_many_attempts")
+    return `Too many tries: wait ${waitWords(err.retry_after)} before trying again.`;
+  return (err && API_ERRORS[err.code]) || `The server refused that${err && err.message ? `: ${err.message}` : "."}`;
+}
+
+export const MODE_WORDS = { duel: "Duel", ffa: "Free-for-all", "2v2": "2 vs 2" };
+export const LADDER_WORDS = { duel: "Duel", ffa: "Free-for-all", "2v2": "2 vs 2" };
+
+// m:ss
+export function clockWords(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// A rating and its change: "1662 (+162)", "1500? (+0)" while provisional.
+export function ratingWords(rating, delta = null, provisional = false) {
+  const r = `${Math.round(rating)}${provisional ? "?" : ""}`;
+  if (delta === null || delta === undefined) return r;
+  const d = Math.round(delta);
+  return `${r} (${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)})`;
+}
+
+export const ACCOUNT_WORDS = {
+  title: "Your account",
+  signedOutHelp: "Sign in to keep your name, your games and your rating. Or play without an account: the lobby below works as always.",
+  name: "Name",
+  password: "Password",
+  signIn: "Sign in",
+  signUp: "Sign up",
+  guest: "Play as guest",
+  signOut: "Sign out",
+  profile: "My profile",
+  signedInAs: "Signed in as",
+  guestNote: (name) => `You play as a guest (${name}). Choose a name and password to keep this account, its games and its rating:`,
+  claim: "Keep this account",
+  claimed: (name) => `This account is now ${name}.`,
+  working: "One moment...",
+  missing: "Enter a name and a password.",
+  sessionEnded: "Your sign-in has ended: you are signed out.",
+  disabled: "This account is disabled: you are signed out.",
+  signedInElsewhere: "Signed in: take your seat again by reloading.",
+};
+
+export const QUEUE_WORDS = {
+  title: "Play",
+  help: "Find a game against other players, matched by rating.",
+  helpSignedOut: "Find a game against other players in one click: play as a guest, or sign in below to keep your name.",
+  mode: "Mode",
+  modes: { duel: "Duel (2 players)", ffa: "Free-for-all (4 players)", "2v2": "2 vs 2 (teams)" },
+  rated: "Rated (counts for the ladder)",
+  deck: "Deck",
+  find: "Find a game",
+  findAsGuest: "Play as guest",
+  cancel: "Cancel",
+  searching: (mode) => `Searching for ${mode === "duel" ? "a duel" : mode === "ffa" ? "a free-for-all" : "a 2 vs 2"}…`,
+  players: (n) => `${n} searching in this pool.`,
+  stopped: {
+    unqueued: "Search cancelled.",
+    entered_room: "Search stopped: you entered a room.",
+    shutting_down: "Search stopped: the server is shutting down. Try again in a moment.",
+    connection_lost: "Search stopped: the connection was lost. Search again.",
+  },
+  alone: "Alone? Open this page in a second browser tab (or a private window) and find a game there too, or play against the AI below.",
+  ladder: "Ladder",
+};
+
+export const PLAYERS_WORDS = {
+  back: "Back to the lobby",
+  ladderTitle: "Ladder",
+  ladderHelp: "Players ranked by rating; a provisional rating (still uncertain) is not ranked yet.",
+  profileTitle: (name) => `Player ${name}`,
+  guest: "(a guest)",
+  ratings: "Ratings",
+  noRatings: "No rated games yet.",
+  matches: "Recent matches",
+  noMatches: "No matches yet.",
+  history: "Rating history",
+  noHistory: "No rating changes yet.",
+  noPlayer: (name) => `No player named ${name} (or this server does not show players' pages yet).`,
+  noLadder: "This server does not show its ladder yet.",
+  empty: "Nobody is ranked on this ladder yet.",
+  failed: "The page could not be loaded: try again.",
+  loading: "Loading...",
+  prev: "Previous page",
+  next: "Next page",
+  provisionalNote: "? a provisional rating: it moves fast until a few more games are played.",
+  results: { win: "won", won: "won", loss: "lost", lost: "lost", draw: "draw" },
+  cols: {
+    rank: "Rank", name: "Player", rating: "Rating", games: "Games", record: "Won–lost", ladder: "Ladder",
+    when: "When", mode: "Mode", result: "Result", change: "Change", before: "Before", after: "After",
+  },
+};
+
+// The result dialog of a rated game.
+export const RATING_WORDS = {
+  change: (ladder, text) => `Rating ${text} on the ${LADDER_WORDS[ladder] || ladder} ladder`,
 };
