@@ -69,7 +69,7 @@ void usage(std::FILE* to) {
                "The database is opened read-only. Exit status: 0 ok, 1 failure (no such match, failed\n"
                "verification, divergent log), 2 usage error.\n"
                "\n"
-               "usage: cod-admin --url http://HOST:PORT [--token TOKEN] accounts COMMAND [--json]\n"
+               "usage: cod-admin --url http[s]://HOST:PORT [--token TOKEN] accounts COMMAND [--json]\n"
                "Player accounts, through the running server's admin API (its admin token: --token, or\n"
                "better the environment's COD_ADMIN_TOKEN, which no process listing shows):\n"
                "  accounts find [PREFIX] [--limit N]   accounts whose name starts with PREFIX (any case):\n"

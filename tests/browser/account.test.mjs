@@ -60,13 +60,6 @@ async function recordReceived(page) {
 
 const received = (page, type) => page.evaluate((t) => window.__received.filter((m) => m.type === t), type);
 
-// Whether the server has the players' route yet (being built beside this
-// client): the rating assertions are made only when it answers.
-async function playersRoute(name) {
-  const r = await fetch(`${server.url}/api/players/${encodeURIComponent(name)}`);
-  return r.status;
-}
-
 test("sign up, a wrong password, sign out; Play as guest, the search timer, cancel; a rated duel from the queue and its rating change", async () => {
   const started = Date.now();
   const annName = `Ann${Date.now() % 100000}`;
@@ -181,19 +174,12 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
   assert.equal(await guest.$eval("#result", (e) => e.dataset.outcome), "won");
 
   // ---- The rating change on the result dialog ----
-  const route = await playersRoute(annName);
-  console.log(`GET /api/players/NAME answers ${route}${route === 200 ? "" : ": the rating change is not asserted"}`);
-  if (route === 200) {
-    for (const p of pages) {
-      await p.waitForSelector("#result-rating", { timeout: 8000 });
-      assert.match(await p.textContent("#result-rating"), /^Rating \d+\?? \([+−±]\d+\) on the Duel ladder$/);
-    }
-    assert.match(await ann.textContent("#result-rating"), /\(−\d+\)/, "the loser goes down");
-    assert.match(await guest.textContent("#result-rating"), /\(\+\d+\)/, "the winner goes up");
-  } else {
-    await ann.waitForTimeout(1500);
-    for (const p of pages) assert.equal(await p.$("#result-rating"), null, "nothing shown without the route");
+  for (const p of pages) {
+    await p.waitForSelector("#result-rating", { timeout: 8000 });
+    assert.match(await p.textContent("#result-rating"), /^Rating \d+\?? \([+−±]\d+\) on the Duel ladder$/);
   }
+  assert.match(await ann.textContent("#result-rating"), /\(−\d+\)/, "the loser goes down");
+  assert.match(await guest.textContent("#result-rating"), /\(\+\d+\)/, "the winner goes up");
   await ann.screenshot({ path: artifact("account-result-ann.png"), fullPage: true });
   await guest.screenshot({ path: artifact("account-result-guest.png"), fullPage: true });
 
@@ -202,28 +188,21 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
   await ann.waitForFunction(() => document.body.dataset.screen === "lobby");
   await ann.click("#my-profile");
   await ann.waitForFunction(() => document.body.dataset.screen === "players" && !/Loading/.test(document.querySelector("#players-body").textContent));
-  if (route === 200) {
-    assert.match(await ann.textContent("#profile-title"), new RegExp(annName));
-    assert.equal(await ann.locator('#profile tr[data-ladder="duel"]').count(), 1);
-    assert.ok((await ann.locator("#profile tr[data-match]").count()) >= 1);
-  } else {
-    assert.match(await ann.textContent("#players-missing"), /No player named/);
-  }
+  assert.match(await ann.textContent("#profile-title"), new RegExp(annName));
+  assert.equal(await ann.locator('#profile tr[data-ladder="duel"]').count(), 1);
+  assert.ok((await ann.locator("#profile tr[data-match]").count()) >= 1);
   await ann.screenshot({ path: artifact("account-profile.png"), fullPage: true });
   await scan(ann, "the profile page");
   const ladderShown = () => ann.waitForFunction(() => !/Loading/.test(document.querySelector("#players-body").textContent) &&
     !!(document.querySelector("#ladder .pager") || document.querySelector("#players-missing")));
   await ann.evaluate(() => { window.location.hash = "#/ladder/duel"; });
   await ladderShown();
-  if (await ann.$("#players-missing")) {
-    assert.match(await ann.textContent("#players-missing"), /ladder/);
-  } else {
-    assert.equal(await ann.textContent('.ladder-tabs a[aria-current="page"]'), "Duel");
-    await ann.click('.ladder-tabs a[data-ladder="ffa"]');
-    await ann.waitForFunction(() => /Free-for-all/.test(document.querySelector("#players-body h2").textContent));
-    await ladderShown();
-    assert.equal(await ann.textContent('.ladder-tabs a[aria-current="page"]'), "Free-for-all");
-  }
+  assert.equal(await ann.$("#players-missing"), null, "the ladder route answers");
+  assert.equal(await ann.textContent('.ladder-tabs a[aria-current="page"]'), "Duel");
+  await ann.click('.ladder-tabs a[data-ladder="ffa"]');
+  await ann.waitForFunction(() => /Free-for-all/.test(document.querySelector("#players-body h2").textContent));
+  await ladderShown();
+  assert.equal(await ann.textContent('.ladder-tabs a[aria-current="page"]'), "Free-for-all");
   await ann.screenshot({ path: artifact("account-ladder.png"), fullPage: true });
   await scan(ann, "the ladder page");
   await ann.click("#players-back");

@@ -1,25 +1,20 @@
 #include "admin_cli/admin_http.hpp"
 
+#include <charconv>
 #include <chrono>
+#include <cstdint>
+#include <string_view>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http.hpp>
+#include "bot/http_call.hpp"
 
 namespace cod::admin_tool {
 
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-
 namespace {
 
-// "http://HOST:PORT[/]" -> host, port; false when it is not that.
-bool split_url(std::string url, std::string& host, std::string& port) {
-  constexpr std::string_view scheme = "http://";
+// "http[s]://HOST:PORT[/]" -> host, port, TLS; false when it is not that.
+bool split_url(std::string url, std::string& host, std::string& port, bool& tls) {
+  tls = url.rfind("https://", 0) == 0;
+  const std::string_view scheme = tls ? "https://" : "http://";
   if (url.compare(0, scheme.size(), scheme) != 0) return false;
   url.erase(0, scheme.size());
   if (!url.empty() && url.back() == '/') url.pop_back();
@@ -32,7 +27,7 @@ bool split_url(std::string url, std::string& host, std::string& port) {
     port = url.substr(end + 2);
   } else if (colon == std::string::npos) {
     host = url;
-    port = "80";
+    port = tls ? "443" : "80";
   } else {
     host = url.substr(0, colon);
     port = url.substr(colon + 1);
@@ -46,37 +41,24 @@ http_answer admin_request(const std::string& url, const std::string& token, cons
                           const std::string& target, int timeout_s) {
   http_answer out;
   std::string host, port;
-  if (!split_url(url, host, port)) {
-    out.error = "--url is http://HOST:PORT (plain HTTP; the server's own listener), not '" + url + "'";
+  bool tls = false;
+  if (!split_url(url, host, port, tls)) {
+    out.error = "--url is http://HOST:PORT or https://HOST:PORT, not '" + url + "'";
     return out;
   }
-  try {
-    net::io_context ioc;
-    net::ip::tcp::resolver resolver(ioc);
-    beast::tcp_stream stream(ioc);
-    stream.expires_after(std::chrono::seconds(timeout_s));
-    stream.connect(resolver.resolve(host, port));
-    http::request<http::string_body> req{http::string_to_verb(method), target, 11};
-    req.set(http::field::host, host);
-    req.set(http::field::user_agent, "cod-admin");
-    req.set(http::field::authorization, "Bearer " + token);
-    if (method == "POST") {
-      // The admin API's POST bodies are JSON objects; these commands send none.
-      req.set(http::field::content_type, "application/json");
-      req.body() = "{}";
-    }
-    req.prepare_payload();
-    http::write(stream, req);
-    beast::flat_buffer buf;
-    http::response<http::string_body> res;
-    http::read(stream, buf, res);
-    out.status = static_cast<int>(res.result_int());
-    out.body = std::move(res.body());
-    beast::error_code ignored;
-    stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
-  } catch (const std::exception& e) {
-    out.error = url + ": " + e.what();
+  std::uint16_t p = 0;
+  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
+  if (ec != std::errc() || end != port.data() + port.size() || p == 0) {
+    out.error = "bad port in --url '" + url + "'";
+    return out;
   }
+  // The admin API's POST bodies are JSON objects; these commands send none.
+  auto a = bot::http_call(host, p, method, target, method == "POST" ? "{}" : "", token,
+                          std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s),
+                          bot::tls_options{tls, {}});
+  out.status = a.status;
+  out.body = std::move(a.body);
+  if (a.status == 0) out.error = url + ": " + a.error;
   return out;
 }
 
