@@ -47,7 +47,7 @@ queue_service::queue_service(queue_services s, queue::queue_params p) : s_(std::
 void queue_service::start() {
   s_.ex->post([self = shared_from_this()] {
     self->last_wave_ms_ = self->s_.ex->now_ms();
-    self->s_.ex->schedule(self->s_.tick, [self] { self->tick(); });
+    self->schedule_tick();
   });
 }
 
@@ -187,7 +187,15 @@ void queue_service::tick() {
     for (const auto& m : wave.matches) seat(m);
     count();
   }
-  s_.ex->schedule(s_.tick, [self = shared_from_this()] { self->tick(); });
+  schedule_tick();
+}
+
+// The timer holds the queue weakly: the executor keeps its timers, and the
+// queue keeps the executor, so a strong hold would keep both alive forever.
+void queue_service::schedule_tick() {
+  s_.ex->schedule(s_.tick, [weak = weak_from_this()] {
+    if (auto self = weak.lock()) self->tick();
+  });
 }
 
 void queue_service::requeue(const std::vector<std::int64_t>& tickets) {

@@ -78,6 +78,7 @@ class queue_service : public std::enable_shared_from_this<queue_service> {
 
   void add(std::shared_ptr<client_session> who, protocol::queue_msg m, double rating);
   void tick();
+  void schedule_tick();
   void seat(const queue::match& m);
   // Puts a match's tickets back (one of its players could not be seated).
   void requeue(const std::vector<std::int64_t>& tickets);
