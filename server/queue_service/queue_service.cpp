@@ -99,7 +99,8 @@ void queue_service::add(std::shared_ptr<client_session> who, pr::queue_msg m, do
   t.members = {queue::member{who->account_id(), rating, 0}};
   t.enqueued_ms = s_.ex->now_ms();
   t.address = who->address();
-  if (auto it = last_opponents_.find(who->account_id()); it != last_opponents_.end()) t.last_opponents = it->second;
+  if (auto it = last_opponents_.find(who->account_id()); it != last_opponents_.end())
+    t.last_opponents = it->second.accounts;
   const auto refused = mm_.add(t);
   if (refused == queue::add_error::already_queued)
     return who->send(pr::make_error(m.id, pr::session_errc::already_queued));
@@ -187,6 +188,11 @@ void queue_service::tick() {
     for (const auto& m : wave.matches) seat(m);
     count();
   }
+  // Once a minute: forget the opponents of matches older than the memory.
+  if (now - last_prune_ms_ >= 60'000) {
+    last_prune_ms_ = now;
+    std::erase_if(last_opponents_, [&](const auto& kv) { return now - kv.second.at_ms > s_.remember_opponents_ms; });
+  }
   schedule_tick();
 }
 
@@ -269,7 +275,7 @@ void queue_service::seat(const queue::match& m) {
     std::vector<std::int64_t> opponents;
     for (const auto& o : m.seats)
       if (o.account != m.seats[i].account) opponents.push_back(o.account);
-    last_opponents_[m.seats[i].account] = std::move(opponents);
+    last_opponents_[m.seats[i].account] = met{std::move(opponents), s_.ex->now_ms()};
     who[i]->send(pr::make_matched(info_of(e.ticket.id, e.msg), r->id(), static_cast<int>(i), tokens[i], names));
     pr::join_msg j;
     j.room = r->id();

@@ -44,6 +44,8 @@ struct queue_services {
   std::size_t max_tickets = 10000;
   // How often the queue looks whether a wave is due.
   std::chrono::milliseconds tick{250};
+  // How long a player's last opponents are remembered (no immediate rematch).
+  std::int64_t remember_opponents_ms = 3'600'000;
 };
 
 class queue_service : public std::enable_shared_from_this<queue_service> {
@@ -89,7 +91,15 @@ class queue_service : public std::enable_shared_from_this<queue_service> {
   queue::matchmaker mm_;
   std::map<std::int64_t, entry> entries_;
   std::map<std::uint64_t, std::vector<std::int64_t>> by_conn_;
-  std::map<std::int64_t, std::vector<std::int64_t>> last_opponents_;  // account -> the accounts of its last match
+  // account -> the accounts of its last match, and when it was made. Kept
+  // an hour (remember_opponents_ms): a rematch after that is not "immediate",
+  // and the map stays as small as the last hour's players.
+  struct met {
+    std::vector<std::int64_t> accounts;
+    std::int64_t at_ms = 0;
+  };
+  std::map<std::int64_t, met> last_opponents_;
+  std::int64_t last_prune_ms_ = 0;
   std::int64_t next_ticket_ = 1;
   std::int64_t last_wave_ms_ = 0;
   bool stopped_ = false;

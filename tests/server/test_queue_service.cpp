@@ -49,11 +49,17 @@ struct queue_fixture {
     const std::string n = std::to_string(next_account);
     token.replace(32 - n.size(), n.size(), n);
     accounts[token] = {account_check::kind::signed_in, next_account++, name, false};
+    last_token = token;
+    return signed_in(token);
+  }
+  // Another connection of the account of `token`.
+  client signed_in(const std::string& token) {
     client c = h.connect(false);
     c.say({{"type", "hello"}, {"id", 1}, {"version", 1}, {"account_token", token}});
     c.expect("welcome");
     return c;
   }
+  std::string last_token;
 
   // The queue's waves over `ms` of its clock.
   void wait(int ms) {
@@ -251,4 +257,45 @@ TEST_CASE("queue: four players queueing 2v2 sit as two teams (seats 0+2 and 1+3)
     REQUIRE(s.team);
     CHECK(*s.team == s.seat % 2);
   }
+}
+
+TEST_CASE("queue: last opponents are not paired again at once, and are forgotten after an hour") {
+  queue_fixture f;
+  client ada = f.player("Ada");
+  const std::string ada_token = f.last_token;
+  client bob = f.player("Bob");
+  const std::string bob_token = f.last_token;
+  ada.say(queue_msg("duel"));
+  bob.say(queue_msg("duel"));
+  f.wait(3000);
+  REQUIRE(find_type(ada.take(), "matched"));
+  REQUIRE(find_type(bob.take(), "matched"));
+  ada.disconnect();
+  bob.disconnect();
+
+  // Back at once, from new connections: the same two only, so they wait.
+  client ada2 = f.signed_in(ada_token);
+  client bob2 = f.signed_in(bob_token);
+  ada2.say(queue_msg("duel"));
+  ada2.expect("queued");
+  bob2.say(queue_msg("duel"));
+  bob2.expect("queued");
+  f.wait(10000);
+  CHECK(find_type(ada2.take(), "matched") == nullptr);
+  CHECK(f.q->matches_made() == 1);
+  ada2.say({{"type", "unqueue"}, {"id", 3}});
+  ada2.expect("unqueued");
+  bob2.say({{"type", "unqueue"}, {"id", 3}});
+  bob2.expect("unqueued");
+
+  // An hour later the queue has forgotten: they meet at the first wave.
+  f.wait(3'600'000);
+  f.wait(61'000);  // the once-a-minute clean-up
+  ada2.say(queue_msg("duel"));
+  ada2.expect("queued");
+  bob2.say(queue_msg("duel"));
+  bob2.expect("queued");
+  f.wait(3000);
+  CHECK(find_type(ada2.take(), "matched") != nullptr);
+  CHECK(f.q->matches_made() == 2);
 }
