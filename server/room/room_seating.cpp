@@ -112,11 +112,13 @@ void room::take_seat(const std::shared_ptr<peer>& c, const pr::join_msg& m, int 
   if (m.champion && champion != no_card) s.champion_id = *m.champion;
   s.client = c;
   s.conn = c->id();
+  // The lobby first: a client that lists the rooms as soon as it reads
+  // `joined` sees its seat taken.
+  emptied_ = false;
+  publish_summary();
   c->send(pr::make_joined(m.id, p_.id, seat, token));
   spdlog::info("room {}: seat {} joined by '{}' (connection {})", p_.id, seat, s.name, c->id());
   send_seat_status(seat);
-  publish_summary();
-  emptied_ = false;
   if (unjoined_expiry_) {
     // Someone came: the room waits the usual time again.
     unjoined_expiry_ = false;
