@@ -45,6 +45,7 @@ namespace cod::server {
 
 class account_store;
 class room_directory;
+class queue_board;
 
 // Thrown inside the backends when the storage fails (I/O error, corrupt
 // file); the contract's reads and writes never throw it: reads return it as
@@ -150,6 +151,9 @@ class match_store {
   // The same store's player accounts and sessions (account_store.hpp);
   // nullptr for a store without them (a test's wrapper).
   virtual account_store* accounts() { return nullptr; }
+  // The same store's matchmaking queue of a cluster (queue_board.hpp);
+  // nullptr for a store without it (a test's wrapper).
+  virtual queue_board* queue() { return nullptr; }
 };
 
 }  // namespace cod::server

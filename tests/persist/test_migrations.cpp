@@ -78,10 +78,17 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
     {"rating_changes", {"match_id", "seat", "account_id", "ladder", "ended_ms", "before_value", "before_deviation",
                         "before_volatility", "before_last_ms", "after_value", "after_deviation", "after_volatility",
                         "delta"}},
+    // 0015_queue_board.sql
+    {"queue_tickets", {"ticket_id", "node_id", "account_id", "pool", "rating", "address", "name", "seat_hash",
+                       "deck_json", "enqueued_ms", "room_id", "seat", "players"}},
+    {"queue_nodes", {"node_id", "seen_ms"}},
+    {"queue_matcher", {"singleton", "node_id", "expires_ms"}},
+    {"queue_recent", {"account_id", "opponents", "at_ms"}},
 };
 const std::vector<std::string> documented_indexes = {
     "account_sessions_account", "accounts_name",   "admin_audit_match",   "leagues_created",     "match_notes_match",
     "match_seats_account",      "match_seats_name",         "matches_created", "matches_room",        "matches_status",
+    "queue_tickets_node",       "queue_tickets_waiting",
     "rating_changes_account",   "ratings_ladder",           "room_leases_node", "tournament_matches_match",
     "tournaments_created"};
 

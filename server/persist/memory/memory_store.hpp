@@ -22,6 +22,7 @@
 
 #include "persist/account_store.hpp"
 #include "persist/match_store.hpp"
+#include "persist/queue_board.hpp"
 #include "persist/room_directory.hpp"
 
 namespace cod::server {
@@ -47,6 +48,8 @@ class memory_reader;
 namespace detail {
 // memory_accounts.cpp: the account_store memory_store hands out.
 std::unique_ptr<account_store> make_memory_accounts();
+// memory_queue.cpp: the queue_board memory_store hands out.
+std::unique_ptr<queue_board> make_memory_queue();
 }  // namespace detail
 
 class memory_store final : public match_store, public room_directory {
@@ -73,6 +76,7 @@ class memory_store final : public match_store, public room_directory {
   store_health health() const override;
   room_directory* directory() override { return this; }
   account_store* accounts() override { return accounts_.get(); }
+  queue_board* queue() override { return board_.get(); }
 
   result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
   result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
@@ -131,6 +135,8 @@ class memory_store final : public match_store, public room_directory {
   // Accounts and sessions (memory_accounts.cpp): a lock of their own; the
   // injected faults below do not touch them.
   std::unique_ptr<account_store> accounts_ = detail::make_memory_accounts();
+  // The cluster's queue (memory_queue.cpp): a lock of its own too.
+  std::unique_ptr<queue_board> board_ = detail::make_memory_queue();
   bool fail_ = false;
   int fail_next_ = 0;
   std::unique_ptr<memory_reader> reader_;

@@ -2,6 +2,7 @@
 
 #include "persist/pg/pg_accounts.hpp"
 #include "persist/pg/pg_directory.hpp"
+#include "persist/pg/pg_queue.hpp"
 #include "persist/pg/pg_util.hpp"
 #include "persist/pg/pg_writer.hpp"
 #include "persist/write_queue.hpp"
@@ -20,6 +21,7 @@ result<std::unique_ptr<pg_store>> pg_store::open(const pg_options& o) {
     s->reader_ = std::move(*reader);
     s->directory_ = std::make_unique<detail::pg_directory>(o.uri, *s->reader_);
     s->accounts_ = detail::open_pg_accounts(o.uri);
+    s->board_ = std::make_unique<detail::pg_queue>(o.uri);
     detail::pg_writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         pg::redact(o.uri), o.max_batch,
@@ -33,6 +35,7 @@ result<std::unique_ptr<pg_store>> pg_store::open(const pg_options& o) {
 pg_store::~pg_store() {
   queue_.reset();  // commits what is queued, joins the writer
   accounts_.reset();
+  board_.reset();
   directory_.reset();
   reader_.reset();
   writer_.reset();
@@ -79,6 +82,7 @@ std::uint64_t pg_store::commits() const { return queue_->batches(); }
 store_health pg_store::health() const { return writer_->health.get(); }
 
 room_directory* pg_store::directory() { return directory_.get(); }
+queue_board* pg_store::queue() { return board_.get(); }
 
 account_store* pg_store::accounts() { return accounts_.get(); }
 

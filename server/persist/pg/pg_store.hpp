@@ -22,6 +22,7 @@
 
 #include "persist/account_store.hpp"
 #include "persist/match_store.hpp"
+#include "persist/queue_board.hpp"
 #include "persist/pg/pg_reader.hpp"
 #include "persist/room_directory.hpp"
 
@@ -76,6 +77,8 @@ class pg_store final : public match_store {
   room_directory* directory() override;
   // Accounts and sessions (account_store.hpp), on a connection of their own (pg_accounts.hpp).
   account_store* accounts() override;
+  // A cluster's queue (queue_board.hpp), on a connection of its own (pg_queue.hpp).
+  queue_board* queue() override;
   // The schema version the database had when opened (0: new).
   int schema_version_at_open() const { return version_at_open_; }
 
@@ -86,6 +89,7 @@ class pg_store final : public match_store {
   std::unique_ptr<pg_reader> reader_;
   std::unique_ptr<detail::pg_directory> directory_;
   std::unique_ptr<account_store> accounts_;
+  std::unique_ptr<queue_board> board_;
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;
 };

@@ -16,6 +16,7 @@
 #include "persist/sqlite/sqlite_migrations.hpp"
 #include "persist/sqlite/sqlite_accounts.hpp"
 #include "persist/sqlite/sqlite_directory.hpp"
+#include "persist/sqlite/sqlite_queue.hpp"
 #include "persist/sqlite/sqlite_ratings.hpp"
 #include "persist/sqlite/sqlite_tournaments.hpp"
 #include "persist/sqlite/sqlite_util.hpp"
@@ -395,6 +396,7 @@ result<std::unique_ptr<sqlite_store>> sqlite_store::open(const sqlite_options& o
     s->reader_ = std::move(*reader);
     s->directory_ = std::make_unique<detail::sqlite_directory>(path, o.busy_timeout_ms, *s->reader_);
     s->accounts_ = detail::open_sqlite_accounts(path, o.busy_timeout_ms);
+    s->board_ = std::make_unique<detail::sqlite_queue>(path, o.busy_timeout_ms);
     writer* w = s->writer_.get();
     s->queue_ = std::make_unique<detail::write_queue>(
         path, o.max_batch,
@@ -409,6 +411,7 @@ sqlite_store::~sqlite_store() {
   queue_.reset();  // commits what is queued, joins the writer
   checkpointer_.reset();  // a last checkpoint, then its thread stops
   accounts_.reset();
+  board_.reset();
   directory_.reset();
   reader_.reset();
   writer_.reset();
@@ -463,6 +466,7 @@ std::size_t sqlite_store::pending() const { return queue_->pending(); }
 std::uint64_t sqlite_store::commits() const { return queue_->batches(); }
 
 room_directory* sqlite_store::directory() { return directory_.get(); }
+queue_board* sqlite_store::queue() { return board_.get(); }
 
 account_store* sqlite_store::accounts() { return accounts_.get(); }
 

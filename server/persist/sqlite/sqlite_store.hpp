@@ -26,6 +26,7 @@
 
 #include "persist/account_store.hpp"
 #include "persist/match_store.hpp"
+#include "persist/queue_board.hpp"
 #include "persist/room_directory.hpp"
 #include "persist/sqlite/sqlite_reader.hpp"
 
@@ -93,6 +94,8 @@ class sqlite_store final : public match_store {
   room_directory* directory() override;
   // Accounts and sessions (account_store.hpp), on a connection of their own (sqlite_accounts.hpp).
   account_store* accounts() override;
+  // A cluster's queue (queue_board.hpp), on a connection of its own (sqlite_queue.hpp).
+  queue_board* queue() override;
   // The schema version the file had when opened (0: new file).
   int schema_version_at_open() const { return version_at_open_; }
 
@@ -110,6 +113,7 @@ class sqlite_store final : public match_store {
   std::unique_ptr<sqlite_reader> reader_;
   std::unique_ptr<detail::sqlite_directory> directory_;
   std::unique_ptr<account_store> accounts_;
+  std::unique_ptr<queue_board> board_;
   std::unique_ptr<detail::checkpointer> checkpointer_;  // WAL checkpoints, after the queue stops
   std::unique_ptr<detail::write_queue> queue_;  // destroyed first (the destructor resets it)
   int version_at_open_ = 0;
