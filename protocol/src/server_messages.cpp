@@ -177,13 +177,14 @@ json make_unqueued(const json& id, const std::vector<std::int64_t>& tickets, std
 }
 
 json make_matched(const queue_ticket_info& t, std::string_view room, int seat, std::string_view token,
-                  const std::vector<std::string>& players) {
+                  const std::vector<std::string>& players, std::string_view connect) {
   json j = {{"type", "matched"}};
   put_ticket(j, t);
   j["room"] = room;
   j["seat"] = seat;
   j["token"] = token;
   j["players"] = players;
+  if (!connect.empty()) j["connect"] = connect;
   return j;
 }
 

@@ -112,6 +112,17 @@ class room : public std::enable_shared_from_this<room> {
     // the token whose SHA-256 hex is reserved[i] (tournament_join); plain
     // join is refused. Empty: open.
     std::vector<std::string> reserved{};
+    // A queue's room (docs/queue.md): seat i's player, who may be connected
+    // to another node of a cluster, takes the seat with a `resume` carrying
+    // its seat token (the one reserved[i] hashes), signed in as account_id;
+    // the seat is joined with this name and deck. Empty: reserved seats are
+    // taken only through join_reserved.
+    struct reserved_player {
+      std::string name;
+      protocol::deck_choice deck;
+      std::int64_t account_id = 0;
+    };
+    std::vector<reserved_player> reserved_players{};
     // The IP address of the connection that created it ("" for tournament
     // and recovered rooms): the registry limits waiting rooms per address.
     std::string creator_address{};
@@ -397,6 +408,7 @@ class room : public std::enable_shared_from_this<room> {
   cod::server::status seats_from_record(const match_record& rec);
 
   // ---- room_event.cpp
+  bool take_reserved_seat(const std::shared_ptr<peer>& c, const protocol::resume_msg& m);
   void do_join_reserved(const std::shared_ptr<peer>& c, const protocol::join_msg& m,
                         const std::string& token);
   void do_retire(const std::string& why);

@@ -27,6 +27,11 @@ void room::start(std::weak_ptr<room_registry> registry) {
     // (a no-show is the organiser's call: a game loss).
     if (self->status_ == status::waiting && self->p_.reserved.empty())
       self->expire_after(self->svc_.cfg.waiting_room_ttl_sec);
+    // A queue's room waits the grace period for its players (those told
+    // `matched` on another node come with their seat token); one that does
+    // not come closes it, and the others queue again (docs/queue.md).
+    else if (self->status_ == status::waiting && !self->p_.reserved_players.empty())
+      self->expire_after(self->svc_.cfg.grace_period_sec);
     if (self->recovered_) self->start_recovered();
   });
 }

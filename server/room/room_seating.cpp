@@ -141,6 +141,7 @@ void room::do_resume(const std::shared_ptr<peer>& c, const pr::resume_msg& m) {
     for (int s = 0; s < static_cast<int>(seats_.size()); ++s)
       if (seats_[s].taken && !seats_[s].played_by_server() && constant_time_equal(seats_[s].token_hash, hash)) seat = s;
   }
+  if (seat < 0 && !by_account && take_reserved_seat(c, m)) return;
   if (seat < 0) {
     spdlog::info("room {}: resume with {} refused (connection {})", p_.id,
                  by_account ? "an account that holds no seat here" : "a bad token", c->id());
@@ -177,6 +178,36 @@ void room::do_resume(const std::shared_ptr<peer>& c, const pr::resume_msg& m) {
   spdlog::info("room {}: seat {} ('{}') reconnected (connection {})", p_.id, seat, s.name, c->id());
   if (!was_connected) send_seat_status(seat);
   publish_summary();
+}
+
+// A queue's player who was told `matched` on another node comes with its
+// seat token (docs/queue.md, "In a cluster"): the seat reserved for that
+// token is joined for it, with the name and deck it queued with. false: no
+// untaken seat is reserved for that token.
+bool room::take_reserved_seat(const std::shared_ptr<peer>& c, const pr::resume_msg& m) {
+  if (p_.reserved_players.size() != seats_.size() || p_.reserved.size() != seats_.size()) return false;
+  const std::string hash = sha256_hex(m.token);
+  for (int s = 0; s < static_cast<int>(seats_.size()); ++s) {
+    if (seats_[s].taken || !constant_time_equal(p_.reserved[static_cast<std::size_t>(s)], hash)) continue;
+    const auto& player = p_.reserved_players[static_cast<std::size_t>(s)];
+    if (c->account_id() != player.account_id) {
+      spdlog::info("room {}: seat {} is reserved for account {}; connection {} (account {}) refused", p_.id, s,
+                   player.account_id, c->id(), c->account_id());
+      c->send(pr::make_error(m.id, pr::session_errc::bad_token,
+                             "this seat is reserved for the account that queued: sign in as it (hello account_token)"));
+      if (seat_of(c->id()) < 0 && !is_spectator(c->id())) c->detach(this);
+      return true;
+    }
+    pr::join_msg j;
+    j.id = m.id;
+    j.room = p_.id;
+    j.name = player.name;
+    j.seat = s;
+    j.deck = player.deck;
+    do_join(c, j, &m.token);
+    return true;
+  }
+  return false;
 }
 
 void room::do_spectate(const std::shared_ptr<peer>& c, const pr::spectate_msg& m) {

@@ -545,6 +545,8 @@ void fixed_server_samples(const cod::catalogue& cat) {
     emit("server/unqueued", proto::make_unqueued(nullptr, {18, 19}, "matched"));
     emit("server/matched", proto::make_matched(t, "r9q2x", 1, "5f0c2a9e7b3d41c88e21f6a04d9b7c13", {"Ada", "Bob"}));
     emit("server/matched", proto::make_matched(f, "r9q2y", 3, "5f0c2a9e7b3d41c88e21f6a04d9b7c14", {"A", "B", "C", "D"}));
+    emit("server/matched", proto::make_matched(t, "n2-r9q2z", 0, "5f0c2a9e7b3d41c88e21f6a04d9b7c15", {"Ada", "Bob"},
+                                               "/ws?room=n2-r9q2z"));
   }
   emit("server/spectating", proto::make_spectating("s", "r7k2"));
   emit("server/accepted", proto::make_accepted(8, 1));

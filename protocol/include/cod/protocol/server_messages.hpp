@@ -169,10 +169,13 @@ nlohmann::json make_queued(const nlohmann::json& id, const queue_ticket_info& t,
 nlohmann::json make_unqueued(const nlohmann::json& id, const std::vector<std::int64_t>& tickets,
                              std::string_view reason);
 // {"type": "matched", "ticket", "room", "seat", "token", "mode", "format",
-// "rated", "players"}: pushed when the ticket's table is found; the seat is
-// taken already (`joined` follows, then `state` once every player is there).
+// "rated", "players"[, "connect"]}: pushed when the ticket's table is found.
+// Without `connect` the seat is taken already (`joined` follows, then
+// `state` once every player is there). With it (a cluster: the room runs on
+// another node), the client opens a connection with that path and takes
+// the seat with `resume` (room, token).
 nlohmann::json make_matched(const queue_ticket_info& t, std::string_view room, int seat, std::string_view token,
-                            const std::vector<std::string>& players);
+                            const std::vector<std::string>& players, std::string_view connect = {});
 
 // {"type": "bot_added", "room", "seat", "name"}: reply to add_bot.
 nlohmann::json make_bot_added(const nlohmann::json& id, std::string_view room, int seat, std::string_view name);
