@@ -26,6 +26,7 @@
 #include "account_service/account_workers.hpp"
 #include "admin/admin_api.hpp"
 #include "persist/account_store.hpp"
+#include "queue_service/cluster_queue.hpp"
 #include "queue_service/queue_service.hpp"
 #include "cod/engine/catalogue.hpp"
 #include "cod/protocol/catalogue_json.hpp"
@@ -131,6 +132,9 @@ struct server::impl {
   std::unique_ptr<accounts::account_workers> account_pool;
   // The matchmaking queue (docs/queue.md): with accounts only (a ticket is an account's).
   std::shared_ptr<queue_service> queue;
+  // A cluster's queue instead (docs/queue.md, "In a cluster"): the tickets
+  // in the store, one node matching every node's.
+  std::shared_ptr<cluster_queue> cluster_q;
   // The admin API's requests block (SQLite reads, replays): one thread of
   // their own keeps them off the io threads the rooms run on, and admins
   // queue behind each other rather than load both cores.
@@ -205,6 +209,7 @@ server::~server() {
     wait();
   }
   impl_->stop_admin_pool();
+  if (impl_->cluster_q) impl_->cluster_q->stop();  // it calls the store
   if (impl_->cluster) impl_->cluster->stop();  // it calls the store
   // The store goes first: its writer thread ends, and the callbacks it still
   // holds (each keeps its room alive) are destroyed while the io_context the
@@ -227,6 +232,7 @@ server::~server() {
   impl_->lobby.leave_queue = nullptr;
   if (impl_->queue) impl_->queue->stop();
   impl_->queue.reset();
+  impl_->cluster_q.reset();
   impl_->leagues.reset();      // it holds the registry
   impl_->tournaments.reset();  // it holds the registry
   impl_->lobby.rooms.reset();
@@ -499,17 +505,30 @@ status server::start() {
       };
       if (!p->try_post(read)) done(1500);
     };
-    d.queue = std::make_shared<queue_service>(std::move(qs));
-    d.queue->start();
-    d.lobby.queue = [q = d.queue](std::shared_ptr<client_session> who, protocol::queue_msg m) {
-      q->enqueue(std::move(who), std::move(m));
+    // The lobby's queue messages go to either queue (the same calls).
+    auto serve_queue = [&d](auto q) {
+      d.lobby.queue = [q](std::shared_ptr<client_session> who, protocol::queue_msg m) {
+        q->enqueue(std::move(who), std::move(m));
+      };
+      d.lobby.unqueue = [q](std::shared_ptr<client_session> who, protocol::unqueue_msg m) {
+        q->unqueue(std::move(who), std::move(m));
+      };
+      d.lobby.leave_queue = [q](std::uint64_t conn, std::string reason) { q->leave(conn, std::move(reason)); };
     };
-    d.lobby.unqueue = [q = d.queue](std::shared_ptr<client_session> who, protocol::unqueue_msg m) {
-      q->unqueue(std::move(who), std::move(m));
-    };
-    d.lobby.leave_queue = [q = d.queue](std::uint64_t conn, std::string reason) { q->leave(conn, std::move(reason)); };
+    if (queue_board* board = d.cluster ? d.store->queue() : nullptr) {
+      cluster_queue_options co;
+      co.node_id = cfg.node_id;
+      d.cluster_q = std::make_shared<cluster_queue>(std::move(qs), *board, co);
+      d.cluster_q->start();
+      serve_queue(d.cluster_q);
+    } else {
+      d.queue = std::make_shared<queue_service>(std::move(qs));
+      d.queue->start();
+      serve_queue(d.queue);
+    }
     spdlog::info("queue: duel, ffa and 2v2, preconstructed and constructed, rated and casual (docs/queue.md){}",
-                 d.cluster ? "; in a cluster each node matches its own connections" : "");
+                 d.cluster_q ? "; the cluster's tickets in the store, matched by the node holding the matcher's lease"
+                             : "");
   } else {
     spdlog::info("accounts: none (the store keeps no accounts): /api/ answers 404");
   }
@@ -632,6 +651,7 @@ void server::wait() {
     if (t.joinable()) t.join();
   d.waited = true;
   d.stop_admin_pool();
+  if (d.cluster_q) d.cluster_q->stop();
   if (d.cluster) d.cluster->stop();
   d.store->flush();
   // Nothing of its rooms is left to write: other nodes may take them now

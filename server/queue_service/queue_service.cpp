@@ -231,10 +231,13 @@ void queue_service::seat(const queue::match& m) {
 
   const auto& first = entries_.at(m.seats[0].ticket).msg;
   std::vector<std::string> tokens, reserved, names;
+  std::vector<room::params::reserved_player> players;
   for (const auto& s : m.seats) {
     tokens.push_back(s_.env->random_hex(pr::token_chars));
     reserved.push_back(sha256_hex(tokens.back()));
-    names.push_back(entries_.at(s.ticket).name);
+    const entry& e = entries_.at(s.ticket);
+    names.push_back(e.name);
+    players.push_back({e.name, e.msg.deck, s.account});
   }
   room::params p;
   p.mode = first.mode;
@@ -242,6 +245,7 @@ void queue_service::seat(const queue::match& m) {
   p.options.seats = static_cast<int>(m.seats.size());  // the mode's (check_room_config)
   p.rated = first.rated;  // the store rates it as the match ends (docs/ratings.md)
   p.reserved = reserved;
+  p.reserved_players = std::move(players);
   room_registry::refusal why{};
   auto r = s_.rooms->create_with(std::move(p), std::nullopt, &why);
   if (!r) {
