@@ -414,6 +414,7 @@ class bot {
   }
 
   int run();
+  int open_connection();
   void summary();
 
  private:
@@ -469,6 +470,7 @@ class bot {
   std::int64_t next_id_ = 1;
   std::string room_;
   std::string account_name_;  // signed in (welcome.account): joins take it
+  bool reconnect_ = false;    // matched.connect: open a connection to the room's node
   int seat_ = -1;
   std::string token_;
   json view_;
@@ -941,9 +943,20 @@ int bot::on_message(const json& m, bool& done) {
   } else if (type == "queued") {
     info("queued: ticket %ld\n", "", m.at("ticket").get<long>());
   } else if (type == "matched") {
-    // The seat is taken for us: joined (with the token) and state follow.
     room_ = m.at("room").get<std::string>();
-    info("matched: room %s\n", room_);
+    if (m.contains("connect")) {
+      // A cluster: the room runs on another node. Connect there (?room=ID)
+      // and take the seat with resume and the token, as after a lost
+      // connection.
+      info("matched: room %s, on another node: reconnecting\n", room_);
+      o_.queue.reset();
+      o_.room = room_;
+      o_.resume_token = m.at("token").get<std::string>();
+      reconnect_ = true;
+    } else {
+      // The seat is taken for us: joined (with the token) and state follow.
+      info("matched: room %s\n", room_);
+    }
   } else if (type == "unqueued" && room_.empty()) {
     return fail(exit_refused, cat("left the queue: ", m.value("reason", "")));
   } else if (type == "room_created") {
@@ -1038,6 +1051,26 @@ int bot::on_message(const json& m, bool& done) {
   return -1;
 }
 
+// Connects (to the room the bot is bound for: ?room=ID, for a cluster's
+// proxy) and says hello. -1 to go on, else the exit status.
+int bot::open_connection() {
+  using cod::bot::ws_client;
+  std::string target = o_.target;
+  const std::string& bound = !o_.room.empty() ? o_.room : !o_.spectate.empty() ? o_.spectate : o_.tournament;
+  if (!bound.empty() && target.find('?') == std::string::npos) target = cat(target, "?room=", bound);
+  const std::string url = cat(o_.tls.enabled ? "wss://" : "ws://", o_.host, ":", std::to_string(o_.port), target);
+  switch (ws_.connect(o_.host, o_.port, target, deadline_, o_.tls)) {
+    case ws_client::status::ok: info("connected to %s\n", url.c_str()); break;
+    case ws_client::status::timeout: return fail(exit_timeout, cat("cannot connect to ", url, ": ", ws_.error()));
+    default: return fail(exit_connection, cat("cannot connect to ", url, ": ", ws_.error()));
+  }
+  pr::hello_msg hello{next_id_++, pr::protocol_version, std::string("cod-bot/0.1"), pr::ack_style::separate,
+                      /*legal_actions=*/true};
+  if (!o_.account_token.empty()) hello.account_token = o_.account_token;
+  if (!send_request(hello)) return fail(exit_connection, cat("connection lost: ", ws_.error()));
+  return -1;
+}
+
 int bot::run() {
   using cod::bot::ws_client;
   if (!o_.dump_file.empty()) {
@@ -1052,23 +1085,17 @@ int bot::run() {
   } close_dump{dump_};
 
   if (const int rc = sign_in(); rc >= 0) return rc;
-  // Bound for one room: say which in the path, for a cluster's proxy.
-  std::string target = o_.target;
-  const std::string& bound = !o_.room.empty() ? o_.room : !o_.spectate.empty() ? o_.spectate : o_.tournament;
-  if (!bound.empty() && target.find('?') == std::string::npos) target = cat(target, "?room=", bound);
-  const std::string url = cat(o_.tls.enabled ? "wss://" : "ws://", o_.host, ":", std::to_string(o_.port), target);
-  switch (ws_.connect(o_.host, o_.port, target, deadline_, o_.tls)) {
-    case ws_client::status::ok: info("connected to %s\n", url.c_str()); break;
-    case ws_client::status::timeout: return fail(exit_timeout, cat("cannot connect to ", url, ": ", ws_.error()));
-    default: return fail(exit_connection, cat("cannot connect to ", url, ": ", ws_.error()));
-  }
-  pr::hello_msg hello{next_id_++, pr::protocol_version, std::string("cod-bot/0.1"), pr::ack_style::separate,
-                      /*legal_actions=*/true};
-  if (!o_.account_token.empty()) hello.account_token = o_.account_token;
-  if (!send_request(hello)) return fail(exit_connection, cat("connection lost: ", ws_.error()));
+  if (const int rc = open_connection(); rc >= 0) return rc;
 
   std::string frame;
   for (;;) {
+    if (reconnect_) {
+      // matched.connect: the room runs on another node of the cluster; this
+      // connection's work is done, the seat is taken there with resume.
+      reconnect_ = false;
+      ws_.close(std::min(deadline_, clock_type::now() + std::chrono::seconds(2)));
+      if (const int rc = open_connection(); rc >= 0) return rc;
+    }
     const auto s = ws_.read(frame, deadline_);
     if (s == ws_client::status::timeout) {
       return fail(exit_timeout, cat("no end of match within ", std::to_string(o_.timeout_sec), " s (", where(), ")"));

@@ -696,8 +696,12 @@ function onMatched(msg) {
   if (app.search) app.lastQueue = { room: msg.room, req: app.search.req };
   stopSearch(null);
   hideError();
-  seatStore.set({ room: msg.room, seat: msg.seat, token: msg.token, name: app.account ? app.account.name : "", mode: msg.mode, rated: !!msg.rated });
+  const saved = { room: msg.room, seat: msg.seat, token: msg.token, name: app.account ? app.account.name : "", mode: msg.mode, rated: !!msg.rated };
+  seatStore.set(saved);
   watchStore.clear();
+  // A cluster, the room on another node: the seat is taken there, on a
+  // connection named after the room (docs/protocol.md "matched").
+  if (msg.connect) return void resume(saved);
   enterRoom({ id: msg.room, role: "player", seat: msg.seat, mode: msg.mode, rated: !!msg.rated });
 }
 
