@@ -15,6 +15,7 @@ CREATE TABLE queue_tickets (
   name        TEXT             NOT NULL,
   seat_hash   TEXT             NOT NULL,
   deck_json   TEXT             NOT NULL,
+  partner     TEXT             NOT NULL DEFAULT '',
   enqueued_ms BIGINT           NOT NULL,
   room_id     TEXT,
   seat        INTEGER,

@@ -72,12 +72,12 @@ perr read_format(const json& v, deck_format& out) {
 }
 
 // names.hpp: the one check for display names; the message says which rule.
-perr read_name(const json& v, std::string& out) {
+perr read_name(const json& v, std::string& out, std::string_view field = "name") {
   const std::string* s = nullptr;
-  if (auto e = read_string(v, "name", s)) return e;
+  if (auto e = read_string(v, std::string(field), s)) return e;
   if (auto why = name_problem(*s, max_name_chars))
-    return err(protocol_errc::bad_field_value, "name",
-               cat("\"name\" ", *why, " (a name is 1 to ", num(max_name_chars),
+    return err(protocol_errc::bad_field_value, std::string(field),
+               cat("\"", field, "\" ", *why, " (a name is 1 to ", num(max_name_chars),
                    " characters, something visible, no control or bidirectional control characters)"));
   out = *s;
   return std::nullopt;
@@ -322,7 +322,7 @@ perr parse_fields(const json& j, add_bot_msg& m) {
 
 perr parse_fields(const json& j, queue_msg& m) {
   const std::string what = what_of("queue");
-  if (auto e = check_keys(j, {"type", "id", "mode", "format", "rated", "deck"}, "", what)) return e;
+  if (auto e = check_keys(j, {"type", "id", "mode", "format", "rated", "deck", "partner"}, "", what)) return e;
   const json* mode = find(j, "mode");
   if (!mode) return missing("mode", what);
   if (auto e = read_mode(*mode, m.mode)) return e;
@@ -331,6 +331,13 @@ perr parse_fields(const json& j, queue_msg& m) {
   if (auto e = read_format(*format, m.format)) return e;
   if (const json* v = find(j, "rated"))
     if (auto e = read_bool(*v, "rated", m.rated)) return e;
+  if (const json* v = find(j, "partner")) {
+    std::string partner;
+    if (auto e = read_name(*v, partner, "partner")) return e;
+    if (m.mode != game_mode::two_vs_two)
+      return err(protocol_errc::bad_field_value, "partner", "only a 2v2 search names a partner");
+    m.partner = std::move(partner);
+  }
   const json* deck = find(j, "deck");
   if (!deck) return missing("deck", what);
   return deck_from(*deck, "deck.", m.deck);
@@ -621,6 +628,7 @@ void write_fields(json& j, const queue_msg& m) {
   j["format"] = deck_format_name(m.format);
   if (!m.rated) j["rated"] = false;
   j["deck"] = deck_to_json(m.deck);
+  if (!m.partner.empty()) j["partner"] = m.partner;
 }
 
 void write_fields(json& j, const unqueue_msg& m) {

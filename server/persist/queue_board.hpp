@@ -36,6 +36,7 @@ struct queue_ticket_row {
   std::string name{};       // the account's name, for the seat
   std::string seat_hash{};  // SHA-256 hex of the seat token the node keeps for the player
   std::string deck{};       // the `queue` message's deck, as JSON text, checked
+  std::string partner{};    // 2v2: the friend's account name it names ("" alone)
   std::int64_t enqueued_ms = 0;  // the store's clock at add_ticket
   // waiting_tickets: the accounts of this account's last queue match, when
   // it was made within the remembered time (no immediate rematch).

@@ -126,6 +126,7 @@ void cluster_queue::push(op o) {
 
 void cluster_queue::enqueue(std::shared_ptr<client_session> who, pr::queue_msg m) {
   if (auto e = queue_pool_problem(m)) return who->send(pr::make_error(m.id, *e));
+  if (auto e = partner_problem(m, who->account_name())) return who->send(pr::make_error(m.id, *e));
   // The deck is checked now, so that a match found never fails on it.
   auto deck = pr::resolve_deck(m.deck, m.format, *s_.cat);
   if (!deck.ok()) return who->send(pr::make_deck_error(m.id, deck));
@@ -205,6 +206,7 @@ void cluster_queue::apply(add_op& o) {
   std::string token = s_.env->random_hex(pr::token_chars);
   row.seat_hash = sha256_hex(token);
   row.deck = pr::deck_to_json(m.deck).dump();
+  row.partner = m.partner;
   auto added = board_.add_ticket(row, o_.alive_within_ms);
   if (!added) {
     spdlog::warn("queue: a ticket for account {} not stored: {}", row.account_id, added.error().message());
@@ -278,42 +280,52 @@ void cluster_queue::wave() {
     return;
   }
   if (snap->tickets.empty()) return;
-  queue::matchmaker mm(params_);
   std::map<std::int64_t, queue_ticket_row> rows;
+  std::vector<queue::search> searches;
+  std::size_t largest = 0;
+  std::map<std::string, std::size_t> pool_sizes;
   for (auto& r : snap->tickets) {
     const auto pool = pool_from_text(r.pool);
     if (!pool) {
       spdlog::warn("queue: ticket {} names a pool this server does not know ('{}'): skipped", r.ticket, r.pool);
       continue;
     }
-    queue::ticket t;
-    t.id = r.ticket;
-    t.pool = pool_of(*pool);
-    t.members = {queue::member{r.account_id, r.rating, 0}};
-    t.enqueued_ms = r.enqueued_ms;
-    t.address = r.address;
-    t.last_opponents = r.last_opponents;
-    if (mm.add(t) != queue::add_error::none) continue;  // the store keeps one a pool an account
+    queue::search sr;
+    sr.t.id = r.ticket;
+    sr.t.pool = pool_of(*pool);
+    sr.t.members = {queue::member{r.account_id, r.rating, 0}};
+    sr.t.enqueued_ms = r.enqueued_ms;
+    sr.t.address = r.address;
+    sr.t.last_opponents = r.last_opponents;
+    sr.name = r.name;
+    sr.partner = r.partner;
+    searches.push_back(std::move(sr));
+    largest = std::max(largest, ++pool_sizes[r.pool]);
     rows.emplace(r.ticket, std::move(r));
   }
-  if (last_wave_ms_ != 0 && snap->now_ms < mm.next_wave_due(last_wave_ms_)) return;
   if (last_wave_ms_ == 0) {
     // A new matching node waits one wave's time: the first wave sees the
     // tickets its predecessor had not matched, as a wave would.
     last_wave_ms_ = snap->now_ms;
     return;
   }
+  if (snap->now_ms < queue::next_wave_due(params_.waves, last_wave_ms_, largest)) return;
   last_wave_ms_ = snap->now_ms;
+  // 2v2 partners who named each other are one party (queue/parties.hpp).
+  const auto plan = queue::plan_parties(searches);
+  queue::matchmaker mm(params_);
+  for (const auto& t : plan.tickets) mm.add(t);  // the store keeps one search a pool an account
   const auto result = mm.pass(snap->now_ms);
-  for (const auto& m : result.matches) seat(m, rows);
+  for (const auto& m : result.matches) seat(m, plan, rows);
 }
 
-void cluster_queue::seat(const queue::match& m, const std::map<std::int64_t, queue_ticket_row>& rows) {
+void cluster_queue::seat(const queue::match& m, const queue::party_plan& plan,
+                         const std::map<std::int64_t, queue_ticket_row>& rows) {
   std::vector<std::string> names, reserved;
   std::vector<room::params::reserved_player> players;
   std::vector<queue_seating> seating;
   for (std::size_t i = 0; i < m.seats.size(); ++i) {
-    const auto& row = rows.at(m.seats[i].ticket);
+    const auto& row = rows.at(queue::search_of(plan, m.seats[i]));
     room::params::reserved_player p;
     p.name = row.name;
     p.account_id = row.account_id;
@@ -327,7 +339,7 @@ void cluster_queue::seat(const queue::match& m, const std::map<std::int64_t, que
     players.push_back(std::move(p));
     seating.push_back({row.ticket, static_cast<int>(i)});
   }
-  const auto pool = *pool_from_text(rows.at(m.seats[0].ticket).pool);
+  const auto pool = *pool_from_text(rows.at(seating[0].ticket).pool);
   room::params p;
   p.mode = pool.mode;
   p.format = pool.format;

@@ -101,7 +101,7 @@ class cluster_queue : public std::enable_shared_from_this<cluster_queue> {
   void apply(leave_op& o);
   void keep_alive(std::int64_t now);
   void wave();
-  void seat(const queue::match& m, const std::map<std::int64_t, queue_ticket_row>& rows);
+  void seat(const queue::match& m, const queue::party_plan& plan, const std::map<std::int64_t, queue_ticket_row>& rows);
   void deliver();
   void forget(std::int64_t ticket);
   void count() { waiting_.store(entries_.size()); }

@@ -24,6 +24,13 @@ std::optional<pr::protocol_error> queue_pool_problem(const pr::queue_msg& m) {
   return std::nullopt;
 }
 
+std::optional<pr::protocol_error> partner_problem(const pr::queue_msg& m, const std::string& own_name) {
+  if (!m.partner.empty() && queue::fold_name(m.partner) == queue::fold_name(own_name))
+    return pr::protocol_error{pr::protocol_errc::bad_field_value, "partner",
+                              "\"partner\" is your own name: name the friend you queue with"};
+  return std::nullopt;
+}
+
 queue::pool_key pool_of(const pr::queue_msg& m) {
   queue::pool_key k;
   k.mode = m.mode == game_mode::duel ? queue::mode::duel
@@ -42,7 +49,7 @@ pr::queue_ticket_info info_of(std::int64_t ticket, const pr::queue_msg& m) {
 
 }  // namespace
 
-queue_service::queue_service(queue_services s, queue::queue_params p) : s_(std::move(s)), mm_(p) {}
+queue_service::queue_service(queue_services s, queue::queue_params p) : s_(std::move(s)), params_(p) {}
 
 void queue_service::start() {
   s_.ex->post([self = shared_from_this()] {
@@ -70,6 +77,7 @@ void queue_service::stop() {
 
 void queue_service::enqueue(std::shared_ptr<client_session> who, pr::queue_msg m) {
   if (auto e = queue_pool_problem(m)) return who->send(pr::make_error(m.id, *e));
+  if (auto e = partner_problem(m, who->account_name())) return who->send(pr::make_error(m.id, *e));
   // The deck is checked now, so that a match found never fails on it.
   auto deck = pr::resolve_deck(m.deck, m.format, *s_.cat);
   if (!deck.ok()) return who->send(pr::make_deck_error(m.id, deck));
@@ -99,21 +107,19 @@ void queue_service::add(std::shared_ptr<client_session> who, pr::queue_msg m, do
   t.members = {queue::member{who->account_id(), rating, 0}};
   t.enqueued_ms = s_.ex->now_ms();
   t.address = who->address();
-  if (auto it = last_opponents_.find(who->account_id()); it != last_opponents_.end())
-    t.last_opponents = it->second.accounts;
-  const auto refused = mm_.add(t);
-  if (refused == queue::add_error::already_queued)
-    return who->send(pr::make_error(m.id, pr::session_errc::already_queued));
-  if (refused != queue::add_error::none)
-    return who->send(pr::make_error(m.id, pr::session_errc::internal_error, queue::to_string(refused)));
+  // One search a pool an account (any of its connections).
+  for (const auto& [id, e] : entries_)
+    if (e.ticket.pool == t.pool && e.ticket.members.front().account == who->account_id())
+      return who->send(pr::make_error(m.id, pr::session_errc::already_queued));
   ++next_ticket_;
-  const std::size_t searching = mm_.size(t.pool);
+  const std::size_t searching = ++pool_sizes_[t.pool];
   const auto info = info_of(t.id, m);
   entries_[t.id] = entry{who, who->id(), who->account_name(), m, std::move(t)};
   by_conn_[who->id()].push_back(info.ticket);
   count();
-  spdlog::debug("queue: ticket {} for account {} ({} {} {}, rating {:.0f})", info.ticket, who->account_id(),
-                game_mode_name(m.mode), pr::deck_format_name(m.format), m.rated ? "rated" : "casual", rating);
+  spdlog::debug("queue: ticket {} for account {} ({} {} {}, rating {:.0f}{}{})", info.ticket, who->account_id(),
+                game_mode_name(m.mode), pr::deck_format_name(m.format), m.rated ? "rated" : "casual", rating,
+                m.partner.empty() ? "" : ", with ", m.partner);
   who->send(pr::make_queued(m.id, info, searching));
 }
 
@@ -126,10 +132,7 @@ void queue_service::unqueue(std::shared_ptr<client_session> who, pr::unqueue_msg
         if (!m.ticket || *m.ticket == t) gone.push_back(t);
     }
     if (gone.empty()) return who->send(pr::make_error(m.id, pr::session_errc::not_queued));
-    for (std::int64_t t : gone) {
-      self->mm_.remove(t);
-      self->forget(t);
-    }
+    for (std::int64_t t : gone) self->forget(t);
     self->count();
     who->send(pr::make_unqueued(m.id, gone, "unqueued"));
   });
@@ -143,7 +146,6 @@ void queue_service::leave(std::uint64_t conn, std::string reason) {
     std::shared_ptr<client_session> who;
     for (std::int64_t t : gone) {
       if (auto e = self->entries_.find(t); e != self->entries_.end()) who = e->second.who.lock();
-      self->mm_.remove(t);
       self->forget(t);
     }
     self->count();
@@ -154,6 +156,8 @@ void queue_service::leave(std::uint64_t conn, std::string reason) {
 void queue_service::forget(std::int64_t ticket) {
   auto it = entries_.find(ticket);
   if (it == entries_.end()) return;
+  if (auto n = pool_sizes_.find(it->second.ticket.pool); n != pool_sizes_.end() && --n->second == 0)
+    pool_sizes_.erase(n);
   auto c = by_conn_.find(it->second.conn);
   if (c != by_conn_.end()) {
     std::erase(c->second, ticket);
@@ -170,12 +174,27 @@ void queue_service::count() { waiting_.store(entries_.size()); }
 void queue_service::tick() {
   if (stopped_) return;
   const std::int64_t now = s_.ex->now_ms();
-  if (!entries_.empty() && now >= mm_.next_wave_due(last_wave_ms_)) {
+  std::size_t largest = 0;
+  for (const auto& [pool, n] : pool_sizes_) largest = std::max(largest, n);
+  if (!entries_.empty() && now >= queue::next_wave_due(params_.waves, last_wave_ms_, largest)) {
     last_wave_ms_ = now;
-    auto wave = mm_.pass(now);
-    // The other tickets of the players seated: they leave those pools.
+    // The wave's matchmaker, from the searches as they are now: 2v2
+    // partners who named each other become parties (queue/parties.hpp).
+    std::vector<queue::search> searches;
+    searches.reserve(entries_.size());
+    for (const auto& [id, e] : entries_) {
+      queue::search sr{e.ticket, e.name, e.msg.partner};
+      if (auto it = last_opponents_.find(e.ticket.members.front().account); it != last_opponents_.end())
+        sr.t.last_opponents = it->second.accounts;
+      searches.push_back(std::move(sr));
+    }
+    const auto plan = queue::plan_parties(searches);
+    queue::matchmaker mm(params_);
+    for (const auto& t : plan.tickets) mm.add(t);
+    auto wave = mm.pass(now);
+    // The other searches of the players seated: they leave those pools.
     std::map<std::uint64_t, std::vector<std::int64_t>> dropped;
-    for (std::int64_t t : wave.dropped)
+    for (std::int64_t t : queue::searches_of(plan, wave.dropped))
       if (auto it = entries_.find(t); it != entries_.end()) dropped[it->second.conn].push_back(t);
     for (const auto& [conn, tickets] : dropped) {
       std::shared_ptr<client_session> who;
@@ -185,7 +204,7 @@ void queue_service::tick() {
       }
       if (who) who->send(pr::make_unqueued(json(), tickets, "matched"));
     }
-    for (const auto& m : wave.matches) seat(m);
+    for (const auto& m : wave.matches) seat(m, plan);
     count();
   }
   // Once a minute: forget the opponents of matches older than the memory.
@@ -204,40 +223,31 @@ void queue_service::schedule_tick() {
   });
 }
 
-void queue_service::requeue(const std::vector<std::int64_t>& tickets) {
+void queue_service::seat(const queue::match& m, const queue::party_plan& plan) {
+  // Each seat's search (a party's seat: its member's own).
+  std::vector<std::int64_t> tickets;
+  for (const auto& s : m.seats) tickets.push_back(queue::search_of(plan, s));
+  // Every player of the table must still be there and free: a connection
+  // that closed or entered a room since leaves the others queued, as they
+  // were (their searches stay for the next wave).
+  std::vector<std::shared_ptr<client_session>> who;
   for (std::int64_t t : tickets) {
     auto it = entries_.find(t);
-    if (it == entries_.end()) continue;
-    if (mm_.add(it->second.ticket) != queue::add_error::none) forget(t);
-  }
-}
-
-void queue_service::seat(const queue::match& m) {
-  // Every player of the table must still be there and free: a connection
-  // that closed or entered a room since leaves the others queued, as they were.
-  std::vector<std::shared_ptr<client_session>> who;
-  std::vector<std::int64_t> back;
-  for (const auto& s : m.seats) {
-    auto it = entries_.find(s.ticket);
     auto c = it == entries_.end() ? nullptr : it->second.who.lock();
-    if (c && !c->attached()) {
-      who.push_back(std::move(c));
-      back.push_back(s.ticket);
-    } else {
-      forget(s.ticket);
-    }
+    if (c && !c->attached()) who.push_back(std::move(c));
+    else forget(t);
   }
-  if (who.size() != m.seats.size()) return requeue(back);
+  if (who.size() != m.seats.size()) return;
 
-  const auto& first = entries_.at(m.seats[0].ticket).msg;
+  const auto& first = entries_.at(tickets[0]).msg;
   std::vector<std::string> tokens, reserved, names;
   std::vector<room::params::reserved_player> players;
-  for (const auto& s : m.seats) {
+  for (std::size_t i = 0; i < m.seats.size(); ++i) {
     tokens.push_back(s_.env->random_hex(pr::token_chars));
     reserved.push_back(sha256_hex(tokens.back()));
-    const entry& e = entries_.at(s.ticket);
+    const entry& e = entries_.at(tickets[i]);
     names.push_back(e.name);
-    players.push_back({e.name, e.msg.deck, s.account});
+    players.push_back({e.name, e.msg.deck, m.seats[i].account});
   }
   room::params p;
   p.mode = first.mode;
@@ -252,7 +262,7 @@ void queue_service::seat(const queue::match& m) {
     spdlog::warn("queue: no room for a {} match ({}): its {} players stay queued", game_mode_name(first.mode),
                  why == room_registry::refusal::full ? "max_rooms reached" : "the store is unavailable",
                  m.seats.size());
-    return requeue(back);
+    return;
   }
   // Each connection is claimed for the room at once (a join it sends now
   // meets already_in_room); one already elsewhere sends the rest back.
@@ -261,10 +271,9 @@ void queue_service::seat(const queue::match& m) {
     if (!who[claimed]->try_attach(r)) break;
   if (claimed != who.size()) {
     for (std::size_t i = 0; i < claimed; ++i) who[i]->detach(r.get());
-    forget(m.seats[claimed].ticket);
-    back.erase(back.begin() + static_cast<std::ptrdiff_t>(claimed));
+    forget(tickets[claimed]);
     r->retire("its queued players were not all free");
-    return requeue(back);
+    return;
   }
   ++matches_;
   spdlog::info("queue: room {} for {} ({} {}, spread {:.0f}): {}", r->id(), game_mode_name(first.mode),
@@ -275,7 +284,7 @@ void queue_service::seat(const queue::match& m) {
                  return s;
                }());
   for (std::size_t i = 0; i < m.seats.size(); ++i) {
-    const entry& e = entries_.at(m.seats[i].ticket);
+    const entry& e = entries_.at(tickets[i]);
     std::vector<std::int64_t> opponents;
     for (const auto& o : m.seats)
       if (o.account != m.seats[i].account) opponents.push_back(o.account);
@@ -288,7 +297,7 @@ void queue_service::seat(const queue::match& m) {
     j.deck = e.msg.deck;
     r->join_reserved(who[i], std::move(j), tokens[i]);
   }
-  for (const auto& s : m.seats) forget(s.ticket);
+  for (std::int64_t t : tickets) forget(t);
 }
 
 }  // namespace cod::server

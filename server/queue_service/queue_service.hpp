@@ -25,6 +25,7 @@
 #include "cod/protocol/client_messages.hpp"
 #include "common/environment.hpp"
 #include "queue/matchmaker.hpp"
+#include "queue/parties.hpp"
 #include "room/client_session.hpp"
 #include "room/executor.hpp"
 #include "room/room_registry.hpp"
@@ -81,14 +82,14 @@ class queue_service : public std::enable_shared_from_this<queue_service> {
   void add(std::shared_ptr<client_session> who, protocol::queue_msg m, double rating);
   void tick();
   void schedule_tick();
-  void seat(const queue::match& m);
-  // Puts a match's tickets back (one of its players could not be seated).
-  void requeue(const std::vector<std::int64_t>& tickets);
+  void seat(const queue::match& m, const queue::party_plan& plan);
   void forget(std::int64_t ticket);
   void count();
 
   queue_services s_;
-  queue::matchmaker mm_;
+  queue::queue_params params_;
+  // The waiting searches of each pool (when a wave is due, `searching`).
+  std::map<queue::pool_key, std::size_t> pool_sizes_;
   std::map<std::int64_t, entry> entries_;
   std::map<std::uint64_t, std::vector<std::int64_t>> by_conn_;
   // account -> the accounts of its last match, and when it was made. Kept
@@ -111,5 +112,7 @@ class queue_service : public std::enable_shared_from_this<queue_service> {
 // solo and co-op are not queued; "format": drafted formats are not yet).
 std::optional<protocol::protocol_error> queue_pool_problem(const protocol::queue_msg& m);
 queue::pool_key pool_of(const protocol::queue_msg& m);
+// A `queue` naming its own player as partner: bad_field_value.
+std::optional<protocol::protocol_error> partner_problem(const protocol::queue_msg& m, const std::string& own_name);
 
 }  // namespace cod::server

@@ -116,6 +116,7 @@ struct options {
   // API first (--guest, --account/--password, --account-token).
   std::optional<cod::game_mode> queue;
   bool casual = false;
+  std::string partner;  // --queue 2v2 --partner NAME
   bool guest = false;
   std::string account;
   std::string password;
@@ -162,6 +163,7 @@ void usage(std::FILE* to) {
       "    --account NAME --password P   sign in (POST /api/login)\n"
       "    --account-token T      a session token the account API gave\n"
       "    --format F             preconstructed (default) or constructed (--cards)\n"
+      "    --partner NAME         2v2: queue with this friend (who queues naming this bot's account)\n"
       "  --tournament ID          with --tournament-token: the tournament's id, added as ?room=ID (a cluster\n"
       "                           runs a tournament on the node that created it: the proxy sends it there)\n"
       "  --deck N                 preconstructed deck 1..4 (default 1)\n"
@@ -268,6 +270,8 @@ int parse_args(int argc, char** argv, options& o) {
                  m->mode != cod::game_mode::two_vs_two))
         return fail("--queue must be duel, ffa or 2v2");
       o.queue = m->mode;
+    } else if (a == "--partner") {
+      o.partner = v;
     } else if (a == "--account") {
       o.account = v;
     } else if (a == "--password") {
@@ -352,6 +356,7 @@ int parse_args(int argc, char** argv, options& o) {
   if (o.queue && sign_ins == 0) return fail("--queue needs an account: --guest, --account NAME or --account-token T");
   if (!o.account.empty() && o.password.empty()) return fail("--account needs --password");
   if (o.casual && !o.queue) return fail("--casual goes with --queue");
+  if (!o.partner.empty() && o.queue != cod::game_mode::two_vs_two) return fail("--partner goes with --queue 2v2");
   if (!o.resume_token.empty() && o.room.empty()) return fail("--resume needs --room");
   if (!o.tournament.empty() && o.tournament_token.empty()) return fail("--tournament needs --tournament-token");
   if (o.deck && !o.cards.empty()) return fail("give --deck or --cards, not both");
@@ -600,6 +605,7 @@ bool bot::send_queue() {
   q.mode = *o_.queue;
   q.format = o_.format;
   q.rated = !o_.casual;
+  q.partner = o_.partner;
   q.deck.preconstructed = o_.deck;
   q.deck.cards = o_.cards;
   return send_request(q);

@@ -404,6 +404,19 @@ def db_match(db, room):
         con.close()
 
 
+def register_account(port, name, password):
+    """POST /api/register on a node's port (docs/accounts.md): a new account."""
+    c = http.client.HTTPConnection(LOOPBACK, port, timeout=30)
+    try:
+        c.request("POST", "/api/register", json.dumps({"name": name, "password": password}),
+                  {"Content-Type": "application/json"})
+        r = c.getresponse()
+        body = r.read().decode()
+        check(r.status in (200, 201), "register %s: %d %s" % (name, r.status, body))
+    finally:
+        c.close()
+
+
 def run_admin(admin, db, *cmd, timeout=30):
     p = subprocess.run([admin, "--db", db] + list(cmd), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        timeout=timeout, preexec_fn=_die_with_parent)

@@ -2,13 +2,14 @@
 """End to end: the matchmaking queue on one real cod-server (docs/queue.md,
 issue 28's "End to end"). N bots queue rated duels and M queue rated
 free-for-all, each as a new guest (cod-bot --queue MODE --guest); every one
-is matched and plays its match to the end; every match is stored, finished
+is matched and plays its match to the end (and --teams bots queue 2v2, the
+first two as friends naming each other: they play on one team); every match is stored, finished
 and verified by cod-admin (its "rating" check recomputes each rating change
 from the stored before-values and the result); every rated match's seats
 have their rating change stored, and each account's rating row is the
 after-value of its change.
 
-  test_queue.py --server S --bot B --admin A [--duels 40] [--ffa 8]
+  test_queue.py --server S --bot B --admin A [--duels 40] [--ffa 8] [--teams 4]
 """
 
 import collections
@@ -22,16 +23,24 @@ import e2e_lib as e2e  # noqa: E402
 
 def test(args, work):
     db = os.path.join(work, "cod.db")
-    players = args.duels + args.ffa
+    players = args.duels + args.ffa + args.teams
     # Every guest comes from 127.0.0.1: the registrations throttle is raised.
     extra = ["--registrations-per-hour", str(players + 10)]
     server = e2e.Server(args.server, work, db, extra=extra).start()
     bots = []
+    # The two friends of 2v2 sign up under names they can give each other.
+    friends = ["ally%d" % i for i in range(2)] if args.teams else []
+    for name in friends:
+        e2e.register_account(server.port, name, "queue-e2e-password-71")
     for i in range(players):
-        mode = "duel" if i < args.duels else "ffa"
+        mode = "duel" if i < args.duels else "ffa" if i < args.duels + args.ffa else "2v2"
+        who = ["--guest"]
+        team = i - args.duels - args.ffa
+        if mode == "2v2" and team < 2:
+            who = ["--account", friends[team], "--password", "queue-e2e-password-71", "--partner", friends[1 - team]]
         bots.append(e2e.Bot(args.bot, work, "q%02d" % i, server.port,
-                            ["--queue", mode, "--guest", "--deck", str(i % 4 + 1), "--quiet",
-                             "--timeout-sec", str(args.time_limit - 20)]).start())
+                            ["--queue", mode, "--deck", str(i % 4 + 1), "--quiet",
+                             "--timeout-sec", str(args.time_limit - 20)] + who).start())
     codes = e2e.wait_bots(bots, args.time_limit - 15)
     bad = {n: c for n, c in codes.items() if c != 0}
     e2e.check(not bad, "bots failed: %s" % bad)
@@ -41,8 +50,13 @@ def test(args, work):
         e2e.check(s["result"] in ("win", "loss", "draw"), "bot %s: %s" % (b.name, s))
         rooms[s["room"]].append(b.name)
     sizes = sorted(len(v) for v in rooms.values())
-    e2e.check(sizes == sorted([2] * (args.duels // 2) + [4] * (args.ffa // 4)),
+    e2e.check(sizes == sorted([2] * (args.duels // 2) + [4] * ((args.ffa + args.teams) // 4)),
               "tables: %s" % dict(rooms))
+    if args.teams:
+        # The friends: one room, one team (2v2 seats 0, 2 against 1, 3).
+        a, b = bots[args.duels + args.ffa].summary(), bots[args.duels + args.ffa + 1].summary()
+        e2e.check(a["room"] == b["room"] and a["seat"] % 2 == b["seat"] % 2, "the friends: %s and %s" % (a, b))
+        e2e.log("the two friends played on one team: seats %d and %d" % (a["seat"], b["seat"]))
     e2e.log("%d bots matched into %d rooms: ok" % (players, len(rooms)))
 
     server.stop(strict=True)
@@ -71,13 +85,15 @@ def test(args, work):
         e2e.check(abs(value - after) < 1e-9 and games == 1,
                   "account %s on %s: rating %s, change after %s, games %s" % (account, ladder, value, after, games))
     ladders = collections.Counter(r[1] for r in rows)
-    e2e.check(ladders == {"duel": args.duels, "ffa": args.ffa}, "ladders: %s" % ladders)
+    want = {"duel": args.duels, "ffa": args.ffa, "2v2": args.teams}
+    e2e.check(ladders == {k: v for k, v in want.items() if v}, "ladders: %s" % ladders)
     e2e.log("%d matches stored, verified and rated: ok" % len(matches))
 
 
 def extra(ap):
     ap.add_argument("--duels", type=int, default=40, help="bots queueing duels (even)")
     ap.add_argument("--ffa", type=int, default=8, help="bots queueing free-for-all (a multiple of 4)")
+    ap.add_argument("--teams", type=int, default=4, help="bots queueing 2v2, two of them friends (0 or a multiple of 4)")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ lobby connections over the nodes round robin.
 """
 
 import collections
-import http.client
 import json
 import os
 import sys
@@ -45,18 +44,6 @@ PASSWORD = "queue-e2e-password-71"
 def extra(ap):
     ap.add_argument("--duels", type=int, default=40, help="bots queueing duels (a multiple of 4)")
     ap.add_argument("--ffa", type=int, default=8, help="bots queueing free-for-all (a multiple of 4, at least 4)")
-
-
-def register(server, name):
-    c = http.client.HTTPConnection(e2e.LOOPBACK, server.port, timeout=30)
-    try:
-        c.request("POST", "/api/register", json.dumps({"name": name, "password": PASSWORD}),
-                  {"Content-Type": "application/json"})
-        r = c.getresponse()
-        body = r.read().decode()
-        check(r.status in (200, 201), "register %s: %d %s" % (name, r.status, body))
-    finally:
-        c.close()
 
 
 class Player:
@@ -120,7 +107,7 @@ def test(args, work):
     for i in range(args.duels + args.ffa):
         mode = "duel" if i < args.duels else "ffa"
         name = "q%02d" % i
-        register(servers[NODES[i % 3]], name)
+        e2e.register_account(servers[NODES[i % 3]].port, name, PASSWORD)
         players.append(Player(args, work, url, servers["n1"].port, name, mode, i % 4 + 1))
     e2e.log("%d accounts registered" % len(players))
 

@@ -80,7 +80,7 @@ const std::map<std::string, std::vector<std::string>> documented_tables = {
                         "delta"}},
     // 0015_queue_board.sql
     {"queue_tickets", {"ticket_id", "node_id", "account_id", "pool", "rating", "address", "name", "seat_hash",
-                       "deck_json", "enqueued_ms", "room_id", "seat", "players"}},
+                       "deck_json", "partner", "enqueued_ms", "room_id", "seat", "players"}},
     {"queue_nodes", {"node_id", "seen_ms"}},
     {"queue_matcher", {"singleton", "node_id", "expires_ms"}},
     {"queue_recent", {"account_id", "opponents", "at_ms"}},

@@ -114,9 +114,10 @@ TEST_CASE("pg_store: migrations on an empty database, a no-op reopen, the same t
   CHECK(raw.rows("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename") ==
         std::vector<std::string>{"account_sessions", "accounts", "admin_audit", "draft_events", "leagues",
                                  "lobby_nodes", "lobby_rooms", "match_actions", "match_notes", "match_seats", "matches",
-                                 "rating_changes", "ratings", "room_leases", "schema_migrations",
-                                 "tournament_matches", "tournaments"});  // 0011: one document a tournament;
-                                                                         // 0012: accounts; 0014: ratings
+                                 "queue_matcher", "queue_nodes", "queue_recent", "queue_tickets", "rating_changes",
+                                 "ratings", "room_leases", "schema_migrations", "tournament_matches",
+                                 "tournaments"});  // 0011: one document a tournament; 0012: accounts;
+                                                   // 0014: ratings; 0015: the cluster's queue
   CHECK(raw.rows("SELECT column_name FROM information_schema.columns WHERE table_name = 'room_leases' "
                  "ORDER BY ordinal_position") ==
         std::vector<std::string>{"room_id", "node_id", "expires_ms", "wanted_by"});  // 0007, 0008

@@ -38,6 +38,7 @@ queue_ticket_row ticket(const std::string& node, std::int64_t account, const std
   t.name = "player" + std::to_string(account);
   t.seat_hash = std::string(64, 'a');
   t.deck = R"({"preconstructed":2})";
+  if (account % 2 == 0) t.partner = "Friend" + std::to_string(account);
   return t;
 }
 
@@ -108,6 +109,7 @@ TEST_CASE("store: queue tickets are added once per account and pool, read back w
     CHECK(back.name == t1.name);
     CHECK(back.seat_hash == t1.seat_hash);
     CHECK(back.deck == t1.deck);
+    CHECK(snap->tickets[1].partner == "Friend2");  // read back too
     CHECK(back.enqueued_ms > 0);
     CHECK(back.enqueued_ms <= snap->now_ms);
     CHECK(back.room_id.empty());

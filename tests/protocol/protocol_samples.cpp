@@ -144,6 +144,8 @@ void client_samples() {
   emit_client(proto::queue_msg{30, cod::game_mode::duel, proto::deck_format::preconstructed, true, proto::deck_choice{2, {}}});
   emit_client(proto::queue_msg{31, cod::game_mode::ffa, proto::deck_format::constructed, false,
                                proto::deck_choice{0, {"brute", "rapscallion"}}});
+  emit_client(proto::queue_msg{34, cod::game_mode::two_vs_two, proto::deck_format::preconstructed, true,
+                               proto::deck_choice{3, {}}, "Bob"});
   emit_client(proto::unqueue_msg{32, 17});
   emit_client(proto::unqueue_msg{33});
   emit_client(proto::spectate_msg{7, "r7k2"});
@@ -265,6 +267,8 @@ void client_samples() {
       R"({"type":"queue","mode":"duel","deck":{"preconstructed":1}})",
       R"({"type":"queue","mode":"chess","format":"preconstructed","deck":{"preconstructed":1}})",
       R"({"type":"queue","mode":"duel","format":"preconstructed","rated":"yes","deck":{"preconstructed":1}})",
+      R"({"type":"queue","mode":"duel","format":"preconstructed","partner":"Bob","deck":{"preconstructed":1}})",
+      R"({"type":"queue","mode":"2v2","format":"preconstructed","partner":"","deck":{"preconstructed":1}})",
       R"({"type":"unqueue","ticket":0})",
       R"({"type":"unqueue","ticket":"17"})",
       R"({"type":"resume","room":"r1","token":"0123456789ABCDEF0123456789ABCDEF"})",

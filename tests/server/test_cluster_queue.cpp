@@ -233,3 +233,34 @@ TEST_CASE("cluster queue: one search per account and pool over the cluster; unqu
   CHECK(f.n2.q->waiting() == 1);
   CHECK(f.n1.q->matches_made() == 0);
 }
+
+TEST_CASE("cluster queue: two friends on two nodes queueing 2v2 naming each other play on one team") {
+  cluster_fixture f;
+  f.round();
+  client ada = f.player(f.n1, "Ada");
+  client bob = f.player(f.n2, "Bob");
+  client cid = f.player(f.n2, "Cid");
+  client dot = f.player(f.n1, "Dot");
+  json q = queue_msg("2v2", 1);
+  q["partner"] = "Bob";
+  ada.say(q);
+  q["partner"] = "ada";
+  bob.say(q);
+  cid.say(queue_msg("2v2", 3));
+  dot.say(queue_msg("2v2", 4));
+  f.round();
+  for (auto* c : {&ada, &bob, &cid, &dot}) c->expect("queued");
+  std::map<std::string, int> seat_of;
+  std::string room;
+  for (auto* c : {&ada, &bob, &cid, &dot}) {
+    auto got = wait_for(f, *c, "matched");
+    const json m = *find_type(got, "matched");
+    if (room.empty()) room = m.at("room");
+    CHECK(m.at("room") == room);
+    seat_of[m.at("players").at(m.at("seat").get<int>()).get<std::string>()] = m.at("seat").get<int>();
+  }
+  REQUIRE(seat_of.size() == 4);
+  CHECK(seat_of["Ada"] % 2 == seat_of["Bob"] % 2);  // 2v2 teams: seats 0, 2 and 1, 3
+  CHECK(seat_of["Cid"] % 2 == seat_of["Dot"] % 2);
+  CHECK(seat_of["Ada"] % 2 != seat_of["Cid"] % 2);
+}

@@ -299,3 +299,56 @@ TEST_CASE("queue: last opponents are not paired again at once, and are forgotten
   CHECK(find_type(ada2.take(), "matched") != nullptr);
   CHECK(f.q->matches_made() == 2);
 }
+
+TEST_CASE("queue: two friends queueing 2v2 naming each other play on one team; one naming a friend who did not waits") {
+  queue_fixture f;
+  client ada = f.player("Ada");
+  client bob = f.player("Bob");
+  client cid = f.player("Cid");
+  client dot = f.player("Dot");
+  client eve = f.player("Eve");
+  auto with = [](const std::string& partner, int deck) {
+    json m = queue_msg("2v2", deck);
+    m["partner"] = partner;
+    return m;
+  };
+  // Naming oneself, or a partner outside 2v2: refused.
+  ada.say(with("ADA", 1));
+  CHECK(ada.expect("error").at("field") == "partner");
+  json duel = queue_msg("duel");
+  duel["partner"] = "Bob";
+  ada.say(duel);
+  CHECK(ada.expect("error").at("field") == "partner");
+
+  ada.say(with("bob", 1));  // names ignore case
+  ada.expect("queued");
+  eve.say(with("Zed", 2));  // Zed never queues: Eve waits
+  eve.expect("queued");
+  cid.say(queue_msg("2v2", 3));
+  cid.expect("queued");
+  dot.say(queue_msg("2v2", 4));
+  dot.expect("queued");
+  // Alone, Ada is not matched: her friend has not queued yet.
+  f.wait(3000);
+  CHECK(!find_type(ada.take(), "matched"));
+  bob.say(with("Ada", 2));
+  bob.expect("queued");
+  f.wait(3000);
+  std::map<std::string, json> matched;
+  for (auto* c : {&ada, &bob, &cid, &dot}) {
+    auto msgs = c->take();
+    INFO(json(msgs).dump());
+    const json* m = find_type(msgs, "matched");
+    REQUIRE(m);
+    REQUIRE(find_type(msgs, "state"));
+    matched[m->at("players").at(m->at("seat").get<int>()).get<std::string>()] = *m;
+  }
+  CHECK(matched["Ada"].at("room") == matched["Cid"].at("room"));
+  // 2v2 teams: seats 0 and 2 against 1 and 3.
+  auto team = [&](const std::string& n) { return matched[n].at("seat").get<int>() % 2; };
+  CHECK(team("Ada") == team("Bob"));
+  CHECK(team("Cid") == team("Dot"));
+  CHECK(team("Ada") != team("Cid"));
+  CHECK(!find_type(eve.take(), "matched"));
+  CHECK(f.q->waiting() == 1);
+}

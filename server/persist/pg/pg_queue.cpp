@@ -28,7 +28,7 @@ std::string with_now(std::string_view sql) {
 
 constexpr const char* ticket_columns =
     "t.ticket_id, t.node_id, t.account_id, t.pool, t.rating, t.address, t.name, t.seat_hash, t.deck_json, "
-    "t.enqueued_ms, t.room_id, t.seat, t.players";
+    "t.enqueued_ms, t.room_id, t.seat, t.players, t.partner";
 
 queue_ticket_row row_of(const pg::result& r, int i) {
   queue_ticket_row t;
@@ -45,6 +45,7 @@ queue_ticket_row row_of(const pg::result& r, int i) {
   if (!r.is_null(i, 10)) t.room_id = r.text(i, 10);
   if (!r.is_null(i, 11)) t.seat = static_cast<int>(r.int64(i, 11));
   if (!r.is_null(i, 12)) t.players = r.text(i, 12);
+  t.partner = r.text(i, 13);
   return t;
 }
 
@@ -77,8 +78,8 @@ result<std::optional<queue_ticket_row>> pg_queue::add_ticket(queue_ticket_row t,
     c.exec("BEGIN");
     c.query(dead_sql, pg::params().add(t.account_id).add(t.pool).add(alive_within_ms));
     static const std::string sql = with_now(
-        "INSERT INTO queue_tickets (node_id, account_id, pool, rating, address, name, seat_hash, deck_json, "
-        "enqueued_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NOW_MS) "
+        "INSERT INTO queue_tickets (node_id, account_id, pool, rating, address, name, seat_hash, deck_json, partner, "
+        "enqueued_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NOW_MS) "
         "ON CONFLICT (account_id, pool) WHERE room_id IS NULL DO NOTHING RETURNING ticket_id, enqueued_ms");
     const auto r = c.query(sql, pg::params()
                                     .add(t.node_id)
@@ -88,7 +89,8 @@ result<std::optional<queue_ticket_row>> pg_queue::add_ticket(queue_ticket_row t,
                                     .add(t.address)
                                     .add(t.name)
                                     .add(t.seat_hash)
-                                    .add(t.deck));
+                                    .add(t.deck)
+                                    .add(t.partner));
     c.exec("COMMIT");
     if (r.rows() == 0) return std::optional<queue_ticket_row>{};
     t.ticket = r.int64(0, 0);
@@ -185,7 +187,8 @@ result<queue_snapshot> pg_queue::waiting_tickets(std::int64_t alive_within_ms, s
       t.seat_hash = r.text(i, 8);
       t.deck = r.text(i, 9);
       t.enqueued_ms = r.int64(i, 10);
-      if (!r.is_null(i, 14)) t.last_opponents = split_accounts(r.text(i, 14));
+      t.partner = r.text(i, 14);
+      if (!r.is_null(i, 15)) t.last_opponents = split_accounts(r.text(i, 15));
       out.tickets.push_back(std::move(t));
     }
     return out;

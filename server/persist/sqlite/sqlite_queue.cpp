@@ -28,7 +28,7 @@ std::string with_now(const std::string& sql) {
 
 constexpr const char* ticket_columns =
     "t.ticket_id, t.node_id, t.account_id, t.pool, t.rating, t.address, t.name, t.seat_hash, t.deck_json, "
-    "t.enqueued_ms, t.room_id, t.seat, t.players";
+    "t.enqueued_ms, t.room_id, t.seat, t.players, t.partner";
 
 queue_ticket_row row_of(const sql::stmt& s) {
   queue_ticket_row t;
@@ -45,6 +45,7 @@ queue_ticket_row row_of(const sql::stmt& s) {
   if (!s.is_null(10)) t.room_id = s.text(10);
   if (!s.is_null(11)) t.seat = static_cast<int>(s.int64(11));
   if (!s.is_null(12)) t.players = s.text(12);
+  t.partner = s.text(13);
   return t;
 }
 
@@ -72,11 +73,11 @@ result<std::optional<queue_ticket_row>> sqlite_queue::add_ticket(queue_ticket_ro
     dead.bind(1, t.account_id).bind(2, t.pool).bind(3, alive_within_ms);
     dead.run();
     sql::stmt s(*db_, with_now("INSERT INTO queue_tickets (node_id, account_id, pool, rating, address, name, "
-                               "seat_hash, deck_json, enqueued_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NOW_MS) "
+                               "seat_hash, deck_json, partner, enqueued_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NOW_MS) "
                                "ON CONFLICT (account_id, pool) WHERE room_id IS NULL DO NOTHING "
                                "RETURNING ticket_id, enqueued_ms"));
     s.bind(1, t.node_id).bind(2, t.account_id).bind(3, t.pool).bind(4, t.rating).bind(5, t.address);
-    s.bind(6, t.name).bind(7, t.seat_hash).bind(8, t.deck);
+    s.bind(6, t.name).bind(7, t.seat_hash).bind(8, t.deck).bind(9, t.partner);
     bool added = false;
     {
       sql::reset_guard g(s);
@@ -184,7 +185,7 @@ result<queue_snapshot> sqlite_queue::waiting_tickets(std::int64_t alive_within_m
       sql::reset_guard g(s);
       while (s.step()) {
         out.tickets.push_back(row_of(s));
-        if (!s.is_null(13)) out.tickets.back().last_opponents = split_accounts(s.text(13));
+        if (!s.is_null(14)) out.tickets.back().last_opponents = split_accounts(s.text(14));
       }
     }
     db_->exec("COMMIT");

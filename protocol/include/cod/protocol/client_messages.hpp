@@ -255,6 +255,10 @@ struct queue_msg {
   deck_format format = deck_format::preconstructed;
   bool rated = true;
   deck_choice deck;
+  // 2v2 only: the account name of a friend to play with, as teammates. The
+  // two are matched together once each has queued naming the other
+  // (docs/queue.md, "Parties"). "": alone.
+  std::string partner{};
   bool operator==(const queue_msg&) const = default;
 };
 
