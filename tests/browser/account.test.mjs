@@ -131,6 +131,31 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
   assert.equal(await guest.textContent("#queue-note"), "Search cancelled.");
   assert.equal(await guest.textContent("#find-game"), "Find a game");
 
+  // ---- 2v2 asks for an optional friend; its queue names them (then cancelled) ----
+  assert.equal(await guest.isVisible("#queue-partner"), false);
+  await guest.check("#queue-mode-2v2");
+  assert.equal(await guest.isVisible("#queue-partner"), true);
+  await guest.fill("#queue-partner", "Ann");
+  await guest.evaluate(() => {
+    window.__sent = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+      window.__sent.push(JSON.parse(data));
+      return send.call(this, data);
+    };
+  });
+  await guest.click("#find-game");
+  await guest.waitForSelector("#searching:not([hidden])");
+  assert.match(await guest.textContent("#search-status"), /Searching for a 2 vs 2/);
+  await guest.click("#cancel-search");
+  await guest.waitForSelector("#find-game", { state: "visible" });
+  const sent2v2 = await guest.evaluate(() => window.__sent.filter((m) => m.type === "queue"));
+  assert.equal(sent2v2.length, 1);
+  assert.equal(sent2v2[0].mode, "2v2");
+  assert.equal(sent2v2[0].partner, "Ann");
+  await guest.check("#queue-mode-duel");
+  assert.equal(await guest.isVisible("#queue-partner"), false);
+
   // ---- Both find a rated duel: matched into one room ----
   await ann.check("#queue-mode-duel");
   await ann.click("#find-game");

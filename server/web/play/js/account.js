@@ -167,7 +167,7 @@ export class AccountPanel {
   }
 }
 
-// actions: {find({mode, rated, deck}), cancel()}. find resolves once
+// actions: {find({mode, rated, deck, partner}), cancel()}. find resolves once
 // queued (or rejects; app.js says why); the panel then shows the wait.
 export class PlayPanel {
   constructor(catalogue, actions) {
@@ -186,6 +186,12 @@ export class PlayPanel {
     this.rated = h("input#queue-rated", { type: "checkbox", checked: true });
     this.deck = h("select#queue-deck", {},
       [1, 2, 3, 4].map((n) => h("option", { value: String(n) }, `Preconstructed deck ${n}: ${this.cat.deckCards(n).map((id) => this.cat.name(id)).join(", ")}`)));
+    // 2v2: a friend to play with, as teammates (queue.partner).
+    this.partner = h("input#queue-partner", { type: "text", maxlength: 32, autocomplete: "off" });
+    // In a div: the panel's labels are styled display: block, which a
+    // label's own `hidden` would lose to.
+    this.partnerLabel = h("div#queue-partner-row", { hidden: true }, h("label", {}, `${Q.partner} `, this.partner));
+    for (const l of this.modeInputs) l.querySelector("input").addEventListener("change", () => this.render());
     this.help = h("p.note#queue-help");
     this.findBtn = h("button#find-game.primary", { type: "button", onclick: () => this._find() });
     this.cancelBtn = h("button#cancel-search", { type: "button", onclick: () => this._cancel() }, Q.cancel);
@@ -200,6 +206,7 @@ export class PlayPanel {
       h("fieldset#queue-modes.inline", {}, h("legend", {}, Q.mode), this.modeInputs),
       h("label.check", {}, this.rated, ` ${Q.rated}`),
       h("label", {}, `${Q.deck} `, this.deck),
+      this.partnerLabel,
       this.findBtn);
     this.el = h("section.panel#play-panel", { "aria-labelledby": "play-title" },
       h("h2#play-title", {}, Q.title, " ", h("a#ladder-link.small", { href: "#/ladder/duel" }, Q.ladder)),
@@ -225,6 +232,7 @@ export class PlayPanel {
     this.findBtn.textContent = this.account ? Q.find : Q.findAsGuest;
     this.form.hidden = !!this.search;
     this.searchingEl.hidden = !this.search;
+    this.partnerLabel.hidden = this.mode() !== "2v2";
   }
 
   async _find() {
@@ -232,7 +240,8 @@ export class PlayPanel {
     this.findBtn.disabled = true;
     this.setNote("");
     try {
-      await this.actions.find({ mode: this.mode(), rated: this.rated.checked, deck: Number(this.deck.value) });
+      const partner = this.mode() === "2v2" ? this.partner.value.trim() : "";
+      await this.actions.find({ mode: this.mode(), rated: this.rated.checked, deck: Number(this.deck.value), partner });
     } finally {
       this.findBtn.disabled = false;
     }

@@ -644,7 +644,7 @@ const accountActions = {
 
 // ---- Play: the queue (docs/protocol.md "The queue") ----
 
-async function findGame({ mode, rated, deck }) {
+async function findGame({ mode, rated, deck, partner }) {
   hideError();
   app.play.setNote("");
   try {
@@ -657,8 +657,10 @@ async function findGame({ mode, rated, deck }) {
   }
   try {
     if (!app.conn || app.conn.closed) await renewConnection();
-    const r = await app.conn.request("queue", { mode, format: "preconstructed", rated, deck: { preconstructed: deck } });
-    app.search = { mode: r.mode, rated: r.rated, ticket: r.ticket, req: { mode, rated, deck } };
+    const q = { mode, format: "preconstructed", rated, deck: { preconstructed: deck } };
+    if (partner) q.partner = partner;
+    const r = await app.conn.request("queue", q);
+    app.search = { mode: r.mode, rated: r.rated, ticket: r.ticket, req: { mode, rated, deck, partner } };
     app.play.searching({ mode: r.mode, searching: r.searching });
   } catch (e) {
     app.play.setNote(errorWords(e));

@@ -517,6 +517,7 @@ export const QUEUE_WORDS = {
   modes: { duel: "Duel (2 players)", ffa: "Free-for-all (4 players)", "2v2": "2 vs 2 (teams)" },
   rated: "Rated (counts for the ladder)",
   deck: "Deck",
+  partner: "With a friend (their account name; they name you too)",
   find: "Find a game",
   findAsGuest: "Play as guest",
   cancel: "Cancel",
