@@ -189,6 +189,8 @@ void cluster_queue::keep_alive(std::int64_t now) {
 void cluster_queue::apply(add_op& o) {
   auto& who = o.who;
   const auto& m = o.msg;
+  // Closed while its rating was read: its leave has gone by already.
+  if (who->closed()) return;
   if (entries_.size() >= s_.max_tickets) {
     spdlog::warn("queue: full ({} tickets on this node, config queue_max_tickets): a queue from connection {} refused",
                  entries_.size(), who->id());
@@ -392,7 +394,7 @@ void cluster_queue::deliver() {
         if (t != row.ticket) others.push_back(t);
     for (std::int64_t t : others) forget(t);
     forget(row.ticket);
-    if (!who || who->attached()) {
+    if (!who || who->closed() || who->attached()) {
       spdlog::info("queue: the player of ticket {} left before its match in room {}: seat {} stays empty",
                    row.ticket, row.room_id, row.seat);
       continue;

@@ -99,7 +99,9 @@ void queue_service::add(std::shared_ptr<client_session> who, pr::queue_msg m, do
                  entries_.size(), who->id());
     return who->send(pr::make_error(m.id, pr::session_errc::server_busy, "the queue is full: try again in a moment"));
   }
-  // The connection may have entered a room while its rating was read.
+  // The connection may have closed (its leave has gone by already) or
+  // entered a room while its rating was read.
+  if (who->closed()) return;
   if (who->attached()) return who->send(pr::make_error(m.id, pr::session_errc::already_in_room));
   queue::ticket t;
   t.id = next_ticket_;
@@ -234,7 +236,7 @@ void queue_service::seat(const queue::match& m, const queue::party_plan& plan) {
   for (std::int64_t t : tickets) {
     auto it = entries_.find(t);
     auto c = it == entries_.end() ? nullptr : it->second.who.lock();
-    if (c && !c->attached()) who.push_back(std::move(c));
+    if (c && !c->closed() && !c->attached()) who.push_back(std::move(c));
     else forget(t);
   }
   if (who.size() != m.seats.size()) return;

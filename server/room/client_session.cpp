@@ -84,6 +84,7 @@ void client_session::on_binary() {
 }
 
 void client_session::on_closed() {
+  closed_.store(true);
   std::shared_ptr<room> r;
   {
     std::lock_guard lock(mutex_);

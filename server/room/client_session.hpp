@@ -159,6 +159,9 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   bool try_attach(std::shared_ptr<room> r);
   const std::string& address() const { return address_; }
   void detach(const room* r) override;
+  // The connection has closed (on_closed ran). Thread-safe: the queue asks
+  // before it keeps a search whose rating it read meanwhile.
+  bool closed() const { return closed_.load(); }
 
  private:
   void send_error(const nlohmann::json& id, protocol::session_errc code, std::string_view message = {});
@@ -196,6 +199,7 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   std::deque<std::string> waiting_on_hello_;
   std::int64_t account_id_ = 0;
   std::string account_name_;
+  std::atomic<bool> closed_{false};
   bool acks_in_update_ = false;
   bool legal_actions_ = false;
   mutable std::mutex mutex_;

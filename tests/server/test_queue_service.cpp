@@ -24,7 +24,10 @@ struct queue_fixture {
   std::int64_t next_account = 1;
   std::map<std::string, account_check> accounts;
 
-  queue_fixture() {
+  // Ratings read later, when the test calls each (as the account workers do).
+  std::vector<std::function<void()>> rating_reads;
+
+  explicit queue_fixture(bool defer_ratings = false) {
     h.lsvc.authenticate = [this](std::string token, std::function<void(account_check)> done) {
       auto it = accounts.find(token);
       done(it == accounts.end() ? account_check{account_check::kind::bad_session, 0, {}, false} : it->second);
@@ -35,6 +38,10 @@ struct queue_fixture {
     qs.ex = h.ex;
     qs.cat = &shipped();
     qs.env = &h.env;
+    if (defer_ratings)
+      qs.rating_of = [this](std::int64_t, queue::mode, std::function<void(double)> done) {
+        rating_reads.push_back([done] { done(1500); });
+      };
     q = std::make_shared<queue_service>(qs);
     q->start();
     h.lsvc.queue = [this](std::shared_ptr<client_session> who, protocol::queue_msg m) { q->enqueue(who, m); };
@@ -351,4 +358,24 @@ TEST_CASE("queue: two friends queueing 2v2 naming each other play on one team; o
   CHECK(team("Ada") != team("Cid"));
   CHECK(!find_type(eve.take(), "matched"));
   CHECK(f.q->waiting() == 1);
+}
+
+TEST_CASE("queue: a connection that closes while its rating is read leaves no search behind") {
+  queue_fixture f(true);
+  client ada = f.player("Ada");
+  ada.say(queue_msg("duel"));
+  REQUIRE(f.rating_reads.size() == 1);
+  ada.disconnect();
+  f.h.ex->run();
+  f.rating_reads[0]();  // the rating comes back after the close
+  f.h.ex->run();
+  CHECK(f.q->waiting() == 0);
+  client bob = f.player("Bob");
+  bob.say(queue_msg("duel", 2));
+  REQUIRE(f.rating_reads.size() == 2);
+  f.rating_reads[1]();
+  f.h.ex->run();
+  bob.expect("queued");
+  f.wait(3000);
+  CHECK(!find_type(bob.take(), "matched"));  // nobody to meet: Ada's search is gone
 }
