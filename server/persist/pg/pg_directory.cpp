@@ -10,21 +10,6 @@ namespace cod::server::detail {
 
 namespace {
 
-// The server's clock, in ms since the epoch: the time of the statement's
-// execution (clock_timestamp), not of its transaction's start.
-std::string with_now(std::string_view sql) {
-  std::string out;
-  for (std::size_t i = 0; i < sql.size(); ++i) {
-    if (sql.compare(i, 6, "NOW_MS") == 0) {
-      out += "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint";
-      i += 5;
-    } else {
-      out += sql[i];
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> column0(const pg::result& r) {
   std::vector<std::string> out;
   for (int i = 0; i < r.rows(); ++i) out.push_back(r.text(i, 0));
@@ -54,7 +39,7 @@ result<bool> pg_directory::claim_room(const std::string& room_id, const std::str
   return guarded("claiming a room", [&](pg::conn& c) -> result<bool> {
     // One statement: a concurrent claim of the same room waits for this
     // one's row lock, then sees its lease live and takes nothing.
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "INSERT INTO room_leases AS l (room_id, node_id, expires_ms) VALUES ($1, $2, NOW_MS + $3) "
         "ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, expires_ms = EXCLUDED.expires_ms, "
         "wanted_by = NULL WHERE l.expires_ms <= NOW_MS OR l.node_id = EXCLUDED.node_id RETURNING l.node_id");
@@ -67,7 +52,7 @@ result<std::vector<std::string>> pg_directory::renew_leases(const std::string& n
   return guarded("renewing leases", [&](pg::conn& c) -> result<std::vector<std::string>> {
     // Rows locked in room order, as the writer's fence locks them
     // (pg_fence.hpp): the two never deadlock.
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "UPDATE room_leases SET expires_ms = NOW_MS + $2 WHERE node_id = $1 AND room_id IN "
         "(SELECT room_id FROM room_leases WHERE node_id = $1 ORDER BY room_id FOR UPDATE) RETURNING room_id");
     auto held = column0(c.query(sql, pg::params().add(node_id).add(lease_ms)));
@@ -94,7 +79,7 @@ result<bool> pg_directory::request_room(const std::string& room_id, const std::s
     // statement's only lock, never deadlocks with one. node_id and
     // expires_ms stay, so the holder's writes still pass the fence until it
     // releases.
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "UPDATE room_leases SET wanted_by = $2 WHERE room_id = $1 AND node_id <> $2 AND expires_ms > NOW_MS");
     return c.query(sql, pg::params().add(room_id).add(node_id)).affected() == 1;
   });
@@ -121,7 +106,7 @@ result<bool> pg_directory::room_known(const std::string& room_id) {
 
 result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) {
   return guarded("listing expired rooms", [&](pg::conn& c) -> result<std::vector<std::string>> {
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "SELECT DISTINCT m.room_id FROM matches m LEFT JOIN room_leases l ON l.room_id = m.room_id "
         "WHERE m.status = 'playing' AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY m.room_id LIMIT $1");
     return column0(c.query(sql, pg::params().add(static_cast<std::int64_t>(limit))));
@@ -130,7 +115,7 @@ result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) 
 
 result<std::vector<std::string>> pg_directory::expired_tournaments(std::size_t limit) {
   return guarded("listing expired tournaments", [&](pg::conn& c) -> result<std::vector<std::string>> {
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON l.room_id = t.tournament_id "
         "WHERE t.finished = 0 AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id "
         "LIMIT $1");
@@ -153,7 +138,7 @@ result<std::optional<std::string>> pg_directory::room_match_id(const std::string
 status pg_directory::publish_rooms(const std::string& node_id, const std::vector<room_listing>& rooms) {
   if (status st = check_listings(node_id, rooms); !st) return st;
   const result<bool> done = guarded("publishing the lobby", [&](pg::conn& c) -> result<bool> {
-    static const std::string node_sql = with_now(
+    static const std::string node_sql = pg::with_now(
         "INSERT INTO lobby_nodes (node_id, published_ms) VALUES ($1, NOW_MS) "
         "ON CONFLICT (node_id) DO UPDATE SET published_ms = EXCLUDED.published_ms");
     std::vector<std::string> ids, summaries;
@@ -175,13 +160,13 @@ status pg_directory::publish_rooms(const std::string& node_id, const std::vector
 
 result<std::size_t> pg_directory::forget_stale(std::int64_t stale_for_ms) {
   return guarded("forgetting stale leases and nodes", [&](pg::conn& c) -> result<std::size_t> {
-    static const std::string leases_sql = with_now(
+    static const std::string leases_sql = pg::with_now(
         "DELETE FROM room_leases l WHERE l.expires_ms <= NOW_MS - $1 AND NOT EXISTS "
         "(SELECT 1 FROM matches m WHERE m.room_id = l.room_id AND m.status = 'playing') AND NOT EXISTS "
         "(SELECT 1 FROM tournaments t WHERE t.tournament_id = l.room_id AND t.finished = 0)");
-    static const std::string rooms_sql = with_now(
+    static const std::string rooms_sql = pg::with_now(
         "DELETE FROM lobby_rooms WHERE node_id IN (SELECT node_id FROM lobby_nodes WHERE published_ms <= NOW_MS - $1)");
-    static const std::string nodes_sql = with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - $1");
+    static const std::string nodes_sql = pg::with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - $1");
     const auto leases = c.query(leases_sql, pg::params().add(stale_for_ms)).affected();
     c.exec("BEGIN");
     c.query(rooms_sql, pg::params().add(stale_for_ms));
@@ -193,7 +178,7 @@ result<std::size_t> pg_directory::forget_stale(std::int64_t stale_for_ms) {
 
 result<std::vector<room_listing>> pg_directory::list_all_rooms(std::int64_t stale_after_ms) {
   return guarded("listing the lobby", [&](pg::conn& c) -> result<std::vector<room_listing>> {
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "SELECT DISTINCT ON (r.room_id) r.room_id, r.summary_json, r.node_id, n.published_ms "
         "FROM lobby_rooms r JOIN lobby_nodes n ON n.node_id = r.node_id WHERE n.published_ms > NOW_MS - $1 "
         "ORDER BY r.room_id, n.published_ms DESC, r.node_id");

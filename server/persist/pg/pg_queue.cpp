@@ -12,19 +12,6 @@ namespace {
 
 constexpr const char* application = "cod-store-queue";
 
-// The server's clock, in ms since the epoch, at the statement's execution.
-std::string with_now(std::string_view sql) {
-  std::string out;
-  for (std::size_t i = 0; i < sql.size(); ++i) {
-    if (sql.compare(i, 6, "NOW_MS") == 0) {
-      out += "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint";
-      i += 5;
-    } else {
-      out += sql[i];
-    }
-  }
-  return out;
-}
 
 constexpr const char* ticket_columns =
     "t.ticket_id, t.node_id, t.account_id, t.pool, t.rating, t.address, t.name, t.seat_hash, t.deck_json, "
@@ -72,12 +59,12 @@ result<std::optional<queue_ticket_row>> pg_queue::add_ticket(queue_ticket_row t,
   return guarded("adding a queue ticket", [&](pg::conn& c) -> result<std::optional<queue_ticket_row>> {
     // The account's search on a dead node (its connection died with it)
     // goes first, in the same transaction.
-    static const std::string dead_sql = with_now(
+    static const std::string dead_sql = pg::with_now(
         "DELETE FROM queue_tickets WHERE account_id = $1 AND pool = $2 AND room_id IS NULL AND node_id NOT IN "
         "(SELECT node_id FROM queue_nodes WHERE seen_ms >= NOW_MS - $3)");
     c.exec("BEGIN");
     c.query(dead_sql, pg::params().add(t.account_id).add(t.pool).add(alive_within_ms));
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "INSERT INTO queue_tickets (node_id, account_id, pool, rating, address, name, seat_hash, deck_json, partner, "
         "enqueued_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NOW_MS) "
         "ON CONFLICT (account_id, pool) WHERE room_id IS NULL DO NOTHING RETURNING ticket_id, enqueued_ms");
@@ -134,7 +121,7 @@ status pg_queue::drop_node_tickets(const std::string& node_id) {
 status pg_queue::heartbeat(const std::string& node_id) {
   if (node_id.empty()) return status::invalid("a heartbeat needs a node_id");
   return guarded("a queue heartbeat", [&](pg::conn& c) -> status {
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "INSERT INTO queue_nodes (node_id, seen_ms) VALUES ($1, NOW_MS) "
         "ON CONFLICT (node_id) DO UPDATE SET seen_ms = EXCLUDED.seen_ms");
     c.query(sql, pg::params().add(node_id));
@@ -147,7 +134,7 @@ result<bool> pg_queue::claim_matcher(const std::string& node_id, std::int64_t le
   return guarded("claiming the matcher", [&](pg::conn& c) -> result<bool> {
     // One statement: a concurrent claim waits for this one's row lock, then
     // sees the lease live and takes nothing.
-    static const std::string sql = with_now(
+    static const std::string sql = pg::with_now(
         "INSERT INTO queue_matcher AS m (singleton, node_id, expires_ms) VALUES (1, $1, NOW_MS + $2) "
         "ON CONFLICT (singleton) DO UPDATE SET node_id = EXCLUDED.node_id, expires_ms = EXCLUDED.expires_ms "
         "WHERE m.expires_ms <= NOW_MS OR m.node_id = EXCLUDED.node_id RETURNING m.node_id");
@@ -204,7 +191,7 @@ result<bool> pg_queue::match_tickets(const std::string& matcher_node, const std:
     // (an UPDATE of that row) waits for this match to commit, and a match
     // after the lease passed finds it gone.
     static const std::string lease_sql =
-        with_now("SELECT 1 FROM queue_matcher WHERE node_id = $1 AND expires_ms > NOW_MS FOR SHARE");
+        pg::with_now("SELECT 1 FROM queue_matcher WHERE node_id = $1 AND expires_ms > NOW_MS FOR SHARE");
     bool held = c.query(lease_sql, pg::params().add(matcher_node)).rows() == 1;
     std::vector<std::int64_t> accounts;
     for (std::size_t i = 0; held && i < seats.size(); ++i) {
@@ -219,7 +206,7 @@ result<bool> pg_queue::match_tickets(const std::string& matcher_node, const std:
       c.exec("ROLLBACK");
       return false;
     }
-    static const std::string recent_sql = with_now(
+    static const std::string recent_sql = pg::with_now(
         "INSERT INTO queue_recent (account_id, opponents, at_ms) VALUES ($1, $2, NOW_MS) "
         "ON CONFLICT (account_id) DO UPDATE SET opponents = EXCLUDED.opponents, at_ms = EXCLUDED.at_ms");
     for (std::size_t i = 0; i < accounts.size(); ++i)
@@ -245,11 +232,11 @@ result<std::vector<queue_ticket_row>> pg_queue::matched_tickets(const std::strin
 
 result<std::size_t> pg_queue::forget_stale_tickets(std::int64_t stale_for_ms, std::int64_t remember_ms) {
   return guarded("forgetting stale queue tickets", [&](pg::conn& c) -> result<std::size_t> {
-    static const std::string tickets_sql = with_now(
+    static const std::string tickets_sql = pg::with_now(
         "DELETE FROM queue_tickets WHERE node_id NOT IN "
         "(SELECT node_id FROM queue_nodes WHERE seen_ms >= NOW_MS - $1)");
-    static const std::string nodes_sql = with_now("DELETE FROM queue_nodes WHERE seen_ms < NOW_MS - $1");
-    static const std::string recent_sql = with_now("DELETE FROM queue_recent WHERE at_ms < NOW_MS - $1");
+    static const std::string nodes_sql = pg::with_now("DELETE FROM queue_nodes WHERE seen_ms < NOW_MS - $1");
+    static const std::string recent_sql = pg::with_now("DELETE FROM queue_recent WHERE at_ms < NOW_MS - $1");
     c.exec("BEGIN");
     const auto n = static_cast<std::size_t>(c.query(tickets_sql, pg::params().add(stale_for_ms)).affected());
     c.query(nodes_sql, pg::params().add(stale_for_ms));

@@ -255,4 +255,17 @@ std::string text_array(const std::vector<std::string>& v) {
   return out + "}";
 }
 
+std::string with_now(std::string_view sql) {
+  std::string out;
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    if (sql.compare(i, 6, "NOW_MS") == 0) {
+      out += "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint";
+      i += 5;
+    } else {
+      out += sql[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace cod::server::pg

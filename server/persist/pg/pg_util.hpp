@@ -192,4 +192,9 @@ void add_array_text(std::string& out, std::string_view s);
 // A PostgreSQL array literal of texts: {"a","b\"c"}.
 std::string text_array(const std::vector<std::string>& v);
 
+// `sql` with each NOW_MS replaced by the server's clock in ms since the
+// epoch at the statement's execution (clock_timestamp(), not the
+// transaction's start): the directory's and the queue's times.
+std::string with_now(std::string_view sql);
+
 }  // namespace cod::server::pg

@@ -11,22 +11,6 @@ namespace cod::server::detail {
 
 namespace {
 
-// The database's clock, in ms since the epoch (julianday('now') has ms).
-constexpr const char* now_ms = "CAST(round((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)";
-
-std::string with_now(const std::string& sql) {
-  std::string out;
-  for (std::size_t i = 0; i < sql.size(); ++i) {
-    if (sql.compare(i, 6, "NOW_MS") == 0) {
-      out += now_ms;
-      i += 5;
-    } else {
-      out += sql[i];
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> column0(sql::stmt& s) {
   std::vector<std::string> out;
   sql::reset_guard g(s);
@@ -58,7 +42,7 @@ result<bool> sqlite_directory::claim_room(const std::string& room_id, const std:
                                           std::int64_t lease_ms) {
   if (status st = check_lease(room_id, node_id, lease_ms); !st) return st;
   return guarded("claiming a room", [&]() -> result<bool> {
-    sql::stmt s(*db_, with_now("INSERT INTO room_leases (room_id, node_id, expires_ms) VALUES (?1, ?2, NOW_MS + ?3) "
+    sql::stmt s(*db_, sql::with_now("INSERT INTO room_leases (room_id, node_id, expires_ms) VALUES (?1, ?2, NOW_MS + ?3) "
                                "ON CONFLICT (room_id) DO UPDATE SET node_id = excluded.node_id, "
                                "expires_ms = excluded.expires_ms, wanted_by = NULL "
                                "WHERE room_leases.expires_ms <= NOW_MS OR room_leases.node_id = excluded.node_id "
@@ -72,7 +56,7 @@ result<std::vector<std::string>> sqlite_directory::renew_leases(const std::strin
   if (status st = check_lease("-", node_id, lease_ms); !st) return st;
   return guarded("renewing leases", [&]() -> result<std::vector<std::string>> {
     db_->exec("BEGIN IMMEDIATE");
-    sql::stmt up(*db_, with_now("UPDATE room_leases SET expires_ms = NOW_MS + ?2 WHERE node_id = ?1"));
+    sql::stmt up(*db_, sql::with_now("UPDATE room_leases SET expires_ms = NOW_MS + ?2 WHERE node_id = ?1"));
     up.bind(1, node_id).bind(2, lease_ms);
     up.run();
     sql::stmt held(*db_, "SELECT room_id FROM room_leases WHERE node_id = ?1 ORDER BY room_id");
@@ -97,7 +81,7 @@ status sqlite_directory::release_room(const std::string& room_id, const std::str
 result<bool> sqlite_directory::request_room(const std::string& room_id, const std::string& node_id) {
   if (status st = check_request(room_id, node_id); !st) return st;
   return guarded("requesting a room", [&]() -> result<bool> {
-    sql::stmt s(*db_, with_now("UPDATE room_leases SET wanted_by = ?2 "
+    sql::stmt s(*db_, sql::with_now("UPDATE room_leases SET wanted_by = ?2 "
                                "WHERE room_id = ?1 AND node_id <> ?2 AND expires_ms > NOW_MS"));
     s.bind(1, room_id).bind(2, node_id);
     s.run();
@@ -127,7 +111,7 @@ result<bool> sqlite_directory::room_known(const std::string& room_id) {
 
 result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t limit) {
   return guarded("listing expired rooms", [&]() -> result<std::vector<std::string>> {
-    sql::stmt s(*db_, with_now("SELECT DISTINCT m.room_id FROM matches m LEFT JOIN room_leases l ON l.room_id = m.room_id "
+    sql::stmt s(*db_, sql::with_now("SELECT DISTINCT m.room_id FROM matches m LEFT JOIN room_leases l ON l.room_id = m.room_id "
                                "WHERE m.status = 'playing' AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) "
                                "ORDER BY m.room_id LIMIT ?1"));
     s.bind(1, static_cast<std::int64_t>(limit));
@@ -137,7 +121,7 @@ result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t lim
 
 result<std::vector<std::string>> sqlite_directory::expired_tournaments(std::size_t limit) {
   return guarded("listing expired tournaments", [&]() -> result<std::vector<std::string>> {
-    sql::stmt s(*db_, with_now("SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON "
+    sql::stmt s(*db_, sql::with_now("SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON "
                                "l.room_id = t.tournament_id WHERE t.finished = 0 AND "
                                "(l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id LIMIT ?1"));
     s.bind(1, static_cast<std::int64_t>(limit));
@@ -162,7 +146,7 @@ status sqlite_directory::publish_rooms(const std::string& node_id, const std::ve
   if (status st = check_listings(node_id, rooms); !st) return st;
   const result<bool> done = guarded("publishing the lobby", [&]() -> result<bool> {
     db_->exec("BEGIN IMMEDIATE");
-    sql::stmt node(*db_, with_now("INSERT INTO lobby_nodes (node_id, published_ms) VALUES (?1, NOW_MS) "
+    sql::stmt node(*db_, sql::with_now("INSERT INTO lobby_nodes (node_id, published_ms) VALUES (?1, NOW_MS) "
                                   "ON CONFLICT (node_id) DO UPDATE SET published_ms = excluded.published_ms"));
     node.bind(1, node_id);
     node.run();
@@ -183,18 +167,18 @@ status sqlite_directory::publish_rooms(const std::string& node_id, const std::ve
 result<std::size_t> sqlite_directory::forget_stale(std::int64_t stale_for_ms) {
   return guarded("forgetting stale leases and nodes", [&]() -> result<std::size_t> {
     db_->exec("BEGIN IMMEDIATE");
-    sql::stmt leases(*db_, with_now("DELETE FROM room_leases WHERE expires_ms <= NOW_MS - ?1 AND NOT EXISTS "
+    sql::stmt leases(*db_, sql::with_now("DELETE FROM room_leases WHERE expires_ms <= NOW_MS - ?1 AND NOT EXISTS "
                                     "(SELECT 1 FROM matches m WHERE m.room_id = room_leases.room_id AND "
                                     "m.status = 'playing') AND NOT EXISTS (SELECT 1 FROM tournaments t WHERE "
                                     "t.tournament_id = room_leases.room_id AND t.finished = 0)"));
     leases.bind(1, stale_for_ms);
     leases.run();
     const std::int64_t gone = db_->changes();
-    sql::stmt rooms(*db_, with_now("DELETE FROM lobby_rooms WHERE node_id IN "
+    sql::stmt rooms(*db_, sql::with_now("DELETE FROM lobby_rooms WHERE node_id IN "
                                    "(SELECT node_id FROM lobby_nodes WHERE published_ms <= NOW_MS - ?1)"));
     rooms.bind(1, stale_for_ms);
     rooms.run();
-    sql::stmt nodes(*db_, with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - ?1"));
+    sql::stmt nodes(*db_, sql::with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - ?1"));
     nodes.bind(1, stale_for_ms);
     nodes.run();
     const std::int64_t nodes_gone = db_->changes();
@@ -207,7 +191,7 @@ result<std::vector<room_listing>> sqlite_directory::list_all_rooms(std::int64_t 
   return guarded("listing the lobby", [&]() -> result<std::vector<room_listing>> {
     // SQLite gives a bare column the values of the row MAX() picked: the
     // newest publish of a room listed twice.
-    sql::stmt s(*db_, with_now("SELECT r.room_id, r.summary_json, r.node_id, MAX(n.published_ms) "
+    sql::stmt s(*db_, sql::with_now("SELECT r.room_id, r.summary_json, r.node_id, MAX(n.published_ms) "
                                "FROM lobby_rooms r JOIN lobby_nodes n ON n.node_id = r.node_id "
                                "WHERE n.published_ms > NOW_MS - ?1 GROUP BY r.room_id ORDER BY r.room_id"));
     s.bind(1, stale_after_ms);

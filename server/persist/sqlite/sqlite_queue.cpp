@@ -11,21 +11,6 @@ namespace cod::server::detail {
 
 namespace {
 
-constexpr const char* now_ms = "CAST(round((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)";
-
-std::string with_now(const std::string& sql) {
-  std::string out;
-  for (std::size_t i = 0; i < sql.size(); ++i) {
-    if (sql.compare(i, 6, "NOW_MS") == 0) {
-      out += now_ms;
-      i += 5;
-    } else {
-      out += sql[i];
-    }
-  }
-  return out;
-}
-
 constexpr const char* ticket_columns =
     "t.ticket_id, t.node_id, t.account_id, t.pool, t.rating, t.address, t.name, t.seat_hash, t.deck_json, "
     "t.enqueued_ms, t.room_id, t.seat, t.players, t.partner";
@@ -68,11 +53,11 @@ result<std::optional<queue_ticket_row>> sqlite_queue::add_ticket(queue_ticket_ro
   return guarded("adding a queue ticket", [&]() -> result<std::optional<queue_ticket_row>> {
     db_->exec("BEGIN IMMEDIATE");
     // The account's search on a dead node (its connection died with it).
-    sql::stmt dead(*db_, with_now("DELETE FROM queue_tickets WHERE account_id = ?1 AND pool = ?2 AND room_id IS NULL "
+    sql::stmt dead(*db_, sql::with_now("DELETE FROM queue_tickets WHERE account_id = ?1 AND pool = ?2 AND room_id IS NULL "
                                   "AND node_id NOT IN (SELECT node_id FROM queue_nodes WHERE seen_ms >= NOW_MS - ?3)"));
     dead.bind(1, t.account_id).bind(2, t.pool).bind(3, alive_within_ms);
     dead.run();
-    sql::stmt s(*db_, with_now("INSERT INTO queue_tickets (node_id, account_id, pool, rating, address, name, "
+    sql::stmt s(*db_, sql::with_now("INSERT INTO queue_tickets (node_id, account_id, pool, rating, address, name, "
                                "seat_hash, deck_json, partner, enqueued_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NOW_MS) "
                                "ON CONFLICT (account_id, pool) WHERE room_id IS NULL DO NOTHING "
                                "RETURNING ticket_id, enqueued_ms"));
@@ -135,7 +120,7 @@ status sqlite_queue::drop_node_tickets(const std::string& node_id) {
 status sqlite_queue::heartbeat(const std::string& node_id) {
   if (node_id.empty()) return status::invalid("a heartbeat needs a node_id");
   return guarded("a queue heartbeat", [&]() -> status {
-    sql::stmt s(*db_, with_now("INSERT INTO queue_nodes (node_id, seen_ms) VALUES (?1, NOW_MS) "
+    sql::stmt s(*db_, sql::with_now("INSERT INTO queue_nodes (node_id, seen_ms) VALUES (?1, NOW_MS) "
                                "ON CONFLICT (node_id) DO UPDATE SET seen_ms = excluded.seen_ms"));
     s.bind(1, node_id);
     s.run();
@@ -146,7 +131,7 @@ status sqlite_queue::heartbeat(const std::string& node_id) {
 result<bool> sqlite_queue::claim_matcher(const std::string& node_id, std::int64_t lease_ms) {
   if (node_id.empty() || lease_ms <= 0) return status::invalid("a matcher lease needs a node_id and a length");
   return guarded("claiming the matcher", [&]() -> result<bool> {
-    sql::stmt s(*db_, with_now("INSERT INTO queue_matcher (singleton, node_id, expires_ms) VALUES (1, ?1, NOW_MS + ?2) "
+    sql::stmt s(*db_, sql::with_now("INSERT INTO queue_matcher (singleton, node_id, expires_ms) VALUES (1, ?1, NOW_MS + ?2) "
                                "ON CONFLICT (singleton) DO UPDATE SET node_id = excluded.node_id, "
                                "expires_ms = excluded.expires_ms "
                                "WHERE queue_matcher.expires_ms <= NOW_MS OR queue_matcher.node_id = excluded.node_id "
@@ -171,7 +156,7 @@ result<queue_snapshot> sqlite_queue::waiting_tickets(std::int64_t alive_within_m
     queue_snapshot out;
     db_->exec("BEGIN");
     {
-      sql::stmt now(*db_, with_now("SELECT NOW_MS"));
+      sql::stmt now(*db_, sql::with_now("SELECT NOW_MS"));
       sql::reset_guard g(now);
       now.step();
       out.now_ms = now.int64(0);
@@ -198,7 +183,7 @@ result<bool> sqlite_queue::match_tickets(const std::string& matcher_node, const 
   if (status st = check_seating(matcher_node, room_id, seats); !st) return st;
   return guarded("seating a queue match", [&]() -> result<bool> {
     db_->exec("BEGIN IMMEDIATE");
-    sql::stmt lease(*db_, with_now("SELECT 1 FROM queue_matcher WHERE node_id = ?1 AND expires_ms > NOW_MS"));
+    sql::stmt lease(*db_, sql::with_now("SELECT 1 FROM queue_matcher WHERE node_id = ?1 AND expires_ms > NOW_MS"));
     lease.bind(1, matcher_node);
     bool held = false;
     {
@@ -219,7 +204,7 @@ result<bool> sqlite_queue::match_tickets(const std::string& matcher_node, const 
       db_->exec("ROLLBACK");
       return false;
     }
-    sql::stmt recent(*db_, with_now("INSERT INTO queue_recent (account_id, opponents, at_ms) VALUES (?1, ?2, NOW_MS) "
+    sql::stmt recent(*db_, sql::with_now("INSERT INTO queue_recent (account_id, opponents, at_ms) VALUES (?1, ?2, NOW_MS) "
                                     "ON CONFLICT (account_id) DO UPDATE SET opponents = excluded.opponents, "
                                     "at_ms = excluded.at_ms"));
     sql::stmt others_gone(*db_, "DELETE FROM queue_tickets WHERE account_id = ?1 AND room_id IS NULL");
@@ -249,15 +234,15 @@ result<std::vector<queue_ticket_row>> sqlite_queue::matched_tickets(const std::s
 result<std::size_t> sqlite_queue::forget_stale_tickets(std::int64_t stale_for_ms, std::int64_t remember_ms) {
   return guarded("forgetting stale queue tickets", [&]() -> result<std::size_t> {
     db_->exec("BEGIN IMMEDIATE");
-    sql::stmt t(*db_, with_now("DELETE FROM queue_tickets WHERE node_id NOT IN "
+    sql::stmt t(*db_, sql::with_now("DELETE FROM queue_tickets WHERE node_id NOT IN "
                                "(SELECT node_id FROM queue_nodes WHERE seen_ms >= NOW_MS - ?1)"));
     t.bind(1, stale_for_ms);
     t.run();
     const auto n = static_cast<std::size_t>(db_->changes());
-    sql::stmt nodes(*db_, with_now("DELETE FROM queue_nodes WHERE seen_ms < NOW_MS - ?1"));
+    sql::stmt nodes(*db_, sql::with_now("DELETE FROM queue_nodes WHERE seen_ms < NOW_MS - ?1"));
     nodes.bind(1, stale_for_ms);
     nodes.run();
-    sql::stmt recent(*db_, with_now("DELETE FROM queue_recent WHERE at_ms < NOW_MS - ?1"));
+    sql::stmt recent(*db_, sql::with_now("DELETE FROM queue_recent WHERE at_ms < NOW_MS - ?1"));
     recent.bind(1, remember_ms);
     recent.run();
     db_->exec("COMMIT");

@@ -137,4 +137,18 @@ std::string stmt::text(int col) const {
   return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s_, col)));
 }
 
+std::string with_now(std::string_view sql) {
+  constexpr std::string_view now_ms = "CAST(round((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)";
+  std::string out;
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    if (sql.compare(i, 6, "NOW_MS") == 0) {
+      out += now_ms;
+      i += 5;
+    } else {
+      out += sql[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace cod::server::sql

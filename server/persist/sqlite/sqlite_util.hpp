@@ -112,4 +112,8 @@ class reset_guard {
   stmt& s_;
 };
 
+// `sql` with each NOW_MS replaced by the database's clock in ms since the
+// epoch (julianday('now') has ms): the directory's and the queue's times.
+std::string with_now(std::string_view sql);
+
 }  // namespace cod::server::sql
