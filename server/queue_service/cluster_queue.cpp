@@ -125,18 +125,10 @@ void cluster_queue::push(op o) {
 }
 
 void cluster_queue::enqueue(std::shared_ptr<client_session> who, pr::queue_msg m) {
-  if (auto e = queue_pool_problem(m)) return who->send(pr::make_error(m.id, *e));
-  if (auto e = partner_problem(m, who->account_name())) return who->send(pr::make_error(m.id, *e));
-  // The deck is checked now, so that a match found never fails on it.
-  auto deck = pr::resolve_deck(m.deck, m.format, *s_.cat);
-  if (!deck.ok()) return who->send(pr::make_deck_error(m.id, deck));
-  const std::int64_t account = who->account_id();
-  const auto mode = pool_of(m).mode;
-  auto added = [self = shared_from_this(), who, m](double rating) mutable {
-    self->push(add_op{std::move(who), std::move(m), rating});
-  };
-  if (s_.rating_of) s_.rating_of(account, mode, std::move(added));
-  else added(1500);
+  read_rating_then(s_, std::move(who), std::move(m),
+                   [self = shared_from_this()](std::shared_ptr<client_session> who, pr::queue_msg m, double rating) {
+                     self->push(add_op{std::move(who), std::move(m), rating});
+                   });
 }
 
 void cluster_queue::unqueue(std::shared_ptr<client_session> who, pr::unqueue_msg m) {

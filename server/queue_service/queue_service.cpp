@@ -75,21 +75,27 @@ void queue_service::stop() {
   });
 }
 
-void queue_service::enqueue(std::shared_ptr<client_session> who, pr::queue_msg m) {
+void read_rating_then(const queue_services& s, std::shared_ptr<client_session> who, pr::queue_msg m,
+                      std::function<void(std::shared_ptr<client_session>, pr::queue_msg, double)> then) {
   if (auto e = queue_pool_problem(m)) return who->send(pr::make_error(m.id, *e));
   if (auto e = partner_problem(m, who->account_name())) return who->send(pr::make_error(m.id, *e));
   // The deck is checked now, so that a match found never fails on it.
-  auto deck = pr::resolve_deck(m.deck, m.format, *s_.cat);
+  auto deck = pr::resolve_deck(m.deck, m.format, *s.cat);
   if (!deck.ok()) return who->send(pr::make_deck_error(m.id, deck));
   const std::int64_t account = who->account_id();
   const auto mode = pool_of(m).mode;
-  auto added = [self = shared_from_this(), who, m](double rating) mutable {
-    self->s_.ex->post([self, who = std::move(who), m = std::move(m), rating]() mutable {
-      self->add(std::move(who), std::move(m), rating);
-    });
-  };
-  if (s_.rating_of) s_.rating_of(account, mode, std::move(added));
+  auto added = [who, m, then = std::move(then)](double rating) mutable { then(std::move(who), std::move(m), rating); };
+  if (s.rating_of) s.rating_of(account, mode, std::move(added));
   else added(1500);
+}
+
+void queue_service::enqueue(std::shared_ptr<client_session> who, pr::queue_msg m) {
+  read_rating_then(s_, std::move(who), std::move(m),
+                   [self = shared_from_this()](std::shared_ptr<client_session> who, pr::queue_msg m, double rating) {
+                     self->s_.ex->post([self, who = std::move(who), m = std::move(m), rating]() mutable {
+                       self->add(std::move(who), std::move(m), rating);
+                     });
+                   });
 }
 
 void queue_service::add(std::shared_ptr<client_session> who, pr::queue_msg m, double rating) {

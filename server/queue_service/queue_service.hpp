@@ -112,6 +112,11 @@ class queue_service : public std::enable_shared_from_this<queue_service> {
 // solo and co-op are not queued; "format": drafted formats are not yet).
 std::optional<protocol::protocol_error> queue_pool_problem(const protocol::queue_msg& m);
 queue::pool_key pool_of(const protocol::queue_msg& m);
+// The checks of a `queue` (its pool, its partner, its deck), then its
+// player's rating read (queue_services::rating_of): `then` gets them, on
+// any thread. A refusal goes to `who` and `then` is never called.
+void read_rating_then(const queue_services& s, std::shared_ptr<client_session> who, protocol::queue_msg m,
+                      std::function<void(std::shared_ptr<client_session>, protocol::queue_msg, double)> then);
 // A `queue` naming its own player as partner: bad_field_value.
 std::optional<protocol::protocol_error> partner_problem(const protocol::queue_msg& m, const std::string& own_name);
 
