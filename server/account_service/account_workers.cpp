@@ -5,12 +5,14 @@
 
 #include <algorithm>
 
+#include <spdlog/spdlog.h>
+
 namespace cod::server::accounts {
 
-account_workers::account_workers(std::size_t threads, std::size_t queue, bool idle_priority)
+account_workers::account_workers(std::size_t threads, std::size_t queue, bool idle_priority, std::vector<int> cpus)
     : capacity_(std::max<std::size_t>(queue, 1)) {
   for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i)
-    threads_.emplace_back([this, idle_priority] { run(idle_priority); });
+    threads_.emplace_back([this, idle_priority, cpus] { run(idle_priority, cpus); });
 }
 
 account_workers::~account_workers() { stop(); }
@@ -40,7 +42,16 @@ void account_workers::stop() {
   threads_.clear();
 }
 
-void account_workers::run(bool idle_priority) {
+void account_workers::run(bool idle_priority, const std::vector<int>& cpus) {
+  if (!cpus.empty()) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : cpus)
+      if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &set);
+    // A CPU this machine lacks (or a cgroup forbids): the thread stays where it was.
+    if (int err = ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set); err != 0)
+      spdlog::warn("accounts: a hashing thread could not be kept to account_cpus (error {}): it runs on any CPU", err);
+  }
   // SCHED_IDLE needs no privilege; a failure leaves the thread as it was.
   if (idle_priority) {
     sched_param none{};

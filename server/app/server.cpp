@@ -455,7 +455,8 @@ status server::start() {
     d.account_admin = std::make_unique<accounts::account_admin_routes>(*d.account_svc);
     d.admin_api->set_accounts(d.account_admin.get());
     d.account_pool = std::make_unique<accounts::account_workers>(
-        static_cast<std::size_t>(cfg.account_threads), static_cast<std::size_t>(cfg.account_queue), cfg.account_idle_priority);
+        static_cast<std::size_t>(cfg.account_threads), static_cast<std::size_t>(cfg.account_queue),
+        cfg.account_idle_priority, parse_cpu_list(cfg.account_cpus).value_or(std::vector<int>{}));
     d.net_ctx->accounts = d.account_routes.get();
     d.net_ctx->run_accounts = [p = d.account_pool.get()](std::function<void()> f) { return p->try_post(std::move(f)); };
     // hello.account_token: the session looked up on the account workers.
@@ -478,9 +479,10 @@ status server::start() {
       });
     };
     if (!accounts::hashing_available()) spdlog::error("accounts: libsodium could not be initialised: no sign-in works");
-    spdlog::info("accounts: /api/ (docs/accounts.md), {} hashing thread(s){}, {} waiting at most, sessions end after "
-                 "{} idle days",
-                 cfg.account_threads, cfg.account_idle_priority ? " under SCHED_IDLE" : "", cfg.account_queue,
+    spdlog::info("accounts: /api/ (docs/accounts.md), {} hashing thread(s){}{}{}, {} waiting at most, sessions end "
+                 "after {} idle days",
+                 cfg.account_threads, cfg.account_idle_priority ? " under SCHED_IDLE" : "",
+                 cfg.account_cpus.empty() ? "" : " on CPUs ", cfg.account_cpus, cfg.account_queue,
                  cfg.session_idle_days);
 
     queue_services qs;

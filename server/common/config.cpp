@@ -231,6 +231,17 @@ std::vector<config_key> make_keys() {
                        "run those threads under Linux's SCHED_IDLE policy: a room's thread takes a core from a "
                        "password hash at once, so sign-ins wait for the players, not the other way round",
                        &config::account_idle_priority));
+  k.push_back({"account_cpus",
+               "the CPUs those threads may run on, as taskset writes them (\"1\", \"2-3\", \"0,2-3\"): their "
+               "19 MiB hashes then stream through those cores' own caches only (docs/accounts.md, \"Load\"); "
+               "empty: any CPU",
+               [](config& c, std::string_view v) -> std::optional<std::string> {
+                 if (!parse_cpu_list(v))
+                   return key_error("account_cpus", "expected a CPU list such as 1 or 2-3 or 0,2-3");
+                 c.account_cpus = std::string(v);
+                 return std::nullopt;
+               },
+               [](const config& c) { return c.account_cpus; }});
   k.push_back(int_key("account_queue",
                       "account requests (/api/) waiting for those threads; more are answered 503 busy",
                       &config::account_queue, 1, 100000));
@@ -265,6 +276,24 @@ store_setting store_of_db(const std::string& db) {
 bool same_store(const store_setting& a, const store_setting& b) { return a.k == b.k && a.target == b.target; }
 
 }  // namespace
+
+std::optional<std::vector<int>> parse_cpu_list(std::string_view text) {
+  constexpr int max_cpu = 1023;  // CPU_SETSIZE - 1
+  std::vector<int> cpus;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    if (comma != std::string_view::npos && text.empty()) return std::nullopt;  // "1,"
+    const auto dash = item.find('-');
+    const auto lo = parse_number<int>(item.substr(0, dash));
+    const auto hi = dash == std::string_view::npos ? lo : parse_number<int>(item.substr(dash + 1));
+    if (!lo || !hi || *lo < 0 || *hi > max_cpu || *lo > *hi) return std::nullopt;
+    for (int c = *lo; c <= *hi; ++c)
+      if (std::find(cpus.begin(), cpus.end(), c) == cpus.end()) cpus.push_back(c);
+  }
+  return cpus;
+}
 
 store_setting effective_store(const config& c) {
   const std::string_view s = c.store;

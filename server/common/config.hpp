@@ -77,6 +77,9 @@ struct config {
   // Accounts (docs/accounts.md).
   int account_threads = 2;                // password hashes at once (each 19 MiB and ~20 ms of a core)
   bool account_idle_priority = true;      // those threads under SCHED_IDLE: the rooms get a core first
+  // The CPUs those threads may run on ("1", "2-3", "0,2-3"), to keep the
+  // hashes' cache and memory traffic off the cores of the rooms; "": any.
+  std::string account_cpus;
   int account_queue = 64;                 // /api/ requests waiting for those threads; more get 503 busy
   int session_idle_days = 30;             // a session unused this long ends
   int registrations_per_hour = 10;        // accounts and guests made from one address an hour
@@ -86,6 +89,11 @@ struct config {
   // connections to it. "" = one node alone: room ids have no prefix.
   std::string node_id;
 };
+
+// A CPU list as taskset(1) writes one: "1", "2-3", "0,2-3" (CPUs 0 to
+// 1023, in any order; a repeat counts once). "" is the empty list; nullopt
+// when the text is not such a list.
+std::optional<std::vector<int>> parse_cpu_list(std::string_view text);
 
 // Where the server keeps its matches: the `store` setting when given, else
 // `db` (sqlite:PATH; ":memory:" is memory:). docs/persistence.md.

@@ -2,6 +2,8 @@
 // job run, the rest refused at once.
 #include <doctest/doctest.h>
 
+#include <sched.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -39,4 +41,28 @@ TEST_CASE("account workers: beyond the queue a job is refused at once; every acc
     CHECK_FALSE(w.try_post([&] { ++ran; }));
   }
   CHECK(ran == 3);
+}
+
+TEST_CASE("account workers: with cpus, the threads run only there") {
+  // The first CPU this test may use (CPU 0 unless a cpuset says otherwise).
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  REQUIRE(sched_getaffinity(0, sizeof mine, &mine) == 0);
+  int first = 0;
+  while (!CPU_ISSET(first, &mine)) ++first;
+  std::atomic<int> cpus_allowed{-1};
+  std::atomic<bool> on_first{false};
+  {
+    account_workers w(1, 1, false, {first});
+    REQUIRE(w.try_post([&] {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        cpus_allowed = CPU_COUNT(&set);
+        on_first = CPU_ISSET(first, &set);
+      }
+    }));
+  }
+  CHECK(cpus_allowed == 1);
+  CHECK(on_first);
 }

@@ -224,3 +224,16 @@ TEST_CASE("config: a bad store, or store and db naming different stores, is an e
   CHECK(both.error.find("hunter2") == std::string::npos);
   CHECK(!load({"--db", "/tmp/x.db", "--store", "sqlite:/tmp/y.db"}).error.empty());
 }
+
+TEST_CASE("config: account_cpus is a CPU list as taskset writes one") {
+  CHECK(parse_cpu_list("") == std::vector<int>{});
+  CHECK(parse_cpu_list("1") == std::vector<int>{1});
+  CHECK(parse_cpu_list("2-3") == std::vector<int>{2, 3});
+  CHECK(parse_cpu_list("0,2-3,2") == std::vector<int>{0, 2, 3});
+  for (const char* bad : {"a", "1,", ",1", "3-2", "-1", "1-", "1024", "1 ,2"}) CHECK_FALSE(parse_cpu_list(bad));
+  auto ok = load({"--account-cpus", "1"});
+  REQUIRE(ok.error.empty());
+  CHECK(ok.cfg.account_cpus == "1");
+  auto bad = load({"--account-cpus", "one"});
+  CHECK(bad.error.find("account_cpus") != std::string::npos);
+}
