@@ -325,7 +325,11 @@ void cluster_queue::seat(const queue::match& m, const queue::party_plan& plan,
     p.account_id = row.account_id;
     json deck = json::parse(row.deck, nullptr, false);
     if (deck.is_discarded() || pr::deck_from_json(deck, p.deck)) {
-      spdlog::warn("queue: ticket {} has an unreadable deck: its table is not seated", row.ticket);
+      // A row no server of this version wrote: it goes, so that it does
+      // not hold its table back in every wave.
+      spdlog::warn("queue: ticket {} of node {} has an unreadable deck: withdrawn, its table not seated", row.ticket,
+                   row.node_id);
+      board_.forget_tickets(row.node_id, {row.ticket});
       return;
     }
     names.push_back(row.name);
