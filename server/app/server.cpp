@@ -140,13 +140,15 @@ struct server::impl {
   // queue behind each other rather than load both cores.
   std::optional<net::thread_pool> admin_pool;
   std::shared_ptr<net_context> net_ctx;
+  // config health_listen: /healthz and /metrics on places of their own.
+  // Declared before the io_context, so destroyed after it: an HTTP session
+  // still queued there at shutdown gives its place back on destruction.
+  std::unique_ptr<connection_limits> health_limits;
   net::io_context ioc;
   std::shared_ptr<room_registry> rooms;
   // A cluster node (node_id on a PostgreSQL store): its leases and lobby.
   std::unique_ptr<cluster_node> cluster;
   std::shared_ptr<listener> lst;
-  // config health_listen: /healthz and /metrics on places of their own.
-  std::unique_ptr<connection_limits> health_limits;
   std::shared_ptr<listener> health_lst;
   std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
   net::steady_timer stop_timer{ioc};
