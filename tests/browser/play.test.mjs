@@ -346,6 +346,9 @@ test("a solo game against the AI, created from the lobby and played to the end b
   const room = await sol.evaluate(() => window.codApp.room.id);
   assert.equal(await sol.locator("#board .line").count(), 2);
   assert.equal(await sol.locator("#seats .seat-box").count(), 2);
+  // The seats' names come with the room's lobby summary, asked for when the
+  // room is entered: they may arrive after the first state is drawn.
+  await sol.waitForFunction(() => /Sol/.test(document.querySelector("#seats").textContent), null, { timeout: 5000 });
   const seatsText = await sol.textContent("#seats");
   assert.match(seatsText, /Sol/);
   assert.match(seatsText, /AI deck: \d+ cards?/);
