@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <thread>
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
@@ -72,6 +73,17 @@ inline action_record sample_action(std::int64_t seq, int seat = 0) {
   a.digest = 0x8000000000000000ull ^ static_cast<std::uint64_t>(seq * 7919);  // high bit set
   a.at_ms = 1700000000000 + seq;
   return a;
+}
+
+// Polls `done` every 20 ms for up to 20 s (a loaded machine): whether it came true.
+template <class F>
+bool eventually(F&& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
 }
 
 // Runs `body` against every store: memory (own thread), memory (inline),

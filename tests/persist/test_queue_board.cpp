@@ -69,16 +69,6 @@ bool seat(queue_board& b, const std::string& node, const std::string& room, std:
   return *r;
 }
 
-template <class F>
-bool eventually(F&& done) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("store: queue tickets are added once per account and pool, read back whole, and withdrawn while waiting") {

@@ -59,17 +59,6 @@ std::vector<std::string> expired(room_directory& d) {
   return *r;
 }
 
-// Polls `done` every 20 ms for up to 20 s (a loaded machine): whether it came true.
-template <class F>
-bool eventually(F&& done) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
-}
-
 bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
