@@ -17,22 +17,24 @@ constexpr const char* ticket_columns =
     "t.ticket_id, t.node_id, t.account_id, t.pool, t.rating, t.address, t.name, t.seat_hash, t.deck_json, "
     "t.enqueued_ms, t.room_id, t.seat, t.players, t.partner";
 
-queue_ticket_row row_of(const pg::result& r, int i) {
+// A row of ticket_columns, starting at column `first`.
+queue_ticket_row row_of(const pg::result& r, int i, int first = 0) {
+  auto c = [first](int k) { return first + k; };
   queue_ticket_row t;
-  t.ticket = r.int64(i, 0);
-  t.node_id = r.text(i, 1);
-  t.account_id = r.int64(i, 2);
-  t.pool = r.text(i, 3);
-  t.rating = r.real(i, 4);
-  t.address = r.text(i, 5);
-  t.name = r.text(i, 6);
-  t.seat_hash = r.text(i, 7);
-  t.deck = r.text(i, 8);
-  t.enqueued_ms = r.int64(i, 9);
-  if (!r.is_null(i, 10)) t.room_id = r.text(i, 10);
-  if (!r.is_null(i, 11)) t.seat = static_cast<int>(r.int64(i, 11));
-  if (!r.is_null(i, 12)) t.players = r.text(i, 12);
-  t.partner = r.text(i, 13);
+  t.ticket = r.int64(i, c(0));
+  t.node_id = r.text(i, c(1));
+  t.account_id = r.int64(i, c(2));
+  t.pool = r.text(i, c(3));
+  t.rating = r.real(i, c(4));
+  t.address = r.text(i, c(5));
+  t.name = r.text(i, c(6));
+  t.seat_hash = r.text(i, c(7));
+  t.deck = r.text(i, c(8));
+  t.enqueued_ms = r.int64(i, c(9));
+  if (!r.is_null(i, c(10))) t.room_id = r.text(i, c(10));
+  if (!r.is_null(i, c(11))) t.seat = static_cast<int>(r.int64(i, c(11)));
+  if (!r.is_null(i, c(12))) t.players = r.text(i, c(12));
+  t.partner = r.text(i, c(13));
   return t;
 }
 
@@ -163,18 +165,7 @@ result<queue_snapshot> pg_queue::waiting_tickets(std::int64_t alive_within_ms, s
     for (int i = 0; i < r.rows(); ++i) {
       out.now_ms = r.int64(i, 0);
       if (r.is_null(i, 1)) continue;  // the one row of an empty queue
-      queue_ticket_row t;
-      t.ticket = r.int64(i, 1);
-      t.node_id = r.text(i, 2);
-      t.account_id = r.int64(i, 3);
-      t.pool = r.text(i, 4);
-      t.rating = r.real(i, 5);
-      t.address = r.text(i, 6);
-      t.name = r.text(i, 7);
-      t.seat_hash = r.text(i, 8);
-      t.deck = r.text(i, 9);
-      t.enqueued_ms = r.int64(i, 10);
-      t.partner = r.text(i, 14);
+      queue_ticket_row t = row_of(r, i, 1);
       if (!r.is_null(i, 15)) t.last_opponents = split_accounts(r.text(i, 15));
       out.tickets.push_back(std::move(t));
     }
