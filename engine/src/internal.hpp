@@ -37,6 +37,11 @@ struct ctx {
   }
 };
 
+// --- match.cpp ---
+
+// The board of a mode (R1.3, R11.1): the lines and which side of each is whose.
+void lay_out(game_state& s, game_mode mode);
+
 // --- hand.cpp: hands and Strongholds (R1.5, R4.4–R4.6, R9.2) ---
 
 // Removes the card at hand index i; the Stronghold keeps its place among the

@@ -8,14 +8,7 @@ namespace cod {
 
 using detail::ctx;
 
-namespace {
-
-// Where a Champion given in play by a position stands until it has its uid.
-struct place_of_champion {
-  int line = -1;
-  int side = -1;
-  int pos = -1;
-};
+namespace detail {
 
 // The board of a mode.
 // Duel (R1.3): line 0 upper, line 1 lower; seat 0 on side 0 of both.
@@ -51,6 +44,19 @@ void lay_out(game_state& s, game_mode mode) {
     s.seats[seat].lines[1] = {lower[seat][0], lower[seat][1]};
   }
 }
+
+}  // namespace detail
+
+using detail::lay_out;
+
+namespace {
+
+// Where a Champion given in play by a position stands until it has its uid.
+struct place_of_champion {
+  int line = -1;
+  int side = -1;
+  int pos = -1;
+};
 
 // R12.2, R12.8: the AI's settings, fixed for the match; the abilities given
 // to every AI creature live on the AI seats' sides of their lines.

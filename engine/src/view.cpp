@@ -13,6 +13,7 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
   v.exhaustion_rule = s.exhaustion_rule;
   v.share_team_hands = s.share_team_hands;
   v.exhausted = s.exhausted();
+  v.stall_exhaustion_turn = s.stall_exhaustion_turn;
   v.turn = s.turn;
   v.round = s.round;
   v.first_seat = s.first_seat;
@@ -56,7 +57,10 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
         cv.card = s.uid_card[cr.uid];
         if (cr.top != no_uid) cv.top = {cr.top, s.uid_card[cr.top]};
         for (int k = 0; k < 2; ++k)
-          if (cr.chained[k] != no_uid) cv.chained.push_back({cr.chained[k], s.uid_card[cr.chained[k]]});
+          if (cr.chained[k] != no_uid) {
+            cv.chained.push_back({cr.chained[k], s.uid_card[cr.chained[k]]});
+            cv.chained_from.push_back(cr.chained_from[k]);
+          }
         cv.av = detail::attack_value(cat, s, {l, d, i});
         cv.hp = detail::hp_of(cat, s, cr);
         cv.damage = cr.damage;
@@ -65,6 +69,7 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
         cv.entered_this_turn = cr.entered_this_turn;
         cv.attacked = cr.attacked;
         cv.protection_used = cr.protection_used;
+        cv.sharpening_spent = (s.sharpening_used[cr.uid / 64] >> (cr.uid % 64)) & 1;
         lv.sides[d].creatures.push_back(cv);
       }
     }

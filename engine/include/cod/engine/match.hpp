@@ -62,6 +62,18 @@ class match {
   // Any mid-game position (scenarios, tests). Checks it is well formed.
   static rule_error from_position(const catalogue& cat, const position_setup& p, match& out);
 
+  // A world a seat's view could be (for players that search, engine/search):
+  // the view's state, uids kept, with the cards it cannot see given by the
+  // caller: `hands[s]`, each seat's hand left to right (the viewer's own, a
+  // shared teammate's, and for the others what the caller chose: as many
+  // cards as the view's hand_size, with the uids no view shows). `seed` starts
+  // the world's generator. Duel, free-for-all and 2v2 only (an AI pile's
+  // order is not given): bad_setup otherwise, or when the cards given leave a
+  // uid unused or used twice, or a hand's size differs from the view's.
+  static rule_error from_view(const catalogue& cat, const seat_view& v,
+                              const std::array<std::vector<card_ref>, max_seats>& hands, std::uint64_t seed,
+                              match& out);
+
   // Validates `a` for its seat; if legal, resolves it and appends what
   // happened to `events`. If not, returns the error and changes nothing.
   rule_error apply(const action& a, std::vector<event>& events);
@@ -109,6 +121,9 @@ class match {
   std::uint8_t winners() const { return state_.winners; }
   int seat_count() const { return state_.seat_count; }
   int turn() const { return state_.turn; }
+  // The catalogue card a uid is (no_card past the match's cards): players
+  // that search name an action by its card where the uid is hidden.
+  card_id card_of(card_uid u) const { return u < state_.uid_count ? state_.uid_card[u] : no_card; }
   const catalogue& cards() const { return *cat_; }
 
  private:

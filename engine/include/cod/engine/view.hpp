@@ -35,6 +35,7 @@ struct creature_view {
   card_id card = no_card;
   card_ref top;               // R7 Symbiote: the card stacked on it (uid no_uid if none)
   std::vector<card_ref> chained;  // R7 Chain: cards held under it (revealed when taken)
+  std::vector<seat_t> chained_from;  // whose hand each held card was taken from (public: card_chained)
   int av = 0;                 // printed AV (both cards of a pair) + Sprint bonus this turn
   int hp = 0;                 // printed HP (both cards of a pair)
   int damage = 0;
@@ -43,6 +44,7 @@ struct creature_view {
   bool entered_this_turn = false;
   bool attacked = false;
   bool protection_used = false;
+  bool sharpening_spent = false;  // R7 Sharpening: its once-a-turn excess is spent (public: the trigger)
 };
 
 struct side_view {
@@ -83,6 +85,7 @@ struct seat_view {
   bool exhaustion_rule = false;
   bool share_team_hands = false;
   bool exhausted = false;
+  int stall_exhaustion_turn = 0;  // R17.25: the room's option (0: never)
   int turn = 0, round = 0;
   seat_t first_seat = 0;
   seat_t active_seat = 0;
