@@ -22,11 +22,11 @@ settings level_settings(int level) {
   settings s;
   s.kind = policy::search;
   switch (level < min_level ? min_level : level > max_level ? max_level : level) {
-    case 1: s.iterations = 100; s.noise_permille = 300; break;
-    case 2: s.iterations = 300; s.noise_permille = 100; break;
-    case 3: s.iterations = 1500; break;
-    case 4: s.iterations = 5000; break;
-    default: s.iterations = 15000; break;
+    case 1: s.iterations = 100; s.noise_permille = 300; s.think_ms = 10; break;
+    case 2: s.iterations = 300; s.noise_permille = 100; s.think_ms = 20; break;
+    case 3: s.iterations = 1500; s.think_ms = 50; break;
+    case 4: s.iterations = 5000; s.think_ms = 150; break;
+    default: s.iterations = 15000; s.think_ms = 400; break;
   }
   return s;
 }

@@ -50,6 +50,9 @@ struct settings {
   int noise_permille = 0;   // chance (in 1/1000) of playing a uniformly random legal action instead
   int exploration_permille = 700;  // UCB's exploration constant, in 1/1000
   int playout_cap = 400;    // actions a playout may take before it is scored by evaluate()
+  // The time a server gives one decision at this level (its stop_check; the
+  // library itself never reads a clock). The iteration budget still caps it.
+  int think_ms = 50;
   bool operator==(const settings&) const = default;
 };
 
