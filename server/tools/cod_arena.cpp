@@ -63,6 +63,7 @@ void usage() {
       "                 [--decks precon|catalogue] [--champions] [--exhaustion on|off|mixed]\n"
       "                 [--time-ms T] [--threads N] [--max-actions N] [--catalogue PATH]\n"
       "                 [--sprt [--max-games N] [--h0 S] [--h1 S] [--alpha A] [--beta B]]\n"
+      "                 [--expect HEX]\n"
       "       cod-arena --bench [--positions N] [--budgets N,M,...] [--expect HEX]\n"
       "POLICY: random | greedy | search:L | search:iters=N | all_seeing:L | all_seeing:iters=N,\n"
       "optionally :noise=P (P in [0, 1]). Defaults: --a search:3 --b greedy, 200 games.\n"
@@ -72,7 +73,8 @@ void usage() {
       "--time-ms: each decision's time budget instead of its iterations (machine-dependent).\n"
       "--sprt: groups until the SPRT of H0 (score --h0, default 0.50) against H1 (--h1, 0.55)\n"
       "decides at alpha = beta = 0.05, or --max-games (default 2000) are played. Scores are a\n"
-      "duel's; ffa's and 2v2's are the same Elo. docs/ai-arena.md.\n");
+      "duel's; ffa's and 2v2's are the same Elo. --expect: exit 1 unless the games' checksum (or\n"
+      "with --bench the digest) is HEX. docs/ai-arena.md.\n");
 }
 
 std::vector<int> parse_budgets(const char* s) {
@@ -270,6 +272,12 @@ int main(int argc, char** argv) {
     if (played > t.games)
       std::printf("             (%ld more games played in the last batch, past the decision: not counted)\n",
                   played - t.games);
+  }
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(t.checksum));
+  if (!o.expect.empty() && o.expect != hex) {
+    std::fprintf(stderr, "cod-arena: checksum %s differs from the expected %s\n", hex, o.expect.c_str());
+    return 1;
   }
   return 0;
 }
