@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <chrono>
+#include <ctime>
 #include <stdexcept>
 #include <string>
 
@@ -51,6 +52,12 @@ void score_game(game_mode mode, int seats, const match& m, unsigned a_seats, gam
   }
 }
 
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
 std::uint64_t decision_seed(std::uint64_t policy_seed, int ply) {
   std::uint64_t x = policy_seed + static_cast<std::uint64_t>(ply) * 0x9E3779B97F4A7C15ULL;
   return rng::splitmix64(x);
@@ -78,6 +85,7 @@ game_record play_game(const catalogue& cat, const match_config& cfg, unsigned a_
     const player_spec& p = who == 0 ? a : b;
     const std::uint64_t seed = decision_seed(policy_seed, g.actions);
     const seat_view v = m.view(me);
+    const double cpu_start = thread_cpu_ms();
     const auto start = clock::now();
     search::stop_check stop;
     if (o.time_ms > 0) {
@@ -87,6 +95,7 @@ game_record play_game(const catalogue& cat, const match_config& cfg, unsigned a_
     const search::decision d = p.all_seeing ? search::decide_all_seeing(m, settings[who], seed, stop)
                                             : search::decide(cat, v, known, settings[who], seed, stop);
     g.ms[who].push_back(std::chrono::duration<float, std::milli>(clock::now() - start).count());
+    g.cpu_ms[who] += thread_cpu_ms() - cpu_start;
     events.clear();
     if (m.apply(d.chosen, events) != rule_error::ok)
       throw std::runtime_error("an illegal decision by " + p.name + " at action " + std::to_string(g.actions));

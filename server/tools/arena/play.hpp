@@ -21,6 +21,7 @@ struct game_record {
   int actions = 0;
   std::uint64_t digest = 0;  // the final state's (match::digest)
   std::vector<float> ms[2];  // each decision's time in ms: A's, then B's
+  double cpu_ms[2] = {};     // the thread's CPU time in them (a shared machine's wall time includes waiting)
 };
 
 struct play_options {

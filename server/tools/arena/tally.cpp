@@ -21,7 +21,10 @@ void tally::add_group(const std::vector<game_record>& records, std::size_t first
     group_score += g.score;
     actions += g.actions;
     checksum = (checksum ^ g.digest) * 0x100000001B3ULL + (first + static_cast<std::size_t>(k));
-    for (int p = 0; p < 2; ++p) ms[p].insert(ms[p].end(), g.ms[p].begin(), g.ms[p].end());
+    for (int p = 0; p < 2; ++p) {
+      ms[p].insert(ms[p].end(), g.ms[p].begin(), g.ms[p].end());
+      cpu_ms[p] += g.cpu_ms[p];
+    }
   }
   if (mode == game_mode::duel && size == 2)
     pairs[std::clamp(static_cast<int>(std::lround(group_score * 2)), 0, 4)] += 1;
@@ -45,7 +48,7 @@ std::string signed_elo(double e) {
   return buf;
 }
 
-void print_times(const char* who, const std::string& name, std::vector<float> v) {
+void print_times(const char* who, const std::string& name, std::vector<float> v, double cpu_ms) {
   if (v.empty()) {
     std::printf("  %s %-22s no decisions\n", who, name.c_str());
     return;
@@ -55,8 +58,9 @@ void print_times(const char* who, const std::string& name, std::vector<float> v)
   for (float x : v) sum += x;
   // Nearest rank: the smallest time at least q of the decisions took no longer than.
   auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(q * v.size())) - 1)]; };
-  std::printf("  %s %-22s %9zu decisions  mean %8.3f  p50 %8.3f  p99 %8.3f  max %8.3f ms\n", who, name.c_str(),
-              v.size(), sum / static_cast<double>(v.size()), at(0.50), at(0.99), v.back());
+  const double n = static_cast<double>(v.size());
+  std::printf("  %s %-22s %8zu decisions  mean %8.3f  p50 %8.3f  p99 %8.3f  max %8.3f ms  (cpu mean %.3f)\n", who,
+              name.c_str(), v.size(), sum / n, at(0.50), at(0.99), v.back(), cpu_ms / n);
 }
 
 }  // namespace
@@ -86,9 +90,11 @@ void print_report(const tally& t, const report_header& h) {
                 100 * w.low, 100 * w.high, 100.0 / sides,
                 t.mode == game_mode::ffa ? "A alone won" : "A's team won, with a B partner");
   }
-  std::printf("decisions    time per decision, measured around decide() (%d threads on this machine)\n", h.threads);
-  print_times("A", h.a, t.ms[0]);
-  print_times("B", h.b, t.ms[1]);
+  std::printf("decisions    wall ms per decision around decide(), --threads %d on this machine; cpu: the deciding\n"
+              "             thread's CPU time (wall includes waiting for a core)\n",
+              h.threads);
+  print_times("A", h.a, t.ms[0], t.cpu_ms[0]);
+  print_times("B", h.b, t.ms[1], t.cpu_ms[1]);
   if (h.time_ms > 0)
     std::printf("budget       %d ms a decision: the moves depend on this machine and its load\n", h.time_ms);
   std::printf("checksum     %016llx (the final digests in game order%s)\n",

@@ -18,6 +18,7 @@ struct tally {
   long long actions = 0;
   std::uint64_t checksum = 0;      // of the final digests, in game order
   std::vector<float> ms[2];        // every decision's time: A's, B's
+  double cpu_ms[2] = {};           // their CPU time summed
   double pairs[5] = {};            // duel: pairs by their score 0, 1/2, 1, 3/2, 2 (pentanomial)
   std::map<double, double> groups; // four-player: groups by their mean score
 
