@@ -19,6 +19,10 @@ TEST_CASE("Wilson's 95% interval") {
   CHECK(none.low == doctest::Approx(0.0));
   CHECK(none.high == doctest::Approx(z95 * z95 / (10 + z95 * z95)).epsilon(1e-9));
   CHECK(none.high == doctest::Approx(0.2775328).epsilon(1e-6));
+  // 10 of 10, the mirror image: the upper end exactly 1 (an infinite Elo bound).
+  CHECK(wilson(10, 10).high == 1.0);
+  CHECK(wilson(10, 10).low == doctest::Approx(1 - 0.2775328).epsilon(1e-6));
+  CHECK(wilson(0, 10).low == 0.0);
   // 8 of 10: not symmetric about 0.8.
   const interval most = wilson(8, 10);
   CHECK(most.low == doctest::Approx(0.4901625).epsilon(1e-6));

@@ -34,7 +34,9 @@ inline interval wilson(double successes, double n, double z = z95) {
   const double z2 = z * z;
   const double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const double half = z / (1 + z2 / n) * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+  // At p = 0 or 1 one end is exactly 0 or 1 (rounding would leave it a hair
+  // inside, an Elo bound of thousands instead of infinity).
+  return {p <= 0 ? 0.0 : std::max(0.0, centre - half), p >= 1 ? 1.0 : std::min(1.0, centre + half)};
 }
 
 // The Elo difference of a score against equal opponents under the logistic
