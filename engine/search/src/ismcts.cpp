@@ -1,5 +1,6 @@
 #include "ismcts.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct node {
   int next_sibling = -1;
   int visits = 0;
   int available = 0;     // iterations in which its action was legal here
+  int seen_in = -1;      // the last iteration that counted it available (two legal actions may share a key)
   double reward = 0;
 };
 
@@ -67,7 +69,9 @@ int random_playout(match& m, rng& r, int cap, std::vector<event>& events) {
 search_result run_ismcts(const world_source& next_world, seat_t me, const settings& s, rng& r,
                          const stop_check& stop) {
   std::vector<node> tree(1);
-  tree.reserve(static_cast<std::size_t>(s.iterations) + 1);
+  // One node an iteration at most; a time-budgeted search may stop long
+  // before a generous iteration cap, so the reserve is bounded.
+  tree.reserve(static_cast<std::size_t>(std::min(s.iterations, 1 << 14)) + 1);
   const double c = s.exploration_permille / 1000.0;
   std::vector<event> events;
   events.reserve(256);
@@ -96,8 +100,12 @@ search_result run_ismcts(const world_source& next_world, seat_t me, const settin
             child_of[i] = ch;
             break;
           }
-        if (child_of[i] < 0) untried[n_untried++] = i;
-        else ++tree[child_of[i]].available;
+        if (child_of[i] < 0) {
+          untried[n_untried++] = i;
+        } else if (tree[child_of[i]].seen_in != it) {
+          tree[child_of[i]].seen_in = it;
+          ++tree[child_of[i]].available;
+        }
       }
       int pick;
       if (n_untried > 0) {
@@ -107,6 +115,7 @@ search_result run_ismcts(const world_source& next_world, seat_t me, const settin
         fresh.first = legal[pick];
         fresh.mover = world.active_seat();
         fresh.available = 1;
+        fresh.seen_in = it;
         fresh.next_sibling = tree[cur].first_child;
         tree.push_back(fresh);
         const int id = static_cast<int>(tree.size()) - 1;
