@@ -126,6 +126,7 @@ nlohmann::json event_to_json(const event& e, seat_t viewer, const catalogue& cat
 //
 // "lines" and "sides" are indexed by absolute line and side; creatures run from
 // the Bridge outwards. "abilities" is the effective set (own + neighbours' Auras).
+// The view holds everything in a seat_view: view_decode.hpp reads it back.
 nlohmann::json view_to_json(const seat_view& v, const catalogue& cat);
 // The same view appended to `out` as JSON text, exactly view_to_json(v).dump()
 // (the server's per-recipient path: no DOM is built).
