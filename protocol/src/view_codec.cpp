@@ -72,10 +72,18 @@ void write_creature(json_writer& w, const catalogue& cat, const creature_view& c
   // R7 Chain: the cards held under it (revealed when taken).
   w.key("chained");
   write_cards(w, cat, c.chained);
+  // Whose hand each held card was taken from (public: card_chained), so that
+  // a client can rebuild the position (a computer player's world).
+  w.key("chained_from");
+  w.begin_array();
+  for (seat_t s : c.chained_from) write_seat(w, s);
+  w.end_array();
   w.field("damage", c.damage);
   w.field("entered_this_turn", c.entered_this_turn);
   w.field("hp", c.hp);
   w.field("protection_used", c.protection_used);
+  // R7 Sharpening: its once-a-turn excess is spent (public: the trigger was seen).
+  w.field("sharpening_spent", c.sharpening_spent);
   // R7 Symbiote: the card stacked on this one, or null.
   w.key("top");
   if (c.top.uid == no_uid) w.null();
@@ -189,8 +197,10 @@ void write_view(json_writer& w, const seat_view& v, const catalogue& cat) {
   w.end_array();
   // R11.6 (2v2): who the teammate is; its hand only with share_team_hands.
   const bool two_vs_two = v.mode == game_mode::two_vs_two;
+  if (two_vs_two) w.field("share_team_hands", v.share_team_hands);
+  // R17.25: the room's stall guard (0: never), public in the room's options.
+  w.field("stall_exhaustion_turn", v.stall_exhaustion_turn);
   if (two_vs_two) {
-    w.field("share_team_hands", v.share_team_hands);
     if (v.teammate != no_seat) w.field("teammate", static_cast<int>(v.teammate));
     if (v.share_team_hands && v.teammate != no_seat) {
       w.key("teammate_hand");

@@ -1,11 +1,13 @@
 // cod-bot: a command-line WebSocket client of cod-server (docs/protocol.md)
-// that plays random legal moves until the match is over.
+// that plays legal moves until the match is over: random ones, or with
+// --policy greedy|search (--level N) those of a computer player
+// (bot/search_policy.hpp, engine/search) thinking at most --think-ms a move.
 //
 //   cod-bot --create [--mode duel|ffa|2v2|solo|coop]
 //           [--format preconstructed|constructed|instant_constructed|draft] [--packs P,P,...] [--exhaustion]
 //           [--champions] [--share-team-hands] [--difficulty N [--ai-mana N] [--ai-double]
 //           [--ai-first] [--ai-resistance] [--ai-abilities A,B]] --deck 1 [--champion ID|auto]
-//   cod-bot --room r7k2 --deck 2 [--champion ID|auto]
+//   cod-bot --room r7k2 --deck 2 [--champion ID|auto] [--policy search --level 3 --think-ms 50]
 //   cod-bot --room r7k2 --resume 5f0c2a9e7b3d41c88e21f6a04d9b7c13
 //   cod-bot --spectate r7k2 --dump frames.jsonl
 //   cod-bot --tournament-token 5f0c2a9e7b3d41c88e21f6a04d9b7c13 --deck 1
@@ -34,6 +36,10 @@
 // unexpected, 2 usage, 3 cannot connect or the connection was lost, 4 timeout.
 // One summary line on stdout at the end:
 //   cod-bot: room=r7k2 seat=0 result=win reason=fort_destroyed actions=31 seq=64
+// and with a computer player one more, its decisions and how many of them
+// fell back to a random move (solo and co-op, which it does not search;
+// elsewhere a view it could not read: a bug to report):
+//   cod-bot: policy=search level=3 decisions=17 fallbacks=0 iterations=9120   (greedy: level=-)
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -56,6 +62,7 @@
 #include "bot/http_call.hpp"
 #include "bot/league_moves.hpp"
 #include "bot/moves.hpp"
+#include "bot/search_policy.hpp"
 #include "bot/ws_client.hpp"
 #include "cod/protocol/catalogue_json.hpp"
 #include "cod/protocol/legal_actions.hpp"
@@ -112,6 +119,12 @@ struct options {
   int timeout_sec = 300;
   int delay_ms = 0;
   long max_actions = 5000;
+  // How moves are chosen: at random from the server's legal list, or by a
+  // computer player (greedy; search at a level) within a time budget.
+  cod::bot::policy_kind policy = cod::bot::policy_kind::random;
+  bool policy_given = false;
+  int level = 0;  // 0: not given (search: cod::search::default_level)
+  int think_ms = 50;
   // The queue (docs/protocol.md, "The queue"): signed in through the account
   // API first (--guest, --account/--password, --account-token).
   std::optional<cod::game_mode> queue;
@@ -126,7 +139,7 @@ struct options {
 void usage(std::FILE* to) {
   std::fputs(
       "usage: cod-bot [connection] (--create | --room ID | --room ID --resume TOKEN | --spectate ID) [options]\n"
-      "Plays random legal moves on a cod-server until the match is over.\n"
+      "Plays legal moves on a cod-server until the match is over: random ones, or a computer player's.\n"
       "connection:\n"
       "  --url ws://HOST:PORT/PATH   default ws://127.0.0.1:8080/ws; wss:// for TLS (a cluster's proxy)\n"
       "  --host HOST  --port PORT     the same in parts\n"
@@ -182,6 +195,11 @@ void usage(std::FILE* to) {
       "  --timeout-sec N          give up after N seconds (default 300); exit 4\n"
       "  --delay-ms N             wait N ms before each action (default 0)\n"
       "  --max-actions N          concede after N accepted actions of its own (default 5000)\n"
+      "  --policy P               random (default: a uniform pick of the server's legal actions), greedy\n"
+      "                           (the move whose result scores best) or search (a computer player, engine/search;\n"
+      "                           it knows its own deck list, not the others')\n"
+      "  --level N                search's difficulty 1..5 (default 3); implies --policy search\n"
+      "  --think-ms N             search: time a move may take (default 50; it may stop sooner)\n"
       "  --catalogue PATH         the card catalogue (default: the shipped one)\n"
       "exit status: 0 match over, 1 refused/unexpected, 2 usage, 3 connection failed or lost, 4 timeout\n",
       to);
@@ -339,6 +357,18 @@ int parse_args(int argc, char** argv, options& o) {
     } else if (a == "--delay-ms") {
       if (!cod::bot::parse_long(v, 0, 600000, n)) return fail("--delay-ms must be 0..600000");
       o.delay_ms = static_cast<int>(n);
+    } else if (a == "--policy") {
+      const auto p = cod::bot::policy_from_name(v);
+      if (!p) return fail("--policy must be random, greedy or search");
+      o.policy = *p;
+      o.policy_given = true;
+    } else if (a == "--level") {
+      if (!cod::bot::parse_long(v, cod::search::min_level, cod::search::max_level, n))
+        return fail("--level must be 1..5");
+      o.level = static_cast<int>(n);
+    } else if (a == "--think-ms") {
+      if (!cod::bot::parse_long(v, 1, 600000, n)) return fail("--think-ms must be 1..600000");
+      o.think_ms = static_cast<int>(n);
     } else if (a == "--max-actions") {
       if (!cod::bot::parse_long(v, 1, 1000000000L, n)) return fail("--max-actions must be positive");
       o.max_actions = n;
@@ -363,6 +393,9 @@ int parse_args(int argc, char** argv, options& o) {
   if (!o.cards.empty() && o.create && o.format == pr::deck_format::preconstructed)
     return fail("--cards needs a constructed room (--format constructed)");
   if (!o.deck && o.cards.empty()) o.deck = 1;
+  if (o.level && !o.policy_given) o.policy = cod::bot::policy_kind::search;  // --level implies search
+  if (o.level && o.policy != cod::bot::policy_kind::search) return fail("--level goes with --policy search");
+  if (!o.level) o.level = cod::search::default_level;
   if (!o.seed_given)
     o.seed = static_cast<std::uint64_t>(clock_type::now().time_since_epoch().count()) ^
              (static_cast<std::uint64_t>(getpid()) << 32);
@@ -456,6 +489,10 @@ class bot {
   // A state or update: its view, seq and (hello.legal_actions) the seat's list.
   void on_view(const json& msg, bool is_state);
   bool maybe_act();
+  // --policy greedy|search: the index in legal_ of the computer player's
+  // move, or legal_.size() when it has none (then a random one is played).
+  std::size_t chosen_index();
+  std::vector<cod::card_id> own_deck() const;
   void write_token_file();
   void record_ack(std::int64_t seq);
   std::string where() const;
@@ -487,6 +524,13 @@ class bot {
   std::string reason_ = "none";
   long actions_ = 0;        // own accepted actions
   long refused_ = 0;        // rule errors
+  // The computer player (--policy greedy|search): whether it has chosen in
+  // this position (a refused choice is not asked for again), its decisions
+  // and those it could not make.
+  bool thought_ = false;
+  long decisions_ = 0;
+  long fallbacks_ = 0;
+  long iterations_ = 0;  // the search's, over every decision
   // The act in flight: its id, the seq it was accepted as (0: not yet).
   std::int64_t pending_id_ = 0;
   json pending_action_;
@@ -720,6 +764,11 @@ void bot::summary() {
   std::printf("cod-bot: room=%s seat=%s result=%s reason=%s actions=%ld seq=%lld picks=%ld\n",
               room_.empty() ? "-" : room_.c_str(), seat_ < 0 ? "-" : std::to_string(seat_).c_str(), result_.c_str(),
               reason_.c_str(), actions_, static_cast<long long>(seq_), picks_);
+  if (o_.policy != cod::bot::policy_kind::random)
+    std::printf("cod-bot: policy=%s level=%s decisions=%ld fallbacks=%ld iterations=%ld\n",
+                std::string(cod::bot::policy_name(o_.policy)).c_str(),
+                o_.policy == cod::bot::policy_kind::search ? std::to_string(o_.level).c_str() : "-", decisions_,
+                fallbacks_, iterations_);
   if (league_mode()) {
     int place = 0;
     if (league_view_.is_object())
@@ -751,6 +800,7 @@ void bot::on_view(const json& msg, bool is_state) {
     if (is_state) ended_ = true;
   }
   legal_.clear();
+  thought_ = false;
   if (seat_ >= 0) {
     auto listed = msg.contains("legal_actions")
                       ? pr::legal_actions_from_json(msg.at("legal_actions"), static_cast<cod::seat_t>(seat_))
@@ -772,7 +822,8 @@ bool bot::maybe_act() {
     conceding_ = true;
     action = {{"type", "concede"}};
   } else {
-    const std::size_t i = move_rng_.below(legal_.size());
+    std::size_t i = chosen_index();
+    if (i >= legal_.size()) i = move_rng_.below(legal_.size());
     action = pr::action_to_json(legal_[i]);
     legal_.erase(legal_.begin() + static_cast<std::ptrdiff_t>(i));  // tried: not again in this position
   }
@@ -790,6 +841,42 @@ bool bot::maybe_act() {
   pending_seq_ = 0;
   // seq: chosen in this frame; stale_action if the match moved on meanwhile.
   return send_request(pr::act_msg{pending_id_, parsed.value, pending_chosen_at_});
+}
+
+std::vector<cod::card_id> bot::own_deck() const {
+  // A drafted deck is not known here (the draft's picks are): none.
+  if (no_deck_ || pr::is_drafted(o_.format)) return {};
+  if (o_.deck) return cat_.preconstructed_deck(o_.deck);
+  std::vector<cod::card_id> deck;
+  for (const auto& id : o_.cards)
+    if (auto c = cat_.find(id)) deck.push_back(*c);
+  return deck;
+}
+
+std::size_t bot::chosen_index() {
+  if (o_.policy == cod::bot::policy_kind::random || thought_) return legal_.size();
+  thought_ = true;
+  ++decisions_;
+  const cod::bot::search_policy player(cat_, o_.policy, o_.level, o_.think_ms, o_.seed, own_deck());
+  const auto c = player.decide(view_, seq_);
+  if (!c.chosen) {
+    // Said the first few times (solo and co-op are never searched: every move).
+    if (++fallbacks_ <= 3)
+      std::fprintf(stderr, "cod-bot: %s (%s): a random move instead\n", c.why.c_str(), where().c_str());
+    return legal_.size();
+  }
+  iterations_ += c.iterations;
+  cod::action a = *c.chosen;
+  a.seat = static_cast<cod::seat_t>(seat_);
+  const auto it = std::find(legal_.begin(), legal_.end(), a);
+  if (it == legal_.end()) {
+    ++fallbacks_;
+    std::fprintf(stderr, "cod-bot: the %s player chose %s, not in the server's list (%s): a random move instead\n",
+                 std::string(cod::bot::policy_name(o_.policy)).c_str(),
+                 pr::action_to_json(a).dump().c_str(), where().c_str());
+    return legal_.size();
+  }
+  return static_cast<std::size_t>(it - legal_.begin());
 }
 
 int bot::on_error(const json& m, bool& done) {

@@ -108,6 +108,7 @@ nlohmann::json event_to_json(const event& e, seat_t viewer, const catalogue& cat
 //
 //   {"role": "player" | "spectator" | "referee", "viewer": seat | null,
 //    "mode": "duel", "exhaustion_rule": bool, "exhausted": bool,
+//    "stall_exhaustion_turn": int (R17.25, the room's option; 0: never),
 //    "turn": int, "round": int, "first_seat": seat, "active_seat": seat,
 //    "phase": "summoning" | "game_over",
 //    "winners": [seats], "loser": seat | null, "reason": "none" | "fort_destroyed" | ...,
@@ -119,10 +120,13 @@ nlohmann::json event_to_json(const event& e, seat_t viewer, const catalogue& cat
 //
 //   card:     {"uid": int, "card_id": string | null}
 //   creature: {"uid", "card_id", "av", "hp", "damage", "bonus_av",
-//              "abilities": [names], "entered_this_turn", "attacked", "protection_used"}
+//              "abilities": [names], "entered_this_turn", "attacked", "protection_used",
+//              "top": card | null, "chained": [card], "chained_from": [seat] (one per
+//              chained card: whose hand it was taken from), "sharpening_spent"}
 //
 // "lines" and "sides" are indexed by absolute line and side; creatures run from
 // the Bridge outwards. "abilities" is the effective set (own + neighbours' Auras).
+// The view holds everything in a seat_view: view_decode.hpp reads it back.
 nlohmann::json view_to_json(const seat_view& v, const catalogue& cat);
 // The same view appended to `out` as JSON text, exactly view_to_json(v).dump()
 // (the server's per-recipient path: no DOM is built).

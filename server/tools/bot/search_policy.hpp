@@ -1,0 +1,56 @@
+// cod-bot's computer players (--policy greedy|search, --level N): the
+// engine/search players (docs/ai.md) deciding from the seat's view as the
+// wire carries it, read back into a seat_view (protocol/view_decode.hpp).
+//
+// What they know besides the view is what a player at the table knows
+// (R14.6): the bot's own deck list. The protocol does not say which
+// preconstructed deck another seat chose, nor show a constructed one's list,
+// so the others' lists stay empty and their hidden cards are drawn from the
+// whole catalogue: a weaker guess than the real lists would give.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "cod/engine/action.hpp"
+#include "cod/engine/catalogue.hpp"
+#include "cod/search/player.hpp"
+
+namespace cod::bot {
+
+enum class policy_kind : std::uint8_t { random, greedy, search };
+std::optional<policy_kind> policy_from_name(std::string_view name);  // "random" | "greedy" | "search"
+std::string_view policy_name(policy_kind p);
+
+class search_policy {
+ public:
+  // `level`: search's level_settings (1..5); greedy ignores it. `think_ms`:
+  // the time a decision may take (the search stops at its iteration budget
+  // or then, whichever comes first). `own_deck`: the bot's deck list (empty:
+  // not known, a drafted room).
+  search_policy(const catalogue& cat, policy_kind kind, int level, int think_ms, std::uint64_t seed,
+                std::vector<card_id> own_deck);
+
+  struct choice {
+    std::optional<action> chosen;  // none: see why
+    std::string why;               // the view did not decode, or no world fits it
+    int iterations = 0;
+  };
+  // The action for the view's viewer on its turn (`view`: a state's or an
+  // update's "view"). `seq` varies the seed from one decision to the next.
+  choice decide(const nlohmann::json& view, std::int64_t seq) const;
+
+ private:
+  const catalogue& cat_;
+  search::settings settings_;
+  int think_ms_;
+  std::uint64_t seed_;
+  std::vector<card_id> own_deck_;
+};
+
+}  // namespace cod::bot
