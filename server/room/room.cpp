@@ -118,22 +118,22 @@ message_ptr room::state_for(seat_t viewer, const peer* to) const {
   json s = pr::make_state(p_.id, seq_, seed_hash_, pr::view_to_json(match_.view(viewer), cards()),
                           clock_snapshot(ex_->now_ms()), std::nullopt,
                           viewer == spectator ? std::nullopt : legal_actions_for(viewer, to));
-  // R14.6: each constructed list is revealed to all before the shuffle; a
-  // client that reconnects or arrives later must see them too, so every
-  // state of the match carries them (the seats' join lists, as stored; a
-  // seat that joined with a preconstructed deck shows that deck's cards).
-  if (p_.format == pr::deck_format::constructed) {
-    json decks = json::array();
-    for (std::size_t i = 0; i < seats_.size(); ++i) {
-      const json d = json::parse(seats_[i].deck_json, nullptr, false);
-      json ids = json::array();
-      if (d.is_object() && d.contains("cards")) ids = d["cards"];
-      else
-        for (card_id c : seats_[i].deck) ids.push_back(cards().def(c).id);
-      decks.push_back({{"seat", i}, {"cards", std::move(ids)}});
-    }
-    s["decks"] = std::move(decks);
+  // R14.6, RULING E82: every seat's deck list is public once the match
+  // starts, in every format; a client that reconnects or arrives later must
+  // see them too, so every state of the match carries them (a constructed
+  // seat's join list as stored; otherwise the seat's deck as the match has
+  // it). The lists stay secret while the room waits for players.
+  json decks = json::array();
+  for (std::size_t i = 0; i < seats_.size(); ++i) {
+    if (seats_[i].deck.empty()) continue;  // an AI seat of solo/co-op: the engine's own deck (E66)
+    const json d = json::parse(seats_[i].deck_json, nullptr, false);
+    json ids = json::array();
+    if (d.is_object() && d.contains("cards")) ids = d["cards"];
+    else
+      for (card_id c : seats_[i].deck) ids.push_back(cards().def(c).id);
+    decks.push_back({{"seat", i}, {"cards", std::move(ids)}});
   }
+  if (!decks.empty()) s["decks"] = std::move(decks);
   add_own_cards(s);
   return to_message(s);
 }

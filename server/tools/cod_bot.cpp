@@ -39,7 +39,8 @@
 // and with a computer player one more, its decisions and how many of them
 // fell back to a random move (solo and co-op, which it does not search;
 // elsewhere a view it could not read: a bug to report):
-//   cod-bot: policy=search level=3 decisions=17 fallbacks=0 iterations=9120   (greedy: level=-)
+//   cod-bot: policy=search level=3 decisions=17 fallbacks=0 iterations=9120 known_decks=2   (greedy: level=-)
+#include <array>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -493,6 +494,16 @@ class bot {
   // move, or legal_.size() when it has none (then a random one is played).
   std::size_t chosen_index();
   std::vector<cod::card_id> own_deck() const;
+  // The seats' deck lists for the computer players: the match's (`state.decks`,
+  // RULING E82) once a state has come, else the bot's own alone.
+  cod::search::table known_decks() const;
+  int known_deck_count() const {
+    int n = 0;
+    for (const auto& d : known_decks().decks) n += !d.empty();
+    return n;
+  }
+  // RULING E82: each seat's list as the newest `state` gave it (none yet: empty).
+  std::array<std::vector<cod::card_id>, cod::max_seats> state_decks_{};
   void write_token_file();
   void record_ack(std::int64_t seq);
   std::string where() const;
@@ -765,10 +776,10 @@ void bot::summary() {
               room_.empty() ? "-" : room_.c_str(), seat_ < 0 ? "-" : std::to_string(seat_).c_str(), result_.c_str(),
               reason_.c_str(), actions_, static_cast<long long>(seq_), picks_);
   if (o_.policy != cod::bot::policy_kind::random)
-    std::printf("cod-bot: policy=%s level=%s decisions=%ld fallbacks=%ld iterations=%ld\n",
+    std::printf("cod-bot: policy=%s level=%s decisions=%ld fallbacks=%ld iterations=%ld known_decks=%d\n",
                 std::string(cod::bot::policy_name(o_.policy)).c_str(),
                 o_.policy == cod::bot::policy_kind::search ? std::to_string(o_.level).c_str() : "-", decisions_,
-                fallbacks_, iterations_);
+                fallbacks_, iterations_, known_deck_count());
   if (league_mode()) {
     int place = 0;
     if (league_view_.is_object())
@@ -853,11 +864,19 @@ std::vector<cod::card_id> bot::own_deck() const {
   return deck;
 }
 
+cod::search::table bot::known_decks() const {
+  cod::search::table t;
+  t.decks = state_decks_;
+  if (seat_ >= 0 && seat_ < cod::max_seats && t.decks[static_cast<std::size_t>(seat_)].empty())
+    t.decks[static_cast<std::size_t>(seat_)] = own_deck();
+  return t;
+}
+
 std::size_t bot::chosen_index() {
   if (o_.policy == cod::bot::policy_kind::random || thought_) return legal_.size();
   thought_ = true;
   ++decisions_;
-  const cod::bot::search_policy player(cat_, o_.policy, o_.level, o_.think_ms, o_.seed, own_deck());
+  const cod::bot::search_policy player(cat_, o_.policy, o_.level, o_.think_ms, o_.seed, known_decks());
   const auto c = player.decide(view_, seq_);
   if (!c.chosen) {
     // Said the first few times (solo and co-op are never searched: every move).
@@ -1075,6 +1094,15 @@ int bot::on_message(const json& m, bool& done) {
     info("watching room %s\n", m.at("room").get<std::string>());
   } else if (type == "state") {
     on_view(m, true);
+    state_decks_ = {};
+    if (m.contains("decks") && m.at("decks").is_array())
+      for (const auto& d : m.at("decks")) {
+        const int s = d.value("seat", -1);
+        if (s < 0 || s >= cod::max_seats || !d.contains("cards") || !d.at("cards").is_array()) continue;
+        for (const auto& id : d.at("cards"))
+          if (id.is_string())
+            if (auto c = cat_.find(id.get<std::string>())) state_decks_[static_cast<std::size_t>(s)].push_back(*c);
+      }
     // A new connection (resume): whatever was in flight is forgotten.
     pending_id_ = 0;
     if (ended_ && !o_.tournament_token.empty()) {

@@ -16,7 +16,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import e2e_lib as e2e  # noqa: E402
 
-POLICY_RE = re.compile(r"^cod-bot: policy=(\w+) level=(\d+|-) decisions=(\d+) fallbacks=(\d+) iterations=(\d+)$", re.M)
+POLICY_RE = re.compile(r"^cod-bot: policy=(\w+) level=(\d+|-) decisions=(\d+) fallbacks=(\d+) iterations=(\d+) known_decks=(\d+)$", re.M)
 
 
 def extra(ap):
@@ -32,11 +32,14 @@ def test(args, work):
 
     found = POLICY_RE.findall(a.output())
     e2e.check(found, "the searching bot printed no policy line:\n%s" % a.output()[-2000:])
-    policy, level, decisions, fallbacks, iterations = found[-1]
+    policy, level, decisions, fallbacks, iterations, known = found[-1]
     e2e.log("search bot: level %s, %s decisions (%s iterations), %s fell back to random; result %s (%s)" %
             (level, decisions, iterations, fallbacks, sa["result"], sa["reason"]))
     e2e.check(policy == "search" and int(level) == args.level, "policy line %s" % (found[-1],))
     e2e.check(int(decisions) > 0 and int(iterations) > 0, "the search made no decision")
+    # RULING E82: the match's state gave both deck lists (the search samples
+    # the opponent's unseen cards from its list, not the whole catalogue).
+    e2e.check(int(known) == 2, "the search knew %s deck lists, not 2" % known)
     e2e.check(int(fallbacks) == 0, "moves fell back to random:\n%s" % a.output()[-2000:])
     e2e.check(not POLICY_RE.findall(b.output()), "the random bot printed a policy line")
     e2e.check_frames_schema(["%s.%d" % (a.dump_file, a.runs)])

@@ -374,10 +374,23 @@ TEST_CASE("room: constructed lists are secret while waiting, then in every state
   auto r = back.take();
   REQUIRE(find_type(r, "state"));
   CHECK(find_type(r, "state")->at("decks") == want_sorted);
-  // Preconstructed matches have no lists to reveal.
+  // RULING E82: a preconstructed match lists its decks too, each seat's
+  // chosen deck by its cards.
   const auto other = h.create_room(host);
   auto [a, b] = h.start_duel(other);
-  CHECK(!a.state.contains("decks"));
+  REQUIRE(a.state.contains("decks"));
+  REQUIRE(a.state.at("decks").size() == 2);
+  CHECK(a.state.at("decks") == b.state.at("decks"));
+  for (const auto& d : a.state.at("decks")) {
+    CHECK(d.at("cards").size() == 8);
+    bool a_precon = false;
+    for (int n = 1; n <= 4; ++n) {
+      json list = json::array();
+      for (cod::card_id c : shipped().preconstructed_deck(n)) list.push_back(shipped().def(c).id);
+      a_precon |= list == d.at("cards");
+    }
+    CHECK(a_precon);
+  }
 }
 
 TEST_CASE("room: a preconstructed deck in a constructed room is listed by its cards when the match starts (R14.6)") {

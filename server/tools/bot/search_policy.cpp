@@ -27,9 +27,9 @@ std::string_view policy_name(policy_kind p) {
 }
 
 search_policy::search_policy(const catalogue& cat, policy_kind kind, int level, int think_ms, std::uint64_t seed,
-                             std::vector<card_id> own_deck)
+                             search::table decks)
     : cat_(cat), settings_(search::level_settings(level)), think_ms_(think_ms), seed_(seed),
-      own_deck_(std::move(own_deck)) {
+      decks_(std::move(decks)) {
   if (kind == policy_kind::greedy) settings_.kind = search::policy::greedy;
   if (kind == policy_kind::random) settings_.kind = search::policy::random;
 }
@@ -51,8 +51,7 @@ search_policy::choice search_policy::decide(const nlohmann::json& view, std::int
     c.why = "the computer players play duel, free-for-all and 2v2 only";
     return c;
   }
-  search::table t;
-  t.decks[static_cast<std::size_t>(v.viewer)] = own_deck_;
+  const search::table& t = decks_;
   std::uint64_t mix = seed_ ^ (static_cast<std::uint64_t>(seq) * 0x9E3779B97F4A7C15ULL);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(think_ms_);
   const search::decision d = search::decide(cat_, v, t, settings_, rng::splitmix64(mix),

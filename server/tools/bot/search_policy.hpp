@@ -3,10 +3,10 @@
 // wire carries it, read back into a seat_view (protocol/view_decode.hpp).
 //
 // What they know besides the view is what a player at the table knows
-// (R14.6): the bot's own deck list. The protocol does not say which
-// preconstructed deck another seat chose, nor show a constructed one's list,
-// so the others' lists stay empty and their hidden cards are drawn from the
-// whole catalogue: a weaker guess than the real lists would give.
+// (R14.6, RULING E82): every seat's deck list, which the match's `state`
+// carries (`decks`); before one arrives, or from a server that does not send
+// them, only the bot's own list, and the others' hidden cards are drawn from
+// the whole catalogue: a weaker guess than the real lists give.
 #pragma once
 
 #include <cstdint>
@@ -31,10 +31,10 @@ class search_policy {
  public:
   // `level`: search's level_settings (1..5); greedy ignores it. `think_ms`:
   // the time a decision may take (the search stops at its iteration budget
-  // or then, whichever comes first). `own_deck`: the bot's deck list (empty:
+  // or then, whichever comes first). `decks`: the seats' deck lists (empty:
   // not known, a drafted room).
   search_policy(const catalogue& cat, policy_kind kind, int level, int think_ms, std::uint64_t seed,
-                std::vector<card_id> own_deck);
+                search::table decks);
 
   struct choice {
     std::optional<action> chosen;  // none: see why
@@ -50,7 +50,7 @@ class search_policy {
   search::settings settings_;
   int think_ms_;
   std::uint64_t seed_;
-  std::vector<card_id> own_deck_;
+  search::table decks_;
 };
 
 }  // namespace cod::bot

@@ -194,7 +194,7 @@ export class GameScreen {
     // Solo and co-op: the match's first state tells the setup (the AI's
     // opening turn with ai_first).
     if (Array.isArray(msg.events)) for (const ev of msg.events) this.log(narrate(ev, this._narrateCtx()), ev.type, msg.seq);
-    // Constructed (R14.6): every list is public from the start.
+    // R14.6, RULING E82: every deck list is public from the start.
     if (Array.isArray(msg.decks)) {
       for (const d of msg.decks) {
         this.log(`${this.seatName(d.seat)}'s list: ${d.cards.map((id) => this.cat.name(id)).join(", ")}.`, "info");
