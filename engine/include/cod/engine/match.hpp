@@ -109,6 +109,8 @@ class match {
   std::uint8_t winners() const { return state_.winners; }
   int seat_count() const { return state_.seat_count; }
   int turn() const { return state_.turn; }
+  // R9.1: the first player's turns so far (seat_view::round, without building a view).
+  int round() const { return state_.round; }
   const catalogue& cards() const { return *cat_; }
 
  private:
