@@ -51,10 +51,8 @@ void attack_with(ctx& c, place p, bool counter) {
   // Attacking on its entry turn is Rage's doing: creatures only (R7 Rage).
   const bool raging_entry = c.at(p).entered_this_turn && !counter;
   survivors hurt;
-  for (bool first = true;; first = false) {
-    // (p is where the attacker stands; after an attack it may have moved.)
-    if (!first) p = find_creature(s, u);
-    if (!p.valid()) break;
+  // (p is where the attacker stands; a Berserk repeat finds it again below.)
+  for (;;) {
     // Step 3: choose the target.
     ability_set ab = abilities_at(c, p);
     const int enemy_side = 1 - p.side;
@@ -121,7 +119,7 @@ void attack_with(ctx& c, place p, bool counter) {
     if (c.over()) return;
     // Step 19, R7 Berserk: again after destroying at least one creature,
     // with the abilities it has now (step 18). Never on a counter-attack (R17.5).
-    if (counter || destroyed == 0) break;
+    if (counter || destroyed == 0 || !has(s.present, ability::berserk)) break;
     p = find_creature(s, u);
     if (!p.valid() || !has(abilities_at(c, p), ability::berserk)) break;
   }

@@ -120,25 +120,26 @@ void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_u
           .amount = static_cast<std::int16_t>(paid), .from = static_cast<std::int16_t>(index)});
   ready_champions(c, u);  // R13.3, RULING E38: at once, before the play's effects
   // Step 3: it enters its line (R3.2.3), or goes on its host (R7 Symbiote).
+  place p;  // where it stands now
   if (host != no_uid) {
-    const place hp = find_creature(s, host);
-    c.at(hp).top = u;
+    p = find_creature(s, host);
+    c.at(p).top = u;
     c.emit({.type = event_type::creature_stacked, .seat = seat, .uid = u, .target = host,
-            .line = static_cast<std::int8_t>(hp.line), .side = static_cast<std::int8_t>(hp.side),
-            .to = static_cast<std::int16_t>(hp.pos)});
+            .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
+            .to = static_cast<std::int16_t>(p.pos)});
   } else {
-    enter_line(c, seat, where.line, where.side, u);
+    p = {where.line, where.side, enter_line(c, seat, where.line, where.side, u)};
   }
   if (index >= 0 && check_stronghold(c, seat)) return;  // R4.7: the hand changed
   immolation(c, seat, where.line, u);
   if (c.over()) return;
-  // "When played" abilities: the card's own plus what Auras give it there.
-  place p = find_creature(s, u);
+  // "When played" abilities: the card's own plus what Auras give it there
+  // (still at p: Immolation only damages a Stronghold, which moves no creature).
   const ability_set mine = c.stats(u).abilities | granted_at(c.cat, s, p);
   survivors hurt;
   if (has(mine, ability::backfire)) {
-    backfire(c, seat, u, where.line, 1 - where.side, abilities_at(c, p),
-             has(abilities_at(c, p), ability::aquatic) && p.pos == 0, hurt);
+    const ability_set ab = abilities_at(c, p);
+    backfire(c, seat, u, where.line, 1 - where.side, ab, has(ab, ability::aquatic) && p.pos == 0, hurt);
     if (c.over()) return;
   }
   // R12.9: an AI's Counterorder acted when it was revealed (ai.cpp).
@@ -177,8 +178,9 @@ void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid targe
   }
   if (has(ab, ability::counterorder) && !s.ai(seat)) counterorder(c, seat, u);  // step 7 (R12.9: AI's at its reveal)
   // Steps 8-15 — on the target where it stands now (Backfire may have moved
-  // or destroyed it: then nothing, R1.8).
-  const place p = find_creature(s, target);
+  // or destroyed it: then nothing, R1.8; Immolation only damages a
+  // Stronghold, which moves no creature).
+  const place p = has(ab, ability::backfire) ? find_creature(s, target) : primary;
   if (p.valid()) {
     hit_list hits = targets_around(c, p, ab);
     for (int i = 0; i < hits.count; ++i) {

@@ -16,10 +16,9 @@ void start_turn(ctx& c, seat_t seat) {
           .to = static_cast<std::int16_t>(s.round)});
   // R7 Sharpening: once a turn.
   s.sharpening_used = {};
-  // R7 Protection (RULING): resets at the start of every turn.
-  for (int l = 0; l < s.line_count; ++l)
-    for (line_side& ls : s.lines[l].sides)
-      for (int i = 0; i < ls.count; ++i) ls.slots[i].protection_used = false;
+  // R7 Protection (RULING) resets at the start of every turn: finish_turn
+  // does it with the end-of-turn resets just before (one pass over the
+  // board), and a new match has it unspent.
 
   // R9.2: exhausted from the first player's 8th turn, before Phase 1: the
   // rightmost card leaves the game (R9.3). The Stronghold is never rightmost
@@ -80,7 +79,8 @@ bool finish_turn(ctx& c) {
   const seat_t seat = s.active_seat;
   resolve_assault(c, seat);  // R3.3, R12.4
   if (c.over()) return false;
-  // R3.4: survivors heal, Sprint bonuses and "entered this turn" end.
+  // R3.4: survivors heal, Sprint bonuses and "entered this turn" end; R7
+  // Protection resets for the next turn (start_turn follows at once).
   for (int l = 0; l < s.line_count; ++l)
     for (line_side& ls : s.lines[l].sides)
       for (int i = 0; i < ls.count; ++i) {
@@ -89,6 +89,7 @@ bool finish_turn(ctx& c) {
         cr.bonus_av = 0;
         cr.entered_this_turn = false;
         cr.attacked = false;
+        cr.protection_used = false;
       }
   s.seats[seat].mana = 0;  // R3.1: unspent mana is lost
   c.emit({.type = event_type::turn_ended, .seat = seat});

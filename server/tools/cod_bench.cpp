@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
       }
       ++n;
     }
-    if (!cfg.exhaustion_rule && o.stall_turn != 0 && m.view(cod::referee).round >= o.stall_turn) ++stalled;
+    if (!cfg.exhaustion_rule && o.stall_turn != 0 && m.round() >= o.stall_turn) ++stalled;
     if (!m.over()) ++cut;
     else wins[m.winners() & 1 ? 0 : 1]++;  // seat 0 (or its team) won, or not
     actions += n;

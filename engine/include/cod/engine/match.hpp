@@ -124,6 +124,8 @@ class match {
   // The catalogue card a uid is (no_card past the match's cards): players
   // that search name an action by its card where the uid is hidden.
   card_id card_of(card_uid u) const { return u < state_.uid_count ? state_.uid_card[u] : no_card; }
+  // R9.1: the first player's turns so far (seat_view::round, without building a view).
+  int round() const { return state_.round; }
   const catalogue& cards() const { return *cat_; }
 
  private:
