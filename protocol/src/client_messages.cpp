@@ -311,11 +311,16 @@ perr parse_fields(const json& j, history_msg& m) {
 
 perr parse_fields(const json& j, add_bot_msg& m) {
   const std::string what = what_of("add_bot");
-  if (auto e = check_keys(j, {"type", "id", "seat"}, "", what)) return e;
+  if (auto e = check_keys(j, {"type", "id", "seat", "level"}, "", what)) return e;
   if (const json* v = find(j, "seat")) {
     int seat = 0;
     if (auto e = read_int(*v, "seat", 0, max_seats - 1, seat)) return e;
     m.seat = seat;
+  }
+  if (const json* v = find(j, "level")) {
+    int level = 0;
+    if (auto e = read_int(*v, "level", min_bot_level, max_bot_level, level)) return e;
+    m.level = level;
   }
   return std::nullopt;
 }
@@ -637,6 +642,7 @@ void write_fields(json& j, const unqueue_msg& m) {
 
 void write_fields(json& j, const add_bot_msg& m) {
   if (m.seat) j["seat"] = *m.seat;
+  if (m.level) j["level"] = *m.level;
 }
 
 void write_fields(json&, const leave_msg&) {}

@@ -47,6 +47,7 @@ json room_summary_to_json(const room_summary& r) {
                      {"champion", s.champion.empty() ? json(nullptr) : json(s.champion)}});
     if (s.ai) seats.back()["ai"] = true;  // solo, coop: never free to join
     if (s.bot) seats.back()["bot"] = true;
+    if (s.bot && s.level > 0) seats.back()["level"] = s.level;
   }
   return {{"room", r.room},
           {"mode", game_mode_name(r.mode)},
@@ -188,11 +189,12 @@ json make_matched(const queue_ticket_info& t, std::string_view room, int seat, s
   return j;
 }
 
-json make_bot_added(const json& id, std::string_view room, int seat, std::string_view name) {
+json make_bot_added(const json& id, std::string_view room, int seat, std::string_view name, int level) {
   json j = reply("bot_added", id);
   j["room"] = room;
   j["seat"] = seat;
   j["name"] = name;
+  if (level > 0) j["level"] = level;
   return j;
 }
 

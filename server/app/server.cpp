@@ -43,6 +43,7 @@
 #include "persist/memory/memory_store.hpp"
 #include "persist/pg/pg_store.hpp"
 #include "persist/sqlite/sqlite_store.hpp"
+#include "room/ai_pool.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
@@ -145,6 +146,11 @@ struct server::impl {
   // still queued there at shutdown gives its place back on destruction.
   std::unique_ptr<connection_limits> health_limits;
   net::io_context ioc;
+  // The house bots' decisions (docs/ai-server.md): threads of their own,
+  // never the io threads. Its jobs post to rooms' strands on `ioc`, so it is
+  // stopped (its threads joined) in wait() and destroyed before `ioc`; they
+  // hold rooms by weak_ptr only.
+  std::unique_ptr<ai_pool> ai;
   std::shared_ptr<room_registry> rooms;
   // A cluster node (node_id on a PostgreSQL store): its leases and lobby.
   std::unique_ptr<cluster_node> cluster;
@@ -290,6 +296,17 @@ status server::start() {
   d.room_svc.stats = &d.stats;
   d.room_svc.cfg = cfg;
   d.room_svc.env = &d.env;
+  {
+    ai_pool::options o;
+    o.threads = cfg.ai_threads > 0 ? cfg.ai_threads : ai_pool::default_threads();
+    o.max_pending = static_cast<std::size_t>(cfg.ai_max_pending);
+    o.think_ms = cfg.bot_think_ms;
+    d.ai = std::make_unique<ai_pool>(o, &d.stats);
+    d.room_svc.ai = d.ai.get();
+    spdlog::info("AI pool: {} threads for house bot decisions (at most {} at once, {} ms each; bots at level {} "
+                 "unless asked)",
+                 d.ai->threads(), o.max_pending, cfg.bot_think_ms, cfg.bot_level);
+  }
   room_directory* const directory = cfg.node_id.empty() ? nullptr : d.store->directory();
   const bool clustered = directory && effective_store(cfg).k == store_setting::kind::postgres;
   d.rooms = std::make_shared<room_registry>(d.room_svc, [&d] { return make_strand_executor(d.ioc); });
@@ -654,6 +671,9 @@ void server::wait() {
   for (auto& t : d.threads)
     if (t.joinable()) t.join();
   d.waited = true;
+  // No strand runs any more: the decisions still queued are dropped, a
+  // running one finishes (posting to a stopped io_context) and is joined.
+  if (d.ai) d.ai->stop();
   d.stop_admin_pool();
   if (d.cluster_q) d.cluster_q->stop();
   if (d.cluster) d.cluster->stop();

@@ -213,6 +213,20 @@ std::vector<config_key> make_keys() {
                       "a house bot (a seat a player gave the server with add_bot) waits this long before each of "
                       "its actions, so that people can follow them",
                       &config::bot_move_ms, 0, 60000));
+  k.push_back(int_key("bot_level",
+                      "the level of a house bot whose add_bot names none, 1 (weakest) to 5 (docs/ai-server.md)",
+                      &config::bot_level, 1, 5));
+  k.push_back(int_key("bot_think_ms",
+                      "the time one house bot decision may search, on the AI pool's threads, while the bot's "
+                      "bot_move_ms runs (the level's iterations end it sooner)",
+                      &config::bot_think_ms, 1, 60000));
+  k.push_back(int_key("ai_threads",
+                      "threads deciding house bots' actions, never the I/O threads (0: max(1, cores / 2))",
+                      &config::ai_threads, 0, 64));
+  k.push_back(int_key("ai_max_pending",
+                      "house bot decisions queued or running on the AI pool at once; more wait their turn in "
+                      "order (the bots play slower, never the people)",
+                      &config::ai_max_pending, 1, 1 << 20));
   k.push_back(int_key("shutdown_timeout_ms", "on SIGINT/SIGTERM, time given to close handshakes",
                       &config::shutdown_timeout_ms, 0, 600000));
   k.push_back(string_key("admin_token",

@@ -70,6 +70,14 @@ struct config {
   int waiting_room_ttl_sec = 1800;        // a room whose match never starts is dropped after this
   int max_room_backlog = 256;             // requests waiting on a room's pending write: server_busy beyond
   int bot_move_ms = 800;                  // a house bot (add_bot) waits this long before each of its actions
+  // House bots' decisions (docs/ai-server.md): the level of an add_bot that
+  // names none, the time one decision may take (on the AI pool, overlapping
+  // bot_move_ms), the pool's threads (0: max(1, cores / 2)) and the decisions
+  // admitted to it at once (more wait their turn, in order).
+  int bot_level = 3;
+  int bot_think_ms = 50;
+  int ai_threads = 0;
+  int ai_max_pending = 64;
   int shutdown_timeout_ms = 2000;         // time given to close handshakes on SIGINT/SIGTERM
   // Admin.
   std::string admin_token;                // Bearer token of /admin/api/ (docs/admin.md); "" = admin API disabled

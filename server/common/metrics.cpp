@@ -98,6 +98,19 @@ std::string metrics::prometheus(std::size_t persistence_pending, std::uint64_t p
   o << "cod_hello_timeouts_total " << hello_timeouts_total.load() << '\n';
   metric(o, "cod_persistence_errors_total", "counter", "Store writes that failed.");
   o << "cod_persistence_errors_total " << persistence_errors_total.load() << '\n';
+  metric(o, "cod_ai_pending", "gauge", "House bot decisions queued or running on the AI pool (at most ai_max_pending).");
+  o << "cod_ai_pending " << ai_pending.load() << '\n';
+  metric(o, "cod_ai_waiting", "gauge", "House bot decisions waiting for a place on the full AI pool.");
+  o << "cod_ai_waiting " << ai_waiting.load() << '\n';
+  metric(o, "cod_ai_decisions_total", "counter", "House bot decisions made on the AI pool.");
+  o << "cod_ai_decisions_total " << ai_decisions_total.load() << '\n';
+  metric(o, "cod_ai_stale_total", "counter",
+         "House bot decisions dropped because the match moved on before they ran or were played.");
+  o << "cod_ai_stale_total " << ai_stale_total.load() << '\n';
+  metric(o, "cod_ai_saturated_total", "counter", "House bot decisions that found the AI pool full and waited.");
+  o << "cod_ai_saturated_total " << ai_saturated_total.load() << '\n';
+  metric(o, "cod_ai_think_seconds_total", "counter", "Time the AI pool's threads spent deciding.");
+  o << "cod_ai_think_seconds_total " << number(static_cast<double>(ai_think_ms_total.load()) / 1000.0) << '\n';
   metric(o, "cod_persistence_pending", "gauge", "Store writes queued and not yet committed.");
   o << "cod_persistence_pending " << persistence_pending << '\n';
   metric(o, "cod_persistence_commits_total", "counter",

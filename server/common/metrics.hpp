@@ -41,6 +41,16 @@ class metrics {
   // WebSocket connections closed for not saying hello within hello_timeout_sec.
   std::atomic<std::uint64_t> hello_timeouts_total{0};
   std::atomic<std::uint64_t> persistence_errors_total{0};
+  // The house bots' AI pool (room/ai_pool.hpp, docs/ai-server.md): decisions
+  // admitted (queued or running), waiting beyond ai_max_pending, done, found
+  // stale before they ran (the match moved on), and admissions refused for
+  // a full pool (each such decision waited).
+  std::atomic<std::int64_t> ai_pending{0};
+  std::atomic<std::int64_t> ai_waiting{0};
+  std::atomic<std::uint64_t> ai_decisions_total{0};
+  std::atomic<std::uint64_t> ai_stale_total{0};
+  std::atomic<std::uint64_t> ai_saturated_total{0};
+  std::atomic<std::uint64_t> ai_think_ms_total{0};  // time spent deciding, summed over decisions
 
   // An accepted (and persisted) action.
   void action(clock::time_point now = clock::now());

@@ -183,7 +183,8 @@ void room::publish_summary() {
   const bool reveal = status_ == status::playing || status_ == status::finished || status_ == status::drafting;
   for (std::size_t i = 0; i < seats_.size(); ++i)
     r.seats.push_back({static_cast<int>(i), seats_[i].taken, seats_[i].played_by_server() || seats_[i].conn != 0,
-                       seats_[i].name, reveal ? seats_[i].champion_id : std::string(), seats_[i].ai, seats_[i].bot});
+                       seats_[i].name, reveal ? seats_[i].champion_id : std::string(), seats_[i].ai, seats_[i].bot,
+                       seats_[i].bot ? seats_[i].level : 0});
   r.spectators = static_cast<int>(spectators_.size());
   {
     std::lock_guard lock(summary_mutex_);

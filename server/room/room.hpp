@@ -25,6 +25,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -53,6 +54,7 @@
 
 namespace cod::server {
 
+class ai_pool;
 class metrics;
 class room_registry;
 
@@ -73,6 +75,9 @@ struct room_services {
   // A cluster node: takes a new room's lease before the room starts (a
   // fenced store refuses the writes of a room without one). Null: one node.
   std::function<status(const std::string& room_id)> claim_new_room;
+  // The house bots' decisions run there (room/ai_pool.hpp), never on a
+  // room's strand. Null: every bot plays random legal actions.
+  ai_pool* ai = nullptr;
 };
 
 // What an organised event's room tells its event (server/tournament_service,
@@ -97,8 +102,18 @@ inline constexpr const char* rules_version = "rules.md/engine-2";
 
 // A house bot's seat in the store (match_seats.token_hash): never the SHA-256
 // of a token (64 hex digits), so no resume matches it; a restart reads the
-// seat back as the bot's.
+// seat back as the bot's. A searching bot's is followed by its level,
+// "house-bot:3" (bot_token_hash), so that the restart gives the seat back at
+// its level with no column of its own; a bare "house-bot" is a random bot's
+// (a co-op room's) or one stored before levels, which comes back at bot_level.
 inline constexpr const char* house_bot_token_hash = "house-bot";
+std::string bot_token_hash(int level);
+// The level a stored token_hash gives its bot: 0 for a bare house_bot_token_hash,
+// -1 when it is no bot's.
+int bot_level_of(std::string_view token_hash);
+// Whether a house bot of a `mode` room searches (cod::search plays duel,
+// free-for-all and 2v2; a co-op room's bot plays random legal actions).
+bool bot_searches(game_mode mode);
 
 class room : public std::enable_shared_from_this<room> {
  public:
@@ -221,6 +236,10 @@ class room : public std::enable_shared_from_this<room> {
     // whose actions the room chooses (random legal ones); never connected,
     // never on a grace period. Stored with token_hash house_bot_token_hash.
     bool bot = false;
+    // A bot's level (1..5): it searches (cod::search, on svc_.ai). 0: it
+    // plays random legal actions (a co-op room's bot: the search plays duel,
+    // free-for-all and 2v2 only).
+    int level = 0;
     int preconstructed = 0;  // a human's deck number (1..4): the AI's decks follow it (RULING E41)
     std::string name;
     std::string token_hash;
@@ -392,9 +411,27 @@ class room : public std::enable_shared_from_this<room> {
 
   // ---- room_bots.cpp: house bots
   void do_add_bot(const std::shared_ptr<peer>& c, const protocol::add_bot_msg& m);
-  // When the seat to act is a bot's: its action after bot_move_ms.
+  // When the seat to act is a bot's: its action no sooner than bot_move_ms
+  // after the position arose (the pace people follow), and a searching
+  // bot's decision asked of the AI pool at once, so the two overlap.
   void schedule_bot_move();
+  // The pool is given the seat's view and the deck lists (do_bot_think); its
+  // decision comes back (on_bot_decided) and is played once paced
+  // (on_bot_paced), both only while the position is still `seq`.
+  void do_bot_think(int seat);
+  void on_bot_paced(std::int64_t seq);
+  void on_bot_decided(std::int64_t seq, const action& chosen, int iterations, int legal, std::int64_t think_ms);
+  void play_bot_choice();
+  // A random legal action (a co-op bot's; or when no decision came).
   void bot_move();
+  // An action was applied: a decision for the position before, on its way
+  // or back and waiting for its pace, is stale.
+  void bot_position_moved();
+  // Stops the bot's turn: its timer, and any decision on its way is stale.
+  void stop_bot_turn();
+  // Every seat's deck list for the search (R14.6: public), from the seats'
+  // decks, or their stored deck_json in a recovered room.
+  std::array<std::vector<card_id>, max_seats> bot_table();
   // A waiting room whose people have all gone frees its bots' seats too.
   void free_bots_without_players();
   // The bot's deck number and Champion for `seat` (random; a deck no other
@@ -491,6 +528,19 @@ class room : public std::enable_shared_from_this<room> {
   // action is, as any seat's).
   serial_executor::timer_id bot_timer_ = 0;
   rng bot_rng_;
+  // The bot's turn at the position seq_ == bot_turn_.seq: paced once
+  // bot_move_ms has passed since, `chosen` once its decision came back.
+  struct bot_turn_state {
+    std::int64_t seq = -1;  // -1: none
+    bool paced = false;
+    bool thinking = false;  // a decision is on the AI pool
+    std::optional<action> chosen;
+  };
+  bot_turn_state bot_turn_;
+  // Shared with the decision on the AI pool: the seq the room still wants
+  // one for (-1: none), so a stale job is skipped before it searches, and
+  // without reaching into the room from a worker thread.
+  std::shared_ptr<std::atomic<std::int64_t>> bot_wanted_ = std::make_shared<std::atomic<std::int64_t>>(-1);
   bool recovered_ = false;  // rebuilt from the store at start-up
   std::int64_t ended_ms_ = 0;  // recovered finished: the match's stored end (wall clock)
   // The match row is in the store (its create was acknowledged, or the room

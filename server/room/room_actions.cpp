@@ -172,6 +172,7 @@ void room::submit(const action& a, const std::shared_ptr<peer>& c, const json& i
   out->actor = c;
   out->id = id;
   out->seq = ++seq_;
+  bot_position_moved();  // a bot decision for the position before is stale (room_bots.cpp)
   if (p_.options.clock) {
     if (match_.over()) {
       clock_stop(now);

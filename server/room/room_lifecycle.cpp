@@ -311,7 +311,7 @@ void room::shutdown() {
     self->stopping_ = true;
     self->cancel_grace_timers();
     if (self->clock_timer_) self->ex_->cancel(std::exchange(self->clock_timer_, 0));
-    if (self->bot_timer_) self->ex_->cancel(std::exchange(self->bot_timer_, 0));
+    self->stop_bot_turn();
     if (self->expiry_) self->ex_->cancel(std::exchange(self->expiry_, 0));
   });
 }
@@ -336,7 +336,7 @@ void room::do_move_away(const std::string& why) {
   stopping_ = true;
   cancel_grace_timers();
   if (clock_timer_) ex_->cancel(std::exchange(clock_timer_, 0));
-  if (bot_timer_) ex_->cancel(std::exchange(bot_timer_, 0));
+  stop_bot_turn();
   if (expiry_) ex_->cancel(std::exchange(expiry_, 0));
   // Closing the connection (not `left`): the client reconnects and resumes
   // its seat with its token, as after any dropped connection.
@@ -428,7 +428,7 @@ void room::close_room(const std::string& why) {
   }
   spectators_.clear();
   if (clock_timer_) ex_->cancel(std::exchange(clock_timer_, 0));
-  if (bot_timer_) ex_->cancel(std::exchange(bot_timer_, 0));
+  stop_bot_turn();
   spdlog::info("room {}: closed ({})", p_.id, why);
   if (auto reg = registry_.lock()) reg->remove(p_.id, this);
 }

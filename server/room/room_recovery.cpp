@@ -161,7 +161,12 @@ cod::server::status room::seats_from_record(const match_record& rec) {
     seat.name = s.name;
     seat.token_hash = s.token_hash;
     seat.account_id = s.account_id;
-    seat.bot = s.token_hash == house_bot_token_hash;
+    // A bot's level rides on its token_hash (bot_token_hash). A bare
+    // "house-bot" in a room the search plays (stored before levels) comes
+    // back at the configured level; a co-op room's stays random.
+    const int level = bot_level_of(s.token_hash);
+    seat.bot = level >= 0;
+    if (seat.bot && bot_searches(p_.mode)) seat.level = level > 0 ? level : svc_.cfg.bot_level;
     seat.deck_json = s.deck_json;
     seat.champion_id = s.champion;
     if (auto id = cards().find(s.champion)) seat.champion = *id;

@@ -27,6 +27,11 @@
 //
 //   cod-load --port 8080 --rooms 1000 --duration-sec 20 --server-pid 1234
 //
+// --bot-rooms N adds N rooms of one player against a house bot (add_bot, at
+// --bot-level) beside the measured rooms: the bots' searches load the
+// server's AI pool (docs/ai-server.md) while the figures printed stay those
+// of the human-only rooms (the bot rooms' own players are counted apart).
+//
 // For scripts/soak it also survives the server: a lost connection connects
 // again (every 100-400 ms while the server is down), says hello and resumes
 // its seat with the token `joined` gave; a room the server lost (a waiting
@@ -130,6 +135,8 @@ struct options {
   double reconnect_fraction = 0.1;  // --reconnect-fraction: the share of seated connections dropped
   int per_address = 0;  // --per-address: connections per source address 127.1.x.y (0: the OS picks 127.0.0.1)
   bool route_by_room = false;  // --route-by-room: name the room in the URL (/ws?room=ID), for a cluster's proxy
+  int bot_rooms = 0;  // --bot-rooms: rooms of one player and a house bot, beside the measured ones
+  int bot_level = 0;  // --bot-level: their bots' level (0: the server's bot_level)
 };
 
 void usage(std::FILE* to) {
@@ -139,7 +146,7 @@ void usage(std::FILE* to) {
       "                [--seed N] [--exhaustion] [--catalogue PATH] [--think-ms MS]\n"
       "                [--acks separate|in_update] [--legal-actions] [--ack-file PATH]\n"
       "                [--reconnect-every SEC] [--reconnect-fraction F] [--per-address K]\n"
-      "                [--route-by-room]\n"
+      "                [--route-by-room] [--bot-rooms N] [--bot-level L]\n"
       "Plays N concurrent duel rooms (2 N WebSocket connections) of random legal moves against\n"
       "cod-server for S seconds once every room has started, and prints accepted actions/s,\n"
       "act->update latency percentiles, errors by code, and the server's RSS and CPU (--server-pid).\n"
@@ -164,7 +171,10 @@ void usage(std::FILE* to) {
       "--route-by-room: behind a cluster's proxy (docs/cluster.md), a connection for a room names\n"
       "it in its URL (/ws?room=ID): the joining seat reconnects so before it joins a room of\n"
       "another node, and a seat resumes so; prints how long seats took to play again after a\n"
-      "lost connection (a node killed: the failover time).\n",
+      "lost connection (a node killed: the failover time).\n"
+      "--bot-rooms N: also N rooms of one player (paced as the others) against a house bot\n"
+      "(add_bot, level --bot-level, default the server's bot_level), whose searches run on the\n"
+      "server's AI pool; the latency and throughput printed are the human-only rooms' alone.\n",
       to);
 }
 
@@ -192,6 +202,11 @@ struct stats {
   std::atomic<long> resumes_refused{0};   // resume refused (the room is gone): a new room instead
   std::atomic<long> acks_written{0};      // lines of --ack-file
   std::atomic<long> scan_fallbacks{0};   // own-turn updates bot/view_scan.hpp refused (parsed as JSON)
+  // --bot-rooms: counted apart from the measured rooms.
+  std::atomic<long> bot_rooms_started{0};
+  std::atomic<long> bot_matches_finished{0};  // in the window
+  std::atomic<long> bot_room_updates{0};      // updates their players received in the window (bot's and own actions)
+  std::atomic<long> bot_room_acts{0};         // their players' acts in the window
   std::mutex mutex;
   std::vector<std::int64_t> back_in_ms;   // lost connection -> the resumed seat's state (under mutex)
   std::map<std::string, long> errors;     // by code, in the window (rule errors included)
@@ -243,9 +258,12 @@ struct shared {
 
 class conn : public std::enable_shared_from_this<conn> {
  public:
-  conn(net::io_context& ioc, shared& sh, int index, bool creator)
+  // `bot_room`: a creator with no partner, which gives the other seat to a
+  // house bot (--bot-rooms).
+  conn(net::io_context& ioc, shared& sh, int index, bool creator, bool bot_room = false)
       : strand_(net::make_strand(ioc)), ws_(std::make_unique<ws_type>(strand_)), retry_(strand_), sh_(sh),
-        index_(index), creator_(creator), picker_(sh.opt.seed * 1000003ULL + static_cast<std::uint64_t>(index)) {}
+        index_(index), creator_(creator), bot_room_(bot_room),
+        picker_(sh.opt.seed * 1000003ULL + static_cast<std::uint64_t>(index)) {}
 
   void set_partner(const std::shared_ptr<conn>& p) { partner_ = p; }
 
@@ -474,8 +492,12 @@ class conn : public std::enable_shared_from_this<conn> {
   // -- the protocol
   void on_text(std::string_view text) {
     if (sh_.st.measuring && (text.substr(0, 10) == "{\"events\":" || text.substr(0, 9) == "{\"clock\":")) {
-      sh_.st.update_frames++;
-      sh_.st.update_bytes += static_cast<long>(text.size());
+      if (bot_room_) {
+        sh_.st.bot_room_updates++;
+      } else {
+        sh_.st.update_frames++;
+        sh_.st.update_bytes += static_cast<long>(text.size());
+      }
     }
     // Updates are most of the traffic: look inside only when it is our turn.
     // (nlohmann writes keys in order: an update without a clock starts with
@@ -535,6 +557,13 @@ class conn : public std::enable_shared_from_this<conn> {
       seat_ = m.at("seat").get<int>();
       room_ = m.at("room").get<std::string>();
       token_ = m.at("token").get<std::string>();
+      if (bot_room_ && !resume_id_) {
+        // The other seat to a house bot: the match starts at once.
+        pr::add_bot_msg b;
+        b.id = next_id_++;
+        if (sh_.opt.bot_level > 0) b.level = sh_.opt.bot_level;
+        send(pr::client_message_to_json(b));
+      }
       if (std::exchange(resume_id_, 0)) {
         sh_.st.resumes++;
         if (lost_at_ != clock_type::time_point{}) {
@@ -548,7 +577,9 @@ class conn : public std::enable_shared_from_this<conn> {
       last_seq_ = m.at("seq").get<long>();
       if (!match_counted_) {  // the match's first state (not a resume's)
         match_counted_ = true;
-        if (creator_) {
+        if (bot_room_) {
+          if (first_match_) sh_.st.bot_rooms_started++;
+        } else if (creator_) {
           sh_.st.matches_started++;
           if (first_match_) sh_.st.rooms_started++;
         }
@@ -569,7 +600,8 @@ class conn : public std::enable_shared_from_this<conn> {
       }
     } else if (type == "match_over") {
       // After a resume of a finished room, match_over may come twice.
-      if (creator_ && sh_.st.measuring && !std::exchange(over_seen_, true)) sh_.st.matches_finished++;
+      if (creator_ && sh_.st.measuring && !std::exchange(over_seen_, true))
+        (bot_room_ ? sh_.st.bot_matches_finished : sh_.st.matches_finished)++;
       pending_id_ = 0;
       in_room_ = false;
       token_.clear();  // nothing to resume any more
@@ -682,8 +714,10 @@ class conn : public std::enable_shared_from_this<conn> {
   void send_act() {
     pending_id_ = next_id_++;
     pending_seq_ = 0;
-    counting_ = sh_.st.measuring.load();
+    // A bot room's player is load, not measured.
+    counting_ = sh_.st.measuring.load() && !bot_room_;
     if (counting_) sh_.st.acts_sent++;
+    else if (bot_room_ && sh_.st.measuring) sh_.st.bot_room_acts++;
     sent_at_ = clock_type::now();
     std::string text;
     text.reserve(96);
@@ -800,6 +834,7 @@ class conn : public std::enable_shared_from_this<conn> {
   shared& sh_;
   int index_;
   bool creator_;
+  bool bot_room_ = false;
   std::weak_ptr<conn> partner_;
   std::string next_room_;
   cod::bot::move_picker picker_;
@@ -906,6 +941,8 @@ int main(int argc, char** argv) {
       o.reconnect_fraction = std::strtod(v, &e);
       ok = e != v && *e == '\0' && o.reconnect_fraction > 0 && o.reconnect_fraction <= 1;
     }
+    else if (a == "--bot-rooms") ok = cod::bot::parse_long(v, 0, 100000, n) && (o.bot_rooms = static_cast<int>(n), true);
+    else if (a == "--bot-level") ok = cod::bot::parse_long(v, 1, 5, n) && (o.bot_level = static_cast<int>(n), true);
     else if (a == "--per-address") ok = cod::bot::parse_long(v, 1, 100000, n) && (o.per_address = static_cast<int>(n), true);
     else if (a == "--acks" && (std::string_view(v) == "separate" || std::string_view(v) == "in_update"))
       o.acks = std::string_view(v) == "in_update" ? pr::ack_style::in_update : pr::ack_style::separate;
@@ -950,7 +987,8 @@ int main(int argc, char** argv) {
   const double server_cpu_0 = o.server_pid ? cpu_seconds(o.server_pid) : 0;
 
   // Connections: 2 per room, opened at most connect_concurrency at a time.
-  const int n_conns = 2 * o.rooms;
+  // and one per bot room.
+  const int n_conns = 2 * o.rooms + o.bot_rooms;
   std::vector<std::shared_ptr<conn>> conns;
   conns.reserve(static_cast<std::size_t>(n_conns));
   for (int r = 0; r < o.rooms; ++r) {
@@ -961,6 +999,7 @@ int main(int argc, char** argv) {
     conns.push_back(a);
     conns.push_back(b);
   }
+  for (int r = 0; r < o.bot_rooms; ++r) conns.push_back(std::make_shared<conn>(ioc, sh, 2 * o.rooms + r, true, true));
   const auto t_setup = clock_type::now();
   std::atomic<int> next_conn{0};
   std::function<void()> launch = [&] {
@@ -971,13 +1010,17 @@ int main(int argc, char** argv) {
 
   // Setup: until every room has started its first match.
   const auto setup_deadline = t_setup + std::chrono::duration<double>(o.setup_timeout_sec);
-  while (sh.st.rooms_started < o.rooms && clock_type::now() < setup_deadline) {
+  while ((sh.st.rooms_started < o.rooms || sh.st.bot_rooms_started < o.bot_rooms) &&
+         clock_type::now() < setup_deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (sh.st.connect_failures > 0 && sh.st.connected + sh.st.connect_failures >= n_conns) break;
   }
   const double setup_s = std::chrono::duration<double>(clock_type::now() - t_setup).count();
   std::printf("setup: %ld of %d connections open, %ld of %d rooms playing after %.1f s\n", sh.st.connected.load(),
               n_conns, sh.st.rooms_started.load(), o.rooms, setup_s);
+  if (o.bot_rooms > 0)
+    std::printf("setup: %ld of %d rooms against a house bot (level %s) playing\n", sh.st.bot_rooms_started.load(),
+                o.bot_rooms, o.bot_level > 0 ? std::to_string(o.bot_level).c_str() : "bot_level");
   if (sh.st.connect_failures > 0)
     std::printf("setup: %ld connections failed (first: %s)\n", sh.st.connect_failures.load(),
                 sh.st.first_disconnect.c_str());
@@ -1068,6 +1111,11 @@ int main(int argc, char** argv) {
               static_cast<double>(sh.st.matches_finished) / window_s);
   std::printf("latency act -> own update (ms, %zu samples): p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n", lat.size(),
               percentile(lat, 50), percentile(lat, 90), percentile(lat, 99), lat.empty() ? 0.0 : lat.back() / 1000.0);
+  if (o.bot_rooms > 0)
+    std::printf("bot rooms: %d (not in the figures above): %ld updates to their players (%.0f/s), %ld acts of "
+                "their players, %ld matches finished\n",
+                o.bot_rooms, sh.st.bot_room_updates.load(), static_cast<double>(sh.st.bot_room_updates) / window_s,
+                sh.st.bot_room_acts.load(), sh.st.bot_matches_finished.load());
   {
     std::lock_guard lock(sh.st.mutex);
     if (sh.st.errors.empty()) {

@@ -162,6 +162,7 @@ void client_samples() {
   emit_client(proto::history_msg{"h", 40});
   emit_client(proto::add_bot_msg{15});
   emit_client(proto::add_bot_msg{"b", 1});
+  emit_client(proto::add_bot_msg{"l", std::nullopt, 5});
   // Drafted formats (R14).
   {
     proto::room_options o;
@@ -300,6 +301,9 @@ void client_samples() {
       R"({"type":"add_bot","seat":-1})",
       R"({"type":"add_bot","seat":"1"})",
       R"({"type":"add_bot","name":"Robo"})",
+      R"({"type":"add_bot","level":0})",
+      R"({"type":"add_bot","level":6})",
+      R"({"type":"add_bot","level":"3"})",
       R"({"type":"league_mutations"})",
       R"({"type":"league_mutations","mutations":{"target":"troll"}})",
       R"({"type":"league_mutations","mutations":[],"op":{"type":"pass"}})",
@@ -514,7 +518,7 @@ void fixed_server_samples(const cod::catalogue& cat) {
                            proto::room_options{false, std::nullopt, 4, false, true},
                            proto::room_status::waiting,
                            {{0, true, true, "Ada", ""}, {1, false, false, "", ""},
-                            {2, false, false, "", ""}, {3, true, true, "Di", ""}}, 1};
+                            {2, true, true, "Bot 3 (level 4)", "", false, true, 4}, {3, true, true, "Di", ""}}, 1};
   ffa.options.stall_exhaustion_turn = 60;  // R17.25: the room's own stall turn
   team.options.stall_exhaustion_turn = 0;  // and never
   // Solo and co-op: the AI seats taken and marked, the difficulty in the options.
@@ -555,7 +559,8 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/spectating", proto::make_spectating("s", "r7k2"));
   emit("server/accepted", proto::make_accepted(8, 1));
   emit("server/left", proto::make_left(12, "r7k2"));
-  emit("server/bot_added", proto::make_bot_added(15, "r7k2", 1, "Bot 2"));
+  emit("server/bot_added", proto::make_bot_added(15, "r7k2", 1, "Bot 2 (level 3)", 3));
+  emit("server/bot_added", proto::make_bot_added(16, "c1", 2, "Bot 3"));  // co-op: random, no level
   emit("server/pong", proto::make_pong(-13));
   emit("server/pong", proto::make_pong(nullptr));
   emit("server/history", proto::make_history(14, "r7k2", 0, {}));

@@ -75,6 +75,8 @@ std::vector<proto::client_message> every_message() {
       proto::history_msg{"h", 41},
       proto::add_bot_msg{14},
       proto::add_bot_msg{"b", 3},
+      proto::add_bot_msg{"l", std::nullopt, 1},
+      proto::add_bot_msg{"m", 2, 5},
       proto::league_mutations_msg{15, json::array()},
       proto::league_mutations_msg{"m", json::array({{{"target", "troll"}, {"source", "brute"}, {"element", "hp"}}})},
   };

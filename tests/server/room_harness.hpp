@@ -17,6 +17,7 @@
 #include "harness.hpp"
 #include "persist/memory/memory_store.hpp"
 #include "replay/recovery.hpp"
+#include "room/ai_pool.hpp"
 #include "room/client_session.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
@@ -59,6 +60,10 @@ struct harness {
   std::unique_ptr<memory_store> own_store;
   match_store* store = nullptr;
   metrics stats;
+  // The house bots' decisions: run at once on the test's thread (their
+  // results still come back through the executor), unless a test holds
+  // them (hold_ai) to see the room answer while its bot thinks.
+  std::unique_ptr<ai_pool> ai = std::make_unique<ai_pool>(ai_pool::options{ai_pool::mode::run_inline, 0, 64, 0}, &stats);
   room_services rsvc;
   lobby_services lsvc;
   std::shared_ptr<manual_executor> ex = std::make_shared<manual_executor>();
@@ -79,6 +84,7 @@ struct harness {
     rsvc.cat = &shipped();
     rsvc.store = store;
     rsvc.stats = &stats;
+    rsvc.ai = ai.get();
     rsvc.cfg = cfg;
     env.wall = [this] { return wall += 1000; };
     env.random = [] { return environment::system().random_u64(); };
@@ -89,6 +95,13 @@ struct harness {
     lsvc.cfg = cfg;
     lsvc.env = &env;
     lsvc.shutting_down = &stopping;
+  }
+
+  // A pool with no free thread: decisions wait for ai->run_held(), at most
+  // `max_pending` admitted, the rest in line.
+  void hold_ai(std::size_t max_pending = 64) {
+    ai = std::make_unique<ai_pool>(ai_pool::options{ai_pool::mode::held, 0, max_pending, 0}, &stats);
+    rsvc.ai = ai.get();
   }
 
   // The "crash" in recovery tests: the rooms stop (as on shutdown) and

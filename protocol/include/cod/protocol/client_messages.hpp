@@ -234,12 +234,18 @@ struct league_mutations_msg {
 };
 
 // A seated player of a waiting room fills a free seat with the server's own
-// player (a house bot: random legal actions; docs/protocol.md, "add_bot"):
-// {"type": "add_bot", "seat": n} (optional: the lowest free seat).
+// player (a house bot; docs/protocol.md, "add_bot"):
+// {"type": "add_bot", "seat": n, "level": l} (both optional: the lowest free
+// seat; the server's configured level, bot_level).
+// The levels a house bot plays at: cod::search's min_level..max_level (the
+// server checks they agree; the protocol does not link the search).
+inline constexpr int min_bot_level = 1;
+inline constexpr int max_bot_level = 5;
 struct add_bot_msg {
   static constexpr std::string_view type = "add_bot";
   nlohmann::json id;
   std::optional<int> seat{};
+  std::optional<int> level{};  // min_bot_level..max_bot_level
   bool operator==(const add_bot_msg&) const = default;
 };
 

@@ -75,6 +75,10 @@ struct seat_summary {
   std::string champion{};
   bool ai = false;  // solo, coop: the AI's seat; on the wire "ai": true, only on those
   bool bot = false;  // a house bot's seat (add_bot); on the wire "bot": true, only on those
+  // A searching house bot's level (add_bot's level, 1..5); 0: none (a free
+  // or human seat, or a co-op room's bot, which plays random legal actions).
+  // On the wire "level": n, only on those.
+  int level = 0;
 };
 
 struct room_summary {
@@ -177,8 +181,10 @@ nlohmann::json make_unqueued(const nlohmann::json& id, const std::vector<std::in
 nlohmann::json make_matched(const queue_ticket_info& t, std::string_view room, int seat, std::string_view token,
                             const std::vector<std::string>& players, std::string_view connect = {});
 
-// {"type": "bot_added", "room", "seat", "name"}: reply to add_bot.
-nlohmann::json make_bot_added(const nlohmann::json& id, std::string_view room, int seat, std::string_view name);
+// {"type": "bot_added", "room", "seat", "name", "level"}: reply to add_bot.
+// `level` 0 (a co-op room's random bot): no "level" on the wire.
+nlohmann::json make_bot_added(const nlohmann::json& id, std::string_view room, int seat, std::string_view name,
+                              int level = 0);
 // {"type": "left", "room"}
 nlohmann::json make_left(const nlohmann::json& id, std::string_view room);
 // {"type": "pong"}

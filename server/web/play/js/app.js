@@ -7,7 +7,7 @@
 import { Connection, socketUrl, seatStore, watchStore, leagueStore } from "./protocol.js";
 import { AccountPanel, PlayPanel, accountStore, api } from "./account.js";
 import { Catalogue } from "./catalogue.js";
-import { Lobby, seatLabel } from "./lobby.js";
+import { Lobby, seatLabel, botLevelSelect, saveBotLevel } from "./lobby.js";
 import { GameScreen } from "./game.js";
 import { DraftScreen } from "./draft.js";
 import { errorWords, accountErrorWords, LEAGUE_WORDS, HOW_TO_PLAY_OPEN, ACCOUNT_WORDS, RATING_WORDS, ratingWords } from "./words.js";
@@ -185,6 +185,9 @@ function renderWaiting(summary) {
   const free = summary.seats.some((s) => !s.taken && !s.ai);
   const drafted = summary.format === "draft" || summary.format === "instant_constructed";
   button.hidden = !(typeof app.room.seat === "number" && !app.room.league && summary.status === "waiting" && free && !drafted);
+  // The level it plays at; a co-op room's bot plays random legal actions
+  // whatever the level (docs/ai-server.md), so none is offered there.
+  $("#waiting-bot-level-label").hidden = button.hidden || summary.mode === "coop";
 }
 
 async function addBot(button) {
@@ -192,7 +195,10 @@ async function addBot(button) {
   hideError();
   button.disabled = true;
   try {
-    await app.conn.request("add_bot", {});
+    const label = $("#waiting-bot-level-label");
+    const level = Number($("#waiting-bot-level").value);
+    if (!label.hidden) saveBotLevel(level);
+    await app.conn.request("add_bot", label.hidden ? {} : { level });
   } catch (e) {
     showRefusal(e);
   } finally {
@@ -293,6 +299,11 @@ async function createRoom(req, how = {}) {
     // The first quick game against the AI is a guided one (coach.js).
     if (how.quick) await startCoach(r.room);
     await join({ room: r.room, format: req.format, options: req.options });
+    // "Play the computer": the other seat to the house bot at its level.
+    if (how.bot && app.room && app.room.id === r.room && app.room.role === "player") {
+      await app.conn.request("add_bot", { level: how.bot });
+      refreshRoomInfo();
+    }
   } catch (e) {
     showRefusal(e);
   }
@@ -909,6 +920,7 @@ async function main() {
   }
   $("#waiting-leave").addEventListener("click", () => leave());
   $("#waiting-add-bot").addEventListener("click", (e) => addBot(e.currentTarget));
+  $("#waiting-bot-level-label").append(botLevelSelect("waiting-bot-level"));
   app.lobby = new Lobby($("#lobby"), app.cat, {
     create: (req, how) => createRoom(req, how),
     join: (room) => join(room),

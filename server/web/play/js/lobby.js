@@ -40,6 +40,31 @@ export function aiPoints(ai, champions = 0) {
 
 const NAME_KEY = "cod.name";
 
+// The house bot's level (add_bot's level, docs/protocol.md; 1 weakest to 5),
+// remembered for the next visit: the lobby's "Play the computer" and the
+// waiting room's "Add a bot" pick from the same list.
+const BOT_LEVEL_KEY = "cod.botLevel";
+export const BOT_LEVELS = [1, 2, 3, 4, 5];
+export const DEFAULT_BOT_LEVEL = 3;
+export function savedBotLevel() {
+  const n = Number(window.localStorage.getItem(BOT_LEVEL_KEY));
+  return BOT_LEVELS.includes(n) ? n : DEFAULT_BOT_LEVEL;
+}
+export function saveBotLevel(level) {
+  if (BOT_LEVELS.includes(Number(level))) window.localStorage.setItem(BOT_LEVEL_KEY, String(level));
+}
+// A <select> of the levels showing the remembered one; a change is remembered
+// and shown by every other such list.
+export function botLevelSelect(id) {
+  const el = h(`select#${id}`, { onchange: () => {
+    saveBotLevel(el.value);
+    for (const other of document.querySelectorAll("select[data-bot-level]")) other.value = el.value;
+  } }, BOT_LEVELS.map((n) => h("option", { value: String(n) }, `Level ${n}${n === 1 ? " (easiest)" : n === 5 ? " (hardest)" : ""}`)));
+  el.dataset.botLevel = "";
+  el.value = String(savedBotLevel());
+  return el;
+}
+
 export function seatLabel(seat) {
   return `seat ${seat + 1}`;
 }
@@ -109,6 +134,8 @@ export class Lobby {
     // The chosen deck's cards as they play, not only their names.
     this.deckPreview = h("ul#deck-preview.deck-preview", { "aria-live": "polite" });
     this.deckKind.addEventListener("change", () => this._renderDeckPreview());
+
+    this.computerLevel = botLevelSelect("computer-level");
 
     this.mode = h("select#create-mode", {}, MODES.map((m) => h("option", { value: m.id }, m.label)));
     this.format = h("select#create-format", {},
@@ -183,6 +210,10 @@ export class Lobby {
         h("label", {}, "Your 8 cards (a constructed deck) ", this.deckCards),
         // The common path in one click: a solo game, quick play, this deck.
         h("button#play-ai", { onclick: () => this._playAi() }, "Play against the AI now"),
+        // A duel against the server's searching bot (add_bot) at a level.
+        h("div.play-computer", {},
+          h("button#play-computer", { onclick: () => this._playComputer() }, "Play the computer"), " ",
+          h("label", {}, "Computer's level ", this.computerLevel)),
         h("label", {}, "Champion (rooms with Champions) ", this.champion)),
       h("section.panel#league-panel", {},
         h("h2", {}, LEAGUE_WORDS.lobbyTitle),
@@ -254,6 +285,16 @@ export class Lobby {
     if (!this.nameInput.value.trim()) this.nameInput.value = "Player";
     if (this.deckKind.value === "cards") this.deckKind.value = "pre1";
     this.actions.create({ mode: "solo", format: "preconstructed", options: {} }, { quick: true });
+  }
+
+  // One click to a duel against the house bot at the chosen level: a room
+  // created, joined, its other seat given to the bot (the match starts).
+  _playComputer() {
+    if (!this.nameInput.value.trim()) this.nameInput.value = "Player";
+    if (this.deckKind.value === "cards") this.deckKind.value = "pre1";
+    const level = Number(this.computerLevel.value);
+    saveBotLevel(level);
+    this.actions.create({ mode: "duel", format: "preconstructed", options: {} }, { bot: level });
   }
 
   _create() {
