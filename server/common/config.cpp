@@ -217,8 +217,9 @@ std::vector<config_key> make_keys() {
                       "the level of a house bot whose add_bot names none, 1 (weakest) to 5 (docs/ai-server.md)",
                       &config::bot_level, 1, 5));
   k.push_back(int_key("bot_think_ms",
-                      "the time one house bot decision may search, on the AI pool's threads, while the bot's "
-                      "bot_move_ms runs (the level's iterations end it sooner)",
+                      "the most time one house bot decision may search, on the AI pool's threads, while the "
+                      "bot's bot_move_ms runs: each level names its own (10, 20, 50, 150, 400 ms for levels 1-5; "
+                      "docs/ai.md) and this caps it; the level's iterations end it sooner",
                       &config::bot_think_ms, 1, 60000));
   k.push_back(int_key("ai_threads",
                       "threads deciding house bots' actions, never the I/O threads (0: max(1, cores / 2))",

@@ -75,7 +75,7 @@ struct config {
   // bot_move_ms), the pool's threads (0: max(1, cores / 2)) and the decisions
   // admitted to it at once (more wait their turn, in order).
   int bot_level = 3;
-  int bot_think_ms = 50;
+  int bot_think_ms = 400;
   int ai_threads = 0;
   int ai_max_pending = 64;
   int shutdown_timeout_ms = 2000;         // time given to close handshakes on SIGINT/SIGTERM

@@ -194,7 +194,7 @@ void room::do_bot_think(int seat) {
   // weak_ptr finds nothing).
   auto job = [weak = weak_from_this(), ex = ex_, wanted = bot_wanted_, stats = svc_.stats, own = own_cards_,
               cat = &cards(), view = match_.view(static_cast<seat_t>(seat)), table = std::move(table), settings,
-              seed, seq = seq_, think_ms = svc_.cfg.bot_think_ms] {
+              seed, seq = seq_, think_ms = std::min(settings.think_ms, svc_.cfg.bot_think_ms)] {
     if (wanted->load() != seq) {  // the match moved on while it waited: no search for nothing
       if (stats) stats->ai_stale_total++;
       return;
