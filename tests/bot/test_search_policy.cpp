@@ -37,7 +37,10 @@ TEST_CASE("greedy and search choose legal actions from the wire view, in every m
         const json view = protocol::view_to_json(m.view(me), cat);
         for (auto kind : {bot::policy_kind::greedy, bot::policy_kind::search}) {
           // Level 1 (100 iterations) with time to spare: what the iteration budget decides.
-          const bot::search_policy player(cat, kind, 1, 10000, 5, cfg.decks[static_cast<std::size_t>(me)]);
+          // Every seat's list, as the match's state gives them (RULING E82).
+          search::table decks;
+          for (int s = 0; s < cfg.seat_count; ++s) decks.decks[static_cast<std::size_t>(s)] = cfg.decks[static_cast<std::size_t>(s)];
+          const bot::search_policy player(cat, kind, 1, 10000, 5, decks);
           const auto c = player.decide(view, n);
           if (cfg.mode == game_mode::solo || cfg.mode == game_mode::coop) {
             CHECK_FALSE(c.chosen);
