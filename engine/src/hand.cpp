@@ -1,5 +1,7 @@
 // Hands and Strongholds: R1.5 health, R4.4 Stronghold damage, R4.5 Bastion
 // destroyed, R4.6 defeat, R4.7 checks after every change.
+#include <cstring>
+
 #include "internal.hpp"
 
 namespace cod::detail {
@@ -13,9 +15,12 @@ int hand_index(const game_state& s, seat_t seat, card_uid u) {
 
 void take_from_hand(game_state& s, seat_t seat, int i) {
   hand_state& h = s.seats[seat].hand;
-  for (int j = i; j + 1 < h.count; ++j) h.cards[j] = h.cards[j + 1];
+  // The cards right of i move one left. The whole tail moves (past count
+  // every slot is 0, so the last one stays 0): a fixed-size-class copy
+  // instead of a loop whose exit was a coin flip.
+  std::memmove(&h.cards[i], &h.cards[i + 1], max_hand - 1 - i);
+  h.cards[max_hand - 1] = 0;
   --h.count;
-  h.cards[h.count] = 0;
   // R3.2.6: a card left of the Stronghold leaves its index one lower;
   // one right of it leaves it where it is (health drops by one).
   if (i < h.stronghold_pos) --h.stronghold_pos;

@@ -2,6 +2,8 @@
 // anything changes, and replay (R16.1).
 #include "cod/engine/match.hpp"
 
+#include <cstdlib>
+
 #include "internal.hpp"
 
 namespace cod {
@@ -398,6 +400,20 @@ rule_error match::check(const action& a) const {
 
 rule_error match::apply(const action& a, std::vector<event>& events) {
   if (const rule_error e = check(a); e != rule_error::ok) return e;
+  resolve(a, events);
+  return rule_error::ok;
+}
+
+void match::apply_legal(const action& a, std::vector<event>& events) {
+#if !defined(NDEBUG) || defined(COD_SANITIZE)
+  // The caller's promise (a legal action of this state), kept where it costs
+  // nothing that matters: a breach would resolve an action check() refuses.
+  if (check(a) != rule_error::ok) std::abort();
+#endif
+  resolve(a, events);
+}
+
+void match::resolve(const action& a, std::vector<event>& events) {
   ctx c{*cat_, state_, events};
   switch (a.type) {
     case action_type::concede:
@@ -411,7 +427,6 @@ rule_error match::apply(const action& a, std::vector<event>& events) {
       detail::resolve_play(c, a);
       break;
   }
-  return rule_error::ok;
 }
 
 rule_error replay(const catalogue& cat, const match_config& cfg, const std::vector<action>& log,

@@ -20,7 +20,8 @@
 // in a game without R9 (default the rule's 40; 0: never, the engine before
 // R17.25). The games that got that far are counted.
 // --check runs match::check_invariants() after every action (slow; for the
-// sanitizer run in CI).
+// sanitizer run in CI) and applies each action through the checked
+// match::apply (otherwise match::apply_legal, as a search's playouts).
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -181,7 +182,11 @@ int main(int argc, char** argv) {
       const int n_legal = m.legal_actions(legal.data(), static_cast<int>(legal.size()));
       const auto& a = legal[player.below(static_cast<std::uint64_t>(n_legal))];
       events.clear();
-      if (m.apply(a, events) != cod::rule_error::ok) {
+      // The action comes from legal_actions of this state: apply_legal skips
+      // the check a search's playouts skip too. --check checks it as well.
+      if (!o.check) {
+        m.apply_legal(a, events);
+      } else if (m.apply(a, events) != cod::rule_error::ok) {
         std::fprintf(stderr, "cod-bench: a legal action was rejected (game %ld)\n", g);
         return 1;
       }

@@ -60,7 +60,7 @@ int random_playout(match& m, rng& r, int cap, std::vector<event>& events) {
     const int n = m.legal_actions(legal, match::max_legal_actions);
     if (n == 0) break;
     events.clear();
-    if (m.apply(legal[r.below(static_cast<std::uint64_t>(n))], events) != rule_error::ok) break;
+    m.apply_legal(legal[r.below(static_cast<std::uint64_t>(n))], events);  // from legal_actions just above
     ++played;
   }
   return played;
