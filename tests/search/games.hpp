@@ -5,13 +5,22 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "../shared/catalogue.hpp"
 #include "cod/engine/match.hpp"
+#include "cod/protocol/json_codec.hpp"
 #include "cod/search/player.hpp"
 
 namespace cod::test {
+
+// What `viewer` is shown, as one comparable text (the wire's view).
+inline std::string shown(const match& m, seat_t viewer) {
+  return protocol::view_to_json(m.view(viewer), m.cards()).dump();
+}
 
 inline const game_mode searched_modes[] = {game_mode::duel, game_mode::ffa, game_mode::two_vs_two};
 

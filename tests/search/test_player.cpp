@@ -44,8 +44,6 @@ match another_world(const match& m, seat_t me, std::uint64_t seed) {
   return other;
 }
 
-std::string shown(const match& m, seat_t viewer) { return protocol::view_to_json(m.view(viewer), m.cards()).dump(); }
-
 }  // namespace
 
 TEST_CASE("the same view, seed and budget give the same action; a search is not a random pick") {

@@ -13,8 +13,6 @@ namespace cod::test {
 
 namespace {
 
-std::string shown(const match& m, seat_t viewer) { return protocol::view_to_json(m.view(viewer), m.cards()).dump(); }
-
 // What only the engine's view struct carries (not the wire's JSON).
 void check_extra_fields(const seat_view& a, const seat_view& b) {
   CHECK(a.stall_exhaustion_turn == b.stall_exhaustion_turn);

@@ -11,27 +11,16 @@
 namespace cod::bot {
 
 std::optional<policy_kind> policy_from_name(std::string_view name) {
-  if (name == "random") return policy_kind::random;
-  if (name == "greedy") return policy_kind::greedy;
-  if (name == "search") return policy_kind::search;
+  for (policy_kind p : {policy_kind::random, policy_kind::greedy, policy_kind::search})
+    if (name == policy_name(p)) return p;
   return std::nullopt;
-}
-
-std::string_view policy_name(policy_kind p) {
-  switch (p) {
-    case policy_kind::random: return "random";
-    case policy_kind::greedy: return "greedy";
-    case policy_kind::search: return "search";
-  }
-  return "?";
 }
 
 search_policy::search_policy(const catalogue& cat, policy_kind kind, int level, int think_ms, std::uint64_t seed,
                              search::table decks)
     : cat_(cat), settings_(search::level_settings(level)), think_ms_(think_ms), seed_(seed),
       decks_(std::move(decks)) {
-  if (kind == policy_kind::greedy) settings_.kind = search::policy::greedy;
-  if (kind == policy_kind::random) settings_.kind = search::policy::random;
+  settings_.kind = kind;  // search keeps the level's settings; greedy and random ignore the budget
 }
 
 search_policy::choice search_policy::decide(const nlohmann::json& view, std::int64_t seq) const {

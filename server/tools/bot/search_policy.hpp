@@ -23,9 +23,11 @@
 
 namespace cod::bot {
 
-enum class policy_kind : std::uint8_t { random, greedy, search };
+// The library's policies; a bot plays random, greedy or search (never the
+// all-seeing one, which is for measuring).
+using policy_kind = search::policy;
+using search::policy_name;
 std::optional<policy_kind> policy_from_name(std::string_view name);  // "random" | "greedy" | "search"
-std::string_view policy_name(policy_kind p);
 
 class search_policy {
  public:
