@@ -931,7 +931,7 @@ async function main() {
   // Play and the account on top of the lobby.
   app.play = new PlayPanel(app.cat, { find: (q) => findGame(q), cancel: () => cancelSearch() });
   app.accountPanel = new AccountPanel(accountActions);
-  $("#lobby").prepend(app.play.el, app.accountPanel.el);
+  $("#lobby").prepend(app.lobby.landing, app.play.el, app.accountPanel.el);
   setAccount(app.account);
   window.addEventListener("hashchange", onHashChange);
   try {

@@ -65,6 +65,13 @@ export class GameScreen {
         if (!this.destroyed) this.motion = new m.Motion(this);
       }).catch(() => { /* without motion */ });
     }
+    // Card faces and zoom (js/look.js, loaded now too): until then, words.
+    this.look = null;
+    import("./look.js").then((m) => {
+      if (this.destroyed) return;
+      this.look = new m.Look(this);
+      this.look.decorate();
+    }).catch(() => { /* plain faces */ });
     this.timer = window.setInterval(() => this._renderClock(), 250);
   }
 
@@ -145,6 +152,7 @@ export class GameScreen {
   destroy() {
     this.destroyed = true;
     if (this.motion) this.motion.destroy();
+    if (this.look) this.look.destroy();
     window.clearInterval(this.timer);
     if (this.actions.tabTitle !== false) document.title = BASE_TITLE;
   }
@@ -348,6 +356,7 @@ export class GameScreen {
     refreshAbilityTip();
     this._restoreFocus(focus);
     if (this.actions.afterRender) this.actions.afterRender(this);
+    if (this.look) this.look.decorate();
     if (this.motion) this.motion.decorate();
   }
 

@@ -201,15 +201,22 @@ export class Lobby {
     this.list = h("tbody#room-list");
     // A mutation league (R15): the organiser's token opens the league screen.
     this.leagueTokenInput = h("input#league-token", { type: "password", autocomplete: "off", spellcheck: "false", size: 36, maxlength: 64 });
+    // The landing (app.js puts it first): what the game is, and one big
+    // Play, the common path in one click (a solo game, quick play, the
+    // deck chosen below; the first one guided).
+    this.landing = h("section#landing", { "aria-labelledby": "landing-title" },
+      h("h2#landing-title", {}, "Eight cards, two lines, one Stronghold"),
+      h("p", {}, "Clash of Decks is a card duel where your hand is your life: each card right of your Stronghold is one health, and playing it costs that health. Summon creatures on two lines; they strike across the Bridge. Bring the other Stronghold down to win."),
+      h("button#play-ai.play-big", { onclick: () => this._playAi() }, "Play", h("span", {}, " against the AI now")),
+      h("p.landing-note", {}, "Your first game shows each step. Other ways to play are below."));
     this.root.append(
+      this.landing,
       h("section.panel#player-panel", {},
         h("h2", {}, "You"),
         h("label", {}, "Name ", this.nameInput),
         h("label", {}, "Deck ", this.deckKind),
         this.deckPreview,
         h("label", {}, "Your 8 cards (a constructed deck) ", this.deckCards),
-        // The common path in one click: a solo game, quick play, this deck.
-        h("button#play-ai", { onclick: () => this._playAi() }, "Play against the AI now"),
         // A duel against the server's searching bot (add_bot) at a level.
         h("div.play-computer", {},
           h("button#play-computer", { onclick: () => this._playComputer() }, "Play the computer"), " ",

@@ -11,6 +11,7 @@
 // lands at once, as before, without animation.
 import { h } from "./dom.js";
 import { narrate, MOTION_WORDS } from "./words.js";
+import { soundOn, setSound, cue } from "./sound.js";
 
 const STEP_MS = 400; // a step of another seat's turn
 const OWN_STEP_MS = 150; // a step of the viewer's own action (not held up longer)
@@ -59,6 +60,10 @@ export class Motion {
     const head = game.root.querySelector(".game-head");
     if (head) head.append(this.toggleBtn);
     this._showToggle();
+    // Sound (sound.js): off until turned on here; remembered.
+    this.soundBtn = h("button#sound-toggle.small", { type: "button", title: MOTION_WORDS.soundTitle, onclick: () => this.toggleSound() });
+    if (head) head.append(this.soundBtn);
+    this._showSound();
     // A click or a key on the game screen while steps are being shown:
     // the rest at once, so that the viewer is never held up.
     this.skip = () => { if (this.busy()) this.finish(); };
@@ -92,6 +97,16 @@ export class Motion {
     this.toggleBtn.disabled = reduced;
     this.toggleBtn.setAttribute("aria-pressed", String(this.on()));
     this.toggleBtn.textContent = reduced ? MOTION_WORDS.toggleReduced : MOTION_WORDS.toggle(this.on());
+  }
+
+  toggleSound() {
+    setSound(!soundOn());
+    this._showSound();
+  }
+
+  _showSound() {
+    this.soundBtn.setAttribute("aria-pressed", String(soundOn()));
+    this.soundBtn.textContent = MOTION_WORDS.sound(soundOn());
   }
 
   busy() {
@@ -264,7 +279,10 @@ export class Motion {
       game.log(text, ev.type, seq);
       if (ev.type === "turn_started") this.acting = ev.seat;
       const other = this.viewer === null || this.acting !== this.viewer;
-      if (ev.type === "turn_started" && this.viewer !== null && ev.seat === this.viewer) said.push(MOTION_WORDS.yourTurn);
+      if (ev.type === "turn_started" && this.viewer !== null && ev.seat === this.viewer) {
+        said.push(MOTION_WORDS.yourTurn);
+        cue("turn");
+      }
       else if (SAID.has(ev.type) && (other || ev.type === "game_over")) said.push(text);
       if (other && this.viewer !== null) this._mark(ev);
       if (animate) {
@@ -317,6 +335,7 @@ export class Motion {
         this._anim(this._creatureEl(ev.host), "mo-pop");
         break;
       case "card_played":
+        cue("play");
         // An incantation: its name over its target.
         if (ev.target !== undefined && ev.target !== null)
           this._float(this._creatureEl(ev.target), this.game.cat.name(ev.card_id), "spell");
@@ -325,17 +344,30 @@ export class Motion {
         const from = this._creatureEl(ev.attacker);
         const to = ev.stronghold_of !== undefined && ev.stronghold_of !== null
           ? this._seatEl(ev.stronghold_of) : this._creatureEl(ev.target);
+        // On a phone the table scrolls: the attacker and what it hits are
+        // brought into sight first (a Stronghold's seat box always is).
+        this._inView(from);
+        this._inView(to);
         this._nudge(from, to);
+        this._arrow(from, to);
+        cue("attack");
         break;
       }
-      case "damage_dealt":
-        this._float(this._creatureEl(ev.target), `−${ev.amount}`, "damage");
+      case "damage_dealt": {
+        const hit = this._creatureEl(ev.target);
+        this._inView(hit);
+        this._float(hit, `−${ev.amount}`, "damage");
+        this._anim(hit, "mo-hit");
+        cue("hit");
         break;
+      }
       case "damage_prevented":
         this._float(this._creatureEl(ev.target), MOTION_WORDS.prevented, "prevented");
         break;
       case "stronghold_damaged":
         this._float(this._seatEl(ev.seat, ".health-track"), `−${ev.amount}`, "damage");
+        this._anim(this._seatEl(ev.seat), "mo-hit");
+        cue("hit");
         p.seats.add(ev.seat);
         break;
       case "stronghold_moved": case "stronghold_flipped":
@@ -344,6 +376,7 @@ export class Motion {
         if (ev.seat === this.viewer) p.stronghold = true;
         break;
       case "creature_destroyed":
+        cue("destroy");
         this._ghost(this._creatureEl(ev.card), "mo-ghost");
         break;
       case "card_returned":
@@ -387,9 +420,28 @@ export class Motion {
     const dx = b.left + b.width / 2 - (a.left + a.width / 2);
     const dy = b.top + b.height / 2 - (a.top + a.height / 2);
     const d = Math.hypot(dx, dy) || 1;
-    from.style.setProperty("--nudge-x", `${(dx / d) * 16}px`);
-    from.style.setProperty("--nudge-y", `${(dy / d) * 16}px`);
+    // A lunge: a third of the way, at most 40 px.
+    const len = Math.min(40, d / 3);
+    from.style.setProperty("--nudge-x", `${(dx / d) * len}px`);
+    from.style.setProperty("--nudge-y", `${(dy / d) * len}px`);
     this._anim(from, "mo-attack");
+  }
+
+  // An arrow from the attacker to what it attacks, drawn and faded in the
+  // layer (the outer box turned toward the target, its shaft growing).
+  _arrow(from, to) {
+    if (!from || !to) return;
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    const x = a.left + a.width / 2, y = a.top + a.height / 2;
+    const dx = b.left + b.width / 2 - x, dy = b.top + b.height / 2 - y;
+    const arrow = h("div.mo-arrow", {}, h("span"));
+    Object.assign(arrow.style, { left: `${x}px`, top: `${y}px`, width: `${Math.hypot(dx, dy)}px`, transform: `rotate(${Math.atan2(dy, dx)}rad)` });
+    this._layered(arrow);
+  }
+
+  _inView(el) {
+    if (el && el.closest(".table")) el.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   // A number or a word rising over `el`, in the layer over the viewport (a
@@ -399,7 +451,10 @@ export class Motion {
     const r = el.getBoundingClientRect();
     const f = h(`div.mo-float.${kind}`, {}, text);
     f.style.left = `${r.left + r.width / 2}px`;
-    f.style.top = `${r.top + r.height / 3}px`;
+    // Inside the table's box, never over the dock (a phone's table scrolls).
+    const t = el.closest(".table")?.getBoundingClientRect();
+    const y = r.top + r.height / 3;
+    f.style.top = `${t ? Math.max(t.top + 4, Math.min(y, t.bottom - 28)) : y}px`;
     this._layered(f);
   }
 
@@ -442,6 +497,7 @@ export class Motion {
     const ref = kids[ev.position];
     if (left) { if (ref) ref.after(el); else box.prepend(el); } else box.insertBefore(el, ref || null);
     this._anim(el, "mo-enter");
+    if (game.look) game.look.decorate();
     return true;
   }
 

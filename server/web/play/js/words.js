@@ -439,6 +439,8 @@ export const MOTION_WORDS = {
   prevented: "prevented",
   tags: { new: "new", hit: "hit", moved: "moved" },
   tagTitle: "changed since your last action",
+  sound: (on) => `Sound: ${on ? "on" : "off"}`,
+  soundTitle: "Short sounds for plays, attacks, damage and your turn",
 };
 
 // Accounts (docs/accounts.md) and Play (the queue, docs/protocol.md "The
