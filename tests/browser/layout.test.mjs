@@ -329,3 +329,213 @@ test("on a 390×844 phone the draft screen does not scroll sideways either", asy
     await p.context().close();
   }
 });
+
+// Issue 30, item 3: the landing says what the game is and has one big Play;
+// the cards are drawn (an SVG frame by type and pack, a mana gem, AV and HP
+// badges, an icon per ability) with their words unchanged; a card zooms on
+// hover; a duel's table fills the screen (no empty band above the hand).
+test("at 1280×800 the landing has one big Play; drawn card faces; a card zooms on hover; the table fills the screen", async () => {
+  const page = await openSized(browser, server, DESKTOP, { name: "Lou" });
+  const vp = await viewport(page);
+  const landing = await page.evaluate(() => {
+    const l = document.querySelector("#landing");
+    if (!l) return null;
+    const area = (b) => { const r = b.getBoundingClientRect(); return r.width * r.height; };
+    const shown = [...document.querySelectorAll("button")].filter((b) => b.checkVisibility());
+    const biggest = shown.reduce((a, b) => (area(b) > area(a) ? b : a));
+    return {
+      index: [...l.parentElement.children].indexOf(l), text: l.textContent,
+      buttons: [...l.querySelectorAll("button")].map((b) => b.id), biggest: biggest.id,
+      box: l.getBoundingClientRect().toJSON(), font: parseFloat(getComputedStyle(l.querySelector("button")).fontSize),
+    };
+  });
+  assert.ok(landing, "a landing");
+  assert.equal(landing.index, 0, "the landing comes first");
+  assert.match(landing.text, /card/i);
+  assert.match(landing.text, /Stronghold/);
+  assert.ok(landing.text.length > 150, "it says what the game is");
+  assert.deepEqual(landing.buttons, ["play-ai"], "one button on the landing: Play");
+  assert.equal(landing.biggest, "play-ai", "Play is the biggest button of the page");
+  assert.ok(landing.font >= 20, `a big Play (${landing.font}px)`);
+  inside(landing.box, vp, "the landing");
+  await page.screenshot({ path: artifact("look-landing.png") });
+
+  await page.click("#play-ai");
+  await waitForGame(page);
+  await playTurnByClicking(page, { maxPlays: 2 });
+  await page.waitForFunction(() => document.querySelector("#game").dataset.myTurn === "true" && document.querySelector("#board .creature.drawn"), null, { timeout: 20000 });
+  await settled(page);
+  // Every card and creature drawn, the sprite's symbols rendered (a
+  // symbol that did not load has an empty box), the words as they were.
+  const faces = await page.evaluate(() => {
+    const cat = window.codApp.cat;
+    const bad = [];
+    const drawn = (use) => use && use.getBBox().width > 0;
+    const els = [...document.querySelectorAll("#hand .card[data-card-id], #board .creature[data-card-id]")];
+    for (const el of els) {
+      const def = cat.card(el.dataset.cardId);
+      const what = `${el.dataset.cardId}`;
+      if (!el.classList.contains("drawn") || el.dataset.pack !== def.pack || el.dataset.type !== def.type) bad.push(`${what}: not drawn`);
+      if (!drawn(el.querySelector(":scope > svg.art use[href$='#frame']"))) bad.push(`${what}: no frame`);
+      if (el.matches(".card") && !drawn(el.querySelector(".cost svg.gem use"))) bad.push(`${what}: no gem`);
+      if (def.type === "creature") {
+        const av = el.querySelector(".badge.av"), hp = el.querySelector(".badge.hp");
+        if (!av || !hp || !drawn(av.querySelector("use")) || !drawn(hp.querySelector("use"))) bad.push(`${what}: no badges`);
+        if (el.matches(".card") && el.querySelector(".cstats").textContent !== `AV ${def.av ?? "X"} · HP ${def.hp}`) bad.push(`${what}: words changed`);
+        if (el.matches(".creature") && !/^AV \d+.* · HP \d+\/\d+/.test(el.querySelector(".stats").textContent)) bad.push(`${what}: words changed`);
+      }
+      for (const b of el.parentElement.querySelectorAll(":scope > .ability-row > button.ability")) {
+        const key = b.dataset.abilityKey.replace("+aura", "");
+        if (!drawn(b.querySelector(`svg.aicon use[href$='#a-${key}']`))) bad.push(`${what}: no icon for ${key}`);
+        if (b.querySelector("svg").getAttribute("aria-hidden") !== "true") bad.push(`${what}: icon not hidden`);
+      }
+    }
+    return { count: els.length, creatures: document.querySelectorAll("#board .creature.drawn").length, bad };
+  });
+  console.log(`drawn: ${faces.count} cards and creatures (${faces.creatures} in play)`);
+  assert.deepEqual(faces.bad, []);
+  assert.ok(faces.count >= 6 && faces.creatures >= 1);
+
+  // The table fills the screen: the viewer's seat ends where the dock begins.
+  const [table] = await boxes(page, ".table");
+  const [board] = await boxes(page, "#board");
+  const [mine] = await boxes(page, '#seats .seat-box[data-place="bottom"]');
+  const [dock] = await boxes(page, ".dock");
+  console.log(`table ${Math.round(table.height)} px, board ${Math.round(board.height)} px, seat to dock ${Math.round(dock.top - mine.bottom)} px`);
+  assert.ok(dock.top - mine.bottom < 24, `no empty band between the seat and the hand (${dock.top - mine.bottom} px)`);
+  assert.ok(board.height > table.height * 0.55, "the lines take most of the table");
+
+  // Hover: a large copy beside the card, with its abilities' texts; away: gone.
+  const card = page.locator("#hand .card.drawn[data-card-id]").first();
+  const id = await card.getAttribute("data-card-id");
+  await card.hover();
+  await page.waitForSelector("#card-zoom:not([hidden])", { timeout: 3000 });
+  const zoom = await page.evaluate((cid) => {
+    const z = document.querySelector("#card-zoom");
+    const c = document.querySelector(`#hand .card[data-card-id="${cid}"]`).getBoundingClientRect();
+    const r = z.getBoundingClientRect();
+    const def = window.codApp.cat.card(cid);
+    return {
+      id: z.dataset.cardId, text: z.textContent, hidden: z.getAttribute("aria-hidden"),
+      bigger: r.width > c.width * 1.4, overlaps: !(r.right <= c.left || r.left >= c.right || r.bottom <= c.top || r.top >= c.bottom),
+      box: r.toJSON(), name: window.codApp.cat.name(cid), texts: def.abilities.map((a) => window.codApp.cat.abilityText(a.ability)),
+    };
+  }, id);
+  assert.equal(zoom.id, id);
+  assert.ok(zoom.text.includes(zoom.name));
+  for (const t of zoom.texts) assert.ok(zoom.text.includes(t), `the zoom tells ${t}`);
+  assert.ok(zoom.bigger, "the zoom is larger than the card");
+  assert.equal(zoom.overlaps, false, "the zoom leaves the card pointed at in sight");
+  assert.equal(zoom.hidden, "true", "a copy for the eye (the card's words are the text)");
+  inside(zoom.box, vp, "the zoom");
+  await page.screenshot({ path: artifact("look-zoom.png") });
+  await page.mouse.move(5, 5);
+  await page.waitForSelector("#card-zoom", { state: "hidden", timeout: 3000 });
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+});
+
+// Runs in the page: at each damage number motion shows, where it is and
+// whether the viewer's seat is in sight (inside the table's box, above the
+// dock, in the viewport); whether the number sits on the thing hit.
+function recordHits() {
+  window.__hits = [];
+  new MutationObserver((muts) => {
+    for (const m of muts) for (const n of m.addedNodes) {
+      if (n.nodeType !== 1 || !n.matches(".mo-float.damage")) continue;
+      const rect = (s) => document.querySelector(s)?.getBoundingClientRect().toJSON();
+      const f = n.getBoundingClientRect();
+      const x = f.left + f.width / 2, y = f.top + f.height / 2;
+      const seat = rect('#seats .seat-box[data-place="bottom"]');
+      const on = document.elementsFromPoint(x, y).find((e) => e.matches(".creature, .seat-box"));
+      const t = document.querySelector(".table");
+      window.__hits.push({ text: n.textContent, x, y, seat, table: rect(".table"), dock: rect(".dock"), mine: !!on && on.matches('.seat-box[data-place="bottom"]'),
+        onTarget: !!on, overflow: t.scrollHeight > t.clientHeight + 40 });
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}
+
+// Issue 30, item 5: on a phone the player's seat stays in sight while the
+// lines scroll (the AI's hits on it and their numbers too, never over the
+// dock), the dock folds to give the board room, a long press zooms a card
+// without choosing it, and a free-for-all's line labels leave the names be.
+test("on a 390×844 phone the own seat and what is hit stay in sight; the dock folds; a long press zooms; ffa labels clear of names", async () => {
+  const page = await openSized(browser, server, PHONE, { name: "Pia", deck: 2 });
+  await page.evaluate(recordHits);
+  await page.click("#play-ai");
+  await waitForGame(page);
+  await page.waitForSelector("#dock-fold");
+  const vp = await viewport(page);
+  // Turns played until the lines are longer than the table's box. Before
+  // each end of turn the table is scrolled to its top (a look at the AI's
+  // side): the seat at its foot must stay in sight all the same, and what
+  // the AI hits be brought into sight, its number on it.
+  const enough = (hits) => hits.filter((h) => h.overflow).length >= 2;
+  for (let t = 0; t < 10; t++) {
+    await page.waitForFunction(() => { const g = document.querySelector("#game"); return g.dataset.myTurn === "true" || g.dataset.phase === "game_over"; }, null, { timeout: 20000 });
+    if ((await gameInfo(page)).phase === "game_over" || enough(await page.evaluate(() => window.__hits))) break;
+    await page.evaluate(() => { document.querySelector(".table").scrollTop = 0; });
+    await playTurnByClicking(page, { maxPlays: 2 });
+  }
+  await settled(page);
+  const hits = await page.evaluate(() => window.__hits);
+  console.log(`damage numbers: ${hits.map((h) => `${h.text}${h.mine ? " (your seat)" : ""}${h.overflow ? " (table scrolls)" : ""}`).join(" ")}`);
+  assert.ok(enough(hits), "hits while the lines were longer than the table's box");
+  for (const h of hits) {
+    assert.ok(h.y >= h.table.top && h.y <= h.table.bottom && h.y <= h.dock.top, `a number inside the table, not over the dock: ${JSON.stringify(h)}`);
+    assert.ok(h.onTarget, `the number on the thing hit: ${JSON.stringify(h)}`);
+    assert.ok(h.seat.top >= h.table.top - 1 && h.seat.bottom <= h.table.bottom + 1 && h.seat.bottom <= vp.height, `the viewer's seat in sight: ${JSON.stringify(h)}`);
+  }
+  await page.screenshot({ path: artifact("look-phone-hit.png") });
+
+  // The dock folds: the hand hides, the board grows, the buttons stay.
+  const tableBefore = (await boxes(page, ".table"))[0].height;
+  assert.equal(await page.getAttribute("#dock-fold", "aria-expanded"), "true");
+  await page.click("#dock-fold");
+  assert.equal(await page.getAttribute("#dock-fold", "aria-expanded"), "false");
+  assert.equal(await page.isVisible("#hand"), false, "the hand folded away");
+  assert.equal(await page.isVisible("#end-turn"), true, "the buttons stay");
+  const tableFolded = (await boxes(page, ".table"))[0].height;
+  console.log(`table ${Math.round(tableBefore)} px, folded ${Math.round(tableFolded)} px`);
+  assert.ok(tableFolded > tableBefore + 80, "the board takes the room");
+  await page.screenshot({ path: artifact("look-phone-folded.png") });
+  await page.click("#dock-fold");
+  assert.equal(await page.isVisible("#hand"), true);
+
+  // A long press (a touch held 600 ms) zooms the card and chooses nothing.
+  const card = page.locator("#hand .card.drawn[data-card-id]").first();
+  await card.scrollIntoViewIfNeeded();
+  const r = await card.boundingBox();
+  const cdp = await page.context().newCDPSession(page);
+  const point = { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
+  await page.waitForSelector("#card-zoom:not([hidden])", { timeout: 3000 });
+  const zoomed = await page.evaluate(() => document.querySelector("#card-zoom").getBoundingClientRect().toJSON());
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await page.waitForSelector("#card-zoom", { state: "hidden", timeout: 3000 });
+  inside(zoomed, vp, "the zoom");
+  assert.equal(await page.locator("#hand .card[aria-pressed=true]").count(), 0, "a long press chooses nothing");
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+
+  // A free-for-all on the phone: no line label over a seat's name.
+  const ffa = await openSized(browser, server, PHONE, { name: "Fay" });
+  await createRoom(ffa, { mode: "ffa" });
+  for (let i = 0; i < 3; i++) {
+    await ffa.waitForSelector("#waiting-add-bot:not([hidden])");
+    await ffa.click("#waiting-add-bot");
+    if (i < 2) await ffa.waitForFunction((n) => [...document.querySelectorAll("#waiting-seats li")].filter((li) => li.textContent.includes("(a bot)")).length === n, i + 1);
+  }
+  await waitForGame(ffa);
+  await ffa.waitForFunction(() => document.querySelector("#game").dataset.layout === "cross" && !document.querySelector("#game").dataset.css);
+  const overlaps = await ffa.$$eval("#board .line", (lines) => lines.flatMap((line) => {
+    const l = line.querySelector(".line-label").getBoundingClientRect();
+    return [...line.querySelectorAll(".side-owner")].filter((o) => o.textContent).map((o) => o.getBoundingClientRect())
+      .filter((o) => !(o.right <= l.left || o.left >= l.right || o.bottom <= l.top || o.top >= l.bottom))
+      .map((o) => `${line.querySelector(".line-label").textContent} over a name at ${Math.round(o.left)},${Math.round(o.top)}`);
+  }));
+  await ffa.screenshot({ path: artifact("look-phone-ffa.png") });
+  assert.deepEqual(overlaps, []);
+  assert.deepEqual(ffa.jsErrors || [], []);
+  await ffa.context().close();
+});

@@ -17,13 +17,14 @@ function fmtClock(ms) {
   return `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
-// The game screen's layout (layout.css) comes with the first game screen,
-// not with the first visit; the screen stays invisible until it is there.
+// The game screen's layout (layout.css) and card faces (look.css, after it)
+// come with the first game screen, not with the first visit; the screen
+// stays invisible until they are there.
 let layoutCss = null;
 function loadLayoutCss() {
-  layoutCss = layoutCss || new Promise((done) => {
-    document.head.append(h("link", { rel: "stylesheet", href: "/play/layout.css", onload: done, onerror: done }));
-  });
+  layoutCss = layoutCss || Promise.all(["layout", "look"].map((f) => new Promise((done) => {
+    document.head.append(h("link", { rel: "stylesheet", href: `/play/${f}.css`, onload: done, onerror: done }));
+  })));
   return layoutCss;
 }
 

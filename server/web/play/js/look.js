@@ -57,9 +57,13 @@ export class Look {
       if (!el || e.pointerType === "mouse") return;
       this._later(() => { this.pressed = true; this.zoom(el); }, PRESS_MS);
     });
+    // The click that may follow the press is swallowed (capture, below);
+    // the browser sends it a moment after the finger lifts, or not at all.
     const lift = () => {
       window.clearTimeout(this.timer);
-      if (this.pressed) window.setTimeout(() => { this.pressed = false; this.unzoom(); }, 0);
+      if (!this.pressed) return;
+      this.unzoom();
+      window.setTimeout(() => { this.pressed = false; }, 500);
     };
     root.addEventListener("pointerup", lift);
     root.addEventListener("pointercancel", lift);

@@ -441,7 +441,12 @@ export class Motion {
   }
 
   _inView(el) {
-    if (el && el.closest(".table")) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const table = el && el.closest(".table");
+    if (!table) return;
+    // Not under the viewer's seat, which a phone keeps at the table's foot (look.css).
+    const seat = table.querySelector('.seat-box[data-place="bottom"]');
+    table.style.scrollPaddingBottom = seat && seat !== el && getComputedStyle(seat).position === "sticky" ? `${seat.offsetHeight}px` : "";
+    el.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   // A number or a word rising over `el`, in the layer over the viewport (a
