@@ -25,7 +25,8 @@ after(async () => {
 // Runs in the page before its scripts: records when each log line, live
 // region line and animation element appears, and the updates received.
 function recorder() {
-  const rec = { logs: [], said: [], floats: [], anims: 0, playing: 0, updates: [] };
+  const rec = { logs: [], said: [], floats: [], arrows: [], hits: 0, sounds: [], anims: 0, playing: 0, updates: [] };
+  window.addEventListener("cod-sound", (e) => rec.sounds.push(e.detail));
   const ANIM = /\bmo-(?!layer\b)/; // motion.js's animation classes (its layer is always there)
   window.__rec = rec;
   new MutationObserver((muts) => {
@@ -34,7 +35,10 @@ function recorder() {
       if (m.type === "attributes") {
         const el = m.target;
         if (m.attributeName === "data-motion" && el.dataset.motion === "playing") rec.playing++;
-        else if (m.attributeName === "class" && ANIM.test(el.className)) rec.anims++;
+        else if (m.attributeName === "class" && ANIM.test(el.className)) {
+          rec.anims++;
+          if (el.classList.contains("mo-hit")) rec.hits++;
+        }
         continue;
       }
       for (const n of m.addedNodes) {
@@ -42,7 +46,13 @@ function recorder() {
         const parent = n.parentElement;
         if (parent && parent.id === "log") rec.logs.push({ t, seq: n.dataset.seq === undefined ? null : Number(n.dataset.seq), text: n.textContent });
         if (parent && parent.id === "announce") rec.said.push({ t, text: n.textContent });
-        if (n.matches(".mo-float")) rec.floats.push({ t, text: n.textContent, kind: n.className });
+        if (n.matches(".mo-float")) {
+          // On the thing hit: a creature or a seat under the number's middle.
+          const r = n.getBoundingClientRect();
+          const on = document.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2).some((e) => e.matches(".creature, .seat-box"));
+          rec.floats.push({ t, text: n.textContent, kind: n.className, on });
+        }
+        if (n.matches(".mo-arrow")) rec.arrows.push({ t, length: n.getBoundingClientRect().width + n.getBoundingClientRect().height });
         if (ANIM.test(n.className) || n.querySelector("[class*='mo-']:not(.mo-layer)")) rec.anims++;
       }
     }
@@ -128,6 +138,11 @@ const AI_MOVE = /^AI( \d)? (plays|casts) |attacks /;
 test("motion: the AI's turn revealed step by step, damage numbers, the live region", async () => {
   const page = await startSolo();
   assert.equal(await page.getAttribute("#motion-toggle", "aria-pressed"), "true");
+  // Sound: off until turned on (issue 30, item 6); on, each cue is an event.
+  assert.equal(await page.getAttribute("#sound-toggle", "aria-pressed"), "false");
+  await page.click("#sound-toggle");
+  assert.equal(await page.getAttribute("#sound-toggle", "aria-pressed"), "true");
+  assert.equal(await page.evaluate(() => localStorage.getItem("cod.sound")), "on");
   // Seen: an update of the AI's turn shown in several steps, a damage
   // number, the AI's moves and "Your turn." said.
   const paced = (rec) => rec.updates.filter((u) => u.types.includes("ai_revealed"))
@@ -136,7 +151,8 @@ test("motion: the AI's turn revealed step by step, damage numbers, the live regi
   const enough = (rec) => paced(rec).length > 0
     && rec.floats.some((f) => /damage/.test(f.kind))
     && rec.said.some((s) => AI_MOVE.test(s.text))
-    && rec.said.some((s) => s.text.includes("Your turn."));
+    && rec.said.some((s) => s.text.includes("Your turn."))
+    && rec.arrows.length > 0 && rec.hits > 0 && rec.sounds.includes("attack") && rec.sounds.includes("hit");
   // A screenshot of the first damage number while it floats.
   const shot = page.waitForSelector(".mo-layer .mo-float.damage", { timeout: 120000 })
     .then(() => page.screenshot({ path: artifact("motion-step.png"), fullPage: true })).catch(() => {});
@@ -151,6 +167,14 @@ test("motion: the AI's turn revealed step by step, damage numbers, the live regi
   assert.ok(damage.length > 0, "a damage number appeared");
   assert.ok(damage.every((f) => /^−\d+$/.test(f.text)), damage.map((f) => f.text).join(" "));
   assert.ok(rec.updates.some((u) => u.types.includes("damage_dealt") || u.types.includes("stronghold_damaged")));
+  // Issue 30, item 6: an arrow from each attacker to its target, the
+  // number on the thing hit (which shakes), and the cues sounded.
+  console.log(`arrows: ${rec.arrows.length} (${rec.arrows.map((a) => Math.round(a.length)).join(", ")} px); shaken: ${rec.hits}; sounds: ${[...new Set(rec.sounds)].join(", ")}`);
+  assert.ok(rec.arrows.length > 0, "an attack drew an arrow");
+  assert.ok(rec.arrows.every((a) => a.length > 20), "arrows reach toward their targets");
+  assert.ok(rec.hits > 0, "the thing hit shook");
+  assert.ok(damage.every((f) => f.on), `every damage number on the thing hit: ${JSON.stringify(damage)}`);
+  assert.ok(rec.sounds.includes("attack") && rec.sounds.includes("hit") && rec.sounds.includes("turn"), rec.sounds.join(" "));
   // The live region: the AI's moves one step at a time, not the whole log.
   const said = rec.said.map((s) => s.text);
   console.log(`said (first 8): ${JSON.stringify(said.slice(0, 8))}`);
@@ -174,6 +198,14 @@ test("motion: the AI's turn revealed step by step, damage numbers, the live regi
   assert.equal(off.playing, before.playing, "nothing shown step by step");
   await page.click("#motion-toggle");
   assert.equal(await page.evaluate(() => localStorage.getItem("cod.motion")), "on");
+  // The sound toggle is remembered: on after a reload, then muted with one click.
+  await page.reload();
+  await waitForGame(page);
+  await page.waitForSelector("#sound-toggle");
+  assert.equal(await page.getAttribute("#sound-toggle", "aria-pressed"), "true", "sound remembered");
+  await page.click("#sound-toggle");
+  assert.equal(await page.getAttribute("#sound-toggle", "aria-pressed"), "false");
+  assert.equal(await page.evaluate(() => localStorage.getItem("cod.sound")), "off");
   assert.deepEqual(page.jsErrors || [], []);
   await page.context().close();
 });
@@ -193,6 +225,7 @@ test("motion: prefers-reduced-motion lands everything at once, with no animation
   }
   assert.equal(rec.anims, 0, "no animation element or class");
   assert.equal(rec.floats.length, 0, "no damage number");
+  assert.equal(rec.arrows.length, 0, "no arrow");
   assert.equal(rec.playing, 0, "nothing shown step by step");
   // The live region still says the AI's moves (an update's at once) and the turn.
   assert.ok(rec.said.some((s) => AI_MOVE.test(s.text)), JSON.stringify(rec.said.slice(0, 4)));
