@@ -447,7 +447,10 @@ function recordHits() {
       const f = n.getBoundingClientRect();
       const x = f.left + f.width / 2, y = f.top + f.height / 2;
       const seat = rect('#seats .seat-box[data-place="bottom"]');
-      const on = document.elementsFromPoint(x, y).find((e) => e.matches(".creature, .seat-box"));
+      // By their boxes: a creature destroyed in the same step is already
+      // hidden under its fading copy (motion.js), which takes no pointer.
+      const under = (e) => { const r = e.getBoundingClientRect(); return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom; };
+      const on = [...document.querySelectorAll("#seats .seat-box, #board .creature, .mo-layer .mo-copy")].find(under);
       const t = document.querySelector(".table");
       window.__hits.push({ text: n.textContent, x, y, seat, table: rect(".table"), dock: rect(".dock"), mine: !!on && on.matches('.seat-box[data-place="bottom"]'),
         onTarget: !!on, overflow: t.scrollHeight > t.clientHeight + 40 });

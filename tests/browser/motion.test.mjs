@@ -49,7 +49,13 @@ function recorder() {
         if (n.matches(".mo-float")) {
           // On the thing hit: a creature or a seat under the number's middle.
           const r = n.getBoundingClientRect();
-          const on = document.elementsFromPoint(r.left + r.width / 2, r.top + r.height / 2).some((e) => e.matches(".creature, .seat-box"));
+          // By their boxes: a creature destroyed in the same step is already
+          // hidden under its fading copy, which takes no pointer.
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const on = [...document.querySelectorAll("#seats .seat-box, #board .creature, .mo-layer .mo-copy")].some((e) => {
+            const b = e.getBoundingClientRect();
+            return x >= b.left && x <= b.right && y >= b.top && y <= b.bottom;
+          });
           rec.floats.push({ t, text: n.textContent, kind: n.className, on });
         }
         if (n.matches(".mo-arrow")) rec.arrows.push({ t, length: n.getBoundingClientRect().width + n.getBoundingClientRect().height });

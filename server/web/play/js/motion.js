@@ -242,6 +242,7 @@ export class Motion {
     this.timer = null;
     const c = this.current;
     const step = c.steps[c.i++];
+    this.hold = false;
     try {
       this._say(this._reveal(step, true, c.i < c.steps.length));
     } catch (e) {
@@ -251,6 +252,16 @@ export class Motion {
     }
     if (c.i < c.steps.length) {
       this.timer = window.setTimeout(() => this._step(), step.ms);
+      return;
+    }
+    // A last step that hit something stays a moment: the new board drawn at
+    // once would move the thing hit from under its number.
+    if (this.hold) {
+      this.timer = window.setTimeout(() => {
+        this.timer = null;
+        this._apply(true);
+        this._next();
+      }, step.ms);
       return;
     }
     this._apply(true);
@@ -274,6 +285,7 @@ export class Motion {
     const ctx = game._narrateCtx();
     const seq = this.current.msg.seq;
     const said = [];
+    if (animate) this._inView(step.events);
     for (const ev of step.events) {
       const text = narrate(ev, ctx);
       game.log(text, ev.type, seq);
@@ -344,10 +356,6 @@ export class Motion {
         const from = this._creatureEl(ev.attacker);
         const to = ev.stronghold_of !== undefined && ev.stronghold_of !== null
           ? this._seatEl(ev.stronghold_of) : this._creatureEl(ev.target);
-        // On a phone the table scrolls: the attacker and what it hits are
-        // brought into sight first (a Stronghold's seat box always is).
-        this._inView(from);
-        this._inView(to);
         this._nudge(from, to);
         this._arrow(from, to);
         cue("attack");
@@ -355,8 +363,8 @@ export class Motion {
       }
       case "damage_dealt": {
         const hit = this._creatureEl(ev.target);
-        this._inView(hit);
         this._float(hit, `−${ev.amount}`, "damage");
+        this.hold = true;
         this._anim(hit, "mo-hit");
         cue("hit");
         break;
@@ -367,6 +375,7 @@ export class Motion {
       case "stronghold_damaged":
         this._float(this._seatEl(ev.seat, ".health-track"), `−${ev.amount}`, "damage");
         this._anim(this._seatEl(ev.seat), "mo-hit");
+        this.hold = true;
         cue("hit");
         p.seats.add(ev.seat);
         break;
@@ -440,13 +449,33 @@ export class Motion {
     this._layered(arrow);
   }
 
-  _inView(el) {
-    const table = el && el.closest(".table");
-    if (!table) return;
-    // Not under the viewer's seat, which a phone keeps at the table's foot (look.css).
+  // On a phone the table scrolls: the creatures a step animates (attacker,
+  // targets, what is hit) are brought into sight together before any of
+  // its numbers is drawn (one scroll: a second would move the first thing
+  // hit from under its number), and not under the viewer's seat, which a
+  // phone keeps at the table's foot (look.css).
+  _inView(events) {
+    const els = [];
+    for (const ev of events) for (const uid of [ev.attacker, ev.target, ev.type === "attack" ? null : ev.card]) {
+      const el = this._creatureEl(uid);
+      if (el) els.push(el);
+    }
+    const table = this.game.root.querySelector(".table");
+    if (!els.length || !table) return;
+    for (const el of els) {
+      const box = el.closest(".creatures");
+      if (!box) continue;
+      const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+      if (r.left < b.left) box.scrollLeft -= b.left - r.left;
+      else if (r.right > b.right) box.scrollLeft += r.right - b.right;
+    }
     const seat = table.querySelector('.seat-box[data-place="bottom"]');
-    table.style.scrollPaddingBottom = seat && seat !== el && getComputedStyle(seat).position === "sticky" ? `${seat.offsetHeight}px` : "";
-    el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const under = seat && getComputedStyle(seat).position === "sticky" ? seat.offsetHeight : 0;
+    const view = table.getBoundingClientRect();
+    const rects = els.map((el) => el.getBoundingClientRect());
+    const top = Math.min(...rects.map((r) => r.top)), bottom = Math.max(...rects.map((r) => r.bottom));
+    if (top < view.top) table.scrollTop -= view.top - top + 4;
+    else if (bottom > view.bottom - under) table.scrollTop += Math.min(bottom - (view.bottom - under) + 4, top - view.top);
   }
 
   // A number or a word rising over `el`, in the layer over the viewport (a
