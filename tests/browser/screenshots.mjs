@@ -1,13 +1,14 @@
 // The README's screenshots, taken by hand (not a test, not run by ctest):
 //   cd tests/browser && COD_SERVER=... COD_CATALOGUE=../../config/cards/catalogue.json \
 //     COD_WEB_ROOT=../../server/web node screenshots.mjs ../../docs/screenshots
-// Plays into a duel and a four-player game at 1280×800 and a solo game on a
-// 390×844 phone, and writes duel.png, four-player.png and phone.png (one
-// screen each, device scale 1: a few hundred KB at most).
+// Opens the landing, plays into a duel and a four-player game at 1280×800
+// and a solo game on a 390×844 phone, and writes landing.png, duel.png,
+// four-player.png and phone.png (one screen each, device scale 1: a few
+// hundred KB at most).
 import fs from "node:fs";
 import path from "node:path";
 import { startServer, launchBrowser } from "./lib.mjs";
-import { duel, fourPlayers, solo, activePage } from "./layout-flows.mjs";
+import { duel, fourPlayers, solo, activePage, openSized, DESKTOP } from "./layout-flows.mjs";
 
 const out = process.argv[2];
 if (!out) {
@@ -32,6 +33,10 @@ async function shoot(page, name) {
 const server = await startServer();
 const browser = await launchBrowser();
 try {
+  const l = await openSized(browser, server, DESKTOP, { name: "Ann" });
+  await shoot(l, "landing.png");
+  await l.context().close();
+
   const d = await duel(browser, server, { turns: 6 });
   await shoot(await activePage(d.pages), "duel.png");
   for (const p of d.pages) await p.context().close();
