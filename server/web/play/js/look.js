@@ -55,11 +55,13 @@ export class Look {
     root.addEventListener("pointerdown", (e) => {
       const el = cardOf(e);
       if (!el || e.pointerType === "mouse") return;
+      this.touching = true;
       this._later(() => { this.pressed = true; this.zoom(el); }, PRESS_MS);
     });
     // The click that may follow the press is swallowed (capture, below);
     // the browser sends it a moment after the finger lifts, or not at all.
     const lift = () => {
+      this.touching = false;
       window.clearTimeout(this.timer);
       if (!this.pressed) return;
       this.unzoom();
@@ -70,7 +72,8 @@ export class Look {
     root.addEventListener("click", (e) => {
       if (this.pressed) { e.preventDefault(); e.stopPropagation(); }
     }, true);
-    root.addEventListener("contextmenu", (e) => { if (cardOf(e)) e.preventDefault(); });
+    // A finger held on a card opens no context menu over the zoom (a mouse's right click still does).
+    root.addEventListener("contextmenu", (e) => { if (cardOf(e) && (this.touching || this.pressed)) e.preventDefault(); });
     // The dock folds (a phone: look.css shows the button there), giving
     // the board its room; the buttons and a choice's prompt stay.
     this.dock = root.querySelector(".dock");
