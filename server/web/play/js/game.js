@@ -5,7 +5,8 @@
 // log, and the clicks that make actions: a card, then a line, a target or a host.
 import { h, clear } from "./dom.js";
 import { narrate, reasonWords, playPreviewWords, PLAY_WORDS, CARD_MARKS } from "./words.js";
-import { abilityButtons, cardFace, refreshAbilityTip, nameSize } from "./abilities.js";
+import { abilityButtons, cardFace, refreshAbilityTip, nameSize, focusFirstAbility } from "./abilities.js";
+import { TurnControls } from "./turn.js";
 
 const MAX_LOG = 400;
 const BASE_TITLE = "Clash of Decks";
@@ -50,6 +51,9 @@ export class GameScreen {
     this.clock = null; // {remaining: [], running, at}
     this.over = null; // match_over message
     this._build();
+    // The banner of a new turn, the clicks and keys that must not act on it (turn.js).
+    this.turn = new TurnControls(this);
+    this.refocus = null; // after a play: {index} of the card played, until the focus has gone on
     this.root.dataset.css = "loading";
     loadLayoutCss().then(() => delete this.root.dataset.css);
     this.root.addEventListener("keydown", (e) => {
@@ -144,6 +148,7 @@ export class GameScreen {
 
   destroy() {
     this.destroyed = true;
+    this.turn.destroy();
     if (this.motion) this.motion.destroy();
     window.clearInterval(this.timer);
     if (this.actions.tabTitle !== false) document.title = BASE_TITLE;
@@ -179,6 +184,7 @@ export class GameScreen {
   // A full state (start, resume, spectate): replaces everything.
   setState(msg) {
     if (this.motion) this.motion.finish(); // the updates before it first, in order
+    this.turn.reset();
     this.view = msg.view;
     this.seq = msg.seq;
     this.legal = msg.legal_actions || null;
@@ -218,10 +224,13 @@ export class GameScreen {
   applyNow(msg, told = 0) {
     if (!told) this._noteGap(msg);
     const before = this.view;
+    const wasMine = this.isMyTurn();
     this.view = msg.view;
     this.seq = msg.seq;
     this.legal = msg.legal_actions || null;
     if (msg.clock) this._setClock(msg.clock);
+    // A new turn of the viewer: its controls wait for its banner (turn.js).
+    if (this.isMyTurn() && (!wasMine || (before && before.turn !== msg.view.turn))) this.turn.newTurnShown();
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
     for (const ev of msg.events.slice(told)) this.log(narrate(ev, ctx), ev.type, msg.seq);
@@ -306,7 +315,8 @@ export class GameScreen {
     this.rendering = true;
     this.root.dataset.seq = String(this.seq);
     this.root.dataset.phase = v.phase;
-    this.root.dataset.myTurn = String(this.isMyTurn());
+    // Whether the viewer's controls are awake on their turn (not behind the banner).
+    this.root.dataset.myTurn = String(this.isMyTurn() && !this.turn.asleep);
     this.root.dataset.viewer = v.viewer === null ? "" : String(v.viewer);
     this.title.textContent = `Room ${this.room || ""} — ${v.mode}${v.exhaustion_rule ? ", exhaustion rule" : ""}${v.exhausted ? " (exhausted)" : ""}`;
     this.turnInfo.textContent = `Turn ${v.turn}, round ${v.round}`;
@@ -341,12 +351,13 @@ export class GameScreen {
     this._renderPreview();
     this._renderClock();
     const player = v.role === "player" && v.phase !== "game_over";
-    this.endTurnBtn.disabled = !(this.legal && this.legal.end_turn);
+    this.endTurnBtn.disabled = this.turn.asleep || !(this.legal && this.legal.end_turn);
     this.concedeBtn.hidden = !player;
     this.endTurnBtn.hidden = v.role !== "player";
     this.rendering = false;
     refreshAbilityTip();
     this._restoreFocus(focus);
+    this._focusAfterPlay();
     if (this.actions.afterRender) this.actions.afterRender(this);
     if (this.motion) this.motion.decorate();
   }
@@ -360,6 +371,21 @@ export class GameScreen {
     if (el.dataset.uid !== undefined) return `${el.closest("#hand") ? "#hand" : "#board"} [data-uid="${el.dataset.uid}"]`;
     if (el.dataset.playLine !== undefined) return `button[data-play-line="${el.dataset.playLine}"]`;
     return el.id ? `#${el.id}` : null;
+  }
+
+  // After a play, once its update is drawn: the focus (lost with the option
+  // that was clicked) goes to the next card a click can play, else to End
+  // the summoning phase; not when it went somewhere else meanwhile.
+  _focusAfterPlay() {
+    const r = this.refocus;
+    if (!r || !this.legal || this.turn.asleep) return;
+    this.refocus = null;
+    const el = document.activeElement;
+    if (el && el !== document.body && el.isConnected) return;
+    const cards = [...this.handEl.querySelectorAll(".card.affordable[data-uid]")];
+    const next = cards.find((c) => Number(c.dataset.index) >= r.index) || cards[0];
+    if (next) next.focus();
+    else if (!this.endTurnBtn.disabled) this.endTurnBtn.focus();
   }
 
   _restoreFocus(key) {
@@ -546,7 +572,7 @@ export class GameScreen {
   // The listed options of card `uid` ({card, lines?, hosts?, targets?}), or
   // null when the list does not hold it (not the seat's turn, too dear, ...).
   _options(uid) {
-    if (!this.legal) return null;
+    if (!this.legal || this.turn.asleep) return null;
     return this.legal.plays.find((p) => p.card === uid) || null;
   }
 
@@ -588,7 +614,7 @@ export class GameScreen {
       c.chained.length ? h("div.chained", {}, `holds ${c.chained.map((x) => this.cat.name(x.card_id)).join(", ")}`) : null,
       c.protection_used ? h("div.flag", {}, "protection used") : null,
       marks.length ? h("div.marks", {}, marks.map((m) => h("span.mark", {}, m))) : null);
-    return cardFace(face, abilityButtons(this.cat, c.abilities, { owner: `creature:${c.uid}`, avX }), ".creature-face");
+    return cardFace(face, abilityButtons(this.cat, c.abilities, { owner: `creature:${c.uid}`, avX, tabs: "row" }), ".creature-face");
   }
 
   _relLine(line) {
@@ -710,13 +736,15 @@ export class GameScreen {
       // same shift between the press and its click).
       onfocus: listed ? (e) => { if (e.target.matches(":focus-visible")) this._hover(c.uid, true); } : undefined,
       onblur: listed ? () => this._hover(c.uid, false) : undefined,
+      // Its ability labels are no Tab stops (Tab goes card to card): ArrowDown.
+      onkeydown: (e) => { if (e.key === "ArrowDown" && !e.altKey && focusFirstAbility(e.currentTarget)) e.preventDefault(); },
     },
       h("span.cost", { title: "mana cost" }, cost ?? "?"),
       h("span.cname" + nameSize(this.cat.name(c.card_id)), {}, this.cat.name(c.card_id)),
       h("span.cstats", {}, stats),
       mark ? h("span.mark", {}, mark) : null,
       this._healthBadge(c.uid));
-    return cardFace(face, abilityButtons(this.cat, abilities, { owner: `hand:${c.uid}`, avX }), ".hand-face");
+    return cardFace(face, abilityButtons(this.cat, abilities, { owner: `hand:${c.uid}`, avX, tabs: "none" }), ".hand-face");
   }
 
   // On a listed card whose play costs health: "−1 health" (R3.2.6).
@@ -841,12 +869,19 @@ export class GameScreen {
   async _send(action) {
     const offered = this.legal;
     const seq = this.seq;
+    // The frame the click or key was decided on (turn.js): an older one than
+    // now is refused by the server (stale_action), not acted on.
+    const decided = this.turn.actSeq();
+    if (action.type === "play") {
+      const i = this.view.hand.findIndex((c) => c.uid === action.card);
+      this.refocus = { index: i < 0 ? Infinity : i };
+    }
     this.selected = null;
     this.hovered = null;
     this.legal = null;
     if (this.motion) this.motion.clearMarks();
     this.render();
-    await this.actions.act(action);
+    await this.actions.act(action, decided);
     // Refused (no update came): the offers come back.
     if (this.seq === seq && this.legal === null && !(this.motion && this.motion.hasUpdateAfter(seq))) {
       this.legal = offered;
@@ -859,6 +894,7 @@ export class GameScreen {
   }
 
   _endTurn() {
+    this.turn.endTurnSent();
     this._send({ type: "end_turn" });
   }
 
