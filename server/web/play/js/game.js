@@ -384,8 +384,12 @@ export class GameScreen {
     if (el && el !== document.body && el.isConnected) return;
     const cards = [...this.handEl.querySelectorAll(".card.affordable[data-uid]")];
     const next = cards.find((c) => Number(c.dataset.index) >= r.index) || cards[0];
-    if (next) next.focus();
-    else if (!this.endTurnBtn.disabled) this.endTurnBtn.focus();
+    // Scrolled to (only as far as needed) after a key: a pointer's player
+    // keeps the hand strip where they left it.
+    const to = next || (this.endTurnBtn.disabled ? null : this.endTurnBtn);
+    if (!to) return;
+    to.focus({ preventScroll: true });
+    if (this.turn.byKey) to.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   _restoreFocus(key) {
@@ -605,13 +609,13 @@ export class GameScreen {
     const what = onclick ? h("span.visually-hidden", {}, `${host ? "Put" : "Cast"} ${this.cat.name(this._cardIdOf(sel))} on `) : null;
     const face = h("div", { class: classes.join(" "), data: { uid: c.uid, cardId: c.card_id, seat }, onclick, ...keys }, what,
       h("div.cname" + nameSize(this.cat.name(c.card_id)), {}, this.cat.name(c.card_id)),
-      c.top ? h("div.top", {}, `+ ${this.cat.name(c.top.card_id)}`) : null,
+      c.top ? h("div.top", { title: this.cat.name(c.top.card_id) }, `+ ${this.cat.name(c.top.card_id)}`) : null,
       h("div.stats", {},
         h("span.av", { title: "attack value" }, `AV ${c.av}`), c.bonus_av ? h("span.bonus", {}, ` (+${c.bonus_av})`) : null,
         " · ",
         h("span.hp", { title: "health" }, `HP ${left}/${c.hp}`),
         c.damage ? h("span.damage", {}, ` (${c.damage} damage)`) : null),
-      c.chained.length ? h("div.chained", {}, `holds ${c.chained.map((x) => this.cat.name(x.card_id)).join(", ")}`) : null,
+      c.chained.length ? h("div.chained", { title: c.chained.map((x) => this.cat.name(x.card_id)).join(", ") }, `holds ${c.chained.map((x) => this.cat.name(x.card_id)).join(", ")}`) : null,
       c.protection_used ? h("div.flag", {}, "protection used") : null,
       marks.length ? h("div.marks", {}, marks.map((m) => h("span.mark", {}, m))) : null);
     return cardFace(face, abilityButtons(this.cat, c.abilities, { owner: `creature:${c.uid}`, avX, tabs: "row" }), ".creature-face");

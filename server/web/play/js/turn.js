@@ -32,6 +32,7 @@ export class TurnControls {
     this.timer = null;
     this.pressSeq = null; // the seq on screen when the current click or key began
     this.swallowClick = false;
+    this.byKey = false; // whether the last press was a key (not a pointer)
     this.lastEndTurn = -Infinity; // performance.now() of the viewer's last end_turn
     this.banner = h("div#turn-banner", { hidden: true, "aria-hidden": "true" }, TURN_WORDS.banner);
     game.root.append(this.banner);
@@ -104,6 +105,7 @@ export class TurnControls {
   // once) and does nothing else: its click is dropped. A press while the
   // banner shows puts it away, and nothing else either.
   _press(e) {
+    this.byKey = false;
     const motion = this.game.motion;
     if (motion && motion.busy()) {
       motion.finish();
@@ -131,6 +133,7 @@ export class TurnControls {
 
   _key(e) {
     if (!this._mine(e)) return;
+    if (!PASSING.has(e.key) || e.key === "Tab") this.byKey = true;
     if (this.asleep && !PASSING.has(e.key)) {
       this.wake();
       e.preventDefault();
