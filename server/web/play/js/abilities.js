@@ -40,11 +40,9 @@ function items(cat, abilities, avX) {
 }
 
 // The labels as buttons. `owner`: what the card is on the page ("hand:12",
-// "draft:brute"), so that a redraw finds the open one again. `tabs`: how
-// Tab meets them: "each" (every label a stop), "row" (one stop, the first
-// label; the arrows move along the row), "none" (no stop: the card's
-// ArrowDown goes to them, the arrows along, ArrowUp back to the card), so
-// that Tab goes from card to card on the game screen (issue 30, item 7).
+// "draft:brute"), so that a redraw finds the open one again. `tabs`: Tab
+// stops: "each" label, a "row"'s first, "none" (the game screen's arrows
+// reach them: turn.js).
 export function abilityButtons(cat, abilities, { owner, avX = false, tabs = "each" } = {}) {
   const list = items(cat, abilities, avX);
   if (!list.length) return null;
@@ -65,33 +63,10 @@ export function abilityButtons(cat, abilities, { owner, avX = false, tabs = "eac
           e.stopPropagation(); // closes the explanation, not the card's choice
           closeAbilityTip();
         } else if (e.key === "Enter" || e.key === " ") e.stopPropagation();
-        else if (tabs !== "each") arrows(e, b);
       },
     }, it.label);
     return b;
   }));
-}
-
-// Along a row of labels; ArrowUp from one goes back to its card.
-function arrows(e, b) {
-  const row = [...b.parentElement.children];
-  const i = row.indexOf(b);
-  let to = null;
-  if (e.key === "ArrowRight" || e.key === "ArrowDown") to = row[Math.min(i + 1, row.length - 1)];
-  else if (e.key === "ArrowLeft") to = row[Math.max(i - 1, 0)];
-  else if (e.key === "ArrowUp") to = b.parentElement.previousElementSibling;
-  if (!to || to.tabIndex < 0 && !to.matches("button")) return;
-  e.preventDefault();
-  e.stopPropagation();
-  to.focus();
-}
-
-// The first label under a card (its ArrowDown), if it has any.
-export function focusFirstAbility(cardEl) {
-  const row = cardEl.nextElementSibling;
-  const first = row && row.matches(".ability-row") ? row.querySelector("button.ability") : null;
-  if (first) first.focus();
-  return !!first;
 }
 
 // A card or creature with its ability buttons under it.

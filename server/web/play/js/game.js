@@ -5,8 +5,7 @@
 // log, and the clicks that make actions: a card, then a line, a target or a host.
 import { h, clear } from "./dom.js";
 import { narrate, reasonWords, playPreviewWords, PLAY_WORDS, CARD_MARKS } from "./words.js";
-import { abilityButtons, cardFace, refreshAbilityTip, nameSize, focusFirstAbility } from "./abilities.js";
-import { TurnControls } from "./turn.js";
+import { abilityButtons, cardFace, refreshAbilityTip, nameSize } from "./abilities.js";
 
 const MAX_LOG = 400;
 const BASE_TITLE = "Clash of Decks";
@@ -51,9 +50,10 @@ export class GameScreen {
     this.clock = null; // {remaining: [], running, at}
     this.over = null; // match_over message
     this._build();
-    // The banner of a new turn, the clicks and keys that must not act on it (turn.js).
-    this.turn = new TurnControls(this);
-    this.refocus = null; // after a play: {index} of the card played, until the focus has gone on
+    // A new turn's banner, the presses that must not act on it, the keys
+    // (turn.js, loaded now, not on the first visit).
+    this.turn = null;
+    import("./turn.js").then((m) => { if (!this.destroyed) this.turn = new m.TurnControls(this); });
     this.root.dataset.css = "loading";
     loadLayoutCss().then(() => delete this.root.dataset.css);
     this.root.addEventListener("keydown", (e) => {
@@ -148,7 +148,7 @@ export class GameScreen {
 
   destroy() {
     this.destroyed = true;
-    this.turn.destroy();
+    if (this.turn) this.turn.destroy();
     if (this.motion) this.motion.destroy();
     window.clearInterval(this.timer);
     if (this.actions.tabTitle !== false) document.title = BASE_TITLE;
@@ -184,7 +184,7 @@ export class GameScreen {
   // A full state (start, resume, spectate): replaces everything.
   setState(msg) {
     if (this.motion) this.motion.finish(); // the updates before it first, in order
-    this.turn.reset();
+    if (this.turn) this.turn.reset();
     this.view = msg.view;
     this.seq = msg.seq;
     this.legal = msg.legal_actions || null;
@@ -230,7 +230,7 @@ export class GameScreen {
     this.legal = msg.legal_actions || null;
     if (msg.clock) this._setClock(msg.clock);
     // A new turn of the viewer: its controls wait for its banner (turn.js).
-    if (this.isMyTurn() && (!wasMine || (before && before.turn !== msg.view.turn))) this.turn.newTurnShown();
+    if (this.turn && this.isMyTurn() && (!wasMine || (before && before.turn !== msg.view.turn))) this.turn.newTurnShown();
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
     for (const ev of msg.events.slice(told)) this.log(narrate(ev, ctx), ev.type, msg.seq);
@@ -316,7 +316,7 @@ export class GameScreen {
     this.root.dataset.seq = String(this.seq);
     this.root.dataset.phase = v.phase;
     // Whether the viewer's controls are awake on their turn (not behind the banner).
-    this.root.dataset.myTurn = String(this.isMyTurn() && !this.turn.asleep);
+    this.root.dataset.myTurn = String(this.isMyTurn() && !this._asleep());
     this.root.dataset.viewer = v.viewer === null ? "" : String(v.viewer);
     this.title.textContent = `Room ${this.room || ""} — ${v.mode}${v.exhaustion_rule ? ", exhaustion rule" : ""}${v.exhausted ? " (exhausted)" : ""}`;
     this.turnInfo.textContent = `Turn ${v.turn}, round ${v.round}`;
@@ -351,13 +351,13 @@ export class GameScreen {
     this._renderPreview();
     this._renderClock();
     const player = v.role === "player" && v.phase !== "game_over";
-    this.endTurnBtn.disabled = this.turn.asleep || !(this.legal && this.legal.end_turn);
+    this.endTurnBtn.disabled = this._asleep() || !(this.legal && this.legal.end_turn);
     this.concedeBtn.hidden = !player;
     this.endTurnBtn.hidden = v.role !== "player";
     this.rendering = false;
     refreshAbilityTip();
     this._restoreFocus(focus);
-    this._focusAfterPlay();
+    if (this.turn) this.turn.focusAfterPlay();
     if (this.actions.afterRender) this.actions.afterRender(this);
     if (this.motion) this.motion.decorate();
   }
@@ -373,23 +373,8 @@ export class GameScreen {
     return el.id ? `#${el.id}` : null;
   }
 
-  // After a play, once its update is drawn: the focus (lost with the option
-  // that was clicked) goes to the next card a click can play, else to End
-  // the summoning phase; not when it went somewhere else meanwhile.
-  _focusAfterPlay() {
-    const r = this.refocus;
-    if (!r || !this.legal || this.turn.asleep) return;
-    this.refocus = null;
-    const el = document.activeElement;
-    if (el && el !== document.body && el.isConnected) return;
-    const cards = [...this.handEl.querySelectorAll(".card.affordable[data-uid]")];
-    const next = cards.find((c) => Number(c.dataset.index) >= r.index) || cards[0];
-    // Scrolled to (only as far as needed) after a key: a pointer's player
-    // keeps the hand strip where they left it.
-    const to = next || (this.endTurnBtn.disabled ? null : this.endTurnBtn);
-    if (!to) return;
-    to.focus({ preventScroll: true });
-    if (this.turn.byKey) to.scrollIntoView({ block: "nearest", inline: "nearest" });
+  _asleep() {
+    return !!(this.turn && this.turn.asleep);
   }
 
   _restoreFocus(key) {
@@ -576,7 +561,7 @@ export class GameScreen {
   // The listed options of card `uid` ({card, lines?, hosts?, targets?}), or
   // null when the list does not hold it (not the seat's turn, too dear, ...).
   _options(uid) {
-    if (!this.legal || this.turn.asleep) return null;
+    if (!this.legal || this._asleep()) return null;
     return this.legal.plays.find((p) => p.card === uid) || null;
   }
 
@@ -740,8 +725,6 @@ export class GameScreen {
       // same shift between the press and its click).
       onfocus: listed ? (e) => { if (e.target.matches(":focus-visible")) this._hover(c.uid, true); } : undefined,
       onblur: listed ? () => this._hover(c.uid, false) : undefined,
-      // Its ability labels are no Tab stops (Tab goes card to card): ArrowDown.
-      onkeydown: (e) => { if (e.key === "ArrowDown" && !e.altKey && focusFirstAbility(e.currentTarget)) e.preventDefault(); },
     },
       h("span.cost", { title: "mana cost" }, cost ?? "?"),
       h("span.cname" + nameSize(this.cat.name(c.card_id)), {}, this.cat.name(c.card_id)),
@@ -873,13 +856,9 @@ export class GameScreen {
   async _send(action) {
     const offered = this.legal;
     const seq = this.seq;
-    // The frame the click or key was decided on (turn.js): an older one than
-    // now is refused by the server (stale_action), not acted on.
-    const decided = this.turn.actSeq();
-    if (action.type === "play") {
-      const i = this.view.hand.findIndex((c) => c.uid === action.card);
-      this.refocus = { index: i < 0 ? Infinity : i };
-    }
+    // The frame its click or key began on (turn.js): the server refuses an old one.
+    const decided = this.turn ? this.turn.actSeq() : seq;
+    if (this.turn && action.type === "play") this.turn.played(this.view.hand.findIndex((c) => c.uid === action.card), seq);
     this.selected = null;
     this.hovered = null;
     this.legal = null;
@@ -898,7 +877,7 @@ export class GameScreen {
   }
 
   _endTurn() {
-    this.turn.endTurnSent();
+    if (this.turn) this.turn.endTurnSent();
     this._send({ type: "end_turn" });
   }
 

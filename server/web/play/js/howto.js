@@ -3,7 +3,7 @@
 // HOW_TO_PLAY_OPEN), on every screen. Loaded by app.js on first use, so
 // that the first visit does not pay for it (as league.js).
 import { h } from "./dom.js";
-import { TURN_WORDS } from "./words.js";
+import { TURN_WORDS } from "./turn.js";
 
 export const HOW_TO_PLAY = {
   title: "How to play Clash of Decks",

@@ -18,7 +18,15 @@
 // phase; 1 to 9 choose the first, second, ... card a click can play now
 // (highlighted, in hand order; the Champion last); Escape cancels.
 import { h } from "./dom.js";
-import { TURN_WORDS } from "./words.js";
+
+// The banner's words and the keys, as the how-to lists them (howto.js).
+export const TURN_WORDS = {
+  banner: "Your turn",
+  keys: "Keys on the game screen: E ends the summoning phase; 1 to 9 choose the first, second, ... card you can play now " +
+    "(the highlighted ones, left to right), then Enter or Space on the line or target the focus goes to; Escape changes your mind. " +
+    "Tab goes from card to card; ArrowDown on a card goes to its ability labels (ArrowLeft and ArrowRight along them, ArrowUp back). " +
+    "After a play the focus goes to the next card you can play.",
+};
 
 const BANNER_MS = 1500;
 const QUIET_MS = 2500;
@@ -34,17 +42,22 @@ export class TurnControls {
     this.swallowClick = false;
     this.byKey = false; // whether the last press was a key (not a pointer)
     this.lastEndTurn = -Infinity; // performance.now() of the viewer's last end_turn
+    this.refocus = null; // after a play: {index, seq} (its card's place, the frame it was sent from)
     this.banner = h("div#turn-banner", { hidden: true, "aria-hidden": "true" }, TURN_WORDS.banner);
     game.root.append(this.banner);
-    // Capture, and before motion.js's own skip (added later): the press that
-    // skips motion is known here, and its click dropped.
-    this.onPointerDown = (e) => this._press(e);
-    this.onClick = (e) => this._click(e);
+    // Captured on the document: before the game screen's own handlers and
+    // motion.js's skip (on the screen), so that the press that skips motion
+    // is known here and its click dropped.
+    const onScreen = (f) => (e) => { if (this.game.root.contains(e.target)) f(e); };
+    this.onPointerDown = onScreen((e) => this._press(e));
+    this.onClick = onScreen((e) => this._click(e));
     this.onKeyDown = (e) => this._key(e);
+    this.onArrows = (e) => this._arrows(e);
     // A gesture ends after its click (dispatched with the pointerup or the keyup).
     this.onRelease = () => window.setTimeout(() => { this.pressSeq = null; this.swallowClick = false; }, 0);
-    game.root.addEventListener("pointerdown", this.onPointerDown, true);
-    game.root.addEventListener("click", this.onClick, true);
+    document.addEventListener("pointerdown", this.onPointerDown, true);
+    document.addEventListener("click", this.onClick, true);
+    game.root.addEventListener("keydown", this.onArrows);
     document.addEventListener("keydown", this.onKeyDown, true);
     document.addEventListener("pointerup", this.onRelease, true);
     document.addEventListener("keyup", this.onRelease, true);
@@ -52,8 +65,9 @@ export class TurnControls {
 
   destroy() {
     window.clearTimeout(this.timer);
-    this.game.root.removeEventListener("pointerdown", this.onPointerDown, true);
-    this.game.root.removeEventListener("click", this.onClick, true);
+    document.removeEventListener("pointerdown", this.onPointerDown, true);
+    document.removeEventListener("click", this.onClick, true);
+    this.game.root.removeEventListener("keydown", this.onArrows);
     document.removeEventListener("keydown", this.onKeyDown, true);
     document.removeEventListener("pointerup", this.onRelease, true);
     document.removeEventListener("keyup", this.onRelease, true);
@@ -63,6 +77,11 @@ export class TurnControls {
   // key that chose it began, else the one on screen now.
   actSeq() {
     return this.pressSeq !== null ? this.pressSeq : this.game.seq;
+  }
+
+  // A play sent from frame `seq`, its card at `index` in the hand (-1: the Champion).
+  played(index, seq) {
+    this.refocus = { index: index < 0 ? Infinity : index, seq };
   }
 
   endTurnSent() {
@@ -99,6 +118,52 @@ export class TurnControls {
     this.banner.hidden = true;
     delete this.game.root.dataset.banner;
     if (!this.game.destroyed) this.game.render();
+  }
+
+  // game.render: after a play, once its update is drawn, the focus (lost with the option
+  // that was clicked) goes to the next card a click can play, else to End
+  // the summoning phase; not when it went somewhere else meanwhile.
+  focusAfterPlay() {
+    const g = this.game;
+    const r = this.refocus;
+    // Once a frame after the play's is drawn (not the offers put back while
+    // its reply came before its update).
+    if (r === null || g.seq <= r.seq || !g.legal || this.asleep) return;
+    this.refocus = null;
+    const el = document.activeElement;
+    if (el && el !== document.body && el.isConnected) return;
+    const cards = [...g.handEl.querySelectorAll(".card.affordable[data-uid]")];
+    const next = cards.find((c) => Number(c.dataset.index) >= r.index) || cards[0];
+    // Scrolled to (only as far as needed) after a key: a pointer's player
+    // keeps the hand strip where they left it.
+    const to = next || (g.endTurnBtn.disabled ? null : g.endTurnBtn);
+    if (!to) return;
+    to.focus({ preventScroll: true });
+    if (this.byKey) to.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
+  // Tab goes from card to card (issue 30, item 7): a hand card's ability
+  // labels are no Tab stops (ArrowDown on the card goes to them), a
+  // creature's are one (abilities.js `tabs`); the arrows go along a row,
+  // ArrowUp back to the card.
+  _arrows(e) {
+    const t = e.target;
+    if (e.altKey || e.ctrlKey || e.metaKey || !t.matches) return;
+    let to = null;
+    if (t.matches("#hand .card") && e.key === "ArrowDown") {
+      const row = t.nextElementSibling;
+      to = row && row.matches(".ability-row") ? row.firstElementChild : null;
+    } else if (t.matches("button.ability") && !t.closest("#ability-tip")) {
+      const row = [...t.parentElement.children];
+      const i = row.indexOf(t);
+      if (e.key === "ArrowRight" || e.key === "ArrowDown") to = row[i + 1];
+      else if (e.key === "ArrowLeft") to = row[i - 1];
+      else if (e.key === "ArrowUp") to = t.parentElement.previousElementSibling;
+      if (to && to.tabIndex < 0 && !to.matches("button")) to = null;
+    }
+    if (!to) return;
+    e.preventDefault();
+    to.focus();
   }
 
   // A press while motion shows an update skips it (motion.js: the rest at

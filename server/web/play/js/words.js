@@ -441,16 +441,6 @@ export const MOTION_WORDS = {
   tagTitle: "changed since your last action",
 };
 
-// A new turn's banner and the game screen's keys (js/turn.js; the how-to
-// lists the keys, howto.js).
-export const TURN_WORDS = {
-  banner: "Your turn",
-  keys: "Keys on the game screen: E ends the summoning phase; 1 to 9 choose the first, second, ... card you can play now " +
-    "(the highlighted ones, left to right), then Enter or Space on the line or target the focus goes to; Escape changes your mind. " +
-    "Tab goes from card to card; ArrowDown on a card goes to its ability labels (ArrowLeft and ArrowRight along them, ArrowUp back). " +
-    "After a play the focus goes to the next card you can play.",
-};
-
 // Accounts (docs/accounts.md) and Play (the queue, docs/protocol.md "The
 // queue"): the lobby's account and Play panels, the profile and ladder pages.
 const API_ERRORS = {
