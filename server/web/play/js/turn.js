@@ -32,6 +32,9 @@ const BANNER_MS = 1500;
 const QUIET_MS = 2500;
 // Keys that act on nothing by themselves: they pass the banner.
 const PASSING = new Set(["Tab", "Shift", "Control", "Alt", "Meta", "CapsLock"]);
+// What acts on no turn (the Motion toggle, the log, leaving, conceding, the
+// result): pressed, it does what it says, banner or not.
+const ASIDE = ".game-head, .log-area, #log-toggle, #leave-room, #concede, #result, #match-over";
 
 export class TurnControls {
   constructor(game) {
@@ -171,6 +174,8 @@ export class TurnControls {
   // banner shows puts it away, and nothing else either.
   _press(e) {
     this.byKey = false;
+    this.swallowClick = false;
+    if (e.target.closest(ASIDE)) return;
     const motion = this.game.motion;
     if (motion && motion.busy()) {
       motion.finish();
@@ -189,7 +194,7 @@ export class TurnControls {
   _click(e) {
     // A click with no press before it (the keyboard's Enter or Space on a
     // button) while the banner shows puts it away too.
-    if (!this.swallowClick && !this.asleep) return;
+    if (!this.swallowClick && (!this.asleep || e.target.closest(ASIDE))) return;
     if (!this.swallowClick) this.wake();
     this.swallowClick = false;
     e.preventDefault();
@@ -199,7 +204,7 @@ export class TurnControls {
   _key(e) {
     if (!this._mine(e)) return;
     if (!PASSING.has(e.key) || e.key === "Tab") this.byKey = true;
-    if (this.asleep && !PASSING.has(e.key)) {
+    if (this.asleep && !PASSING.has(e.key) && !(e.target.closest && e.target.closest(ASIDE))) {
       this.wake();
       e.preventDefault();
       e.stopPropagation();
