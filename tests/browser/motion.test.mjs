@@ -287,9 +287,9 @@ test("motion: End turn twice (0.3, 0.6, 1, 2 s apart) ends one turn; the banner 
     await page.waitForTimeout(gap);
     await page.mouse.click(x, y);
     await settled(page);
-    await page.waitForFunction(() => !window.codApp.game.view || window.codApp.game.view.phase === "game_over" || window.codApp.game.isMyTurn());
+    await page.waitForFunction(() => !window.codApp.game.view || window.codApp.game.view.phase === "game_over" || window.codApp.game.turnIsMine());
     const after = await page.evaluate(() => ({
-      turn: window.codApp.game.view.turn, phase: window.codApp.game.view.phase, mine: window.codApp.game.isMyTurn(),
+      turn: window.codApp.game.view.turn, phase: window.codApp.game.view.phase, mine: window.codApp.game.turnIsMine(),
       acts: window.__acts.slice(), banners: window.__banners,
     }));
     const sent = after.acts.slice(before.acts);

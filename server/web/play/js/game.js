@@ -224,13 +224,13 @@ export class GameScreen {
   applyNow(msg, told = 0) {
     if (!told) this._noteGap(msg);
     const before = this.view;
-    const wasMine = this.isMyTurn();
+    const wasMine = this.turnIsMine();
     this.view = msg.view;
     this.seq = msg.seq;
     this.legal = msg.legal_actions || null;
     if (msg.clock) this._setClock(msg.clock);
     // A new turn of the viewer: its controls wait for its banner (turn.js).
-    if (this.turn && this.isMyTurn() && (!wasMine || (before && before.turn !== msg.view.turn))) this.turn.newTurnShown();
+    if (this.turn && this.turnIsMine() && (!wasMine || (before && before.turn !== msg.view.turn))) this.turn.newTurnShown();
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
     for (const ev of msg.events.slice(told)) this.log(narrate(ev, ctx), ev.type, msg.seq);
@@ -301,7 +301,13 @@ export class GameScreen {
     return li;
   }
 
+  // The viewer's turn, its controls awake (not behind its banner: turn.js).
   isMyTurn() {
+    return this.turnIsMine() && !this._asleep();
+  }
+
+  // The viewer's turn in the view drawn (the banner's time included).
+  turnIsMine() {
     const v = this.view;
     return !!v && v.role === "player" && v.phase === "summoning" && v.active_seat === v.viewer;
   }
@@ -316,7 +322,7 @@ export class GameScreen {
     this.root.dataset.seq = String(this.seq);
     this.root.dataset.phase = v.phase;
     // Whether the viewer's controls are awake on their turn (not behind the banner).
-    this.root.dataset.myTurn = String(this.isMyTurn() && !this._asleep());
+    this.root.dataset.myTurn = String(this.isMyTurn());
     this.root.dataset.viewer = v.viewer === null ? "" : String(v.viewer);
     this.title.textContent = `Room ${this.room || ""} — ${v.mode}${v.exhaustion_rule ? ", exhaustion rule" : ""}${v.exhausted ? " (exhausted)" : ""}`;
     this.turnInfo.textContent = `Turn ${v.turn}, round ${v.round}`;
@@ -330,7 +336,7 @@ export class GameScreen {
     } else if (v.role === "spectator") {
       this.statusEl.textContent = `Watching: ${this.seatName(v.active_seat)} is playing.`;
       this.statusEl.className = "";
-    } else if (this.isMyTurn()) {
+    } else if (this.turnIsMine()) {
       this.statusEl.textContent = `Your turn: ${v.seats[v.viewer].mana} mana. Click a highlighted card, then where it goes; end the summoning phase when done.`;
       this.statusEl.className = "mine";
     } else {
@@ -341,7 +347,7 @@ export class GameScreen {
     // on a page that only draws a board (the admin's replay).
     if (this.actions.tabTitle !== false) {
       const ended = { won: "You won", lost: "You lost", watched: "Match over" }[this._outcome()];
-      document.title = v.phase === "game_over" ? `${ended} — ${BASE_TITLE}` : this.isMyTurn() ? `Your turn — ${BASE_TITLE}` : BASE_TITLE;
+      document.title = v.phase === "game_over" ? `${ended} — ${BASE_TITLE}` : this.turnIsMine() ? `Your turn — ${BASE_TITLE}` : BASE_TITLE;
     }
     this._renderOver();
     this._renderSeats();
@@ -797,7 +803,7 @@ export class GameScreen {
     const cancel = h("button#cancel-play.small", { onclick: () => { this.selected = null; this.render(); } }, "Cancel");
     const opts = this._options(sel);
     if (!opts) {
-      this.promptEl.append(this.isMyTurn() ? `${name} cannot be played now. ` : `${name}: it is not your turn. `, cancel);
+      this.promptEl.append(this.turnIsMine() ? `${name} cannot be played now. ` : `${name}: it is not your turn. `, cancel);
       return;
     }
     if (opts.targets) {
