@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, createRoom, joinFromLobby } from "./lib.mjs";
+import { startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, createRoom, joinFromLobby, awake } from "./lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -97,6 +97,10 @@ test("axe: the lobby, the waiting room, a solo game with a card chosen, the resu
   for (let turn = 0; Date.now() < deadline; turn++) {
     const info = await gameInfo(page);
     if (info.phase === "game_over") break;
+    if (info.banner) { // a new turn's banner: a key puts it away
+      await awake(page);
+      continue;
+    }
     if (!info.myTurn) {
       await page.waitForTimeout(50);
       continue;
@@ -195,6 +199,10 @@ test("card faces: ability texts by tap, click and keyboard never choose the card
       await page.tap("#play-again");
       await page.waitForFunction(() => window.codApp.game.view && window.codApp.game.view.turn <= 2 && window.codApp.game.isMyTurn(), null, { timeout: 15000 });
       await recordActs(page);
+      continue;
+    }
+    if (info.banner) { // a new turn's banner: a key puts it away
+      await awake(page);
       continue;
     }
     if (!info.myTurn) {
@@ -322,6 +330,10 @@ test("the keyboard alone: a whole solo game, a targeted incantation cast", async
       games++;
       continue;
     }
+    if (info.banner) { // a new turn's banner: a key puts it away
+      await awake(page);
+      continue;
+    }
     if (!info.myTurn) {
       await page.waitForTimeout(50);
       continue;
@@ -403,6 +415,10 @@ test("the guided first game: the first Play against the AI now says the next ste
   while (Date.now() < deadline && !(seen.has("line") && seen.has("end") && seen.has("target"))) {
     const info = await gameInfo(page);
     if (info.phase === "game_over") break;
+    if (info.banner) { // a new turn's banner: a key puts it away
+      await awake(page);
+      continue;
+    }
     if (!info.myTurn) {
       await page.waitForTimeout(50);
       continue;

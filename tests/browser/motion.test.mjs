@@ -113,8 +113,9 @@ async function playUntil(page, done, { turns = 12 } = {}) {
       await listenUpdates(page);
       continue;
     }
-    if (!info.myTurn) {
-      await page.waitForFunction(() => window.codApp.game.isMyTurn() || window.codApp.game.view.phase === "game_over", null, { timeout: 15000 });
+    if (!info.myTurn && !info.banner) {
+      // The turn shown (a banner is put away by playTurnByClicking).
+      await page.waitForFunction(() => window.codApp.game.turnIsMine() || window.codApp.game.view.phase === "game_over", null, { timeout: 15000 });
       continue;
     }
     await playTurnByClicking(page, { maxPlays: 2 });

@@ -9,7 +9,8 @@
 //   controls wake only when the banner goes: after BANNER_MS, and never
 //   sooner than QUIET_MS after the viewer ended their last turn (with motion
 //   off the AI's turn lands at once). A click or a key while the banner
-//   shows only puts it away (the controls wake; nothing else happens);
+//   shows only puts it away (the controls wake; nothing else happens),
+//   except on what acts on no turn (ASIDE: the Motion toggle, the log...);
 // - an act names the seq of the frame that was on screen when the click or
 //   key began (pressSeq), so that the server's stale-action guard refuses
 //   what was decided on an old picture (docs/protocol.md "Stale actions").
@@ -28,7 +29,7 @@ export const TURN_WORDS = {
     "After a play the focus goes to the next card you can play.",
 };
 
-const BANNER_MS = 1500;
+const BANNER_MS = 1000;
 const QUIET_MS = 2500;
 // Keys that act on nothing by themselves: they pass the banner.
 const PASSING = new Set(["Tab", "Shift", "Control", "Alt", "Meta", "CapsLock"]);
