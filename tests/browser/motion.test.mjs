@@ -235,6 +235,8 @@ test("motion: End turn twice (0.3, 0.6, 1, 2 s apart) ends one turn; the banner 
   await page.evaluate(() => {
     window.__acts = [];
     window.__banners = 0;
+    // Whose turn the view shows, banner or not (isMyTurn in a client without turn.js).
+    window.__shownMine = () => { const g = window.codApp.game; return (g.turnIsMine || g.isMyTurn).call(g); };
     new MutationObserver(() => { if (document.querySelector("#game").dataset.banner) window.__banners++; })
       .observe(document.querySelector("#game"), { attributes: true, attributeFilter: ["data-banner"] });
   });
@@ -288,9 +290,9 @@ test("motion: End turn twice (0.3, 0.6, 1, 2 s apart) ends one turn; the banner 
     await page.waitForTimeout(gap);
     await page.mouse.click(x, y);
     await settled(page);
-    await page.waitForFunction(() => !window.codApp.game.view || window.codApp.game.view.phase === "game_over" || window.codApp.game.turnIsMine());
+    await page.waitForFunction(() => window.codApp.game.view.phase === "game_over" || window.__shownMine());
     const after = await page.evaluate(() => ({
-      turn: window.codApp.game.view.turn, phase: window.codApp.game.view.phase, mine: window.codApp.game.turnIsMine(),
+      turn: window.codApp.game.view.turn, phase: window.codApp.game.view.phase, mine: window.__shownMine(),
       acts: window.__acts.slice(), banners: window.__banners,
     }));
     const sent = after.acts.slice(before.acts);
