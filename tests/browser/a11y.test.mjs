@@ -293,6 +293,8 @@ test("card faces: ability texts by tap, click and keyboard never choose the card
 
 test("the keyboard alone: a whole solo game, a targeted incantation cast", async () => {
   const page = await openClient(browser, server, { name: "Kim", deck: 1 }); // deck 1: BOOM and ANNIHILATION, incantations
+  // A quick game with the form's deck, not the guided first game (its own deal, deck 2).
+  await page.evaluate(() => window.localStorage.setItem("cod.coached", "1"));
   await page.setViewportSize({ width: 1280, height: 800 });
   page.on("dialog", (d) => d.accept());
   assert.ok(await tabTo(page, "#play-ai"), "Play against the AI now by Tab");
