@@ -421,6 +421,7 @@ test("the guided first game: a newcomer who does what the coach says wins it; sh
     const info = await gameInfo(page);
     if (info.phase === "game_over") break;
     const idea = await page.getAttribute("#coach", "data-idea");
+    if (!ideas.has(idea) && idea === "block") await page.screenshot({ path: artifact("coach-block.png"), fullPage: false });
     ideas.add(idea);
     const text = await page.textContent("#coach-text");
     if (idea === "end") {

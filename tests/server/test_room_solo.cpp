@@ -517,8 +517,10 @@ TEST_CASE("solo: a chosen deal (options.seed): the seed committed to is that one
   auto p = join_solo(h, room, 2);
   auto q = join_solo(h, again, 2);
   CHECK(p.state.at("view").at("hand") == q.state.at("view").at("hand"));
-  const json* up_p = find_type(act(p.c, {{"type", "end_turn"}}), "update");
-  const json* up_q = find_type(act(q.c, {{"type", "end_turn"}}), "update");
+  const auto frames_p = act(p.c, {{"type", "end_turn"}});
+  const auto frames_q = act(q.c, {{"type", "end_turn"}});
+  const json* up_p = find_type(frames_p, "update");
+  const json* up_q = find_type(frames_q, "update");
   REQUIRE(up_p);
   REQUIRE(up_q);
   CHECK(up_p->at("view").at("lines") == up_q->at("view").at("lines"));
