@@ -14,7 +14,8 @@
 // chosen deal (options.seed); neither: quick play, a fresh deal each game.
 // --seeds A..B plays one game per seed and lists the seeds the player won
 // (how the guided deal was chosen). Starts its own server as the browser
-// tests do (COD_SERVER, COD_CATALOGUE, COD_WEB_ROOT).
+// tests do (COD_SERVER, COD_CATALOGUE, COD_WEB_ROOT); NEWCOMER_TRACE=1 prints
+// every frame received.
 import fs from "node:fs";
 import { startServer, env } from "./lib.mjs";
 import { advise, naive } from "../../server/web/play/js/advice.js";
