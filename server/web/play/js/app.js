@@ -296,21 +296,12 @@ async function createRoom(req, how = {}) {
     return;
   }
   try {
-    // The first quick game against the AI is a guided one (coach.js): a
-    // chosen deal, its deck and seed (guided.js), that the coach's advice wins.
-    // "Play again" asks for the request as it was: a fresh deal, no coach.
-    const asked = req;
-    const coach = how.quick ? await startCoach() : null;
-    if (coach) req = { ...req, options: { ...req.options, seed: coach.deal.seed } };
-    const r = await app.conn.request("create_room", req);
+    const coach = how.quick ? await startCoach() : null; // the guided game: a chosen deal
+    const r = await app.conn.request("create_room", coach ? { ...req, options: { ...req.options, seed: coach.deal.seed } } : req);
     app.seedHash = r.seed_hash;
-    app.lastCreate = { req: asked, room: r.room };
-    if (coach) {
-      app.coach = coach;
-      coach.room = r.room;
-    }
-    await join({ room: r.room, format: req.format, options: req.options,
-      deck: coach ? { preconstructed: coach.deal.deck } : undefined });
+    app.lastCreate = { req, room: r.room };
+    if (coach) (app.coach = coach).room = r.room;
+    await join({ room: r.room, format: req.format, options: req.options, deck: coach && { preconstructed: coach.deal.deck } });
     // "Play the computer": the other seat to the house bot at its level.
     if (how.bot && app.room && app.room.id === r.room && app.room.role === "player") {
       await app.conn.request("add_bot", { level: how.bot });
@@ -576,16 +567,12 @@ async function howToPlay() {
 // ---- the guided first game ----
 
 // js/coach.js, loaded by "Play against the AI now": in the first such game
-// (no flag in localStorage) a panel says the next step, in the guided game's
-// chosen deal (`deal`: its deck and seed). A failed load only loses the tips
-// (and the game is an ordinary quick one).
+// (no flag in localStorage) a panel says the next step, in its chosen deal.
+// A failed load only loses the tips.
 async function startCoach() {
   try {
-    const { Coach, coachWanted, GUIDED_GAME } = await import("./coach.js");
-    if (!coachWanted()) return null;
-    const coach = new Coach();
-    coach.deal = GUIDED_GAME;
-    return coach;
+    const { Coach, coachWanted } = await import("./coach.js");
+    return coachWanted() ? new Coach() : null;
   } catch (e) {
     console.warn("the first game's tips could not be loaded", e);
     return null;

@@ -15,8 +15,6 @@ import { h } from "./dom.js";
 import { advise } from "./advice.js";
 import { GUIDED_GAME } from "./guided.js";
 
-export { GUIDED_GAME };
-
 export const COACHED_KEY = "cod.coached";
 
 const STEPS = {
@@ -97,6 +95,7 @@ export class Coach {
     this.dismissed = false;
     this.step = null;
     this.advice = null;
+    this.deal = GUIDED_GAME; // the deal app.js asks for (options.seed, the deck)
     this.intro = true; // the healths explained once, with the first advice
   }
 

@@ -27,11 +27,6 @@ function loadLayoutCss() {
   return layoutCss;
 }
 
-// What an AI's health is (R12.1, R12.5, R12.6), said beside it.
-const AI_HEALTH_TITLE = "The AI has no hand: its health is the cards of its deck pile. Each damage to its Stronghold " +
-  "turns one over onto its discard pile, and each card it plays leaves the pile too. Empty it, then once more " +
-  "(its discard pile comes back on its Fort), and you win (R12.5, R12.6).";
-
 export class GameScreen {
   // actions: {act(action), concede(), leave(), backLabel (the leave button's words), playAgain, tabTitle}
   constructor(root, catalogue, actions) {
@@ -475,9 +470,7 @@ export class GameScreen {
           this.connected[s.seat] === false && !s.ai ? h("span.away", {}, " — disconnected") : null),
         h("div.stronghold", { data: { side: s.side } },
           `${s.side === "fort" ? "Fort" : "Bastion"}`,
-          s.ai ? "" : ` at position ${s.stronghold_pos + 1}`, `, health ${s.health}`,
-          // R12.1, R12.5: an AI has no hand; its health is its deck pile.
-          s.ai ? h("span.ai-health", { title: AI_HEALTH_TITLE }, " = its deck") : null),
+          s.ai ? "" : ` at position ${s.stronghold_pos + 1}`, `, health ${s.health}`, s.ai ? " = its deck" : ""), // R12.1
         this._healthTrack(s, mine ? this._preview() : null),
         s.ai ? null : h("div", {}, `Hand: ${s.hand_size} card${s.hand_size === 1 ? "" : "s"}`),
         h("div.mana", {}, `Mana: ${s.mana}`),
