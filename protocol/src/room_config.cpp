@@ -137,6 +137,10 @@ std::optional<protocol_error> check_room_config(game_mode mode, deck_format form
   // preconstructed decks, as custom play (docs/protocol.md, create_room).
   // Drafted rooms: each seat names its Champion at join, and the Champions
   // are withheld from the pool (RULING E67).
+  // A chosen deal is for a player alone against the AI: in a room of several
+  // players a known seed would tell one of them the others' shuffles.
+  if (o.seed && mode != game_mode::solo)
+    return bad_value("options.seed", "\"options.seed\" (a chosen deal) is for solo rooms only");
   if (info->ai) return check_ai_room(mode, format, o);
   if (o.difficulty != 0)
     return bad_value("options.difficulty", "\"options.difficulty\" is for solo and coop rooms only (R12.8)");

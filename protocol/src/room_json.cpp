@@ -3,7 +3,9 @@
 // which create_room and join carry and persistence stores. The readers are
 // strict, as the client parser is (field_reader.hpp), and name each field by
 // its path under the prefix they are given.
+#include <cstdint>
 #include <exception>
+#include <limits>
 #include <string>
 
 #include "cod/protocol/room_config.hpp"
@@ -62,7 +64,7 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
   if (!j.is_object())
     return err(protocol_errc::bad_field_type, self, cat(in_quotes(self), " must be an object"));
   if (auto e = check_keys(j, {"exhaustion", "stall_exhaustion_turn", "turn_clock", "seats", "champions",
-                             "share_team_hands", "difficulty", "ai", "packs"},
+                             "share_team_hands", "difficulty", "ai", "packs", "seed"},
                           prefix, "room options"))
     return e;
   room_options o;
@@ -126,6 +128,28 @@ perr options_from(const json& j, const std::string& prefix, room_options& out) {
         if (seen == name) return err(protocol_errc::bad_field_value, entry, cat("pack ", in_quotes(name), " twice"));
       o.packs.push_back(name);
     }
+  }
+  // A chosen deal: the seed as decimal text (a string, as match_over's seed:
+  // JSON numbers lose precision beyond 2^53 in JavaScript), no sign, no
+  // leading zeros, at most 2^64 - 1. check_room_config holds it to solo.
+  if (const json* v = find(j, "seed")) {
+    const std::string field = cat(prefix, "seed");
+    if (!v->is_string())
+      return err(protocol_errc::bad_field_type, field, cat(in_quotes(field), " must be a string of decimal digits"));
+    const auto& text = v->get_ref<const std::string&>();
+    const auto bad = [&] {
+      return err(protocol_errc::bad_field_value, field,
+                 cat(in_quotes(field), " must be a 64-bit unsigned integer as decimal text, without leading zeros"));
+    };
+    if (text.empty() || text.size() > 20 || (text.size() > 1 && text[0] == '0')) return bad();
+    std::uint64_t seed = 0;
+    for (const char c : text) {
+      if (c < '0' || c > '9') return bad();
+      const auto d = static_cast<std::uint64_t>(c - '0');
+      if (seed > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return bad();
+      seed = seed * 10 + d;
+    }
+    o.seed = seed;
   }
   out = o;
   return std::nullopt;
@@ -220,6 +244,7 @@ json room_options_to_json(const room_options& o, game_mode mode) {
                {"abilities", std::move(abilities)}};
   }
   if (!o.packs.empty()) j["packs"] = o.packs;
+  if (o.seed) j["seed"] = std::to_string(*o.seed);
   return j;
 }
 

@@ -22,7 +22,8 @@ std::shared_ptr<room> room_registry::create(game_mode mode, protocol::deck_forma
   p.reserved = std::move(reserved);
   p.creator_address = std::move(creator_address);
   p.cards = std::move(cards);
-  return create_with(std::move(p), std::nullopt, why);
+  // A solo room's chosen deal (options.seed); otherwise a fresh seed.
+  return create_with(std::move(p), options.seed, why);
 }
 
 std::shared_ptr<room> room_registry::create_with(room::params p, std::optional<std::uint64_t> seed, refusal* why) {

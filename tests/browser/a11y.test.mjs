@@ -6,6 +6,7 @@
 // names not broken inside a word); and a whole solo game played with the
 // keyboard alone, a targeted incantation included. Every violation found is
 // printed; a serious or critical one fails.
+import { createHash } from "node:crypto";
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -300,6 +301,8 @@ test("card faces: ability texts by tap, click and keyboard never choose the card
 
 test("the keyboard alone: a whole solo game, a targeted incantation cast", async () => {
   const page = await openClient(browser, server, { name: "Kim", deck: 1 }); // deck 1: BOOM and ANNIHILATION, incantations
+  // A quick game with the form's deck, not the guided first game (its own deal, deck 2).
+  await page.evaluate(() => window.localStorage.setItem("cod.coached", "1"));
   await page.setViewportSize({ width: 1280, height: 800 });
   page.on("dialog", (d) => d.accept());
   assert.ok(await tabTo(page, "#play-ai"), "Play against the AI now by Tab");
@@ -391,8 +394,11 @@ test("the keyboard alone: a whole solo game, a targeted incantation cast", async
   await page.context().close();
 });
 
-test("the guided first game: the first Play against the AI now says the next step, until hidden", async () => {
+test("the guided first game: a newcomer who does what the coach says wins it; shown once, until hidden", async () => {
+  const t0 = Date.now();
   const page = await openClient(browser, server, { name: "Gus", deck: 1 });
+  // Each update at once (motion.js): the same game, in less test time.
+  await page.emulateMedia({ reducedMotion: "reduce" });
   const loaded = [];
   page.on("request", (r) => loaded.push(new URL(r.url()).pathname));
   assert.equal(await page.evaluate(() => window.localStorage.getItem("cod.coached")), null);
@@ -401,70 +407,65 @@ test("the guided first game: the first Play against the AI now says the next ste
   await waitForGame(page);
   await page.waitForSelector("#coach");
   assert.ok(loaded.includes("/play/js/coach.js"), "loaded by the button");
-  const step = () => page.getAttribute("#coach", "data-step");
-  await page.waitForFunction(() => window.codApp.game.isMyTurn() && document.querySelector("#coach").dataset.step === "card");
-  assert.match(await page.textContent("#coach"), /Choose a highlighted card/);
+  // The chosen deal (guided.js): quick play, its seed and its deck.
+  // (The server's seed commitment is the SHA-256 of the chosen seed; "Play
+  // again" asks for a fresh deal.)
+  assert.equal(await page.evaluate(() => window.codApp.seedHash), createHash("sha256").update("136").digest("hex"));
+  assert.deepEqual(await page.evaluate(() => window.codApp.lastCreate.req.options), {});
+  const hand = await page.evaluate(() => window.codApp.game.view.hand.map((c) => c.card_id).sort());
+  assert.deepEqual(hand, ["abomination", "alpha", "combustion", "lieutenant", "microctopus", "ogre", "scribe", "shaman"], "deck 2");
   assert.equal(await page.getAttribute("#coach-text", "role"), "status");
+  // The AI's health is its deck: said beside it, and in the coach's first words.
+  assert.match(await page.textContent('.seat-box[data-seat="1"] .stronghold'), /health 24 = its deck/);
+  await page.waitForFunction(() => window.codApp.game.isMyTurn() && ["card", "end"].includes(document.querySelector("#coach").dataset.step));
+  assert.match(await page.textContent("#coach"), /The AI's health is its deck/);
 
-  // Each step follows the game: a creature chosen asks for a line, an
-  // incantation for a target, nothing left to play for the end of the phase.
-  const seen = new Set(["card"]);
-  const deadline = Date.now() + 60000;
-  // (The AI's turn comes back with the reply to the end of the phase: "wait"
-  // shows only if it takes time.)
-  while (Date.now() < deadline && !(seen.has("line") && seen.has("end") && seen.has("target"))) {
+  // Follow the coach, and only the coach: click what it marks (➜), until
+  // the end. Every idea it teaches is said at least once.
+  const ideas = new Set();
+  const deadline = Date.now() + 90000;
+  let moves = 0;
+  for (;;) {
+    assert.ok(Date.now() < deadline, `the guided game ends in time (ideas ${[...ideas]})`);
+    await page.waitForFunction(() => {
+      const g = window.codApp.game;
+      const step = document.querySelector("#coach").dataset.step;
+      return g.view.phase === "game_over" || !!document.querySelector("#game").dataset.banner ||
+        (g.isMyTurn() && g.legal && ["card", "end"].includes(step) && document.querySelector(".coach-next"));
+    }, null, { timeout: 20000 });
     const info = await gameInfo(page);
     if (info.phase === "game_over") break;
-    if (info.banner) { // a new turn's banner: a key puts it away
+    if (info.banner) { // a new turn's "Your turn" banner (turn.js): a key puts it away
       await awake(page);
       continue;
     }
-    if (!info.myTurn) {
-      await page.waitForTimeout(50);
-      continue;
+    const idea = await page.getAttribute("#coach", "data-idea");
+    if (!ideas.has(idea) && idea === "block") await page.screenshot({ path: artifact("coach-block.png"), fullPage: false });
+    ideas.add(idea);
+    const text = await page.textContent("#coach-text");
+    if (idea === "end") {
+      assert.match(text, /End the summoning phase/);
+      assert.equal(await page.locator("#end-turn.coach-next").count(), 1);
+      await page.click("#end-turn.coach-next");
+    } else {
+      assert.match(text, { kill: /Destroy the AI's .* costs no health/, block: /Block your (upper|lower) line with/, free: /left of your Stronghold/ }[idea]);
+      await page.click("#hand .coach-next");
+      await page.waitForFunction(() => ["line", "target"].includes(document.querySelector("#coach").dataset.step) && document.querySelector(".coach-next"));
+      assert.match(await page.textContent("#coach-text"), /Now (your (upper|lower) line|the AI's)/);
+      await page.click(".coach-next");
     }
-    const plays = await page.evaluate(() => (window.codApp.game.legal ? window.codApp.game.legal.plays : null));
-    if (!plays) {
-      await page.waitForTimeout(50);
-      continue;
-    }
-    const p = plays.find((x) => (x.lines || []).length) || plays.find((x) => (x.targets || []).length);
-    if (!p) {
-      await page.waitForFunction(() => document.querySelector("#coach").dataset.step === "end");
-      assert.match(await page.textContent("#coach"), /End the summoning phase when you are done/);
-      seen.add("end");
-      await page.click("#end-turn");
-      await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s, info.seq);
-      // The next turn (or the end) brings the next step.
-      await page.waitForFunction(() => ["card", "end", "over"].includes(document.querySelector("#coach").dataset.step) &&
-        (window.codApp.game.isMyTurn() || window.codApp.game.view.phase === "game_over"));
-      continue;
-    }
-    await page.click(`#hand .card[data-uid="${p.card}"]`);
-    const want = (p.lines || []).length ? (p.hosts ? "host" : "line") : "target";
-    await page.waitForFunction((w) => document.querySelector("#coach").dataset.step === w, want);
-    assert.match(await page.textContent("#coach"), { line: /Choose a line/, host: /Choose a line/, target: /Choose the creature it targets/ }[want]);
-    seen.add(want);
-    if (want === "target") await page.click(`.creature.targetable[data-uid="${p.targets[0]}"]`);
-    else await page.click(`#prompt [data-play-line="${p.lines[0]}"]`);
-    await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s || !document.querySelector("#error").hidden, info.seq);
-    if (!(await page.locator("#error").isHidden())) await page.click("#error button");
+    moves++;
+    await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s, info.seq);
   }
-  console.log(`guided game: steps seen ${[...seen].join(", ")}`);
-  for (const s of ["card", "line", "end"]) assert.ok(seen.has(s), `step ${s} shown`);
-  if ((await gameInfo(page)).phase === "game_over") {
-    await page.waitForFunction(() => document.querySelector("#coach").dataset.step === "over");
-    seen.add("over");
-  }
+  const view = await page.evaluate(() => window.codApp.game.view);
+  assert.deepEqual(view.winners, [0], "the newcomer wins the guided game");
+  await page.waitForFunction(() => document.querySelector("#coach").dataset.step === "over");
+  assert.match(await page.textContent("#coach"), /You won/);
+  for (const i of ["kill", "block", "end"]) assert.ok(ideas.has(i), `the coach taught ${i}`);
+  console.log(`guided game: won in round ${view.round} in ${moves} moves (ideas ${[...ideas].join(", ")}), ${Date.now() - t0} ms`);
   await page.screenshot({ path: artifact("coach.png"), fullPage: false });
-
-  // Hidden for good: not in the next quick game.
-  await page.click("#coach-hide");
-  assert.equal(await page.locator("#coach").count(), 0);
+  // The game's end sets the flag: the next quick game is an ordinary one.
   assert.equal(await page.evaluate(() => window.localStorage.getItem("cod.coached")), "1");
-  page.once("dialog", (d) => d.accept());
-  if ((await gameInfo(page)).phase !== "game_over") await page.click("#concede");
-  await page.waitForSelector("#result:not([hidden])");
   await page.click("#result-lobby");
   await page.waitForFunction(() => document.body.dataset.screen === "lobby");
   await page.click("#play-ai");
@@ -472,6 +473,22 @@ test("the guided first game: the first Play against the AI now says the next ste
   await page.waitForFunction(() => window.codApp.game.view && window.codApp.game.view.turn >= 1);
   await page.waitForTimeout(300);
   assert.equal(await page.locator("#coach").count(), 0, "the tips are shown once");
+  assert.deepEqual(await page.evaluate(() => window.codApp.lastCreate.req.options), {}, "a fresh deal");
+  page.once("dialog", (d) => d.accept());
+  await page.click("#concede");
+  await page.waitForSelector("#result:not([hidden])");
+
+  // Hide the tips: gone for good.
+  await page.evaluate(() => window.localStorage.removeItem("cod.coached"));
+  await page.click("#result-lobby");
+  await page.waitForFunction(() => document.body.dataset.screen === "lobby");
+  await page.click("#play-ai");
+  await waitForGame(page);
+  await page.waitForSelector("#coach");
+  await page.click("#coach-hide");
+  assert.equal(await page.locator("#coach").count(), 0);
+  assert.equal(await page.locator(".coach-next").count(), 0);
+  assert.equal(await page.evaluate(() => window.localStorage.getItem("cod.coached")), "1");
   assert.deepEqual(page.jsErrors || [], []);
   await page.context().close();
 });

@@ -502,3 +502,42 @@ TEST_CASE("solo: the human defeats the AI (R12.6): the last action's update, mat
   CHECK(sm->actions.size() == win->actions.size());
   CHECK(verify(shipped(), *sm).ok);
 }
+
+TEST_CASE("solo: a chosen deal (options.seed): the seed committed to is that one, two rooms deal alike; solo only") {
+  harness h;
+  auto host = h.connect();
+  const json chosen = {{"seed", "136"}};
+  host.say({{"type", "create_room"}, {"mode", "solo"}, {"format", "preconstructed"}, {"options", chosen}});
+  const auto created = host.expect("room_created");
+  CHECK(created.at("seed_hash") == seed_commitment(136));
+  const auto room = created.at("room").get<std::string>();
+  CHECK(list_one(host).at("options").at("seed") == "136");
+  // The same seed and deck: the same hand, the same AI turn.
+  const auto again = h.create_room(host, chosen, "preconstructed", "solo");
+  auto p = join_solo(h, room, 2);
+  auto q = join_solo(h, again, 2);
+  CHECK(p.state.at("view").at("hand") == q.state.at("view").at("hand"));
+  const auto frames_p = act(p.c, {{"type", "end_turn"}});
+  const auto frames_q = act(q.c, {{"type", "end_turn"}});
+  const json* up_p = find_type(frames_p, "update");
+  const json* up_q = find_type(frames_q, "update");
+  REQUIRE(up_p);
+  REQUIRE(up_q);
+  CHECK(up_p->at("view").at("lines") == up_q->at("view").at("lines"));
+  // Without it, a fresh seed: no "seed" in the summary.
+  auto other = h.connect();
+  h.create_room(other, json::object(), "preconstructed", "solo");
+  other.say({{"type", "list_rooms"}});
+  for (const auto& r : other.expect("rooms").at("rooms"))
+    CHECK(r.at("options").contains("seed") == (r.at("room") == room || r.at("room") == again));
+  // The largest 64-bit seed is accepted; bad ones are refused, naming the field.
+  h.create_room(host, {{"seed", "18446744073709551615"}}, "preconstructed", "solo");
+  for (const char* bad : {"18446744073709551616", "0136", "", "-1", "12a"})
+    CHECK(refused_create(host, {{"seed", bad}}, "solo", "preconstructed").rfind("options.seed: ", 0) == 0);
+  // A room of several players: a known seed would tell one the others' shuffles.
+  CHECK(refused_create(host, chosen, "duel", "preconstructed").find("solo rooms only") != std::string::npos);
+  CHECK(refused_create(host, chosen, "coop", "preconstructed").rfind("options.seed: ", 0) == 0);
+  host.say({{"type", "create_room"}, {"id", 10}, {"mode", "solo"}, {"format", "preconstructed"},
+            {"options", {{"seed", 136}}}});
+  CHECK(host.expect("error").at("code") == "bad_field_type");
+}

@@ -90,6 +90,12 @@ struct room_options {
   // the first player's turn of this number; 0 = never. Ignored while
   // `exhaustion` is on (R9.2's 8). Last, so positional initialisers still fit.
   int stall_exhaustion_turn = default_stall_exhaustion_turn;
+  // A chosen deal ("seed", decimal text on the wire), solo rooms only: the
+  // match's seed (R16.1) is this one instead of a fresh one, so the shuffles
+  // are known in advance (the web client's guided first game deals a hand it
+  // can teach with). The seed commitment still holds: seed_hash is its hash.
+  // Written only when set.
+  std::optional<std::uint64_t> seed{};
   bool operator==(const room_options&) const = default;
 };
 

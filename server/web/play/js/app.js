@@ -270,6 +270,7 @@ async function join(room) {
   let fields;
   try {
     fields = app.lobby.playerFields(room);
+    if (room.deck) fields.deck = room.deck; // the guided game's chosen deal
   } catch (e) {
     showError(e.message, "form");
     return;
@@ -295,12 +296,12 @@ async function createRoom(req, how = {}) {
     return;
   }
   try {
-    const r = await app.conn.request("create_room", req);
+    const coach = how.quick ? await startCoach() : null; // the guided game: a chosen deal
+    const r = await app.conn.request("create_room", coach ? { ...req, options: { ...req.options, seed: coach.deal.seed } } : req);
     app.seedHash = r.seed_hash;
     app.lastCreate = { req, room: r.room };
-    // The first quick game against the AI is a guided one (coach.js).
-    if (how.quick) await startCoach(r.room);
-    await join({ room: r.room, format: req.format, options: req.options });
+    if (coach) (app.coach = coach).room = r.room;
+    await join({ room: r.room, format: req.format, options: req.options, deck: coach && { preconstructed: coach.deal.deck } });
     // "Play the computer": the other seat to the house bot at its level.
     if (how.bot && app.room && app.room.id === r.room && app.room.role === "player") {
       await app.conn.request("add_bot", { level: how.bot });
@@ -566,16 +567,15 @@ async function howToPlay() {
 // ---- the guided first game ----
 
 // js/coach.js, loaded by "Play against the AI now": in the first such game
-// (no flag in localStorage) a panel says the next step. A failed load only
-// loses the tips.
-async function startCoach(room) {
+// (no flag in localStorage) a panel says the next step, in its chosen deal.
+// A failed load only loses the tips.
+async function startCoach() {
   try {
     const { Coach, coachWanted } = await import("./coach.js");
-    if (!coachWanted()) return;
-    app.coach = new Coach();
-    app.coach.room = room;
+    return coachWanted() ? new Coach() : null;
   } catch (e) {
     console.warn("the first game's tips could not be loaded", e);
+    return null;
   }
 }
 

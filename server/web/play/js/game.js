@@ -480,7 +480,7 @@ export class GameScreen {
           this.connected[s.seat] === false && !s.ai ? h("span.away", {}, " — disconnected") : null),
         h("div.stronghold", { data: { side: s.side } },
           `${s.side === "fort" ? "Fort" : "Bastion"}`,
-          s.ai ? "" : ` at position ${s.stronghold_pos + 1}`, `, health ${s.health}`),
+          s.ai ? "" : ` at position ${s.stronghold_pos + 1}`, `, health ${s.health}`, s.ai ? " = its deck" : ""), // R12.1
         this._healthTrack(s, mine ? this._preview() : null),
         s.ai ? null : h("div", {}, `Hand: ${s.hand_size} card${s.hand_size === 1 ? "" : "s"}`),
         h("div.mana", {}, `Mana: ${s.mana}`),
