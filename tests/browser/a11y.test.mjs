@@ -393,6 +393,13 @@ test("the guided first game: the first Play against the AI now says the next ste
   await page.waitForFunction(() => window.codApp.game.isMyTurn() && document.querySelector("#coach").dataset.step === "card");
   assert.match(await page.textContent("#coach"), /Choose a highlighted card/);
   assert.equal(await page.getAttribute("#coach-text", "role"), "status");
+  // A reload in the guided game keeps it: the tips come back, at the step
+  // the game is at.
+  await page.reload();
+  await waitForGame(page);
+  await page.waitForFunction(() => window.codApp.game.isMyTurn() && document.querySelector("#coach") &&
+    document.querySelector("#coach").dataset.step === "card");
+  assert.match(await page.textContent("#coach"), /Choose a highlighted card/);
 
   // Each step follows the game: a creature chosen asks for a line, an
   // incantation for a target, nothing left to play for the end of the phase.

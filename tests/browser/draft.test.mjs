@@ -215,6 +215,31 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
   await bob.context().close();
 });
 
+// A drafted room takes a bot too (docs/protocol.md "add_bot"): it drafts at
+// random within the rules, then plays its match like any house bot.
+test("a draft duel against a bot added from the waiting room: the bot drafts, the match starts", async () => {
+  const page = await openClient(browser, server, { name: "Ann" });
+  const room = await createDraftRoom(page);
+  // The lobby names the room's packs by their names, not their ids.
+  const other = await openClient(browser, server, { name: "Obs" });
+  await other.click("#refresh-rooms");
+  await other.waitForSelector(`tr[data-room="${room}"]`);
+  assert.match(await other.textContent(`tr[data-room="${room}"]`), /packs: Initiation Pack/);
+  await other.context().close();
+  await page.waitForSelector("#waiting-add-bot:not([hidden])");
+  await page.click("#waiting-add-bot");
+  await page.waitForFunction(() => document.body.dataset.screen === "draft");
+  const picks = await draftByClicking([page]);
+  assert.ok(picks > 0, "Ann picked");
+  await waitForGame(page);
+  const draft = await page.evaluate(() => window.codApp.lastDraft);
+  assert.equal(draft.finished, true);
+  assert.ok(draft.seats[1].taken.length > 0, "the bot took cards");
+  await page.waitForFunction(() => document.querySelector("#game").textContent.includes("Bot 2"), null, { timeout: 10000 });
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+});
+
 test("a 2v2 draft: four browser contexts pick in the order of R14.3 (a take of 2 included) and reach the match", async () => {
   const names = ["Ari", "Ben", "Cem", "Dia"];
   const pages = [];

@@ -41,6 +41,13 @@ const app = {
 };
 window.codApp = app; // for debugging in the console
 
+// What Play again makes: {room, create: {req, bot}} or {room, queue}; this tab's, across a reload.
+try { app.rematch = JSON.parse(window.sessionStorage.getItem("cod.rematch")); } catch { /* none */ }
+function keepRematch(r) {
+  app.rematch = r;
+  try { window.sessionStorage.setItem("cod.rematch", JSON.stringify(r)); } catch { /* this page only */ }
+}
+
 function showError(text, code = "") {
   const el = $("#error");
   el.hidden = false;
@@ -118,7 +125,8 @@ function enterRoom(room) {
   // Entering a room ends a search (the server withdraws it too).
   if (app.search) stopSearch("entered_room");
   hidePlayers();
-  if (routeOf(window.location.hash)) window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  if (routeOf(window.location.hash) || INVITE.test(window.location.hash)) window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  $("#invite")?.remove();
   $("#lobby").hidden = true;
   $("#league").hidden = true;
   const gameRoot = $("#game");
@@ -132,22 +140,15 @@ function enterRoom(room) {
     leave: () => leave(),
     backLabel: room.league ? LEAGUE_WORDS.backToLeague : undefined,
     afterRender: (g) => { if (app.coach && app.coach.room === room.id) app.coach.update(g); },
-    // A solo or co-op game this page created: another one like it, at once.
-    // A game from the queue: search again, the same way.
+    emote: room.role === "player" ? (id) => app.conn.request("emote", { emote: id }) : undefined,
+    // A room this page created, of any mode (its bot added again), or the same search.
     playAgain: {
-      available: () => (!!app.lastCreate && app.lastCreate.room === room.id &&
-        (app.lastCreate.req.mode === "solo" || app.lastCreate.req.mode === "coop")) ||
-        (!!app.lastQueue && app.lastQueue.room === room.id && !!app.account),
+      available: () => !!app.rematch && app.rematch.room === room.id && (!!app.rematch.create || !!app.account),
       run: async () => {
-        if (app.lastQueue && app.lastQueue.room === room.id) {
-          const q = app.lastQueue.req;
-          await leave();
-          await findGame(q);
-          return;
-        }
-        const req = app.lastCreate.req;
+        const r = app.rematch;
         await leave();
-        await createRoom(req);
+        if (r.queue) await findGame(r.queue);
+        else await createRoom(r.create.req, { bot: r.create.bot });
       },
     },
   });
@@ -178,16 +179,21 @@ function renderWaiting(summary) {
   for (const s of summary.seats) {
     el.append(h("li", {}, `${seatLabel(s.seat)}: ${s.ai ? "AI" : s.taken ? s.name + (s.seat === app.room.seat ? " (you)" : s.bot ? " (a bot)" : "") : "free"}`));
   }
-  // add_bot (docs/protocol.md): a player of a waiting room that drafts no
-  // decks may fill a free seat with the server's bot; a league duel's or a
-  // tournament's seats are its players' (the server refuses them too).
+  // add_bot (docs/protocol.md): a player of a waiting room may fill a free
+  // seat with the server's bot; a league duel's or a tournament's seats are
+  // its players' (the server refuses them too).
   const button = $("#waiting-add-bot");
   const free = summary.seats.some((s) => !s.taken && !s.ai);
-  const drafted = summary.format === "draft" || summary.format === "instant_constructed";
-  button.hidden = !(typeof app.room.seat === "number" && !app.room.league && summary.status === "waiting" && free && !drafted);
+  button.hidden = !(typeof app.room.seat === "number" && !app.room.league && summary.status === "waiting" && free);
+  import("./invite.js").then((m) => m.renderInvite(summary, free));
   // The level it plays at; a co-op room's bot plays random legal actions
   // whatever the level (docs/ai-server.md), so none is offered there.
   $("#waiting-bot-level-label").hidden = button.hidden || summary.mode === "coop";
+}
+
+// An invite link (#/room/ID) opened with no seat (invite.js).
+function showInvite(id) {
+  import("./invite.js").then((m) => m.showInvite(id, app.conn, join));
 }
 
 async function addBot(button) {
@@ -295,7 +301,7 @@ async function createRoom(req, how = {}) {
   try {
     const r = await app.conn.request("create_room", req);
     app.seedHash = r.seed_hash;
-    app.lastCreate = { req, room: r.room };
+    keepRematch({ room: r.room, create: { req, bot: how.bot } });
     // The first quick game against the AI is a guided one (coach.js).
     if (how.quick) await startCoach(r.room);
     await join({ room: r.room, format: req.format, options: req.options });
@@ -346,6 +352,7 @@ async function resume(saved) {
     await connectFor(saved.room);
     const j = await app.conn.request("resume", { room: saved.room, token: saved.token });
     enterRoom({ id: j.room, role: "player", seat: j.seat, league: saved.league, mode: saved.mode, rated: saved.rated });
+    if (!app.coach && window.localStorage.getItem(COACH_ROOM_KEY) === j.room) startCoach(j.room);
     return true;
   } catch (e) {
     if (e.code === "bad_token" || e.code === "room_not_found") {
@@ -565,13 +572,17 @@ async function howToPlay() {
 
 // js/coach.js, loaded by "Play against the AI now": in the first such game
 // (no flag in localStorage) a panel says the next step. A failed load only
-// loses the tips.
+// loses the tips. Its room is kept, so that a reload in it keeps the tips.
+const COACH_ROOM_KEY = "cod.coach_room";
+
 async function startCoach(room) {
   try {
     const { Coach, coachWanted } = await import("./coach.js");
     if (!coachWanted()) return;
     app.coach = new Coach();
     app.coach.room = room;
+    try { window.localStorage.setItem(COACH_ROOM_KEY, room); } catch { /* this page only */ }
+    if (app.game && app.game.view && app.game.room === room) app.coach.update(app.game);
   } catch (e) {
     console.warn("the first game's tips could not be loaded", e);
   }
@@ -706,7 +717,7 @@ function onUnqueued(msg) {
 
 // Pushed: a table was found and the seat taken for us; joined and state follow.
 function onMatched(msg) {
-  if (app.search) app.lastQueue = { room: msg.room, req: app.search.req };
+  if (app.search) keepRematch({ room: msg.room, queue: app.search.req });
   stopSearch(null);
   hideError();
   const saved = { room: msg.room, seat: msg.seat, token: msg.token, name: app.account ? app.account.name : "", mode: msg.mode, rated: !!msg.rated };
@@ -768,6 +779,8 @@ function ratingEntry(r, room) {
 
 // ---- the players' pages: #/players/NAME, #/ladder/LADDER ----
 
+const INVITE = /^#\/room\/([A-Za-z0-9_-]+)$/;
+
 function routeOf(hash) {
   return /^#\/(players\/.|ladder)/.test(hash || "") ? hash : null;
 }
@@ -800,7 +813,9 @@ async function showPlayers(hash) {
 function onHashChange() {
   if (app.room) return; // a room's screen stays; the pages open from the lobby
   const hash = window.location.hash;
-  if (routeOf(hash)) showPlayers(hash);
+  const invited = INVITE.exec(hash);
+  if (invited) showInvite(invited[1]);
+  else if (routeOf(hash)) showPlayers(hash);
   else if (document.body.dataset.screen === "players") showHome();
 }
 
@@ -825,6 +840,7 @@ async function connect(quiet = false, room = null) {
   conn.on("notice", onNotice);
   conn.on("matched", onMatched);
   conn.on("unqueued", onUnqueued);
+  conn.on("emote", (m) => { if (app.game && app.game.emotes && m.room === app.game.room) app.game.emotes.show(m); });
   conn.on("close", (ev) => {
     if (app.closing || conn !== app.conn) return;
     // The server drops a closed connection's tickets.
@@ -959,11 +975,13 @@ async function start() {
     return;
   }
   if (league && (await followLeague(league.token))) return;
+  const invited = INVITE.exec(window.location.hash);
   // A reload while watching: watch the same room again.
   const watched = watchStore.get();
   if (watched && (await spectate({ room: watched.room }))) return;
   showLobby();
   if (routeOf(window.location.hash)) showPlayers(window.location.hash);
+  if (invited) showInvite(invited[1]);
 }
 
 main();

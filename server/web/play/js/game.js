@@ -49,6 +49,7 @@ export class GameScreen {
     this.legal = null;
     this.clock = null; // {remaining: [], running, at}
     this.over = null; // match_over message
+    this.eventsBySeq = new Map(); // seq -> events received, for result.js
     this._build();
     this.root.dataset.css = "loading";
     loadLayoutCss().then(() => delete this.root.dataset.css);
@@ -66,6 +67,8 @@ export class GameScreen {
       }).catch(() => { /* without motion */ });
     }
     this.timer = window.setInterval(() => this._renderClock(), 250);
+    import("./cues.js").then((m) => { if (!this.destroyed) this.cues = new m.Cues(this); }).catch(() => {});
+    import("./emotes.js").then((m) => { if (!this.destroyed) this.emotes = new m.Emotes(this, actions.emote); }).catch(() => {});
   }
 
   _build() {
@@ -145,6 +148,7 @@ export class GameScreen {
   destroy() {
     this.destroyed = true;
     if (this.motion) this.motion.destroy();
+    if (this.cues) this.cues.destroy();
     window.clearInterval(this.timer);
     if (this.actions.tabTitle !== false) document.title = BASE_TITLE;
   }
@@ -194,6 +198,7 @@ export class GameScreen {
     // Solo and co-op: the match's first state tells the setup (the AI's
     // opening turn with ai_first).
     if (Array.isArray(msg.events)) for (const ev of msg.events) this.log(narrate(ev, this._narrateCtx()), ev.type, msg.seq);
+    if (msg.events) this.eventsBySeq.set(msg.seq, msg.events);
     // R14.6, RULING E82: every deck list is public from the start.
     if (Array.isArray(msg.decks)) {
       for (const d of msg.decks) {
@@ -225,6 +230,7 @@ export class GameScreen {
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
     for (const ev of msg.events.slice(told)) this.log(narrate(ev, ctx), ev.type, msg.seq);
+    this.eventsBySeq.set(msg.seq, msg.events);
     this.loggedSeq = Math.max(this.loggedSeq, msg.seq);
     if (before && this.selected !== null && !this._options(this.selected)) this.selected = null;
     this.render();
@@ -241,6 +247,7 @@ export class GameScreen {
     if (reply.first_seq > this.historyFrom)
       lines.push(h("li.ev-info", {}, `(actions ${this.historyFrom} to ${reply.first_seq - 1} are not shown)`));
     for (const entry of reply.entries) {
+      if (entry.seq <= this.stateSeq && !this.eventsBySeq.has(entry.seq)) this.eventsBySeq.set(entry.seq, entry.events);
       if (entry.seq < this.historyFrom) continue; // in the log already
       if (entry.seq > this.stateSeq) break; // told by the updates since
       for (const ev of entry.events) lines.push(h("li", { class: `ev-${ev.type}`, data: { seq: entry.seq } }, narrate(ev, ctx)));
@@ -249,6 +256,12 @@ export class GameScreen {
     while (this.logEl.children.length > MAX_LOG) this.logEl.removeChild(this.logEl.firstChild);
     this.logEl.scrollTop = this.logEl.scrollHeight;
     this.logEl.dataset.history = String(reply.seq);
+    if (this.over) this._summary();
+  }
+
+  // Why the match ended, from its events (result.js, loaded at the end).
+  _summary() {
+    import("./result.js").then((m) => m.renderSummary(this)).catch(() => {});
   }
 
   _narrateCtx() {
@@ -349,6 +362,7 @@ export class GameScreen {
     this._restoreFocus(focus);
     if (this.actions.afterRender) this.actions.afterRender(this);
     if (this.motion) this.motion.decorate();
+    if (this.cues) this.cues.update();
   }
 
   // What has the keyboard focus, told so that the same thing can be found
@@ -406,9 +420,11 @@ export class GameScreen {
       h("h2#result-title", {}, headline),
       h("p", {}, outcome === "watched" ? `${why[0].toUpperCase()}${why.slice(1)}.` : `${winners} won: ${why}.`),
       h("p", {}, `${this.view.turn ? `Turn ${this.view.turn}, round ${this.view.round}` : ""}; ${this.seq} actions.`),
+      h("div#result-summary"),
       this.ratingText ? h("p#result-rating.rating", {}, this.ratingText) : null,
       h("p.seed", {}, seed),
       h("div.buttons", {}, ...buttons));
+    this._summary();
   }
 
   _closeResult() {
