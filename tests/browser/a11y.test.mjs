@@ -9,7 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, createRoom, joinFromLobby } from "./lib.mjs";
+import { startServer, launchBrowser, openClient, artifact, gameInfo, playTurnByClicking, waitForGame, createRoom, joinFromLobby, awake } from "./lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
@@ -97,6 +97,10 @@ test("axe: the lobby, the waiting room, a solo game with a card chosen, the resu
   for (let turn = 0; Date.now() < deadline; turn++) {
     const info = await gameInfo(page);
     if (info.phase === "game_over") break;
+    if (info.banner) { // a new turn's banner: a key puts it away
+      await awake(page);
+      continue;
+    }
     if (!info.myTurn) {
       await page.waitForTimeout(50);
       continue;
@@ -195,6 +199,10 @@ test("card faces: ability texts by tap, click and keyboard never choose the card
       await page.tap("#play-again");
       await page.waitForFunction(() => window.codApp.game.view && window.codApp.game.view.turn <= 2 && window.codApp.game.isMyTurn(), null, { timeout: 15000 });
       await recordActs(page);
+      continue;
+    }
+    if (info.banner) { // a new turn's banner: a key puts it away
+      await awake(page);
       continue;
     }
     if (!info.myTurn) {
@@ -322,6 +330,10 @@ test("the keyboard alone: a whole solo game, a targeted incantation cast", async
       games++;
       continue;
     }
+    if (info.banner) { // a new turn's banner: a key puts it away
+      await awake(page);
+      continue;
+    }
     if (!info.myTurn) {
       await page.waitForTimeout(50);
       continue;
@@ -410,6 +422,10 @@ test("the guided first game: the first Play against the AI now says the next ste
   while (Date.now() < deadline && !(seen.has("line") && seen.has("end") && seen.has("target"))) {
     const info = await gameInfo(page);
     if (info.phase === "game_over") break;
+    if (info.banner) { // a new turn's banner: a key puts it away
+      await awake(page);
+      continue;
+    }
     if (!info.myTurn) {
       await page.waitForTimeout(50);
       continue;
@@ -463,6 +479,115 @@ test("the guided first game: the first Play against the AI now says the next ste
   await page.waitForFunction(() => window.codApp.game.view && window.codApp.game.view.turn >= 1);
   await page.waitForTimeout(300);
   assert.equal(await page.locator("#coach").count(), 0, "the tips are shown once");
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
+});
+
+// Issue 30, item 7: Tab goes from card to card (the ability labels are no
+// stops: ArrowDown goes to them, ArrowUp back); keys 1-9 choose the cards a
+// click can play, E ends the summoning phase; after a play the focus goes to
+// the next card that can be played, not to <body>; the key that puts a new
+// turn's banner away does nothing else.
+test("keys: Tab card to card past the ability labels, 1-9 and E, the focus after a play", async () => {
+  const page = await openClient(browser, server, { name: "Kai", deck: 1 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.click("#play-ai");
+  await waitForGame(page);
+  await recordActs(page);
+  await page.waitForFunction(() => window.codApp.game.isMyTurn() && window.codApp.game.legal);
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return { tag: e.tagName, id: e.id, uid: e.dataset.uid || null, ability: e.matches("button.ability"), card: e.matches("#hand .card"),
+      affordable: e.matches("#hand .card.affordable"), body: e === document.body };
+  });
+  // Tab through the hand: card after card, never an ability label.
+  const uids = await page.$$eval("#hand .card[data-uid]", (els) => els.map((e) => e.dataset.uid));
+  assert.ok(uids.length >= 3);
+  assert.ok(await page.$$eval("#hand button.ability", (els) => els.length > 0 && els.every((b) => b.tabIndex < 0)), "hand labels are no Tab stops");
+  await page.focus(`#hand .card[data-uid="${uids[0]}"]`);
+  for (const uid of uids.slice(1)) {
+    await page.keyboard.press("Tab");
+    const f = await focused();
+    assert.equal(f.ability, false, "Tab skips the ability labels");
+    assert.equal(f.uid, uid, "Tab goes to the next card");
+  }
+  // ArrowDown: the card's labels; ArrowRight along them; ArrowUp back.
+  const withLabels = await page.$eval("#hand .hand-face", (f) => f.querySelector(".card").dataset.uid);
+  await page.focus(`#hand .card[data-uid="${withLabels}"]`);
+  await page.keyboard.press("ArrowDown");
+  const first = await page.evaluate(() => document.activeElement.dataset.tipKey || null);
+  assert.ok(first && first.startsWith(`hand:${withLabels}|`), `ArrowDown went to the card's first label: ${first}`);
+  const count = await page.$$eval(`#hand .card[data-uid="${withLabels}"] + .ability-row button`, (els) => els.length);
+  if (count > 1) {
+    await page.keyboard.press("ArrowRight");
+    assert.notEqual(await page.evaluate(() => document.activeElement.dataset.tipKey), first, "ArrowRight: the next label");
+  }
+  await page.keyboard.press("ArrowUp");
+  assert.equal((await focused()).uid, withLabels, "ArrowUp: back on the card");
+  // Board creatures: one Tab stop per row of labels.
+  assert.ok(await page.$$eval("#board .ability-row", (rows) => rows.every((r) => [...r.children].filter((b) => b.tabIndex >= 0).length === 1)));
+
+  // 1 chooses the first card a click can play; Escape drops it; 1 and the
+  // focused option play it; the focus then goes to the next playable card.
+  let played = false;
+  for (let tries = 0; tries < 6 && !played; tries++) {
+    const info = await gameInfo(page);
+    if (info.phase === "game_over") break;
+    await page.waitForFunction(() => window.codApp.game.isMyTurn() && window.codApp.game.legal && !document.querySelector("#game").dataset.banner);
+    const firstUid = await page.$eval("#hand .card.affordable", (e) => e.dataset.uid).catch(() => null);
+    if (!firstUid) {
+      await page.keyboard.press("e");
+      await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s, info.seq);
+      continue;
+    }
+    await page.evaluate(() => document.activeElement.blur());
+    await page.keyboard.press("1");
+    assert.equal(await page.getAttribute(`#hand .card[data-uid="${firstUid}"]`, "aria-pressed"), "true", "1 chose the first playable card");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.getAttribute(`#hand .card[data-uid="${firstUid}"]`, "aria-pressed"), "false");
+    await page.keyboard.press("1");
+    const option = await page.evaluate(() => document.activeElement.matches("button.play-line, .creature.targetable, .creature.host-option"));
+    assert.ok(option, "the focus is on the card's first option");
+    await page.keyboard.press("Enter");
+    const outcome = await page.waitForFunction((s) => {
+      if (!document.querySelector("#error").hidden) return "error";
+      return Number(document.querySelector("#game").dataset.seq) > s && !document.querySelector("#game").dataset.motion ? "update" : false;
+    }, info.seq).then((h) => h.jsonValue());
+    if (outcome === "error") {
+      await page.click("#error button");
+      continue;
+    }
+    await page.waitForFunction(() => document.activeElement !== document.body);
+    const f = await focused();
+    console.log(`after a play by keys, the focus: ${JSON.stringify(f)}`);
+    assert.ok(f.affordable || f.id === "end-turn", `the focus on the next playable card or End turn: ${JSON.stringify(f)}`);
+    played = true;
+  }
+  assert.ok(played, "a card played by keys");
+
+  // E ends the summoning phase; on the next turn the first key only puts
+  // the banner away (no act), the next E ends that turn.
+  const info = await gameInfo(page);
+  const before = (await acts(page)).length;
+  await page.keyboard.press("e");
+  await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s, info.seq);
+  assert.deepEqual((await acts(page)).slice(before).map((a) => a.type), ["end_turn"], "E ended the summoning phase");
+  await page.waitForFunction(() => document.querySelector("#game").dataset.banner || window.codApp.game.view.phase === "game_over", null, { timeout: 20000 });
+  if ((await gameInfo(page)).phase !== "game_over") {
+    assert.equal(await page.textContent("#turn-banner"), "Your turn");
+    await page.keyboard.press("e");
+    assert.equal(await page.evaluate(() => !!document.querySelector("#game").dataset.banner), false, "the key put the banner away");
+    assert.equal((await acts(page)).length, before + 1, "and did nothing else");
+    const seq = (await gameInfo(page)).seq;
+    await page.keyboard.press("e");
+    await page.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) > s, seq);
+    assert.equal((await acts(page)).length, before + 2, "the next E ended the turn");
+  }
+  // The how-to lists the keys.
+  await page.click("#how-to-play");
+  await page.waitForSelector("#howto[open]");
+  assert.match(await page.textContent("#howto"), /E ends the summoning phase; 1 to 9 choose/);
+  await page.keyboard.press("Escape");
   assert.deepEqual(page.jsErrors || [], []);
   await page.context().close();
 });

@@ -181,7 +181,7 @@ test("sign up, a wrong password, sign out; Play as guest, the search timer, canc
   const pages = [ann, guest];
   for (let ended = 0; ended < 2;) {
     const infos = await Promise.all(pages.map(gameInfo));
-    const i = infos.findIndex((x) => x.myTurn);
+    const i = infos.findIndex((x) => x.myTurn || x.banner);
     if (i < 0) {
       await ann.waitForTimeout(50);
       continue;

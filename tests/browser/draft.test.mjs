@@ -174,7 +174,7 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
     await Promise.all([ann, bob].map((p) => settled(p)));
     const infos = await Promise.all([ann, bob].map(gameInfo));
     if (infos.some((i) => i.phase === "game_over")) break;
-    const active = infos[0].myTurn ? ann : infos[1].myTurn ? bob : null;
+    const active = infos[0].myTurn || infos[0].banner ? ann : infos[1].myTurn || infos[1].banner ? bob : null;
     if (!active) {
       await ann.waitForTimeout(50);
       continue;
@@ -387,7 +387,7 @@ test("a co-op game at a custom difficulty, created and played by clicking in two
   while (turns < 4 && Date.now() < deadline) {
     const infos = await Promise.all(pages.map(gameInfo));
     if (infos.some((i) => i.phase === "game_over")) break;
-    const i = infos.findIndex((x) => x.myTurn);
+    const i = infos.findIndex((x) => x.myTurn || x.banner);
     if (i < 0) {
       await amy.waitForTimeout(50);
       continue;

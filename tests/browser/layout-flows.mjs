@@ -1,7 +1,7 @@
 // Games to look at, for the layout test (layout.test.mjs) and the README's
 // screenshots (screenshots.mjs): a duel, a four-player game and a phone game,
 // each played a little by clicking, in browser contexts of a given size.
-import { gameInfo, playTurnByClicking, waitForGame, waitForOutcome, createRoom, joinFromLobby, settled, openClient } from "./lib.mjs";
+import { awake, gameInfo, playTurnByClicking, waitForGame, waitForOutcome, createRoom, joinFromLobby, settled, openClient } from "./lib.mjs";
 
 export const DESKTOP = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
@@ -20,7 +20,8 @@ export async function turnIndex(pages, timeout = 20000) {
     await Promise.all(pages.map((p) => settled(p)));
     const infos = await Promise.all(pages.map(gameInfo));
     if (infos.some((x) => x.phase === "game_over")) return -1;
-    const i = infos.findIndex((x) => x.myTurn);
+    // A page behind its new turn's banner is the one to play (playTurnByClicking puts it away).
+    const i = infos.findIndex((x) => x.myTurn || x.banner);
     if (i >= 0 || Date.now() > until) return i;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -96,6 +97,7 @@ export async function solo(browser, server, { turns = 2, context = PHONE, name =
 // One turn that puts creatures on the seat's `rel` line only (incantations
 // are left in hand), to grow a long line; then ends the summoning phase.
 export async function playTurnOnLine(page, rel = "upper", maxPlays = 4) {
+  await awake(page);
   const tried = new Set();
   for (let plays = 0; plays < maxPlays;) {
     const uids = await page.$$eval("#hand .card.playable.affordable", (els) => els.map((e) => Number(e.dataset.uid)));

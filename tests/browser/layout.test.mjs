@@ -73,7 +73,7 @@ async function assertRowsUnwrapped(page) {
   return { most, sides };
 }
 
-test("at 1280×800 a four-player game is one screen: four lines as a cross, the viewer's at the bottom, the hand and End-turn in sight", async () => {
+test("at 1280×800 a four-player game is one screen: four lines as a cross, the viewer's at the bottom, the hand and End-turn in sight; the fullest board too", async () => {
   const { pages } = await fourPlayers(browser, server, { turns: 4 });
   for (const p of pages) {
     // The game's layout (layout.css) came with the game screen, which shows once it is there.
@@ -152,11 +152,81 @@ test("at 1280×800 a four-player game is one screen: four lines as a cross, the 
     assert.equal(await p.$eval('.line[data-quad="br"] .side.left', (e) => e.dataset.seat), viewer);
   }
   await (await activePage(pages)).screenshot({ path: artifact("layout-four-player.png") });
+  // The worst case on purpose: every line full (issue 30, item 8).
+  await checkFullestBoard(pages[0]);
   for (const p of pages) {
     assert.deepEqual(p.jsErrors || [], []);
     await p.context().close();
   }
 });
+
+// Issue 30, item 8: the fullest board, on purpose (not as a random game
+// happens to leave it): the viewer's page draws, with its own render code, a
+// view whose every side of every line holds RULING E2's 16 creatures, each
+// the tallest a creature gets (the most abilities, a long name, a Symbiote on
+// top, chained cards, damage, a bonus, protection used, entered this turn,
+// an incantation's target), and a hand of the widest cards.
+async function drawFullestBoard(page) {
+  await settled(page);
+  return page.evaluate(() => {
+    const g = window.codApp.game;
+    const cards = [...window.codApp.cat.cards.values()];
+    const weight = (c) => c.abilities.length * 100 + c.abilities.reduce((n, a) => n + a.ability.length, 0) + c.name.length;
+    const creatures = cards.filter((c) => c.type === "creature").sort((a, b) => weight(b) - weight(a));
+    const spell = cards.find((c) => c.type === "incantation");
+    let uid = 100000;
+    const v = structuredClone(g.view);
+    const targets = [];
+    for (const line of v.lines) for (const side of line.sides) {
+      side.creatures = [];
+      for (let i = 0; i < 16; i++) {
+        const c = creatures[i % 4];
+        const top = creatures[(i + 1) % 4];
+        const one = {
+          uid: uid++, card_id: c.id, av: 9, bonus_av: 2, hp: 9, damage: 3,
+          abilities: c.abilities.map((a) => a.ability), entered_this_turn: true, attacked: true, protection_used: true,
+          top: { uid: uid++, card_id: top.id }, chained: [{ uid: uid++, card_id: creatures[5].id }, { uid: uid++, card_id: creatures[6].id }],
+        };
+        targets.push(one.uid);
+        side.creatures.push(one);
+      }
+    }
+    v.hand = v.hand.slice(0, 1).concat(creatures.slice(0, 9).map((c) => ({ uid: uid++, card_id: c.id })));
+    v.hand[0] = { uid: uid++, card_id: spell.id };
+    v.playable = v.hand.slice(0, 4).map((c) => c.uid);
+    v.phase = "summoning";
+    v.active_seat = v.viewer;
+    if (g.turn) g.turn.reset(); // no banner over the drawing
+    g.view = v;
+    g.legal = { plays: [{ card: v.hand[0].uid, targets }].concat(v.hand.slice(1, 4).map((c) => ({ card: c.uid, lines: ["upper", "lower"] }))), end_turn: true };
+    g.selected = v.hand[0].uid;
+    g.render();
+    return document.querySelectorAll("#board .creature.targetable").length;
+  });
+}
+
+// The fullest board drawn on `p` is laid out: every line in the table, rows unwrapped.
+async function checkFullestBoard(p) {
+  const drawn = await drawFullestBoard(p);
+  assert.equal(drawn, 4 * 2 * 16, "every side of every line full");
+  const vp = await viewport(p);
+  assert.ok(await p.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1), "the page does not scroll");
+  assert.ok(vp.scrollWidth <= vp.width, `no sideways scroll: ${JSON.stringify(vp)}`);
+  inside((await boxes(p, "#hand"))[0], vp, "the hand");
+  inside((await boxes(p, "#end-turn"))[0], vp, "End the summoning phase");
+  const table = (await boxes(p, "#game .table"))[0];
+  const lines = await p.$$eval("#board .line", (els) => els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return { quad: e.dataset.quad, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  }));
+  assert.equal(lines.length, 4);
+  await p.screenshot({ path: artifact("layout-fullest-board.png") });
+  for (const l of lines) {
+    inside(l, vp, `line ${l.quad}`);
+    assert.ok(l.top >= table.top - 1 && l.bottom <= table.bottom + 1, `line ${l.quad} not scrolled out of the table: ${JSON.stringify({ l, table })}`);
+  }
+  await assertRowsUnwrapped(p);
+}
 
 test("at 1280×800 a duel's lines never wrap (one row a line, position 0 in sight) and an error does not move the board", async () => {
   const { pages } = await duel(browser, server, { turns: 2 });

@@ -100,7 +100,8 @@ export async function gameInfo(page) {
     return {
       seq: Number(g.dataset.seq || -1),
       phase: g.dataset.phase || "",
-      myTurn: g.dataset.myTurn === "true",
+      myTurn: g.dataset.myTurn === "true", // and awake: not behind the "Your turn" banner
+      banner: !!g.dataset.banner,
       viewer: g.dataset.viewer,
       hand: [...document.querySelectorAll("#hand .card[data-uid]")].map((e) => Number(e.dataset.uid)),
     };
@@ -111,6 +112,13 @@ export async function gameInfo(page) {
 // its seq, board and log are then the newest update's.
 export async function settled(page, timeout = 15000) {
   await page.waitForFunction(() => !document.querySelector("#game").dataset.motion, null, { timeout });
+}
+
+// A new turn's "Your turn" banner (turn.js) holds its controls for a moment:
+// a key puts it away (and does nothing else), as a player in a hurry would.
+export async function awake(page) {
+  if (await page.evaluate(() => !!document.querySelector("#game").dataset.banner)) await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.querySelector("#game").dataset.banner);
 }
 
 // Waits until the page's seq passes `seq` or an error is shown; returns which.
@@ -129,6 +137,7 @@ export async function waitForOutcome(page, seq, timeout = 10000) {
 // creature, an enemy creature for an incantation) until none is left or
 // `maxPlays` is reached, then ends the summoning phase. Returns the plays made.
 export async function playTurnByClicking(page, { maxPlays = 4 } = {}) {
+  await awake(page);
   const tried = new Set();
   let plays = 0;
   while (plays < maxPlays) {

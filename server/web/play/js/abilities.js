@@ -40,14 +40,17 @@ function items(cat, abilities, avX) {
 }
 
 // The labels as buttons. `owner`: what the card is on the page ("hand:12",
-// "draft:brute"), so that a redraw finds the open one again.
-export function abilityButtons(cat, abilities, { owner, avX = false } = {}) {
+// "draft:brute"), so that a redraw finds the open one again. `tabs`: Tab
+// stops: "each" label, a "row"'s first, "none" (the game screen's arrows
+// reach them: turn.js).
+export function abilityButtons(cat, abilities, { owner, avX = false, tabs = "each" } = {}) {
   const list = items(cat, abilities, avX);
   if (!list.length) return null;
-  return h("div.ability-row", {}, list.map((it) => {
+  return h("div.ability-row", {}, list.map((it, i) => {
     const key = `${owner}|${it.key}`;
+    const tabindex = tabs === "each" || (tabs === "row" && i === 0) ? undefined : "-1";
     const b = h("button.ability", {
-      type: "button", "aria-expanded": "false", "aria-controls": "ability-tip", "aria-label": it.aria,
+      type: "button", "aria-expanded": "false", "aria-controls": "ability-tip", "aria-label": it.aria, tabindex,
       data: { tipKey: key, abilityKey: it.key },
       onclick: (e) => {
         // Never the card's or the creature's click (choose, play, target).

@@ -136,7 +136,7 @@ function enterRoom(room) {
   for (const key of Object.keys(gameRoot.dataset)) delete gameRoot.dataset[key];
   gameRoot.hidden = true;
   app.game = new GameScreen(gameRoot, app.cat, {
-    act: (action) => act(action),
+    act: (action, seq) => act(action, seq),
     leave: () => leave(),
     backLabel: room.league ? LEAGUE_WORDS.backToLeague : undefined,
     afterRender: (g) => { if (app.coach && app.coach.room === room.id) app.coach.update(g); },
@@ -246,12 +246,14 @@ async function refreshRoomInfo() {
   if (app.draft) app.draft.setRoomInfo(summary.seats.map((s) => s.name), summary.seats.map((s) => s.connected));
 }
 
-async function act(action) {
+// `seq`: the frame the action was chosen on (game.js: the one on screen when
+// its click or key began); a stale one (a click decided on a picture the
+// match has moved on from) is refused with stale_action.
+async function act(action, seq) {
   hideError();
   try {
-    // seq: the state the action was chosen in; a stale one (a double click
-    // that arrives after the AI played) is refused with stale_action.
-    await app.conn.request("act", { action, seq: app.game ? app.game.seq : undefined });
+    if (seq === undefined) seq = app.game ? app.game.seq : undefined;
+    await app.conn.request("act", { action, seq });
   } catch (e) {
     showRefusal(e);
   }

@@ -54,7 +54,7 @@ export class Coach {
     const v = g.view;
     if (!v) return null;
     if (v.phase === "game_over") return "over";
-    if (!g.isMyTurn()) return "wait";
+    if (!g.turnIsMine()) return "wait";
     if (!g.legal) return this.step; // an act on its way: the step it was sent in
     const sel = g.selected;
     const opts = sel !== null ? g._options(sel) : null;

@@ -51,6 +51,10 @@ export class GameScreen {
     this.over = null; // match_over message
     this.eventsBySeq = new Map(); // seq -> events received, for result.js
     this._build();
+    // A new turn's banner, the presses that must not act on it, the keys
+    // (turn.js, loaded now, not on the first visit).
+    this.turn = null;
+    import("./turn.js").then((m) => { if (!this.destroyed) this.turn = new m.TurnControls(this); });
     this.root.dataset.css = "loading";
     loadLayoutCss().then(() => delete this.root.dataset.css);
     this.root.addEventListener("keydown", (e) => {
@@ -147,6 +151,7 @@ export class GameScreen {
 
   destroy() {
     this.destroyed = true;
+    if (this.turn) this.turn.destroy();
     if (this.motion) this.motion.destroy();
     if (this.cues) this.cues.destroy();
     window.clearInterval(this.timer);
@@ -183,6 +188,7 @@ export class GameScreen {
   // A full state (start, resume, spectate): replaces everything.
   setState(msg) {
     if (this.motion) this.motion.finish(); // the updates before it first, in order
+    if (this.turn) this.turn.reset();
     this.view = msg.view;
     this.seq = msg.seq;
     this.legal = msg.legal_actions || null;
@@ -223,10 +229,13 @@ export class GameScreen {
   applyNow(msg, told = 0) {
     if (!told) this._noteGap(msg);
     const before = this.view;
+    const wasMine = this.turnIsMine();
     this.view = msg.view;
     this.seq = msg.seq;
     this.legal = msg.legal_actions || null;
     if (msg.clock) this._setClock(msg.clock);
+    // A new turn of the viewer: its controls wait for its banner (turn.js).
+    if (this.turn && this.turnIsMine() && (!wasMine || (before && before.turn !== msg.view.turn))) this.turn.newTurnShown();
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
     for (const ev of msg.events.slice(told)) this.log(narrate(ev, ctx), ev.type, msg.seq);
@@ -305,7 +314,13 @@ export class GameScreen {
     return li;
   }
 
+  // The viewer's turn, its controls awake (not behind its banner: turn.js).
   isMyTurn() {
+    return this.turnIsMine() && !this._asleep();
+  }
+
+  // The viewer's turn in the view drawn (the banner's time included).
+  turnIsMine() {
     const v = this.view;
     return !!v && v.role === "player" && v.phase === "summoning" && v.active_seat === v.viewer;
   }
@@ -319,6 +334,7 @@ export class GameScreen {
     this.rendering = true;
     this.root.dataset.seq = String(this.seq);
     this.root.dataset.phase = v.phase;
+    // Whether the viewer's controls are awake on their turn (not behind the banner).
     this.root.dataset.myTurn = String(this.isMyTurn());
     this.root.dataset.viewer = v.viewer === null ? "" : String(v.viewer);
     this.title.textContent = `Room ${this.room || ""} — ${v.mode}${v.exhaustion_rule ? ", exhaustion rule" : ""}${v.exhausted ? " (exhausted)" : ""}`;
@@ -333,7 +349,7 @@ export class GameScreen {
     } else if (v.role === "spectator") {
       this.statusEl.textContent = `Watching: ${this.seatName(v.active_seat)} is playing.`;
       this.statusEl.className = "";
-    } else if (this.isMyTurn()) {
+    } else if (this.turnIsMine()) {
       this.statusEl.textContent = `Your turn: ${v.seats[v.viewer].mana} mana. Click a highlighted card, then where it goes; end the summoning phase when done.`;
       this.statusEl.className = "mine";
     } else {
@@ -344,7 +360,7 @@ export class GameScreen {
     // on a page that only draws a board (the admin's replay).
     if (this.actions.tabTitle !== false) {
       const ended = { won: "You won", lost: "You lost", watched: "Match over" }[this._outcome()];
-      document.title = v.phase === "game_over" ? `${ended} — ${BASE_TITLE}` : this.isMyTurn() ? `Your turn — ${BASE_TITLE}` : BASE_TITLE;
+      document.title = v.phase === "game_over" ? `${ended} — ${BASE_TITLE}` : this.turnIsMine() ? `Your turn — ${BASE_TITLE}` : BASE_TITLE;
     }
     this._renderOver();
     this._renderSeats();
@@ -354,12 +370,13 @@ export class GameScreen {
     this._renderPreview();
     this._renderClock();
     const player = v.role === "player" && v.phase !== "game_over";
-    this.endTurnBtn.disabled = !(this.legal && this.legal.end_turn);
+    this.endTurnBtn.disabled = this._asleep() || !(this.legal && this.legal.end_turn);
     this.concedeBtn.hidden = !player;
     this.endTurnBtn.hidden = v.role !== "player";
     this.rendering = false;
     refreshAbilityTip();
     this._restoreFocus(focus);
+    if (this.turn) this.turn.focusAfterPlay();
     if (this.actions.afterRender) this.actions.afterRender(this);
     if (this.motion) this.motion.decorate();
     if (this.cues) this.cues.update();
@@ -374,6 +391,10 @@ export class GameScreen {
     if (el.dataset.uid !== undefined) return `${el.closest("#hand") ? "#hand" : "#board"} [data-uid="${el.dataset.uid}"]`;
     if (el.dataset.playLine !== undefined) return `button[data-play-line="${el.dataset.playLine}"]`;
     return el.id ? `#${el.id}` : null;
+  }
+
+  _asleep() {
+    return !!(this.turn && this.turn.asleep);
   }
 
   _restoreFocus(key) {
@@ -562,7 +583,7 @@ export class GameScreen {
   // The listed options of card `uid` ({card, lines?, hosts?, targets?}), or
   // null when the list does not hold it (not the seat's turn, too dear, ...).
   _options(uid) {
-    if (!this.legal) return null;
+    if (!this.legal || this._asleep()) return null;
     return this.legal.plays.find((p) => p.card === uid) || null;
   }
 
@@ -595,16 +616,16 @@ export class GameScreen {
     const what = onclick ? h("span.visually-hidden", {}, `${host ? "Put" : "Cast"} ${this.cat.name(this._cardIdOf(sel))} on `) : null;
     const face = h("div", { class: classes.join(" "), data: { uid: c.uid, cardId: c.card_id, seat }, onclick, ...keys }, what,
       h("div.cname" + nameSize(this.cat.name(c.card_id)), {}, this.cat.name(c.card_id)),
-      c.top ? h("div.top", {}, `+ ${this.cat.name(c.top.card_id)}`) : null,
+      c.top ? h("div.top", { title: this.cat.name(c.top.card_id) }, `+ ${this.cat.name(c.top.card_id)}`) : null,
       h("div.stats", {},
         h("span.av", { title: "attack value" }, `AV ${c.av}`), c.bonus_av ? h("span.bonus", {}, ` (+${c.bonus_av})`) : null,
         " · ",
         h("span.hp", { title: "health" }, `HP ${left}/${c.hp}`),
         c.damage ? h("span.damage", {}, ` (${c.damage} damage)`) : null),
-      c.chained.length ? h("div.chained", {}, `holds ${c.chained.map((x) => this.cat.name(x.card_id)).join(", ")}`) : null,
+      c.chained.length ? h("div.chained", { title: c.chained.map((x) => this.cat.name(x.card_id)).join(", ") }, `holds ${c.chained.map((x) => this.cat.name(x.card_id)).join(", ")}`) : null,
       c.protection_used ? h("div.flag", {}, "protection used") : null,
       marks.length ? h("div.marks", {}, marks.map((m) => h("span.mark", {}, m))) : null);
-    return cardFace(face, abilityButtons(this.cat, c.abilities, { owner: `creature:${c.uid}`, avX }), ".creature-face");
+    return cardFace(face, abilityButtons(this.cat, c.abilities, { owner: `creature:${c.uid}`, avX, tabs: "row" }), ".creature-face");
   }
 
   _relLine(line) {
@@ -732,7 +753,7 @@ export class GameScreen {
       h("span.cstats", {}, stats),
       mark ? h("span.mark", {}, mark) : null,
       this._healthBadge(c.uid));
-    return cardFace(face, abilityButtons(this.cat, abilities, { owner: `hand:${c.uid}`, avX }), ".hand-face");
+    return cardFace(face, abilityButtons(this.cat, abilities, { owner: `hand:${c.uid}`, avX, tabs: "none" }), ".hand-face");
   }
 
   // On a listed card whose play costs health: "−1 health" (R3.2.6).
@@ -798,7 +819,7 @@ export class GameScreen {
     const cancel = h("button#cancel-play.small", { onclick: () => { this.selected = null; this.render(); } }, "Cancel");
     const opts = this._options(sel);
     if (!opts) {
-      this.promptEl.append(this.isMyTurn() ? `${name} cannot be played now. ` : `${name}: it is not your turn. `, cancel);
+      this.promptEl.append(this.turnIsMine() ? `${name} cannot be played now. ` : `${name}: it is not your turn. `, cancel);
       return;
     }
     if (opts.targets) {
@@ -857,12 +878,15 @@ export class GameScreen {
   async _send(action) {
     const offered = this.legal;
     const seq = this.seq;
+    // The frame its click or key began on (turn.js): the server refuses an old one.
+    const decided = this.turn ? this.turn.actSeq() : seq;
+    if (this.turn && action.type === "play") this.turn.played(this.view.hand.findIndex((c) => c.uid === action.card), seq);
     this.selected = null;
     this.hovered = null;
     this.legal = null;
     if (this.motion) this.motion.clearMarks();
     this.render();
-    await this.actions.act(action);
+    await this.actions.act(action, decided);
     // Refused (no update came): the offers come back.
     if (this.seq === seq && this.legal === null && !(this.motion && this.motion.hasUpdateAfter(seq))) {
       this.legal = offered;
@@ -875,6 +899,7 @@ export class GameScreen {
   }
 
   _endTurn() {
+    if (this.turn) this.turn.endTurnSent();
     this._send({ type: "end_turn" });
   }
 

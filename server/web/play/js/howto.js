@@ -3,6 +3,7 @@
 // HOW_TO_PLAY_OPEN), on every screen. Loaded by app.js on first use, so
 // that the first visit does not pay for it (as league.js).
 import { h } from "./dom.js";
+import { TURN_WORDS } from "./turn.js";
 
 export const HOW_TO_PLAY = {
   title: "How to play Clash of Decks",
@@ -31,6 +32,7 @@ export const HOW_TO_PLAY = {
       "You win when the enemy Fort reaches the right end of its hand, or when the enemy Stronghold is the only card left in its hand (R4.6, R4.7).",
       "Against the AI (solo): the AI has no hand but a deck, its health; each point of damage to its Stronghold discards a card of its deck. When the deck runs out its Bastion turns to its Fort side on a new deck of its discards; you win when that deck is empty too (R12.5, R12.6).",
     ]],
+    ["The keyboard", [TURN_WORDS.keys]],
   ],
 };
 
