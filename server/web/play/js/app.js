@@ -9,7 +9,6 @@ import { AccountPanel, PlayPanel, accountStore, api } from "./account.js";
 import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel, botLevelSelect, saveBotLevel } from "./lobby.js";
 import { GameScreen } from "./game.js";
-import { DraftScreen } from "./draft.js";
 import { errorWords, accountErrorWords, LEAGUE_WORDS, HOW_TO_PLAY_OPEN, ACCOUNT_WORDS, RATING_WORDS, ratingWords } from "./words.js";
 import { h, clear } from "./dom.js";
 
@@ -41,12 +40,9 @@ const app = {
 };
 window.codApp = app; // for debugging in the console
 
-// What Play again makes: {room, create: {req, bot}} or {room, queue}; this tab's, across a reload.
-try { app.rematch = JSON.parse(window.sessionStorage.getItem("cod.rematch")); } catch { /* none */ }
-function keepRematch(r) {
-  app.rematch = r;
-  try { window.sessionStorage.setItem("cod.rematch", JSON.stringify(r)); } catch { /* this page only */ }
-}
+// Play again's recipe ({room, create: {req, bot}} or {room, queue}), across a reload.
+try { app.rematch = JSON.parse(sessionStorage["cod.rematch"]); } catch { /* none */ }
+const keepRematch = (r) => { app.rematch = r; sessionStorage["cod.rematch"] = JSON.stringify(r); };
 
 function showError(text, code = "") {
   const el = $("#error");
@@ -125,8 +121,7 @@ function enterRoom(room) {
   // Entering a room ends a search (the server withdraws it too).
   if (app.search) stopSearch("entered_room");
   hidePlayers();
-  if (routeOf(window.location.hash) || INVITE.test(window.location.hash)) window.history.replaceState(null, "", window.location.pathname + window.location.search);
-  $("#invite")?.remove();
+  if (routeOf(window.location.hash)) window.history.replaceState(null, "", window.location.pathname + window.location.search);
   $("#lobby").hidden = true;
   $("#league").hidden = true;
   const gameRoot = $("#game");
@@ -141,9 +136,9 @@ function enterRoom(room) {
     backLabel: room.league ? LEAGUE_WORDS.backToLeague : undefined,
     afterRender: (g) => { if (app.coach && app.coach.room === room.id) app.coach.update(g); },
     emote: room.role === "player" ? (id) => app.conn.request("emote", { emote: id }) : undefined,
-    // A room this page created, of any mode (its bot added again), or the same search.
+    // A room this page made (its bot too), or the same search.
     playAgain: {
-      available: () => !!app.rematch && app.rematch.room === room.id && (!!app.rematch.create || !!app.account),
+      available: () => app.rematch?.room === room.id && (!!app.rematch.create || !!app.account),
       run: async () => {
         const r = app.rematch;
         await leave();
@@ -191,10 +186,8 @@ function renderWaiting(summary) {
   $("#waiting-bot-level-label").hidden = button.hidden || summary.mode === "coop";
 }
 
-// An invite link (#/room/ID) opened with no seat (invite.js).
-function showInvite(id) {
-  import("./invite.js").then((m) => m.showInvite(id, app.conn, join));
-}
+// An invite link (#/room/ID) opened with no seat.
+const showInvite = (hash) => /^#\/room\/[\w-]+$/.test(hash) && import("./invite.js").then((m) => m.showInvite(hash.slice(7), app.conn, join));
 
 async function addBot(button) {
   if (!app.room || button.disabled) return;
@@ -354,7 +347,7 @@ async function resume(saved) {
     await connectFor(saved.room);
     const j = await app.conn.request("resume", { room: saved.room, token: saved.token });
     enterRoom({ id: j.room, role: "player", seat: j.seat, league: saved.league, mode: saved.mode, rated: saved.rated });
-    if (!app.coach && window.localStorage.getItem(COACH_ROOM_KEY) === j.room) startCoach(j.room);
+    if (!app.coach && localStorage["cod.coach_room"] === j.room) startCoach(j.room);
     return true;
   } catch (e) {
     if (e.code === "bad_token" || e.code === "room_not_found") {
@@ -370,8 +363,20 @@ async function resume(saved) {
 // ---- pushed messages ----
 
 // A drafted room (docs/protocol.md "Formats and drafts"): every `draft`
-// message redraws the draft screen, until the match's first state.
-function onDraft(msg) {
+// message redraws the draft screen, until the match's first state. The
+// screen (draft.js) is loaded with the first one, not on the first visit;
+// the messages that come meanwhile wait for it in order.
+let draftJs = null;
+async function onDraft(msg) {
+  if (!app.room || msg.room !== app.room.id) return;
+  draftJs = draftJs || import("./draft.js");
+  let DraftScreen;
+  try {
+    ({ DraftScreen } = await draftJs);
+  } catch (e) {
+    draftJs = null; // the next draft message tries again
+    return showError(`The draft screen could not be loaded: ${e.message}`, "draft");
+  }
   if (!app.room || msg.room !== app.room.id) return;
   if (app.game && app.game.view) return; // the match has started
   if (!app.draft) {
@@ -575,7 +580,6 @@ async function howToPlay() {
 // js/coach.js, loaded by "Play against the AI now": in the first such game
 // (no flag in localStorage) a panel says the next step. A failed load only
 // loses the tips. Its room is kept, so that a reload in it keeps the tips.
-const COACH_ROOM_KEY = "cod.coach_room";
 
 async function startCoach(room) {
   try {
@@ -583,8 +587,8 @@ async function startCoach(room) {
     if (!coachWanted()) return;
     app.coach = new Coach();
     app.coach.room = room;
-    try { window.localStorage.setItem(COACH_ROOM_KEY, room); } catch { /* this page only */ }
-    if (app.game && app.game.view && app.game.room === room) app.coach.update(app.game);
+    localStorage["cod.coach_room"] = room;
+    if (app.game?.room === room && app.game.view) app.coach.update(app.game);
   } catch (e) {
     console.warn("the first game's tips could not be loaded", e);
   }
@@ -781,8 +785,6 @@ function ratingEntry(r, room) {
 
 // ---- the players' pages: #/players/NAME, #/ladder/LADDER ----
 
-const INVITE = /^#\/room\/([A-Za-z0-9_-]+)$/;
-
 function routeOf(hash) {
   return /^#\/(players\/.|ladder)/.test(hash || "") ? hash : null;
 }
@@ -815,9 +817,8 @@ async function showPlayers(hash) {
 function onHashChange() {
   if (app.room) return; // a room's screen stays; the pages open from the lobby
   const hash = window.location.hash;
-  const invited = INVITE.exec(hash);
-  if (invited) showInvite(invited[1]);
-  else if (routeOf(hash)) showPlayers(hash);
+  showInvite(hash);
+  if (routeOf(hash)) showPlayers(hash);
   else if (document.body.dataset.screen === "players") showHome();
 }
 
@@ -842,7 +843,7 @@ async function connect(quiet = false, room = null) {
   conn.on("notice", onNotice);
   conn.on("matched", onMatched);
   conn.on("unqueued", onUnqueued);
-  conn.on("emote", (m) => { if (app.game && app.game.emotes && m.room === app.game.room) app.game.emotes.show(m); });
+  conn.on("emote", (m) => app.game?.emotes?.show(m));
   conn.on("close", (ev) => {
     if (app.closing || conn !== app.conn) return;
     // The server drops a closed connection's tickets.
@@ -977,13 +978,12 @@ async function start() {
     return;
   }
   if (league && (await followLeague(league.token))) return;
-  const invited = INVITE.exec(window.location.hash);
   // A reload while watching: watch the same room again.
   const watched = watchStore.get();
   if (watched && (await spectate({ room: watched.room }))) return;
   showLobby();
   if (routeOf(window.location.hash)) showPlayers(window.location.hash);
-  if (invited) showInvite(invited[1]);
+  showInvite(window.location.hash);
 }
 
 main();

@@ -1,7 +1,9 @@
-// Two cues on the game screen (loaded with it, not on the first visit):
-// the goal of the game, always in sight in the head (R4.4–R4.6; against
-// the AI R12.6), and a "more cards" button when the hand is wider than its
-// strip (a long hand at 1280×800 scrolls sideways, which nothing said).
+// Loaded with the game screen, not on the first visit (whose bytes are
+// counted): the goal of the game, always in sight in the head (R4.4–R4.6;
+// against the AI R12.6); a "more cards" button when the hand is wider than
+// its strip (a long hand at 1280×800 scrolls sideways, which nothing said);
+// and what game.js leaves to later modules: emotes (emotes.js, as
+// game.emotes) and, at the end, why the match ended (result.js).
 import { h } from "./dom.js";
 
 function goalOf(view) {
@@ -24,6 +26,7 @@ export class Cues {
     game.handEl.addEventListener("scroll", () => this.update(), { passive: true });
     this.onResize = () => this.update();
     window.addEventListener("resize", this.onResize);
+    import("./emotes.js").then((m) => { if (!game.destroyed) game.emotes = new m.Emotes(game, game.actions.emote); }).catch(() => {});
     this.update();
   }
 
@@ -37,8 +40,10 @@ export class Cues {
     hand.scrollBy({ left: atEnd ? -hand.scrollWidth : hand.clientWidth * 0.8 });
   }
 
+  // After every redraw of the game screen (and its history filled in).
   update() {
     const v = this.game.view;
+    if (this.game.over && v) import("./result.js").then((m) => m.renderSummary(this.game)).catch(() => {});
     if (v) {
       const [long, short] = goalOf(v);
       if (this.goal.title !== long) {

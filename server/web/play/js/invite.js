@@ -48,5 +48,11 @@ export async function showInvite(id, conn, join) {
     return;
   }
   clear(el).append(h("p", {}, `You are invited to room ${id} (${room.mode}, ${room.format}). Choose your name and deck below, then: `),
-    h("button#invite-join", { onclick: () => join(room) }, `Join room ${id}`));
+    h("button#invite-join", {
+      onclick: () => {
+        el.remove();
+        window.history.replaceState(null, "", window.location.pathname + window.location.search);
+        join(room);
+      },
+    }, `Join room ${id}`));
 }

@@ -18,7 +18,7 @@ import { h, clear } from "./dom.js";
 export function renderSummary(game) {
   const el = game.resultEl.querySelector("#result-summary");
   if (!el || !game.view) return;
-  const entries = [...game.eventsBySeq.entries()].sort((a, b) => a[0] - b[0]).map(([seq, events]) => ({ seq, events }));
+  const entries = [...game.evs.entries()].sort((a, b) => a[0] - b[0]).map(([seq, events]) => ({ seq, events }));
   const sum = summarize(entries, { ...game._narrateCtx(), seats: game.view.seats.length });
   clear(el).append(...summaryView(sum, game.view, (s) => game.seatName(s)));
 }
