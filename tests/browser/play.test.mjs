@@ -323,6 +323,11 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     const history = await p.evaluate(() => window.codApp.conn.request("history", { from_seq: 0 }));
     assert.equal(history.first_seq, 0);
     const events = history.entries.flatMap((e) => e.events);
+    // A Fort hit in the last action is named as the cause (not the move the hit made).
+    const over = events.find((e) => e.type === "game_over");
+    const hit = history.entries.at(-1).events.filter((e) => e.type === "stronghold_damaged" && e.seat === over.loser).at(-1);
+    if (over.reason === "fort_destroyed" && hit) assert.match(cause, new RegExp(`hit (Ann|Bob)'s Fort for ${hit.amount} on turn`));
+    assert.doesNotMatch(await p.textContent("#result"), /null/);
     table.forEach(([name, , taken, played], seat) => {
       assert.equal(Number(played), events.filter((e) => e.type === "card_played" && e.seat === seat).length, `${name}'s cards played`);
       assert.equal(Number(taken), events.filter((e) => e.type === "stronghold_damaged" && e.seat === seat).reduce((n, e) => n + e.amount, 0),
@@ -416,6 +421,7 @@ test("the result's account of a free-for-all: who destroyed whose Fort, why a he
         { type: "stronghold_flipped", seat: 3, side: "fort" }, { type: "card_played", seat: 0, card: 3, card_id: "scribe", line: 0, mana_paid: 2 }] },
       { seq: 9, events: [{ type: "turn_started", seat: 2, turn: 11, round: 3 }, { type: "damage_dealt", source: 40, source_id: "brute", target: 3, amount: 2 },
         { type: "stronghold_damaged", seat: 3, source: 40, source_id: "brute", amount: 3 },
+        { type: "stronghold_moved", seat: 3, from: 5, to: 8 },
         { type: "game_over", winners: [2], loser: 3, reason: "fort_destroyed" }] },
     ];
     const sum = summarize(entries, { seatName: (s) => names[s], cardName: (uid, id) => id.toUpperCase(), seats: 4 });
@@ -429,6 +435,7 @@ test("the result's account of a free-for-all: who destroyed whose Fort, why a he
   assert.equal(out.sum.loser, 3);
   assert.deepEqual(out.sum.seats.map((s) => [s.dealt, s.taken, s.played]), [[0, 0, 1], [0, 0, 0], [9, 0, 1], [0, 7, 0]]);
   assert.ok(out.why, "Ann, who lost without falling, is told why (R11.4)");
+  assert.doesNotMatch(out.text, /null/);
   assert.match(out.text, /the game ends the moment one Fort falls.*R11\.4/);
   // A concession says who and when.
   const conceded = await page.evaluate(async () => {

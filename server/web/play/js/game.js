@@ -436,7 +436,7 @@ export class GameScreen {
       h("p", {}, outcome === "watched" ? `${why[0].toUpperCase()}${why.slice(1)}.` : `${winners} won: ${why}.`),
       h("p", {}, `${this.view.turn ? `Turn ${this.view.turn}, round ${this.view.round}` : ""}; ${this.seq} actions.`),
       h("div#result-summary"),
-      this.ratingText ? h("p#result-rating.rating", {}, this.ratingText) : null,
+      this.ratingText ? h("p#result-rating.rating", {}, this.ratingText) : "",
       h("p.seed", {}, seed),
       h("div.buttons", {}, ...buttons));
   }

@@ -97,7 +97,13 @@ export function summarize(entries, ctx) {
           strongholdEvents.push({ ev, turn, by });
           break;
         }
-        case "stronghold_moved":
+        case "stronghold_moved": {
+          // A move right after a hit is that hit's (R4.4), not the hand's.
+          const last = strongholdEvents[strongholdEvents.length - 1];
+          const byHit = !!last && last.ev.type === "stronghold_damaged" && last.ev.seat === ev.seat;
+          strongholdEvents.push({ ev, turn, byHit });
+          break;
+        }
         case "card_removed":
           strongholdEvents.push({ ev, turn });
           break;
@@ -158,7 +164,7 @@ function causeOf(over, conceded, strongholdEvents, owners, ctx) {
     }
     if (ev.type === "card_removed")
       return `${S(loser)}'s Fort reached the end of the hand when exhaustion removed a card${when} (R9, R4.6).`;
-    if (ev.type === "stronghold_moved" && ev.to > ev.from)
+    if (ev.type === "stronghold_moved" && ev.to > ev.from && !strongholdEvents[i].byHit)
       return `${S(loser)}'s Fort reached the end of the hand as ${S(loser)}'s own cards left it${when} (R4.5, R4.6).`;
   }
   return `${S(loser)}'s Fort reached the end of the hand${when} (R4.6).`;
