@@ -325,6 +325,22 @@ perr parse_fields(const json& j, add_bot_msg& m) {
   return std::nullopt;
 }
 
+perr parse_fields(const json& j, emote_msg& m) {
+  const std::string what = what_of("emote");
+  if (auto e = check_keys(j, {"type", "id", "emote"}, "", what)) return e;
+  const json* v = find(j, "emote");
+  if (!v) return missing("emote", what);
+  const std::string* s = nullptr;
+  if (auto e = read_string(*v, "emote", s)) return e;
+  for (auto name : emote_names)
+    if (*s == name) {
+      m.emote = *s;
+      return std::nullopt;
+    }
+  return err(protocol_errc::bad_field_value, "emote",
+             "\"emote\" must be \"well_played\", \"good_game\", \"thinking\" or \"oops\" (a fixed set: no free text)");
+}
+
 perr parse_fields(const json& j, queue_msg& m) {
   const std::string what = what_of("queue");
   if (auto e = check_keys(j, {"type", "id", "mode", "format", "rated", "deck", "partner"}, "", what)) return e;
@@ -647,6 +663,7 @@ void write_fields(json& j, const add_bot_msg& m) {
 
 void write_fields(json&, const leave_msg&) {}
 void write_fields(json&, const ping_msg&) {}
+void write_fields(json& j, const emote_msg& m) { j["emote"] = m.emote; }
 
 }  // namespace
 

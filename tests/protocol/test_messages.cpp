@@ -77,6 +77,10 @@ std::vector<proto::client_message> every_message() {
       proto::add_bot_msg{"b", 3},
       proto::add_bot_msg{"l", std::nullopt, 1},
       proto::add_bot_msg{"m", 2, 5},
+      proto::emote_msg{16, "well_played"},
+      proto::emote_msg{"g", "good_game"},
+      proto::emote_msg{nullptr, "thinking"},
+      proto::emote_msg{"o", "oops"},
       proto::league_mutations_msg{15, json::array()},
       proto::league_mutations_msg{"m", json::array({{{"target", "troll"}, {"source", "brute"}, {"element", "hp"}}})},
   };
@@ -101,7 +105,7 @@ TEST_CASE("every client message round trips through its wire form") {
     types.emplace_back(proto::message_type(m));
   }
   for (const char* t : {"hello", "list_rooms", "create_room", "join", "resume", "spectate", "act",
-                        "leave", "ping", "tournament_join", "history", "add_bot", "league_mutations"})
+                        "leave", "ping", "tournament_join", "history", "add_bot", "league_mutations", "emote"})
     CHECK(std::find(types.begin(), types.end(), t) != types.end());
 }
 
@@ -325,6 +329,11 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"add_bot","seat":4})", E::bad_field_value, "seat"},
       {R"({"type":"add_bot","seat":"1"})", E::bad_field_type, "seat"},
       {R"({"type":"add_bot","deck":1})", E::unknown_field, "deck"},
+      {R"({"type":"emote"})", E::missing_field, "emote"},
+      {R"({"type":"emote","emote":"hello"})", E::bad_field_value, "emote"},
+      {R"({"type":"emote","emote":"Well played"})", E::bad_field_value, "emote"},
+      {R"({"type":"emote","emote":3})", E::bad_field_type, "emote"},
+      {R"({"type":"emote","emote":"oops","text":"hi"})", E::unknown_field, "text"},
       {R"({"type":"league_mutations"})", E::missing_field, "mutations"},
       {R"({"type":"league_mutations","mutations":{}})", E::bad_field_type, "mutations"},
       {R"({"type":"league_mutations","mutations":[],"seat":1})", E::unknown_field, "seat"},

@@ -276,6 +276,22 @@ struct unqueue_msg {
   bool operator==(const unqueue_msg&) const = default;
 };
 
+// A seated player's emote, pushed to the room's seats and spectators
+// (docs/protocol.md, "emote"): {"type": "emote", "emote": one of
+// emote_names}. A closed set instead of free chat: nothing to moderate, and
+// every client can show it in its own words. Rate-limited per connection.
+inline constexpr std::array<std::string_view, 4> emote_names = {"well_played", "good_game", "thinking", "oops"};
+// Each connection's emote budget (a token bucket): emote_burst at once, then
+// emotes_per_sec. Over it: rate_limited, nothing sent.
+inline constexpr int emotes_per_sec = 1;
+inline constexpr int emote_burst = 3;
+struct emote_msg {
+  static constexpr std::string_view type = "emote";
+  nlohmann::json id;
+  std::string emote;  // one of emote_names
+  bool operator==(const emote_msg&) const = default;
+};
+
 // The list of client messages. Each alternative carries its "type" (which is
 // also its schema's name, protocol/schema/v1/client/<type>.json), and the
 // compiler holds everything else to this list, so that adding a message is
@@ -290,7 +306,7 @@ using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, 
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
                                     tournament_join_msg, draft_pick_msg, history_msg,
                                     league_join_msg, league_act_msg, add_bot_msg, league_mutations_msg,
-                                    queue_msg, unqueue_msg>;
+                                    queue_msg, unqueue_msg, emote_msg>;
 
 namespace detail {
 template <class... Ms>
