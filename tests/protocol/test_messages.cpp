@@ -110,6 +110,24 @@ TEST_CASE("every client message round trips through its wire form") {
 }
 
 TEST_CASE("fields as the server reads them") {
+  SUBCASE("tokens that name their tournament or league (ID.HEX), and plain ones") {
+    const std::string hex = "00112233445566778899aabbccddeeff";
+    CHECK(parse_as<proto::tournament_join_msg>(R"({"type":"tournament_join","token":"n2-t0a1b2c3d4e.)" + hex +
+                                               R"(","deck":{"preconstructed":1}})")
+              .token == "n2-t0a1b2c3d4e." + hex);
+    CHECK(parse_as<proto::league_join_msg>(R"({"type":"league_join","token":"l0123456789.)" + hex + R"("})").token ==
+          "l0123456789." + hex);
+    CHECK(parse_as<proto::resume_msg>(R"({"type":"resume","room":"r","token":"n2-t0a1b2c3d4e.)" + hex + R"("})")
+              .token == "n2-t0a1b2c3d4e." + hex);
+    CHECK(proto::event_of_token("n2-t0a1b2c3d4e." + hex) == "n2-t0a1b2c3d4e");
+    CHECK(proto::event_of_token("l0123456789." + hex) == "l0123456789");
+    CHECK(proto::event_of_token(hex).empty());
+    CHECK(proto::event_of_token("." + hex).empty());
+    CHECK(proto::event_of_token("a b." + hex).empty());
+    CHECK(proto::event_of_token(std::string(33, 'a') + "." + hex).empty());
+    CHECK(proto::event_of_token(std::string(32, 'a') + "." + hex) == std::string(32, 'a'));
+    CHECK(proto::event_of_token("n2.x").empty());
+  }
   SUBCASE("list_rooms: one page, filters") {
     const auto plain = parse_as<proto::list_rooms_msg>(R"({"type":"list_rooms"})");
     CHECK(plain.limit == proto::default_room_page);
@@ -414,6 +432,14 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"resume","room":"r","token":"00112233445566778899aabbccddeef"})", E::bad_field_value, "token"},
       {R"({"type":"resume","room":"r","token":"00112233445566778899aabbccddeeff0"})", E::bad_field_value, "token"},
       {R"({"type":"resume","room":"r","token":"00112233445566778899aabbccddeefg"})", E::bad_field_value, "token"},
+      // A token that names its tournament or league: "ID." with ID a room id, then the 32 hex digits.
+      {R"({"type":"resume","room":"r","token":"n1-t01.00112233445566778899AABBCCDDEEFF"})", E::bad_field_value, "token"},
+      {R"({"type":"resume","room":"r","token":"n1 t01.00112233445566778899aabbccddeeff"})", E::bad_field_value, "token"},
+      {R"({"type":"resume","room":"r","token":".00112233445566778899aabbccddeeff"})", E::bad_field_value, "token"},
+      {R"({"type":"league_join","token":"l0123456789.00112233445566778899aabbccddeef"})", E::bad_field_value, "token"},
+      {R"({"type":"tournament_join","token":"123456789012345678901234567890123.00112233445566778899aabbccddeeff","deck":{"preconstructed":1}})",
+       E::bad_field_value, "token"},
+      {R"({"type":"hello","version":1,"account_token":"n1.00112233445566778899aabbccddeeff"})", E::bad_field_value, "account_token"},
       {R"({"type":"spectate"})", E::missing_field, "room"},
       {R"({"type":"spectate","room":null})", E::bad_field_type, "room"},
       {R"({"type":"act"})", E::missing_field, "action"},

@@ -42,6 +42,13 @@ inline constexpr std::size_t max_client_chars = 64;   // hello.client
 inline constexpr std::size_t max_room_chars = 32;     // room ids: [A-Za-z0-9_-]{1,32}
 inline constexpr std::size_t max_name_chars = 32;     // join.name, in characters (code points)
 inline constexpr std::size_t token_chars = 32;        // tokens: 32 lowercase hex digits
+// A tournament's or league's join token names its event: "ID.HEX", ID the
+// event's id (a room id), HEX 32 lowercase hex digits; a token without "ID."
+// (a tournament created before tokens named it) names none. Accepted by
+// tournament_join, league_join and resume.
+inline constexpr std::size_t max_event_token_chars = max_room_chars + 1 + token_chars;
+// The event an event token names: its ID, or "" for a plain token.
+std::string_view event_of_token(std::string_view token);
 inline constexpr std::int64_t max_seq = (std::int64_t{1} << 53) - 1;  // act.seq, draft_pick.seq: exact in JavaScript
 
 // ---------------------------------------------------------------------------
@@ -119,7 +126,7 @@ struct resume_msg {
   static constexpr std::string_view type = "resume";
   nlohmann::json id;
   std::string room;
-  std::string token;  // 32 lowercase hex digits, as `joined` gave it; "" when absent (a signed-in connection: its account's seat)
+  std::string token;  // as `joined` gave it: 32 lowercase hex digits ([ID.] before them for a tournament seat); "" when absent (a signed-in connection: its account's seat)
   bool operator==(const resume_msg&) const = default;
 };
 
@@ -131,7 +138,7 @@ struct resume_msg {
 struct tournament_join_msg {
   static constexpr std::string_view type = "tournament_join";
   nlohmann::json id;
-  std::string token;  // the tournament join token: 32 lowercase hex digits
+  std::string token;  // the tournament (or league) join token: [ID.]32 lowercase hex digits
   deck_choice deck;
   std::optional<std::string> champion{};  // as join's (tournament rooms have no Champions: refused)
   bool operator==(const tournament_join_msg&) const = default;
@@ -205,7 +212,7 @@ struct draft_pick_msg {
 struct league_join_msg {
   static constexpr std::string_view type = "league_join";
   nlohmann::json id;
-  std::string token;  // the league join token: 32 lowercase hex digits
+  std::string token;  // the league join token: [ID.]32 lowercase hex digits
   bool operator==(const league_join_msg&) const = default;
 };
 

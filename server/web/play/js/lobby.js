@@ -244,7 +244,8 @@ export class Lobby {
   // The league token typed in; throws an Error with words when it cannot be one.
   leagueToken() {
     const token = this.leagueTokenInput.value.trim().toLowerCase();
-    if (!/^[0-9a-f]{32}$/.test(token)) throw new Error(LEAGUE_WORDS.badToken);
+    // "ID.HEX" (a token that names its league) or, from older leagues, HEX alone.
+    if (!/^([a-z0-9_-]{1,32}\.)?[0-9a-f]{32}$/.test(token)) throw new Error(LEAGUE_WORDS.badToken);
     return token;
   }
 
