@@ -83,15 +83,21 @@ perr read_name(const json& v, std::string& out, std::string_view field = "name")
   return std::nullopt;
 }
 
-perr read_token(const json& v, std::string& out, std::string_view field = "token") {
+// A token: 32 lowercase hex digits; with `event_named`, optionally after
+// "ID." naming a tournament or league (client_messages.hpp).
+perr read_token(const json& v, std::string& out, std::string_view field = "token", bool event_named = false) {
   const std::string* s = nullptr;
   if (auto e = read_string(v, std::string(field), s)) return e;
-  bool ok = s->size() == token_chars;
-  for (char c : *s) ok = ok && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+  const std::string_view event = event_named ? event_of_token(*s) : std::string_view{};
+  const std::string_view hex = event.empty() ? std::string_view(*s) : std::string_view(*s).substr(event.size() + 1);
+  bool ok = hex.size() == token_chars;
+  for (char c : hex) ok = ok && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
   if (!ok)
     return err(protocol_errc::bad_field_value, std::string(field),
-               cat(in_quotes(field), " must be ", num(token_chars), " lowercase hex digits, as ",
-                   field == "token" ? "\"joined\"" : "the account API", " gave it"));
+               cat(in_quotes(field), " must be ", num(token_chars), " lowercase hex digits",
+                   event_named ? " (after \"ID.\" for a token that names its tournament or league)" : "", ", as ",
+                   field == "token" ? (event_named ? "\"joined\" or the organiser" : "\"joined\"") : "the account API",
+                   " gave it"));
   out = *s;
   return std::nullopt;
 }
@@ -242,7 +248,7 @@ perr parse_fields(const json& j, resume_msg& m) {
   // it when the connection is not signed in).
   const json* token = find(j, "token");
   if (!token) return std::nullopt;
-  return read_token(*token, m.token);
+  return read_token(*token, m.token, "token", /*event_named=*/true);
 }
 
 perr parse_fields(const json& j, tournament_join_msg& m) {
@@ -250,7 +256,7 @@ perr parse_fields(const json& j, tournament_join_msg& m) {
   if (auto e = check_keys(j, {"type", "id", "token", "deck", "champion"}, "", what)) return e;
   const json* token = find(j, "token");
   if (!token) return missing("token", what);
-  if (auto e = read_token(*token, m.token)) return e;
+  if (auto e = read_token(*token, m.token, "token", /*event_named=*/true)) return e;
   const json* deck = find(j, "deck");
   if (!deck) return missing("deck", what);
   if (auto e = deck_from(*deck, "deck.", m.deck)) return e;
@@ -262,7 +268,7 @@ perr parse_fields(const json& j, league_join_msg& m) {
   if (auto e = check_keys(j, {"type", "id", "token"}, "", what)) return e;
   const json* token = find(j, "token");
   if (!token) return missing("token", what);
-  return read_token(*token, m.token);
+  return read_token(*token, m.token, "token", /*event_named=*/true);
 }
 
 // The op's shape beyond its type is the league's to read (league_op_from_json).
@@ -323,6 +329,22 @@ perr parse_fields(const json& j, add_bot_msg& m) {
     m.level = level;
   }
   return std::nullopt;
+}
+
+perr parse_fields(const json& j, emote_msg& m) {
+  const std::string what = what_of("emote");
+  if (auto e = check_keys(j, {"type", "id", "emote"}, "", what)) return e;
+  const json* v = find(j, "emote");
+  if (!v) return missing("emote", what);
+  const std::string* s = nullptr;
+  if (auto e = read_string(*v, "emote", s)) return e;
+  for (auto name : emote_names)
+    if (*s == name) {
+      m.emote = *s;
+      return std::nullopt;
+    }
+  return err(protocol_errc::bad_field_value, "emote",
+             "\"emote\" must be \"well_played\", \"good_game\", \"thinking\" or \"oops\" (a fixed set: no free text)");
 }
 
 perr parse_fields(const json& j, queue_msg& m) {
@@ -522,6 +544,17 @@ std::optional<protocol_error> prescan(std::string_view text, int limit) {
 
 }  // namespace
 
+std::string_view event_of_token(std::string_view token) {
+  // "ID.HEX": the dot is where the 32 hex digits begin; ID a room id.
+  if (token.size() <= token_chars + 1 || token.size() > max_event_token_chars) return {};
+  const std::size_t dot = token.size() - token_chars - 1;
+  if (token[dot] != '.') return {};
+  const std::string_view id = token.substr(0, dot);
+  for (char c : id)
+    if (!is_room_char(c)) return {};
+  return id;
+}
+
 std::string_view ack_style_name(ack_style a) { return a == ack_style::in_update ? "in_update" : "separate"; }
 
 std::string_view message_type(const client_message& m) { return client_message_types[m.index()]; }
@@ -647,6 +680,7 @@ void write_fields(json& j, const add_bot_msg& m) {
 
 void write_fields(json&, const leave_msg&) {}
 void write_fields(json&, const ping_msg&) {}
+void write_fields(json& j, const emote_msg& m) { j["emote"] = m.emote; }
 
 }  // namespace
 

@@ -109,8 +109,19 @@ std::string narrate(const event& e, const catalogue& cat, std::span<const card_i
       const auto seats = winner_seats(static_cast<std::uint8_t>(e.amount));
       for (std::size_t i = 0; i < seats.size(); ++i)
         winners += (i == 0 ? "" : i + 1 == seats.size() ? " and " : ", ") + seat_name(seats[i]);
-      return "Game over: " + capital(winners) + (seats.size() > 1 ? " win (" : " wins (") +
-             std::string(end_reason_name(static_cast<end_reason>(e.to))) + ")";
+      // The reason in words, with whose defeat it was (e.seat: the loser,
+      // when there is one): "fort_destroyed" is a code, not a sentence.
+      const bool loser = e.seat != no_seat;
+      std::string why;
+      switch (static_cast<end_reason>(e.to)) {
+        case end_reason::fort_destroyed: why = loser ? seat + "'s Fort was destroyed" : "a Fort was destroyed"; break;
+        case end_reason::stronghold_alone:
+          why = (loser ? seat + "'s" : std::string("a")) + " Stronghold was left alone in hand";
+          break;
+        case end_reason::concession: why = loser ? seat + " conceded" : "a player conceded"; break;
+        case end_reason::none: why = "no reason given"; break;
+      }
+      return "Game over: " + capital(winners) + (seats.size() > 1 ? " win (" : " wins (") + why + ")";
     }
   }
   return std::string(event_type_name(e.type));

@@ -206,6 +206,15 @@ json make_left(const json& id, std::string_view room) {
 
 json make_pong(const json& id) { return reply("pong", id); }
 
+json make_emote(const json& id, std::string_view room, int seat, std::string_view name, std::string_view emote) {
+  json j = reply("emote", id);
+  j["room"] = room;
+  j["seat"] = seat;
+  j["name"] = name;
+  j["emote"] = emote;
+  return j;
+}
+
 json make_league(const json& id, std::string_view league, json view) {
   json j = reply("league", id);
   j["league"] = league;

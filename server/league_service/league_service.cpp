@@ -476,17 +476,18 @@ status league_service::create(league_settings s, const std::vector<std::string>&
   if (const auto err = league::create(*d_.cards, league_config{s.seed, s.packs, s.costs}, e.l); err != league_error::ok)
     return status::invalid("'packs' names two different packs of the catalogue, each with cards (R15.1)")
         .because("invalid_config", "packs");
+  std::lock_guard lock(mu_);
+  std::string id = prefixed_hex_id('l', d_.env->random_u64());
+  while (entries_.count(id)) id = prefixed_hex_id('l', d_.env->random_u64());
+  // Each token names the league ("ID.HEX", protocol::event_of_token).
   std::vector<std::string> tokens;
   for (const auto& n : names) {
-    tokens.push_back(d_.env->random_hex(pr::token_chars));
+    tokens.push_back(id + "." + d_.env->random_hex(pr::token_chars));
     e.players.push_back({n, sha256_hex(tokens.back())});
   }
   e.s = std::move(s);
   e.created_ms = d_.env->wall_ms();
   e.phase_started_ms = e.created_ms;  // the first pick's step clock
-  std::lock_guard lock(mu_);
-  std::string id = prefixed_hex_id('l', d_.env->random_u64());
-  while (entries_.count(id)) id = prefixed_hex_id('l', d_.env->random_u64());
   spdlog::info("league {}: created by {} ('{}': {}, {}, {}, {}; packs {} and {}, exhaustion {}, phase clock {} s)", id,
                actor, e.s.name, names[0], names[1], names[2], names[3], e.s.packs[0], e.s.packs[1],
                e.s.exhaustion ? "on" : "off", e.s.phase_clock_sec);

@@ -27,6 +27,7 @@ client_session::client_session(lobby_services& svc, std::weak_ptr<peer> p, std::
       session_(svc.env->random_hex(16)),
       // Never a flood verdict here: the connection's own limiter judges floods.
       list_budget_(svc.cfg.list_rooms_per_sec, svc.cfg.list_rooms_burst, std::numeric_limits<int>::max()),
+      emote_budget_(pr::emotes_per_sec, pr::emote_burst, std::numeric_limits<int>::max()),
       post_(std::move(post)) {}
 
 void client_session::send(const json& j) {
@@ -398,6 +399,15 @@ void client_session::on_text(std::string_view text) {
             auto r = attached();
             if (!r) return send_error(m.id, pr::session_errc::not_seated, "add_bot: join a waiting room's seat first");
             r->add_bot(self, m);
+          },
+          [&](const pr::emote_msg& m) {
+            auto r = attached();
+            if (!r) return send_error(m.id, pr::session_errc::not_in_room, "emote: join a room's seat first");
+            if (emote_budget_.on_message() != rate_limiter::verdict::allow)
+              return send_error(m.id, pr::session_errc::rate_limited,
+                                "at most " + std::to_string(pr::emote_burst) + " emotes at once, then " +
+                                    std::to_string(pr::emotes_per_sec) + " a second: this one was dropped");
+            r->emote(self, m);
           },
           [&](const pr::queue_msg& m) {
             if (!svc_.queue) return send_error(m.id, pr::session_errc::server_busy, "this server runs no queue");

@@ -189,6 +189,9 @@ class client_session : public peer, public std::enable_shared_from_this<client_s
   std::string routed_room_;
   // list_rooms has a budget of its own: each costs more than any other request.
   rate_limiter list_budget_;
+  // Emotes too (docs/protocol.md, "emote"): a few at once, then one every
+  // emote_interval_sec, so that a table cannot be flooded with them.
+  rate_limiter emote_budget_;
   std::vector<std::weak_ptr<room>> created_;
   std::string league_token_;  // the last accepted league_join's (on the strand)
   strand_post post_;

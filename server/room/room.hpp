@@ -192,6 +192,9 @@ class room : public std::enable_shared_from_this<room> {
   // A seated player gives a free seat of this waiting room to a house bot
   // (room_bots.cpp).
   void add_bot(std::shared_ptr<peer> c, protocol::add_bot_msg m);
+  // A seated player's emote, pushed to every seat and spectator (the
+  // session has rate-limited it).
+  void emote(std::shared_ptr<peer> c, protocol::emote_msg m);
   // The connection closed.
   void disconnected(std::shared_ptr<peer> c);
   // The connection that created the room closed: if nobody has joined, the
@@ -338,6 +341,7 @@ class room : public std::enable_shared_from_this<room> {
   // notice (store_waiting), and store_resumed once it is stored.
   void on_store_waiting();
   void do_act(const std::shared_ptr<peer>& c, const protocol::act_msg& m);
+  void do_emote(const std::shared_ptr<peer>& c, const protocol::emote_msg& m);
   // act and draft_pick: the sender's seat, or -1 once it has been told why
   // it may not act (a spectator; a connection with no seat is detached).
   int acting_seat(const std::shared_ptr<peer>& c, const nlohmann::json& id);
@@ -459,6 +463,12 @@ class room : public std::enable_shared_from_this<room> {
   void store_draft_rows(std::vector<draft_event_record> rows, const std::shared_ptr<draft_outgoing>& out);
   void on_draft_stored(const std::shared_ptr<draft_outgoing>& out);
   void start_drafted_match();
+  // A checked pick (the engine's error to `c` otherwise), stored then
+  // broadcast; `c` null: a bot's.
+  void apply_draft_pick(const cod::draft_pick& p, const std::shared_ptr<peer>& c, const nlohmann::json& id);
+  // room_bots.cpp: a bot's turn in the draft, bot_move_ms after it came.
+  void schedule_bot_draft_pick();
+  void bot_draft_pick();
   // The `draft` message for `viewer` (a seat or spectator).
   // `to`: the recipient when it is the seat's client (hello.legal_actions: its legal picks).
   message_ptr draft_message_for(seat_t viewer, const nlohmann::json& events, const peer* to = nullptr) const;
@@ -527,6 +537,7 @@ class room : public std::enable_shared_from_this<room> {
   // (seeded from the OS: a bot's choice is never part of a replay, its
   // action is, as any seat's).
   serial_executor::timer_id bot_timer_ = 0;
+  serial_executor::timer_id bot_draft_timer_ = 0;  // a drafting bot's next pick
   rng bot_rng_;
   // The bot's turn at the position seq_ == bot_turn_.seq: paced once
   // bot_move_ms has passed since, `chosen` once its decision came back.

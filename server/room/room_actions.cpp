@@ -106,6 +106,22 @@ void room::on_stored(const server::status& st, const write_failure& failed, cons
 // ---------------------------------------------------------------------------
 // Actions.
 
+void room::emote(std::shared_ptr<peer> c, pr::emote_msg m) {
+  auto id = m.id;
+  run(c, std::move(id), [self = shared_from_this(), c, m = std::move(m)] { self->do_emote(c, m); });
+}
+
+// Seats only: a spectator's emote would be a voice at a table it does not
+// sit at (spectator_cannot_act). Any status: a greeting while waiting, a
+// "good game" after the end.
+void room::do_emote(const std::shared_ptr<peer>& c, const pr::emote_msg& m) {
+  const int seat = acting_seat(c, m.id);
+  if (seat < 0) return;
+  const auto& name = seats_[static_cast<std::size_t>(seat)].name;
+  broadcast(pr::make_emote(json(), p_.id, seat, name, m.emote), c->id());
+  c->send(pr::make_emote(m.id, p_.id, seat, name, m.emote));
+}
+
 int room::acting_seat(const std::shared_ptr<peer>& c, const json& id) {
   const int seat = seat_of(c->id());
   if (seat >= 0) return seat;

@@ -62,9 +62,6 @@ void room::do_add_bot(const std::shared_ptr<peer>& c, const pr::add_bot_msg& m) 
   // would play someone's game.
   if (!p_.reserved.empty() || hooks_.finished)
     return refuse("this room's seats belong to a tournament's or a league's players: no bot takes one");
-  if (pr::is_drafted(p_.format))
-    return refuse("this room drafts its decks (R14) and a bot does not draft: add bots to a preconstructed or "
-                  "constructed room");
   if (status_ != status::waiting) return refuse("the match has started: a bot takes a seat of a waiting room only");
   pr::join_msg wanted;
   wanted.seat = m.seat;
@@ -74,11 +71,13 @@ void room::do_add_bot(const std::shared_ptr<peer>& c, const pr::add_bot_msg& m) 
 
   // R14.6 allows a preconstructed deck in every format a bot plays (the
   // preconstructed and constructed rooms), and the engine's own check
-  // passes it: the bot's join could not be refused.
-  const int number = bot_deck_number(seat);
+  // passes it: the bot's join could not be refused. A drafted room (R14)
+  // deals the bot its deck as anyone's: it drafts (bot_draft_pick).
+  const bool drafted = pr::is_drafted(p_.format);
+  const int number = drafted ? 0 : bot_deck_number(seat);
   pr::deck_choice choice;
   choice.preconstructed = number;
-  auto deck = pr::resolve_deck(choice, p_.format, cards());
+  auto deck = drafted ? pr::deck_result{} : pr::resolve_deck(choice, p_.format, cards());
   if (!deck.ok()) {
     spdlog::error("room {}: a bot's deck {} is refused: {}", p_.id, number, deck.message);
     return c->send(pr::make_error(m.id, pr::session_errc::internal_error, "the bot's deck was refused"));
@@ -98,18 +97,74 @@ void room::do_add_bot(const std::shared_ptr<peer>& c, const pr::add_bot_msg& m) 
   s.name = "Bot " + std::to_string(seat + 1);
   if (level > 0) s.name += " (level " + std::to_string(level) + ")";
   s.token_hash = bot_token_hash(level);
-  s.deck_json = pr::deck_to_json(choice).dump();
+  s.deck_json = drafted ? std::string(R"({"draft":true})") : pr::deck_to_json(choice).dump();
   s.deck = std::move(deck.cards);
   s.preconstructed = number;
   s.champion = champion;
   if (champion != no_card) s.champion_id = cards().def(champion).id;
   c->send(pr::make_bot_added(m.id, p_.id, seat, s.name, level));
-  spdlog::info("room {}: seat {} given to a house bot (level {}) by seat {} ('{}'), preconstructed deck {}", p_.id,
-               seat, level > 0 ? std::to_string(level) : std::string("random"), by,
-               seats_[static_cast<std::size_t>(by)].name, number);
+  spdlog::info("room {}: seat {} given to a house bot (level {}) by seat {} ('{}'), {}", p_.id, seat,
+               level > 0 ? std::to_string(level) : std::string("random"), by, seats_[static_cast<std::size_t>(by)].name,
+               drafted ? std::string("its deck to draft") : "preconstructed deck " + std::to_string(number));
   send_seat_status(seat);
   publish_summary();
-  if (seats_taken() == static_cast<int>(seats_.size())) start_match();
+  if (seats_taken() == static_cast<int>(seats_.size())) {
+    if (drafted) start_draft();
+    else start_match();
+  }
+}
+
+// A drafted room's bot (R14) drafts at random within the rules: a pick
+// chosen uniformly among the engine's legal ones, or (a list to submit,
+// which the engine does not enumerate) `count` different pool cards drawn
+// at random until the engine's own check passes one. Paced like its moves:
+// bot_move_ms after the draft came to it. Its match is then played as any
+// house bot's.
+void room::schedule_bot_draft_pick() {
+  if (stopping_ || status_ != status::drafting || !draft_ || draft_->finished() || bot_draft_timer_) return;
+  bool bot_waited_on = false;
+  for (const auto& t : draft_->waiting()) bot_waited_on |= seats_[static_cast<std::size_t>(t.seat)].bot;
+  if (!bot_waited_on) return;
+  std::weak_ptr<room> weak = weak_from_this();
+  bot_draft_timer_ = ex_->schedule(std::chrono::milliseconds(svc_.cfg.bot_move_ms), [weak] {
+    if (auto self = weak.lock()) self->run(nullptr, {}, [self] { self->bot_draft_pick(); });
+  });
+}
+
+void room::bot_draft_pick() {
+  bot_draft_timer_ = 0;
+  if (stopping_ || status_ != status::drafting || !draft_ || draft_->finished()) return;
+  for (const auto& t : draft_->waiting()) {
+    if (!seats_[static_cast<std::size_t>(t.seat)].bot) continue;
+    std::optional<cod::draft_pick> pick;
+    if (t.type == draft_pick_type::submit) {
+      std::vector<card_id> pool = draft_->state().pool;
+      for (int attempt = 0; attempt < 200 && !pick && static_cast<int>(pool.size()) >= t.count; ++attempt) {
+        for (std::size_t i = pool.size(); i > 1; --i) std::swap(pool[i - 1], pool[bot_rng_.below(i)]);
+        cod::draft_pick p;
+        p.type = t.type;
+        p.seat = t.seat;
+        p.cards.assign(pool.begin(), pool.begin() + t.count);
+        if (draft_->check(p) == draft_error::ok) pick = std::move(p);
+      }
+    } else {
+      std::vector<cod::draft_pick> legal;
+      draft_->legal_picks(legal);
+      std::erase_if(legal, [&](const cod::draft_pick& p) { return p.seat != t.seat || p.type != t.type; });
+      if (!legal.empty()) pick = legal[static_cast<std::size_t>(bot_rng_.below(legal.size()))];
+    }
+    if (!pick) {
+      // Never expected (the engine lists what it waits for): logged, and
+      // the draft waits as it would for a person.
+      spdlog::error("room {}: the bot at seat {} found no legal {} pick", p_.id, t.seat,
+                    draft_pick_type_name(t.type));
+      continue;
+    }
+    spdlog::debug("room {}: bot seat {} drafts: {}", p_.id, t.seat, draft_pick_type_name(pick->type));
+    // One pick at a time: the next is scheduled once this one is stored.
+    apply_draft_pick(*pick, nullptr, json());
+    return;
+  }
 }
 
 int room::bot_deck_number(int seat) {
@@ -291,6 +346,7 @@ void room::bot_position_moved() {
 
 void room::stop_bot_turn() {
   if (bot_timer_) ex_->cancel(std::exchange(bot_timer_, 0));
+  if (bot_draft_timer_) ex_->cancel(std::exchange(bot_draft_timer_, 0));
   bot_wanted_->store(-1);
   bot_turn_ = bot_turn_state{};
 }

@@ -106,17 +106,21 @@ void room::do_draft_pick(const std::shared_ptr<peer>& c, const pr::draft_pick_ms
     }
     p.cards.push_back(*card);
   }
+  apply_draft_pick(p, c, m.id);
+}
+
+void room::apply_draft_pick(const cod::draft_pick& p, const std::shared_ptr<peer>& c, const json& id) {
   std::vector<draft_event> events;
   if (auto e = draft_->apply(p, events); e != draft_error::ok) {
-    spdlog::info("room {}: seat {} draft pick refused: {}", p_.id, seat, draft_error_name(e));
-    c->send(pr::make_error(m.id, e));
+    spdlog::info("room {}: seat {} draft pick refused: {}", p_.id, p.seat, draft_error_name(e));
+    if (c) c->send(pr::make_error(id, e));
     return;
   }
   std::int64_t next = draft_seq_ + 1;
   auto rows = draft_rows(cards(), *draft_, &p, events, next, svc_.env->wall_ms());
   auto out = std::make_shared<draft_outgoing>();
-  out->actor = c;
-  out->id = m.id;
+  if (c) out->actor = c;
+  out->id = id;
   out->events = pr::draft_events_to_json(events, cards());
   store_draft_rows(std::move(rows), out);
 }
@@ -140,6 +144,7 @@ void room::on_draft_stored(const std::shared_ptr<draft_outgoing>& out) {
     if (auto c = seats_[i].client.lock()) c->send(draft_message_for(static_cast<seat_t>(i), out->events, c.get()));
   if (!spectators_.empty()) send_spectators(draft_message_for(spectator, out->events));
   if (draft_->finished()) start_drafted_match();
+  else schedule_bot_draft_pick();
 }
 
 void room::start_drafted_match() {

@@ -49,7 +49,10 @@ void room::start_recovered() {
   // clock restarts for the seat whose turn it is.
   for (std::size_t i = 0; i < seats_.size(); ++i)
     if (!seats_[i].played_by_server()) seat_left(static_cast<int>(i), true);
-  if (status_ == status::drafting) return;  // the draft waits for its seats to resume
+  if (status_ == status::drafting) {  // the draft waits for its seats to resume; a bot's turn comes again
+    schedule_bot_draft_pick();
+    return;
+  }
   if (match_.over()) {
     // The last action ended the match but its result was not stored.
     finish_match();

@@ -179,7 +179,8 @@ void usage(std::FILE* to) {
       "    --format F             preconstructed (default) or constructed (--cards)\n"
       "    --partner NAME         2v2: queue with this friend (who queues naming this bot's account)\n"
       "  --tournament ID          with --tournament-token: the tournament's id, added as ?room=ID (a cluster\n"
-      "                           runs a tournament on the node that created it: the proxy sends it there)\n"
+      "                           runs a tournament on the node that created it: the proxy sends it there);\n"
+      "                           a token that names its tournament (ID.HEX) needs none\n"
       "  --deck N                 preconstructed deck 1..4 (default 1)\n"
       "  --cards ID,ID,...        a constructed deck (8 catalogue ids)\n"
       "  --seat N                 the seat wanted (default: the lowest free one)\n"
@@ -390,6 +391,9 @@ int parse_args(int argc, char** argv, options& o) {
   if (!o.partner.empty() && o.queue != cod::game_mode::two_vs_two) return fail("--partner goes with --queue 2v2");
   if (!o.resume_token.empty() && o.room.empty()) return fail("--resume needs --room");
   if (!o.tournament.empty() && o.tournament_token.empty()) return fail("--tournament needs --tournament-token");
+  // A token that names its tournament ("ID.HEX") routes itself: ?room=ID.
+  if (o.tournament.empty() && !o.tournament_token.empty())
+    o.tournament = std::string(pr::event_of_token(o.tournament_token));
   if (o.deck && !o.cards.empty()) return fail("give --deck or --cards, not both");
   if (!o.cards.empty() && o.create && o.format == pr::deck_format::preconstructed)
     return fail("--cards needs a constructed room (--format constructed)");

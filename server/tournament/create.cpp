@@ -69,7 +69,7 @@ std::uint64_t pairing_seed(std::uint64_t tournament_seed, int round, int attempt
 }
 
 status tournament::create(const config& c, const std::vector<std::string>& names, const random_source& random,
-                          tournament& out, std::vector<std::string>& tokens) {
+                          tournament& out, std::vector<std::string>& tokens, std::string_view event_id) {
   if (status s = check_names(names); !s) return s;
   if (status s = check_config(c, static_cast<int>(names.size())); !s) return s;
   tournament t;
@@ -84,7 +84,7 @@ status tournament::create(const config& c, const std::vector<std::string>& names
   for (std::size_t i = 0; i < names.size(); ++i) {
     player p;
     p.name = names[i];
-    fresh.push_back(make_token(random));
+    fresh.push_back(make_token(random, event_id));
     p.token_hash = token_hash(fresh.back());
     t.players_.push_back(std::move(p));
   }

@@ -4,10 +4,14 @@
 
 namespace cod::tournaments {
 
-std::string make_token(const random_source& random) {
+std::string make_token(const random_source& random, std::string_view event_id) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string t;
-  t.reserve(32);
+  t.reserve(event_id.size() + 33);
+  if (!event_id.empty()) {
+    t.append(event_id);
+    t.push_back('.');
+  }
   for (int word = 0; word < 2; ++word) {
     std::uint64_t x = random();
     for (int i = 0; i < 16; ++i, x >>= 4) t.push_back(hex[x & 15]);

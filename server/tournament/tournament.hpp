@@ -53,9 +53,10 @@ class tournament {
 
   // Validates and creates. `names` in the order that becomes the player ids.
   // The join tokens come back in `tokens` (same order): the only time they
-  // exist in clear. On error `out` and `tokens` are untouched.
+  // exist in clear; with `event_id` (the tournament's id) each names it
+  // ("ID.HEX", make_token). On error `out` and `tokens` are untouched.
   static status create(const config& c, const std::vector<std::string>& names, const random_source& random,
-                       tournament& out, std::vector<std::string>& tokens);
+                       tournament& out, std::vector<std::string>& tokens, std::string_view event_id = {});
   // Advice on a valid configuration (printed to the organiser, not errors):
   // e.g. too few Swiss rounds to leave at most one undefeated player.
   static std::vector<std::string> warnings(const config& c, int player_count);

@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "cod/protocol/client_messages.hpp"
 #include "common/random.hpp"
 #include "common/strcat.hpp"
 #include "room/match_id.hpp"
@@ -14,6 +15,7 @@
 namespace cod::server {
 
 namespace tn = cod::tournaments;
+namespace pr = cod::protocol;
 using detail::cat;
 
 namespace {
@@ -463,12 +465,8 @@ status tournament_service::create(tn::config c, const std::vector<std::string>& 
   if (!seed_given) c.seed = d_.env->random_u64();
   if (x.spectator_delay < 0 || x.spectator_delay > max_spectator_delay)
     return refusal({tn::errc::invalid_config, cat("spectator_delay is 0 to ", max_spectator_delay, " actions")});
-  entry e;
-  std::vector<std::string> tokens;
-  const tn::random_source random = [env = d_.env] { return env->random_u64(); };
-  if (auto st = tn::tournament::create(c, names, random, e.t, tokens); !st) return refusal(st);
-  e.x = x;
-  e.created_ms = d_.env->wall_ms();
+  // The id first: the players' tokens name it (tournament_join finds the
+  // tournament, and a client its node, from the token alone).
   const std::string prefix = d_.node_id.empty() ? std::string() : d_.node_id + "-";
   std::string id;
   {
@@ -476,6 +474,12 @@ status tournament_service::create(tn::config c, const std::vector<std::string>& 
     id = prefix + prefixed_hex_id('t', d_.env->random_u64());
     while (entries_.count(id)) id = prefix + prefixed_hex_id('t', d_.env->random_u64());
   }
+  entry e;
+  std::vector<std::string> tokens;
+  const tn::random_source random = [env = d_.env] { return env->random_u64(); };
+  if (auto st = tn::tournament::create(c, names, random, e.t, tokens, id); !st) return refusal(st);
+  e.x = x;
+  e.created_ms = d_.env->wall_ms();
   // A cluster node runs (and saves) a tournament whose lease it holds.
   if (clustered() && d_.claim) {
     if (const status st = d_.claim(id); !st) {
@@ -658,9 +662,16 @@ event_seat tournament_service::find_seat(std::string_view token, const std::stri
     }
     if (clustered() && (routed.empty() || entries_.count(routed))) {
       event_seat unknown;
-      unknown.detail = cat("that token belongs to no tournament player of node ", d_.node_id,
-                           ": a tournament runs on one node at a time; connect with /ws?room=TOURNAMENT_ID "
-                           "(docs/cluster.md)");
+      // A token that names its tournament says where to connect (the proxy
+      // sends /ws?room=ID to the node that runs it, or moves it to a live one).
+      const std::string named(pr::event_of_token(token));
+      if (routed.empty() && cluster_tournament_id(named))
+        unknown.detail = cat("tournament ", named, " runs on another node: connect with /ws?room=", named,
+                             " and send tournament_join again (docs/cluster.md)");
+      else
+        unknown.detail = cat("that token belongs to no tournament player of node ", d_.node_id,
+                             ": a tournament runs on one node at a time; connect with /ws?room=TOURNAMENT_ID "
+                             "(docs/cluster.md)");
       return unknown;
     }
   }

@@ -419,6 +419,13 @@ test("the guided first game: a newcomer who does what the coach says wins it; sh
   assert.match(await page.textContent('.seat-box[data-seat="1"] .stronghold'), /health 24 = its deck/);
   await page.waitForFunction(() => window.codApp.game.isMyTurn() && ["card", "end"].includes(document.querySelector("#coach").dataset.step));
   assert.match(await page.textContent("#coach"), /The AI's health is its deck/);
+  // A reload in the guided game keeps it: the tips come back.
+  await page.reload();
+  await waitForGame(page);
+  await page.waitForFunction(() => {
+    const coach = document.querySelector("#coach");
+    return coach && (!!document.querySelector("#game").dataset.banner || ["card", "end"].includes(coach.dataset.step));
+  }, null, { timeout: 20000 });
 
   // Follow the coach, and only the coach: click what it marks (➜), until
   // the end. Every idea it teaches is said at least once.

@@ -49,6 +49,17 @@ test("Play the computer: one click to a duel against the bot of the chosen level
   await page.reload();
   await page.waitForSelector("#computer-level", { state: "attached" });
   assert.equal(await page.inputValue("#computer-level"), "2");
+  // Play again, kept across that reload (sessionStorage): the end offers it
+  // and it makes a new duel against the same bot, at the same level.
+  await waitForGame(page);
+  const first = await page.evaluate(() => window.codApp.room.id);
+  page.once("dialog", (d) => d.accept());
+  await page.click("#concede");
+  await page.waitForSelector("#result:not([hidden]) #play-again");
+  assert.match(await page.textContent("#result-cause"), /^Ann conceded on turn \d+\.$/);
+  await page.click("#play-again");
+  await page.waitForFunction((r) => window.codApp.room && window.codApp.room.id !== r && document.body.dataset.screen === "game", first, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector("#game").textContent.includes("Bot 2 (level 2)"), null, { timeout: 10000 });
   assert.deepEqual(page.jsErrors || [], []);
   await page.context().close();
 });

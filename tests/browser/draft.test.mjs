@@ -93,7 +93,7 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
 
   const room = await createDraftRoom(ann, { mode: "duel", format: "draft", packs: ["initiation"] });
   await bob.click("#refresh-rooms");
-  assert.match(await bob.textContent(`tr[data-room="${room}"]`), /draft, packs: initiation/);
+  assert.match(await bob.textContent(`tr[data-room="${room}"]`), /draft, packs: Initiation Pack/);
   await joinFromLobby(bob, room);
   for (const p of [ann, bob]) await p.waitForFunction(() => document.body.dataset.screen === "draft");
   // A spectator of the drafting room sees the same public draft, without a pick.
@@ -213,6 +213,25 @@ test("a 2-player draft clicked through to the match in two browser contexts; a r
   assert.deepEqual(bob.jsErrors || [], []);
   await ann.context().close();
   await bob.context().close();
+});
+
+// A drafted room takes a bot too (docs/protocol.md "add_bot"): it drafts at
+// random within the rules, then plays its match like any house bot.
+test("a draft duel against a bot added from the waiting room: the bot drafts, the match starts", async () => {
+  const page = await openClient(browser, server, { name: "Ann" });
+  await createDraftRoom(page);
+  await page.waitForSelector("#waiting-add-bot:not([hidden])");
+  await page.click("#waiting-add-bot");
+  await page.waitForFunction(() => document.body.dataset.screen === "draft");
+  const picks = await draftByClicking([page]);
+  assert.ok(picks > 0, "Ann picked");
+  await waitForGame(page);
+  const draft = await page.evaluate(() => window.codApp.lastDraft);
+  assert.equal(draft.finished, true);
+  assert.ok(draft.seats[1].taken.length > 0, "the bot took cards");
+  await page.waitForFunction(() => document.querySelector("#game").textContent.includes("Bot 2"), null, { timeout: 10000 });
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
 });
 
 test("a 2v2 draft: four browser contexts pick in the order of R14.3 (a take of 2 included) and reach the match", async () => {

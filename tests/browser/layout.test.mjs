@@ -255,6 +255,23 @@ test("at 1280×800 a duel's lines never wrap (one row a line, position 0 in sigh
   assert.ok(narrow.sides.some((s) => s.scrollable), "a line too long for its box scrolls in it");
   await p.setViewportSize(DESKTOP.viewport);
 
+  // The goal in sight, and a hand wider than its strip says so ("N more
+  // cards →", cues.js), one that fits does not; made wider than its strip
+  // here by narrowing the strip. The cue scrolls it.
+  for (const q of pages) {
+    await q.waitForSelector("#goal");
+    inside((await boxes(q, "#goal"))[0], await viewport(q), "the goal");
+    const over = await q.$eval("#hand", (e) => e.scrollWidth > e.clientWidth + 2);
+    assert.equal(await q.isVisible("#hand-more"), over);
+  }
+  await p.$eval("#hand", (e) => { e.style.maxWidth = "240px"; window.dispatchEvent(new Event("resize")); });
+  await p.waitForSelector("#hand-more:not([hidden])");
+  assert.match(await p.textContent("#hand-more"), /^\d+ more cards? →$/);
+  inside((await boxes(p, "#hand-more"))[0], await viewport(p), "the more-cards cue");
+  await p.click("#hand-more");
+  await p.waitForFunction(() => document.querySelector("#hand").scrollLeft > 0);
+  await p.$eval("#hand", (e) => { e.style.maxWidth = ""; e.scrollLeft = 0; window.dispatchEvent(new Event("resize")); });
+
   // An error floats over the page: the board stays where it was.
   const waiting = (await gameInfo(pages[0])).myTurn ? pages[1] : pages[0];
   const before = (await boxes(waiting, "#board"))[0];

@@ -156,7 +156,31 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     assert.ok((await p.locator("#hand .card.playable").count()) >= 1);
     assert.match(await p.textContent("#seats"), /Ann/);
     assert.match(await p.textContent("#seats"), /Bob/);
+    // The goal is in sight on the game screen (cues.js).
+    await p.waitForSelector("#goal");
+    assert.match(await p.textContent("#goal"), /Goal: push a Fort to the right end of its hand \(R4\.6\)/);
   }
+
+  // Emotes (a fixed set: docs/protocol.md "emote"): Ann's shows on Bob's
+  // screen and in both logs; Bob mutes them (remembered: the screen his
+  // reconnection builds later keeps it) and sees no more; a flood is
+  // refused by the server, said in words on Ann's screen.
+  await ann.waitForSelector("#emote-open");
+  await ann.click("#emote-open");
+  assert.deepEqual(await ann.$$eval("#emote-menu button", (bs) => bs.map((b) => b.textContent)), ["Well played", "Good game", "Thinking…", "Oops"]);
+  await ann.click('#emote-menu [data-emote="well_played"]');
+  await bob.waitForFunction(() => !document.querySelector("#emote-toast").hidden && document.querySelector("#emote-toast").textContent === "Ann: Well played");
+  await ann.waitForFunction(() => /Ann: “Well played”/.test(document.querySelector("#log").textContent));
+  assert.match(await bob.textContent("#log"), /Ann: “Well played”/);
+  await bob.click("#emote-open");
+  await bob.check("#emote-mute");
+  await bob.click("#emote-open");
+  assert.equal(await bob.evaluate(() => window.localStorage.getItem("cod.emotes.muted")), "1");
+  await ann.evaluate(() => { for (let i = 0; i < 4; i++) document.querySelector('#emote-menu [data-emote="oops"]').click(); });
+  await ann.waitForFunction(() => document.querySelector("#emote-toast").textContent === "Easy: one emote a second.");
+  await ann.waitForFunction(() => (document.querySelector("#log").textContent.match(/Ann: “Oops”/g) || []).length >= 1);
+  await bob.waitForTimeout(300);
+  assert.doesNotMatch(await bob.textContent("#log"), /Oops/, "muted: no emote shown");
 
   // The seat whose turn it is not gets the server's refusal in words.
   const annFirst = (await gameInfo(ann)).myTurn;
@@ -259,6 +283,9 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
       assert.match(await ann.textContent("#log"), /Bob lost the connection/);
       // It came back over a connection for the room.
       assert.deepEqual(sockets.get(bob).map(roomOf), [room, room]);
+      // Its new game screen keeps emotes muted (localStorage).
+      await bob.waitForSelector("#emote-mute", { state: "attached" });
+      assert.equal(await bob.isChecked("#emote-mute"), true);
       dropped = true;
     }
   }
@@ -284,8 +311,40 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
     assert.match(await p.textContent("#status"), outcome === "won" ? /^You won/ : /^You lost/);
     assert.equal(await p.title(), `${outcome === "won" ? "You won" : "You lost"} — Clash of Decks`);
     assert.match(await p.textContent("#result .seed"), /matches the commitment/);
+    // Why (result.js, from the events received): who did what to whom, the
+    // turn it turned, and each seat's damage and cards against the log.
+    await p.waitForSelector("#result-cause");
+    const cause = await p.textContent("#result-cause");
+    if (stalled) assert.match(cause, /^(Ann|Bob) conceded on turn \d+\.$/);
+    else assert.match(cause, /^((Ann|Bob)'s .+ hit (Ann|Bob)'s Fort for \d+ on turn \d+: the Fort reached the end of the hand and (Ann|Bob) lost \(R4\.4, R4\.6\)\.|(Ann|Bob)'s Fort reached the end of the hand.*|(Ann|Bob) had no card left in hand.*)$/);
+    const table = await p.$$eval("#result-table tbody tr", (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.deepEqual(table.map((r) => r[0].replace(" (you)", "")), ["Ann", "Bob"]);
+    // Counted here from the server's whole history of the match.
+    const history = await p.evaluate(() => window.codApp.conn.request("history", { from_seq: 0 }));
+    assert.equal(history.first_seq, 0);
+    const events = history.entries.flatMap((e) => e.events);
+    // A Fort hit in the last action is named as the cause (not the move the hit made).
+    const over = events.find((e) => e.type === "game_over");
+    const hit = history.entries.at(-1).events.filter((e) => e.type === "stronghold_damaged" && e.seat === over.loser).at(-1);
+    if (over.reason === "fort_destroyed" && hit) assert.match(cause, new RegExp(`hit (Ann|Bob)'s Fort for ${hit.amount} on turn`));
+    assert.doesNotMatch(await p.textContent("#result"), /null/);
+    table.forEach(([name, , taken, played], seat) => {
+      assert.equal(Number(played), events.filter((e) => e.type === "card_played" && e.seat === seat).length, `${name}'s cards played`);
+      assert.equal(Number(taken), events.filter((e) => e.type === "stronghold_damaged" && e.seat === seat).reduce((n, e) => n + e.amount, 0),
+        `${name}'s Stronghold damage taken`);
+    });
   }
   assert.deepEqual([...outcomes].sort(), ["lost", "won"], "one won, one lost");
+  // A reload after the end: the same account (the events come back with
+  // history), and Play again still offered to Ann, who created the room
+  // (sessionStorage); Bob joined it from the lobby: his page cannot make it again.
+  const summaryBefore = await ann.textContent("#result-summary");
+  await ann.reload();
+  await waitForGame(ann);
+  await ann.waitForSelector("#result:not([hidden]) #result-cause");
+  await ann.waitForFunction((t) => document.querySelector("#result-summary").textContent === t, summaryBefore);
+  assert.equal(await ann.locator("#play-again").count(), 1);
+  assert.equal(await bob.locator("#play-again").count(), 0);
   assert.ok(titledTurn, "a tab said 'Your turn' while it was");
   await ann.screenshot({ path: artifact("duel-over-ann.png"), fullPage: true });
   await bob.screenshot({ path: artifact("duel-over-bob.png"), fullPage: true });
@@ -318,10 +377,19 @@ test("a constructed duel: when the match starts, both players read both lists in
   const bob = await openClient(browser, server, { name: "Bob" });
   await ann.selectOption("#deck-kind", "cards");
   await ann.fill("#deck-cards", "parasite, microctopus, scribe, baron, alpha, brute, carapace, mutant");
+  const room = await createRoom(ann, { mode: "duel", format: "constructed" });
+  // Bob comes by the invite link the waiting room shows (#/room/ID): the
+  // lobby offers that room at the top, joined with his name and deck.
+  await ann.waitForSelector("#invite-url");
+  const url = await ann.inputValue("#invite-url");
+  assert.equal(url, `${server.url}/play/#/room/${room}`);
+  await bob.goto(url);
+  await bob.waitForSelector("#invite-join");
+  assert.match(await bob.textContent("#invite"), new RegExp(`invited to room ${room} \\(duel, constructed\\)`));
+  await bob.fill("#player-name", "Bob");
   await bob.selectOption("#deck-kind", "cards");
   await bob.fill("#deck-cards", "assassin, reptile, aberration, carnivore, grrr, vortex, disciple, troll");
-  const room = await createRoom(ann, { mode: "duel", format: "constructed" });
-  await joinFromLobby(bob, room);
+  await bob.click("#invite-join");
   await waitForGame(ann);
   await waitForGame(bob);
   for (const p of [ann, bob]) {
@@ -335,6 +403,54 @@ test("a constructed duel: when the match starts, both players read both lists in
   assert.deepEqual(ann.jsErrors || [], []);
   await ann.context().close();
   await bob.context().close();
+});
+
+// "Why did I lose?" in a free-for-all (result.js on made-up events): Ann,
+// whose Fort never fell, reads who destroyed whose Fort and why that ends
+// the game for her too (R11.4), the turning point, and each seat's part.
+test("the result's account of a free-for-all: who destroyed whose Fort, why a healthy player lost, the turning point", async () => {
+  const page = await openClient(browser, server, {});
+  const out = await page.evaluate(async () => {
+    const { summarize, summaryView } = await import("/play/js/result.js");
+    const names = ["Ann", "Bo", "Cy", "Di"];
+    const entries = [
+      { seq: 0, events: [{ type: "match_started", first_seat: 0 }, { type: "turn_started", seat: 0, turn: 1, round: 1 }] },
+      { seq: 5, events: [{ type: "turn_started", seat: 2, turn: 7, round: 2 }, { type: "card_played", seat: 2, card: 40, card_id: "brute", line: 1, mana_paid: 3 },
+        { type: "creature_entered", seat: 2, card: 40, card_id: "brute", line: 1, side: 0, position: 0 }] },
+      { seq: 6, events: [{ type: "stronghold_damaged", seat: 3, source: 40, source_id: "brute", amount: 4 },
+        { type: "stronghold_flipped", seat: 3, side: "fort" }, { type: "card_played", seat: 0, card: 3, card_id: "scribe", line: 0, mana_paid: 2 }] },
+      { seq: 9, events: [{ type: "turn_started", seat: 2, turn: 11, round: 3 }, { type: "damage_dealt", source: 40, source_id: "brute", target: 3, amount: 2 },
+        { type: "stronghold_damaged", seat: 3, source: 40, source_id: "brute", amount: 3 },
+        { type: "stronghold_moved", seat: 3, from: 5, to: 8 },
+        { type: "game_over", winners: [2], loser: 3, reason: "fort_destroyed" }] },
+    ];
+    const sum = summarize(entries, { seatName: (s) => names[s], cardName: (uid, id) => id.toUpperCase(), seats: 4 });
+    const view = { role: "player", viewer: 0, winners: [2], seats: [{}, {}, {}, {}] };
+    const box = document.createElement("div");
+    box.append(...summaryView(sum, view, (s) => names[s]));
+    return { sum, text: box.textContent, why: !!box.querySelector("#result-why-you") };
+  });
+  assert.equal(out.sum.cause, "Cy's BRUTE hit Di's Fort for 3 on turn 11: the Fort reached the end of the hand and Di lost (R4.4, R4.6).");
+  assert.equal(out.sum.turning, "The turning point: turn 7, when Di's Bastion fell and the Fort came up (R4.5).");
+  assert.equal(out.sum.loser, 3);
+  assert.deepEqual(out.sum.seats.map((s) => [s.dealt, s.taken, s.played]), [[0, 0, 1], [0, 0, 0], [9, 0, 1], [0, 7, 0]]);
+  assert.ok(out.why, "Ann, who lost without falling, is told why (R11.4)");
+  assert.doesNotMatch(out.text, /null/);
+  assert.match(out.text, /the game ends the moment one Fort falls.*R11\.4/);
+  // A concession says who and when.
+  const conceded = await page.evaluate(async () => {
+    const { summarize } = await import("/play/js/result.js");
+    return summarize([{ seq: 3, events: [{ type: "turn_started", seat: 1, turn: 4, round: 2 }, { type: "conceded", seat: 1 },
+      { type: "game_over", winners: [0], loser: 1, reason: "concession" }] }], { seatName: (s) => ["Ann", "Bo"][s], cardName: () => "", seats: 2 });
+  });
+  assert.equal(conceded.cause, "Bo conceded on turn 4.");
+  assert.equal(conceded.turning, "");
+  // Season 3's packs have no known English name: the English lobby says them in English all the same.
+  const packs = await page.$$eval("#opt-packs label", (ls) => ls.map((l) => l.textContent.trim()));
+  for (const french of ["Sournoiserie", "Belligérance", "Enlisement"]) assert.ok(!packs.some((p) => p.startsWith(french)), `${french} in ${packs}`);
+  assert.ok(packs.some((p) => p.startsWith("Sneakiness")));
+  assert.deepEqual(page.jsErrors || [], []);
+  await page.context().close();
 });
 
 test("a solo game against the AI, created from the lobby and played to the end by clicking", async () => {
@@ -477,7 +593,7 @@ test("one click from the lobby to a game against the AI", async () => {
 test("a free-for-all against three bots, added from the waiting room: the bots play, the game goes on", async () => {
   const page = await openClient(browser, server, { name: "Ann" });
   await createRoom(page, { mode: "ffa" });
-  // A drafted room or a full one offers no bot; this one does, until full.
+  // A full room offers no bot; this one does, until full.
   for (let i = 0; i < 3; i++) {
     await page.waitForSelector("#waiting-add-bot:not([hidden])");
     await page.click("#waiting-add-bot");
@@ -666,6 +782,11 @@ test("the admin page against the real admin API: token, search, the solo game's 
   // People's terms: the winner by name, the seats counted from 1.
   assert.match(await page.textContent("#match-record"), /Result: (Sol|AI.*) won \(/);
   assert.match(await page.textContent("#match-record"), /Seats: 1: Sol/);
+  // The end's reason in words, in the record, the list and the log (never its code).
+  for (const sel of ["#match-record", "#matches", "#match-log"]) {
+    assert.doesNotMatch(await page.textContent(sel), /fort_destroyed|stronghold_alone|\(concession\)/, sel);
+  }
+  assert.match(await page.textContent("#match-log"), /Game over: .* wins? \((.+'s Fort was destroyed|.+'s Stronghold was left alone in hand|.+ conceded)\)/);
   assert.match(await page.textContent("#match-log"), /Sol (goes first|has \d+ mana)/);
   assert.match(await page.textContent("#match-log"), /Setup/);
   assert.equal(await page.locator("#replay-board #board .line").count(), 2);

@@ -235,8 +235,13 @@ def tournament_failover(c):
     check(owner in NODES, "tournament id %s names no node" % tid)
     organise(c, "POST", "/admin/api/tournaments/%s/rounds" % tid, {})
 
+    # Each token names the tournament ("ID.HEX"): a bot given the token alone
+    # connects with /ws?room=ID, so the proxy sends it where the tournament runs.
+    for p in t["players"]:
+        check(p["token"].startswith(tid + "."), "token %s does not name tournament %s" % (p["token"], tid))
+
     def players(run):
-        return [c.bot("t%d-%d" % (run, i), ["--tournament-token", p["token"], "--tournament", tid,
+        return [c.bot("t%d-%d" % (run, i), ["--tournament-token", p["token"],
                                              "--deck", str(1 + i), "--seed", str(90 + 10 * run + i)]).start()
                 for i, p in enumerate(t["players"])]
 

@@ -188,7 +188,9 @@ def test(args, work):
                   "turn_clock": {"bank_ms": 600000, "increment_ms": 1000}, "organiser": "Olga"}, want=201)
     tid = created["tournament"]
     tokens = {p["name"]: p["token"] for p in created["players"]}
-    e2e.check(sorted(tokens) == sorted(NAMES) and all(len(t) == 32 for t in tokens.values()), "tokens: %s" % created)
+    # Each token names its tournament: "ID." and 32 hex digits.
+    e2e.check(sorted(tokens) == sorted(NAMES) and
+              all(t.startswith(tid + ".") and len(t) == len(tid) + 33 for t in tokens.values()), "tokens: %s" % created)
     st = ok(server, "GET", "/admin/api/tournaments/" + tid)
     e2e.check(st["config"]["exhaustion"] is True, "exhaustion is on by default: %s" % st["config"])
     e2e.check(st["stage"] == "not_started" and st["spectator_delay"] == 2, "new tournament: %s" % st)

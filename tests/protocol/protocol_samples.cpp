@@ -163,6 +163,8 @@ void client_samples() {
   emit_client(proto::add_bot_msg{15});
   emit_client(proto::add_bot_msg{"b", 1});
   emit_client(proto::add_bot_msg{"l", std::nullopt, 5});
+  emit_client(proto::emote_msg{"e", "well_played"});
+  emit_client(proto::emote_msg{nullptr, "oops"});
   // Drafted formats (R14).
   {
     proto::room_options o;
@@ -304,6 +306,10 @@ void client_samples() {
       R"({"type":"add_bot","level":0})",
       R"({"type":"add_bot","level":6})",
       R"({"type":"add_bot","level":"3"})",
+      R"({"type":"emote"})",
+      R"({"type":"emote","emote":"hello"})",
+      R"({"type":"emote","emote":1})",
+      R"({"type":"emote","emote":"oops","text":"hi"})",
       R"({"type":"league_mutations"})",
       R"({"type":"league_mutations","mutations":{"target":"troll"}})",
       R"({"type":"league_mutations","mutations":[],"op":{"type":"pass"}})",
@@ -562,6 +568,8 @@ void fixed_server_samples(const cod::catalogue& cat) {
   emit("server/bot_added", proto::make_bot_added(15, "r7k2", 1, "Bot 2 (level 3)", 3));
   emit("server/bot_added", proto::make_bot_added(16, "c1", 2, "Bot 3"));  // co-op: random, no level
   emit("server/pong", proto::make_pong(-13));
+  emit("server/emote", proto::make_emote("e", "r7k2", 0, "Ann", "well_played"));
+  emit("server/emote", proto::make_emote(nullptr, "r7k2", 1, "Bot 2 (level 3)", "good_game"));
   emit("server/pong", proto::make_pong(nullptr));
   emit("server/history", proto::make_history(14, "r7k2", 0, {}));
   emit("server/seat_status", proto::make_seat_status("r7k2", 1, false));

@@ -77,6 +77,10 @@ std::vector<proto::client_message> every_message() {
       proto::add_bot_msg{"b", 3},
       proto::add_bot_msg{"l", std::nullopt, 1},
       proto::add_bot_msg{"m", 2, 5},
+      proto::emote_msg{16, "well_played"},
+      proto::emote_msg{"g", "good_game"},
+      proto::emote_msg{nullptr, "thinking"},
+      proto::emote_msg{"o", "oops"},
       proto::league_mutations_msg{15, json::array()},
       proto::league_mutations_msg{"m", json::array({{{"target", "troll"}, {"source", "brute"}, {"element", "hp"}}})},
   };
@@ -101,11 +105,29 @@ TEST_CASE("every client message round trips through its wire form") {
     types.emplace_back(proto::message_type(m));
   }
   for (const char* t : {"hello", "list_rooms", "create_room", "join", "resume", "spectate", "act",
-                        "leave", "ping", "tournament_join", "history", "add_bot", "league_mutations"})
+                        "leave", "ping", "tournament_join", "history", "add_bot", "league_mutations", "emote"})
     CHECK(std::find(types.begin(), types.end(), t) != types.end());
 }
 
 TEST_CASE("fields as the server reads them") {
+  SUBCASE("tokens that name their tournament or league (ID.HEX), and plain ones") {
+    const std::string hex = "00112233445566778899aabbccddeeff";
+    CHECK(parse_as<proto::tournament_join_msg>(R"({"type":"tournament_join","token":"n2-t0a1b2c3d4e.)" + hex +
+                                               R"(","deck":{"preconstructed":1}})")
+              .token == "n2-t0a1b2c3d4e." + hex);
+    CHECK(parse_as<proto::league_join_msg>(R"({"type":"league_join","token":"l0123456789.)" + hex + R"("})").token ==
+          "l0123456789." + hex);
+    CHECK(parse_as<proto::resume_msg>(R"({"type":"resume","room":"r","token":"n2-t0a1b2c3d4e.)" + hex + R"("})")
+              .token == "n2-t0a1b2c3d4e." + hex);
+    CHECK(proto::event_of_token("n2-t0a1b2c3d4e." + hex) == "n2-t0a1b2c3d4e");
+    CHECK(proto::event_of_token("l0123456789." + hex) == "l0123456789");
+    CHECK(proto::event_of_token(hex).empty());
+    CHECK(proto::event_of_token("." + hex).empty());
+    CHECK(proto::event_of_token("a b." + hex).empty());
+    CHECK(proto::event_of_token(std::string(33, 'a') + "." + hex).empty());
+    CHECK(proto::event_of_token(std::string(32, 'a') + "." + hex) == std::string(32, 'a'));
+    CHECK(proto::event_of_token("n2.x").empty());
+  }
   SUBCASE("list_rooms: one page, filters") {
     const auto plain = parse_as<proto::list_rooms_msg>(R"({"type":"list_rooms"})");
     CHECK(plain.limit == proto::default_room_page);
@@ -325,6 +347,11 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"add_bot","seat":4})", E::bad_field_value, "seat"},
       {R"({"type":"add_bot","seat":"1"})", E::bad_field_type, "seat"},
       {R"({"type":"add_bot","deck":1})", E::unknown_field, "deck"},
+      {R"({"type":"emote"})", E::missing_field, "emote"},
+      {R"({"type":"emote","emote":"hello"})", E::bad_field_value, "emote"},
+      {R"({"type":"emote","emote":"Well played"})", E::bad_field_value, "emote"},
+      {R"({"type":"emote","emote":3})", E::bad_field_type, "emote"},
+      {R"({"type":"emote","emote":"oops","text":"hi"})", E::unknown_field, "text"},
       {R"({"type":"league_mutations"})", E::missing_field, "mutations"},
       {R"({"type":"league_mutations","mutations":{}})", E::bad_field_type, "mutations"},
       {R"({"type":"league_mutations","mutations":[],"seat":1})", E::unknown_field, "seat"},
@@ -405,6 +432,14 @@ TEST_CASE("missing fields and wrong types, field by field") {
       {R"({"type":"resume","room":"r","token":"00112233445566778899aabbccddeef"})", E::bad_field_value, "token"},
       {R"({"type":"resume","room":"r","token":"00112233445566778899aabbccddeeff0"})", E::bad_field_value, "token"},
       {R"({"type":"resume","room":"r","token":"00112233445566778899aabbccddeefg"})", E::bad_field_value, "token"},
+      // A token that names its tournament or league: "ID." with ID a room id, then the 32 hex digits.
+      {R"({"type":"resume","room":"r","token":"n1-t01.00112233445566778899AABBCCDDEEFF"})", E::bad_field_value, "token"},
+      {R"({"type":"resume","room":"r","token":"n1 t01.00112233445566778899aabbccddeeff"})", E::bad_field_value, "token"},
+      {R"({"type":"resume","room":"r","token":".00112233445566778899aabbccddeeff"})", E::bad_field_value, "token"},
+      {R"({"type":"league_join","token":"l0123456789.00112233445566778899aabbccddeef"})", E::bad_field_value, "token"},
+      {R"({"type":"tournament_join","token":"123456789012345678901234567890123.00112233445566778899aabbccddeeff","deck":{"preconstructed":1}})",
+       E::bad_field_value, "token"},
+      {R"({"type":"hello","version":1,"account_token":"n1.00112233445566778899aabbccddeeff"})", E::bad_field_value, "account_token"},
       {R"({"type":"spectate"})", E::missing_field, "room"},
       {R"({"type":"spectate","room":null})", E::bad_field_type, "room"},
       {R"({"type":"act"})", E::missing_field, "action"},

@@ -497,9 +497,12 @@ TEST_CASE("admin api: the log of a played match, replayed and told in sentences"
   CHECK(destroyed > 0);
   // The last step ends the game, as the stored result says.
   const auto& last = entries.back()["effects"];
-  CHECK(last.back().get<std::string>().rfind("Game over: " + name_of_seat(sm.result->winners[0]) + " wins (" +
-                                                 sm.result->reason + ")",
-                                             0) == 0);
+  // The reason in words with whose defeat it was, never its code (fort_destroyed).
+  const std::string over = last.back().get<std::string>();
+  CHECK(over.rfind("Game over: " + name_of_seat(sm.result->winners[0]) + " wins (", 0) == 0);
+  CHECK(over.find(sm.result->reason) == std::string::npos);
+  CHECK(over.find("_") == std::string::npos);
+  if (sm.result->reason == "fort_destroyed") CHECK(over.find("'s Fort was destroyed)") != std::string::npos);
 
   // The text form: the same sentences, one per line.
   auto t = get(f.api, "/admin/api/matches/m-full/log?format=text");

@@ -10,6 +10,7 @@
 
 #include "admin/admin_api.hpp"
 #include "cod/engine/league.hpp"
+#include "cod/protocol/client_messages.hpp"
 #include "cod/protocol/league_json.hpp"
 #include "cod/protocol/mutation_json.hpp"
 #include "league_service/league_api.hpp"
@@ -259,8 +260,11 @@ TEST_CASE("league API: create with refusals in words, tokens once, the organiser
   const json created = f.ok("POST", "/admin/api/leagues", b, 201);
   REQUIRE(created.at("players").size() == 4);
   CHECK(created.at("players")[2].at("name") == "Cy");
-  CHECK(created.at("players")[2].at("token").get<std::string>().size() == 32);
   const std::string id = created.at("league");
+  // The token names its league: "ID." and 32 hex digits (protocol::event_of_token).
+  const std::string cy_token = created.at("players")[2].at("token");
+  CHECK(cy_token.size() == id.size() + 1 + 32);
+  CHECK(protocol::event_of_token(cy_token) == id);
   const json got = f.ok("GET", "/admin/api/leagues/" + id);
   CHECK(got.at("stage") == "drafting");
   CHECK(got.at("costs").at("hp") == 2);

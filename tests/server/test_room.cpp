@@ -1267,3 +1267,65 @@ TEST_CASE("room: the stall guard (R17.25) over the wire: create_room's setting, 
   CHECK(json::parse(stored->match.options_json).at("stall_exhaustion_turn") == 12);
   check_verifies(*stored);
 }
+
+// Emotes (docs/protocol.md, "emote"): a closed set, from seats only, pushed
+// to every seat and spectator; each connection's budget stops a flood.
+TEST_CASE("emote: pushed to every seat and spectator, the sender's copy answers it; spectators, strangers, "
+          "unknown emotes and floods are refused and change nothing") {
+  harness h;
+  auto ann = h.connect();
+  const auto room = h.create_room(ann);
+  ann.say({{"type", "join"}, {"room", room}, {"name", "ann"}, {"deck", {{"preconstructed", 1}}}});
+  ann.expect("joined");
+  auto spec = h.spectator(room);
+  auto bo = h.connect();
+  bo.say({{"type", "join"}, {"room", room}, {"name", "bo"}, {"deck", {{"preconstructed", 2}}}});
+  bo.take();
+  ann.take();
+  spec.take();
+
+  ann.say({{"type", "emote"}, {"id", 3}, {"emote", "well_played"}});
+  const json mine = ann.expect("emote");
+  CHECK(mine == json{{"type", "emote"}, {"id", 3}, {"room", room}, {"seat", 0}, {"name", "ann"},
+                     {"emote", "well_played"}});
+  const json pushed{{"type", "emote"}, {"room", room}, {"seat", 0}, {"name", "ann"}, {"emote", "well_played"}};
+  CHECK(bo.expect("emote") == pushed);
+  CHECK(spec.expect("emote") == pushed);
+
+  SUBCASE("an emote outside the set: a clear error, nobody hears anything") {
+    bo.say({{"type", "emote"}, {"id", 4}, {"emote", "you suck"}});
+    const json e = bo.expect("error");
+    CHECK(e.at("code") == "bad_field_value");
+    CHECK(e.at("message").get<std::string>().find("well_played") != std::string::npos);
+    CHECK(ann.take().empty());
+    CHECK(spec.take().empty());
+  }
+  SUBCASE("a spectator does not speak; a connection in no room has nobody to speak to") {
+    spec.say({{"type", "emote"}, {"id", 5}, {"emote", "oops"}});
+    CHECK(spec.expect("error").at("code") == "spectator_cannot_act");
+    auto stranger = h.connect();
+    stranger.say({{"type", "emote"}, {"id", 6}, {"emote", "oops"}});
+    CHECK(stranger.expect("error").at("code") == "not_in_room");
+    CHECK(ann.take().empty());
+    CHECK(bo.take().empty());
+  }
+  SUBCASE("a flood: the connection's budget (3 at once) drops the excess, with rate_limited") {
+    for (int i = 0; i < 3; ++i) bo.say({{"type", "emote"}, {"id", 10 + i}, {"emote", "good_game"}});
+    // Ann's first one took 1 of her budget, not Bo's: Bo's three all pass.
+    auto got = bo.take();
+    int echoed = 0, limited = 0;
+    for (const auto& m : got) {
+      echoed += m.at("type") == "emote";
+      limited += m.at("type") == "error";
+    }
+    CHECK(echoed == 3);
+    CHECK(limited == 0);
+    bo.say({{"type", "emote"}, {"id", 13}, {"emote", "good_game"}});
+    const json e = bo.expect("error");
+    CHECK(e.at("code") == "rate_limited");
+    CHECK(e.at("id") == 13);
+    int heard = 0;
+    for (const auto& m : ann.take()) heard += m.at("type") == "emote";
+    CHECK(heard == 3);
+  }
+}

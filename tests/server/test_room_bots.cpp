@@ -46,6 +46,13 @@ with_bot ann_and_bot(harness& h, const std::string& mode = "duel", json add = js
   return w;
 }
 
+std::optional<json> last_of_type(const std::vector<json>& msgs, const std::string& type) {
+  std::optional<json> found;
+  for (const auto& m : msgs)
+    if (m.at("type") == type) found = m;
+  return found;
+}
+
 }  // namespace
 
 TEST_CASE("add_bot: a duel against a house bot; it acts only after bot_move_ms, its actions stored like anyone's") {
@@ -132,16 +139,6 @@ TEST_CASE("add_bot refusals: who may ask, which rooms, which seats; a refusal ch
     spec.say({{"type", "add_bot"}, {"id", 1}});
     CHECK(spec.expect("error").at("code") == "spectator_cannot_act");
     CHECK(list_one(spec).at("seats")[1].at("taken") == false);
-  }
-  SUBCASE("a drafted room") {
-    auto ann = h.connect();
-    const auto room = h.create_room(ann, json::object(), "draft", "duel");
-    ann.say({{"type", "join"}, {"room", room}, {"name", "ann"}});
-    ann.expect("joined");
-    ann.say({{"type", "add_bot"}, {"id", 1}});
-    const auto e = ann.expect("error");
-    CHECK(e.at("code") == "bot_refused");
-    CHECK(e.at("message").get<std::string>().find("R14") != std::string::npos);
   }
   SUBCASE("seats: taken, beyond the room, the AI's") {
     auto w = ann_and_bot(h, "ffa", json::object({{"seat", 0}}));
@@ -507,6 +504,92 @@ TEST_CASE("add_bot level: a decision made stale by a concede is dropped, never p
     REQUIRE(stored);
     REQUIRE(static_cast<std::int64_t>(stored->actions.size()) == seq + 1);
     CHECK(stored->actions.back().seat == 0);  // the concede, and nothing of the bot's after it
+  }
+}
+
+// A drafted room (R14) takes a bot too: it drafts at random within the
+// rules (every pick checked by the engine like a person's), paced by
+// bot_move_ms, then plays its match like any house bot.
+TEST_CASE("add_bot in a drafted room: the bot drafts (takes; a secret list and bans) and then plays its match") {
+  for (const std::string format : {"draft", "instant_constructed"}) {
+    CAPTURE(format);
+    harness h(bot_config());
+    auto ann = h.connect();
+    const auto room = h.create_room(ann, json::object(), format, "duel");
+    ann.say({{"type", "join"}, {"room", room}, {"name", "ann"}});
+    ann.expect("joined");
+    ann.say({{"type", "add_bot"}, {"id", 5}});
+    auto msgs = ann.take();
+    INFO(json(msgs).dump());
+    const json* added = find_type(msgs, "bot_added");
+    REQUIRE(added);
+    CHECK(added->at("seat") == 1);
+    const json* d = find_type(msgs, "draft");
+    REQUIRE(d);  // every seat taken: the draft started
+    json view = d->at("draft");
+    std::optional<json> state;
+    int bot_picks = 0, ann_picks = 0;
+    for (int step = 0; step < 200 && !state; ++step) {
+      const json& waiting = view.at("waiting");
+      bool ann_turn = false;
+      json w;
+      for (const auto& t : waiting)
+        if (t.at("seat") == 0) ann_turn = true, w = t;
+      if (ann_turn) {
+        const int count = w.at("count").get<int>();
+        json pick = {{"type", "draft_pick"}, {"id", 100 + step}, {"pick", w.at("pick")}};
+        json cards = json::array();
+        if (w.at("pick") == "take") {
+          for (int i = 0; i < count; ++i) cards.push_back(view.at("offer")[static_cast<std::size_t>(i)]);
+        } else if (w.at("pick") == "submit") {
+          for (int i = 0; i < count; ++i) cards.push_back(view.at("pool")[static_cast<std::size_t>(i)]);
+        } else {
+          REQUIRE(w.at("pick") == "ban");
+          const json& list = view.at("seats")[static_cast<std::size_t>(w.at("target").get<int>())].at("list");
+          for (int i = 0; i < count; ++i) cards.push_back(list[static_cast<std::size_t>(i)]);
+        }
+        pick["cards"] = cards;
+        ann.say(pick);
+        ++ann_picks;
+      } else {
+        REQUIRE_FALSE(waiting.empty());
+        // The bot's turn: nothing before bot_move_ms, then its pick.
+        h.ex->advance(std::chrono::milliseconds(499));
+        CHECK(ann.take().empty());
+        h.ex->advance(std::chrono::milliseconds(1));
+        ++bot_picks;
+      }
+      msgs = ann.take();
+      INFO(json(msgs).dump());
+      REQUIRE_FALSE(find_type(msgs, "error"));
+      const auto next = last_of_type(msgs, "draft");
+      REQUIRE(next);
+      view = next->at("draft");
+      if (const json* st = find_type(msgs, "state")) state = *st;
+    }
+    REQUIRE(state);  // the draft finished: the match began with the drafted decks
+    CHECK(bot_picks > 0);
+    CHECK(ann_picks > 0);
+    CHECK(view.at("finished") == true);
+    CHECK(view.at("seats")[1].at("deck_size") == 8);
+    // The match: the bot plays its turns; Ann concedes when hers comes.
+    json v = state->at("view");
+    int bot_actions = 0;
+    for (int step = 0; step < 200 && v.at("active_seat") == 1; ++step) {
+      h.ex->advance(std::chrono::milliseconds(500));
+      const auto up = last_of_type(ann.take(), "update");
+      REQUIRE(up);
+      v = up->at("view");
+      ++bot_actions;
+    }
+    ann.say({{"type", "act"}, {"id", 900}, {"action", {{"type", "concede"}}}});
+    CHECK(ann.expect("match_over").at("winners") == json::array({1}));
+    auto list = read_ok(h.store->reader().list_matches({}));
+    REQUIRE(list.size() == 1);
+    auto stored = read_ok(h.store->reader().load_match(list[0].match_id));
+    REQUIRE(stored);
+    CHECK(stored->match.seats[1].token_hash == "house-bot:1");
+    check_verifies(*stored);
   }
 }
 

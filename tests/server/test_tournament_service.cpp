@@ -518,9 +518,16 @@ TEST_CASE("tournaments in a cluster: a node runs those it created, tells other n
     REQUIRE(listed.at("tournaments").size() == 1);
     CHECK(listed.at("tournaments")[0].at("tournament") == id);
     auto elsewhere = n2.h.connect();
+    // The token names its tournament (ID.HEX): the refusal says where to connect.
+    CHECK(tok(p.at("a")).get<std::string>().starts_with(id + "."));
     const json refused = tjoin(elsewhere, tok(p.at("a")));
     CHECK(refused.at("code") == "bad_token");
-    CHECK(refused.at("message").get<std::string>().find("/ws?room=TOURNAMENT_ID") != std::string::npos);
+    CHECK(refused.at("message").get<std::string>().find("runs on another node: connect with /ws?room=" + id) !=
+          std::string::npos);
+    // A plain token (a tournament created before tokens named theirs) cannot say.
+    const json plain = tjoin(elsewhere, tok(p.at("a")).get<std::string>().substr(id.size() + 1));
+    CHECK(plain.at("code") == "bad_token");
+    CHECK(plain.at("message").get<std::string>().find("/ws?room=TOURNAMENT_ID") != std::string::npos);
     n1.h.crash();
   }
   // n1 died; its match runs on n3 (taken over) and ends there, without the

@@ -118,6 +118,22 @@ TEST_CASE("create: join tokens are 32 hex digits from the random source; only ha
   CHECK(u.players()[0].seed_order == t.players()[0].seed_order);
 }
 
+TEST_CASE("create: with the tournament's id, each token names it (ID.HEX); the players are found by it") {
+  std::vector<std::string> plain, named;
+  tournament a, b;
+  REQUIRE(tournament::create(make_config(3), names(4), seeded_random(5), a, plain).ok());
+  REQUIRE(tournament::create(make_config(3), names(4), seeded_random(5), b, named, "n2-t0123456789").ok());
+  REQUIRE(named.size() == 4);
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    // The secret part is what a plain token would have been; the id is in front.
+    CHECK(named[i] == "n2-t0123456789." + plain[i]);
+    CHECK(b.find_player_by_token(named[i]) == static_cast<player_id>(i));
+    // Only the whole token is the player's: its secret alone, or another id, is not.
+    CHECK(!b.find_player_by_token(plain[i]));
+    CHECK(!b.find_player_by_token("n3-t0123456789." + plain[i]));
+  }
+}
+
 TEST_CASE("create: the seed order is a permutation drawn from the seed") {
   std::set<std::vector<int>> seen;
   for (std::uint64_t seed = 0; seed < 20; ++seed) {

@@ -7,6 +7,7 @@ import { AdminApi, adminErrorWords } from "./api.js";
 import { Catalogue } from "/play/js/catalogue.js";
 import { GameScreen } from "/play/js/game.js";
 import { h, clear } from "/play/js/dom.js";
+import { reasonWords } from "/play/js/words.js";
 
 const $ = (s) => document.querySelector(s);
 const TOKEN_KEY = "cod.admin_token";
@@ -54,7 +55,7 @@ async function search(more = false) {
   for (const m of r.matches) {
     const players = m.players.map((p) => `${p.seat + 1}: ${p.name}`).join(", ");
     const name = (seat) => (m.players.find((p) => p.seat === seat) || { name: `seat ${seat + 1}` }).name;
-    const result = m.result ? `${m.result.winners.map(name).join(" & ") || "nobody"} won (${m.result.reason})` : "";
+    const result = m.result ? `${m.result.winners.map(name).join(" & ") || "nobody"} won (${reasonWords(m.result.reason)})` : "";
     // A row opens its match by click, or by Enter or Space once focused (Tab).
     body.append(h("tr", { data: { match: m.match_id }, tabindex: "0", "aria-label": `Open match ${m.match_id}: ${players}`,
       onclick: () => openMatch(m.match_id), onkeydown: (e) => activate(e, () => openMatch(m.match_id)) },
@@ -90,7 +91,7 @@ async function openMatch(id) {
   clear(rec).append(
     h("div", {}, `${record.mode}, ${record.format}; engine ${record.engine_version}; created ${fmtTime(record.created_ms)}; ${record.status}`),
     h("div", {}, "Seats: ", record.seats.map((s) => `${s.seat + 1}: ${s.name}`).join(", ")),
-    h("div", {}, record.result ? `Result: ${record.result.winners.map((w) => seatName(record, w)).join(" & ") || "nobody"} won (${record.result.reason})` : "No result yet."),
+    h("div", {}, record.result ? `Result: ${record.result.winners.map((w) => seatName(record, w)).join(" & ") || "nobody"} won (${reasonWords(record.result.reason)})` : "No result yet."),
     h("div.note", {}, `Seed ${record.seed ?? "(secret while the match is played)"}; commitment ${record.seed_hash}`));
   const ol = $("#match-log");
   clear(ol);

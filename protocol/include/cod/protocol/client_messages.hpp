@@ -42,6 +42,13 @@ inline constexpr std::size_t max_client_chars = 64;   // hello.client
 inline constexpr std::size_t max_room_chars = 32;     // room ids: [A-Za-z0-9_-]{1,32}
 inline constexpr std::size_t max_name_chars = 32;     // join.name, in characters (code points)
 inline constexpr std::size_t token_chars = 32;        // tokens: 32 lowercase hex digits
+// A tournament's or league's join token names its event: "ID.HEX", ID the
+// event's id (a room id), HEX 32 lowercase hex digits; a token without "ID."
+// (a tournament created before tokens named it) names none. Accepted by
+// tournament_join, league_join and resume.
+inline constexpr std::size_t max_event_token_chars = max_room_chars + 1 + token_chars;
+// The event an event token names: its ID, or "" for a plain token.
+std::string_view event_of_token(std::string_view token);
 inline constexpr std::int64_t max_seq = (std::int64_t{1} << 53) - 1;  // act.seq, draft_pick.seq: exact in JavaScript
 
 // ---------------------------------------------------------------------------
@@ -119,7 +126,7 @@ struct resume_msg {
   static constexpr std::string_view type = "resume";
   nlohmann::json id;
   std::string room;
-  std::string token;  // 32 lowercase hex digits, as `joined` gave it; "" when absent (a signed-in connection: its account's seat)
+  std::string token;  // as `joined` gave it: 32 lowercase hex digits ([ID.] before them for a tournament seat); "" when absent (a signed-in connection: its account's seat)
   bool operator==(const resume_msg&) const = default;
 };
 
@@ -131,7 +138,7 @@ struct resume_msg {
 struct tournament_join_msg {
   static constexpr std::string_view type = "tournament_join";
   nlohmann::json id;
-  std::string token;  // the tournament join token: 32 lowercase hex digits
+  std::string token;  // the tournament (or league) join token: [ID.]32 lowercase hex digits
   deck_choice deck;
   std::optional<std::string> champion{};  // as join's (tournament rooms have no Champions: refused)
   bool operator==(const tournament_join_msg&) const = default;
@@ -205,7 +212,7 @@ struct draft_pick_msg {
 struct league_join_msg {
   static constexpr std::string_view type = "league_join";
   nlohmann::json id;
-  std::string token;  // the league join token: 32 lowercase hex digits
+  std::string token;  // the league join token: [ID.]32 lowercase hex digits
   bool operator==(const league_join_msg&) const = default;
 };
 
@@ -276,6 +283,22 @@ struct unqueue_msg {
   bool operator==(const unqueue_msg&) const = default;
 };
 
+// A seated player's emote, pushed to the room's seats and spectators
+// (docs/protocol.md, "emote"): {"type": "emote", "emote": one of
+// emote_names}. A closed set instead of free chat: nothing to moderate, and
+// every client can show it in its own words. Rate-limited per connection.
+inline constexpr std::array<std::string_view, 4> emote_names = {"well_played", "good_game", "thinking", "oops"};
+// Each connection's emote budget (a token bucket): emote_burst at once, then
+// emotes_per_sec. Over it: rate_limited, nothing sent.
+inline constexpr int emotes_per_sec = 1;
+inline constexpr int emote_burst = 3;
+struct emote_msg {
+  static constexpr std::string_view type = "emote";
+  nlohmann::json id;
+  std::string emote;  // one of emote_names
+  bool operator==(const emote_msg&) const = default;
+};
+
 // The list of client messages. Each alternative carries its "type" (which is
 // also its schema's name, protocol/schema/v1/client/<type>.json), and the
 // compiler holds everything else to this list, so that adding a message is
@@ -290,7 +313,7 @@ using client_message = std::variant<hello_msg, list_rooms_msg, create_room_msg, 
                                     resume_msg, spectate_msg, act_msg, leave_msg, ping_msg,
                                     tournament_join_msg, draft_pick_msg, history_msg,
                                     league_join_msg, league_act_msg, add_bot_msg, league_mutations_msg,
-                                    queue_msg, unqueue_msg>;
+                                    queue_msg, unqueue_msg, emote_msg>;
 
 namespace detail {
 template <class... Ms>

@@ -189,6 +189,11 @@ nlohmann::json make_bot_added(const nlohmann::json& id, std::string_view room, i
 nlohmann::json make_left(const nlohmann::json& id, std::string_view room);
 // {"type": "pong"}
 nlohmann::json make_pong(const nlohmann::json& id);
+// {"type": "emote", "room", "seat", "name", "emote"}: a seat's emote, pushed to
+// every seat and spectator of the room; the sender's copy is the reply to its
+// emote request (with its id).
+nlohmann::json make_emote(const nlohmann::json& id, std::string_view room, int seat, std::string_view name,
+                          std::string_view emote);
 
 // R15 (docs/league.md): a league player's view, as league_json's
 // league_view_to_json gives it: league_join's and an accepted league_act's

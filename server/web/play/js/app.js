@@ -9,7 +9,6 @@ import { AccountPanel, PlayPanel, accountStore, api } from "./account.js";
 import { Catalogue } from "./catalogue.js";
 import { Lobby, seatLabel, botLevelSelect, saveBotLevel } from "./lobby.js";
 import { GameScreen } from "./game.js";
-import { DraftScreen } from "./draft.js";
 import { errorWords, accountErrorWords, LEAGUE_WORDS, HOW_TO_PLAY_OPEN, ACCOUNT_WORDS, RATING_WORDS, ratingWords } from "./words.js";
 import { h, clear } from "./dom.js";
 
@@ -40,6 +39,10 @@ const app = {
   closing: false,
 };
 window.codApp = app; // for debugging in the console
+
+// Play again's recipe ({room, create: {req, bot}} or {room, queue}), across a reload.
+try { app.rematch = JSON.parse(sessionStorage["cod.rematch"]); } catch { /* none */ }
+const keepRematch = (r) => { app.rematch = r; sessionStorage["cod.rematch"] = JSON.stringify(r); };
 
 function showError(text, code = "") {
   const el = $("#error");
@@ -132,22 +135,15 @@ function enterRoom(room) {
     leave: () => leave(),
     backLabel: room.league ? LEAGUE_WORDS.backToLeague : undefined,
     afterRender: (g) => { if (app.coach && app.coach.room === room.id) app.coach.update(g); },
-    // A solo or co-op game this page created: another one like it, at once.
-    // A game from the queue: search again, the same way.
+    emote: room.role === "player" ? (id) => app.conn.request("emote", { emote: id }) : undefined,
+    // A room this page made (its bot too), or the same search.
     playAgain: {
-      available: () => (!!app.lastCreate && app.lastCreate.room === room.id &&
-        (app.lastCreate.req.mode === "solo" || app.lastCreate.req.mode === "coop")) ||
-        (!!app.lastQueue && app.lastQueue.room === room.id && !!app.account),
+      available: () => app.rematch?.room === room.id && (!!app.rematch.create || !!app.account),
       run: async () => {
-        if (app.lastQueue && app.lastQueue.room === room.id) {
-          const q = app.lastQueue.req;
-          await leave();
-          await findGame(q);
-          return;
-        }
-        const req = app.lastCreate.req;
+        const r = app.rematch;
         await leave();
-        await createRoom(req);
+        if (r.queue) await findGame(r.queue);
+        else await createRoom(r.create.req, { bot: r.create.bot });
       },
     },
   });
@@ -178,17 +174,20 @@ function renderWaiting(summary) {
   for (const s of summary.seats) {
     el.append(h("li", {}, `${seatLabel(s.seat)}: ${s.ai ? "AI" : s.taken ? s.name + (s.seat === app.room.seat ? " (you)" : s.bot ? " (a bot)" : "") : "free"}`));
   }
-  // add_bot (docs/protocol.md): a player of a waiting room that drafts no
-  // decks may fill a free seat with the server's bot; a league duel's or a
-  // tournament's seats are its players' (the server refuses them too).
+  // add_bot (docs/protocol.md): a player of a waiting room may fill a free
+  // seat with the server's bot; a league duel's or a tournament's seats are
+  // its players' (the server refuses them too).
   const button = $("#waiting-add-bot");
   const free = summary.seats.some((s) => !s.taken && !s.ai);
-  const drafted = summary.format === "draft" || summary.format === "instant_constructed";
-  button.hidden = !(typeof app.room.seat === "number" && !app.room.league && summary.status === "waiting" && free && !drafted);
+  button.hidden = !(typeof app.room.seat === "number" && !app.room.league && summary.status === "waiting" && free);
+  import("./invite.js").then((m) => m.renderInvite(summary, free));
   // The level it plays at; a co-op room's bot plays random legal actions
   // whatever the level (docs/ai-server.md), so none is offered there.
   $("#waiting-bot-level-label").hidden = button.hidden || summary.mode === "coop";
 }
+
+// An invite link (#/room/ID) opened with no seat.
+const showInvite = (hash) => /^#\/room\/[\w-]+$/.test(hash) && import("./invite.js").then((m) => m.showInvite(hash.slice(7), app.conn, join));
 
 async function addBot(button) {
   if (!app.room || button.disabled) return;
@@ -300,7 +299,8 @@ async function createRoom(req, how = {}) {
     const r = await app.conn.request("create_room", coach ? { ...req, options: { ...req.options, seed: coach.deal.seed } } : req);
     app.seedHash = r.seed_hash;
     app.lastCreate = { req, room: r.room };
-    if (coach) (app.coach = coach).room = r.room;
+    keepRematch({ room: r.room, create: { req, bot: how.bot } });
+    if (coach) keepCoach(coach, r.room);
     await join({ room: r.room, format: req.format, options: req.options, deck: coach && { preconstructed: coach.deal.deck } });
     // "Play the computer": the other seat to the house bot at its level.
     if (how.bot && app.room && app.room.id === r.room && app.room.role === "player") {
@@ -349,6 +349,7 @@ async function resume(saved) {
     await connectFor(saved.room);
     const j = await app.conn.request("resume", { room: saved.room, token: saved.token });
     enterRoom({ id: j.room, role: "player", seat: j.seat, league: saved.league, mode: saved.mode, rated: saved.rated });
+    if (!app.coach && localStorage["cod.coach_room"] === j.room) startCoach(j.room);
     return true;
   } catch (e) {
     if (e.code === "bad_token" || e.code === "room_not_found") {
@@ -364,8 +365,20 @@ async function resume(saved) {
 // ---- pushed messages ----
 
 // A drafted room (docs/protocol.md "Formats and drafts"): every `draft`
-// message redraws the draft screen, until the match's first state.
-function onDraft(msg) {
+// message redraws the draft screen, until the match's first state. The
+// screen (draft.js) is loaded with the first one, not on the first visit;
+// the messages that come meanwhile wait for it in order.
+let draftJs = null;
+async function onDraft(msg) {
+  if (!app.room || msg.room !== app.room.id) return;
+  draftJs = draftJs || import("./draft.js");
+  let DraftScreen;
+  try {
+    ({ DraftScreen } = await draftJs);
+  } catch (e) {
+    draftJs = null; // the next draft message tries again
+    return showError(`The draft screen could not be loaded: ${e.message}`, "draft");
+  }
   if (!app.room || msg.room !== app.room.id) return;
   if (app.game && app.game.view) return; // the match has started
   if (!app.draft) {
@@ -568,15 +581,27 @@ async function howToPlay() {
 
 // js/coach.js, loaded by "Play against the AI now": in the first such game
 // (no flag in localStorage) a panel says the next step, in its chosen deal.
-// A failed load only loses the tips.
-async function startCoach() {
+// A failed load only loses the tips. With `room` (a reload in the guided
+// game's room) it coaches that room at once.
+async function startCoach(room = null) {
   try {
     const { Coach, coachWanted } = await import("./coach.js");
-    return coachWanted() ? new Coach() : null;
+    if (!coachWanted()) return null;
+    const coach = new Coach();
+    if (room) keepCoach(coach, room);
+    return coach;
   } catch (e) {
     console.warn("the first game's tips could not be loaded", e);
     return null;
   }
+}
+
+// The guided game's room is kept, so that a reload in it keeps the tips.
+function keepCoach(coach, room) {
+  app.coach = coach;
+  coach.room = room;
+  localStorage["cod.coach_room"] = room;
+  if (app.game?.room === room && app.game.view) coach.update(app.game);
 }
 
 // ---- accounts (docs/accounts.md) ----
@@ -708,7 +733,7 @@ function onUnqueued(msg) {
 
 // Pushed: a table was found and the seat taken for us; joined and state follow.
 function onMatched(msg) {
-  if (app.search) app.lastQueue = { room: msg.room, req: app.search.req };
+  if (app.search) keepRematch({ room: msg.room, queue: app.search.req });
   stopSearch(null);
   hideError();
   const saved = { room: msg.room, seat: msg.seat, token: msg.token, name: app.account ? app.account.name : "", mode: msg.mode, rated: !!msg.rated };
@@ -802,6 +827,7 @@ async function showPlayers(hash) {
 function onHashChange() {
   if (app.room) return; // a room's screen stays; the pages open from the lobby
   const hash = window.location.hash;
+  showInvite(hash);
   if (routeOf(hash)) showPlayers(hash);
   else if (document.body.dataset.screen === "players") showHome();
 }
@@ -827,6 +853,7 @@ async function connect(quiet = false, room = null) {
   conn.on("notice", onNotice);
   conn.on("matched", onMatched);
   conn.on("unqueued", onUnqueued);
+  conn.on("emote", (m) => app.game?.emotes?.show(m));
   conn.on("close", (ev) => {
     if (app.closing || conn !== app.conn) return;
     // The server drops a closed connection's tickets.
@@ -966,6 +993,7 @@ async function start() {
   if (watched && (await spectate({ room: watched.room }))) return;
   showLobby();
   if (routeOf(window.location.hash)) showPlayers(window.location.hash);
+  showInvite(window.location.hash);
 }
 
 main();

@@ -1,6 +1,8 @@
 // The card catalogue the server plays with, served at /play/catalogue.json
 // (config/cards/catalogue.json, or the server's `catalogue` setting).
 
+const PACK_EN = { sournoiserie: "Sneakiness", belligerance: "Belligerence", enlisement: "Bogging Down", dissension: "Dissension" };
+
 export class Catalogue {
   constructor(json) {
     this.cards = new Map();
@@ -65,9 +67,10 @@ export class Catalogue {
     return text.replace(/\*owner\*/g, "this card").replace(/^this card/, "This card").replace(/\bThe this card\b/g, "This card").replace(/\bthe this card\b/g, "this card");
   }
 
+  // PACK_EN: packs with no known English name (cards-research.md), in English.
   packName(id) {
     const p = this.packs.find((x) => x.id === id);
-    return (p && (p.name_en || p.name_fr)) || id;
+    return (p && (p.name_en || PACK_EN[id] || p.name_fr)) || id;
   }
 
   packSize(id) {

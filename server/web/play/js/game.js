@@ -50,6 +50,7 @@ export class GameScreen {
     this.legal = null;
     this.clock = null; // {remaining: [], running, at}
     this.over = null; // match_over message
+    this.evs = new Map(); // seq -> events received (result.js)
     this._build();
     // A new turn's banner, the presses that must not act on it, the keys
     // (turn.js, loaded now, not on the first visit).
@@ -78,6 +79,7 @@ export class GameScreen {
       this.look.decorate();
     }).catch(() => { /* plain faces */ });
     this.timer = window.setInterval(() => this._renderClock(), 250);
+    import("./cues.js").then((m) => { if (!this.destroyed) this.cues = new m.Cues(this); }).catch(() => {});
   }
 
   _build() {
@@ -159,6 +161,7 @@ export class GameScreen {
     if (this.turn) this.turn.destroy();
     if (this.motion) this.motion.destroy();
     if (this.look) this.look.destroy();
+    this.cues?.destroy();
     window.clearInterval(this.timer);
     if (this.actions.tabTitle !== false) document.title = BASE_TITLE;
   }
@@ -209,6 +212,7 @@ export class GameScreen {
     // Solo and co-op: the match's first state tells the setup (the AI's
     // opening turn with ai_first).
     if (Array.isArray(msg.events)) for (const ev of msg.events) this.log(narrate(ev, this._narrateCtx()), ev.type, msg.seq);
+    if (msg.events) this.evs.set(msg.seq, msg.events);
     // R14.6, RULING E82: every deck list is public from the start.
     if (Array.isArray(msg.decks)) {
       for (const d of msg.decks) {
@@ -243,6 +247,7 @@ export class GameScreen {
     // The events are told with the names of the view they happened in.
     const ctx = this._narrateCtx();
     for (const ev of msg.events.slice(told)) this.log(narrate(ev, ctx), ev.type, msg.seq);
+    this.evs.set(msg.seq, msg.events);
     this.loggedSeq = Math.max(this.loggedSeq, msg.seq);
     if (before && this.selected !== null && !this._options(this.selected)) this.selected = null;
     this.render();
@@ -259,6 +264,7 @@ export class GameScreen {
     if (reply.first_seq > this.historyFrom)
       lines.push(h("li.ev-info", {}, `(actions ${this.historyFrom} to ${reply.first_seq - 1} are not shown)`));
     for (const entry of reply.entries) {
+      if (entry.seq <= this.stateSeq) this.evs.set(entry.seq, entry.events);
       if (entry.seq < this.historyFrom) continue; // in the log already
       if (entry.seq > this.stateSeq) break; // told by the updates since
       for (const ev of entry.events) lines.push(h("li", { class: `ev-${ev.type}`, data: { seq: entry.seq } }, narrate(ev, ctx)));
@@ -267,6 +273,7 @@ export class GameScreen {
     while (this.logEl.children.length > MAX_LOG) this.logEl.removeChild(this.logEl.firstChild);
     this.logEl.scrollTop = this.logEl.scrollHeight;
     this.logEl.dataset.history = String(reply.seq);
+    this.cues?.update();
   }
 
   _narrateCtx() {
@@ -376,6 +383,7 @@ export class GameScreen {
     if (this.actions.afterRender) this.actions.afterRender(this);
     if (this.look) this.look.decorate();
     if (this.motion) this.motion.decorate();
+    this.cues?.update();
   }
 
   // What has the keyboard focus, told so that the same thing can be found
@@ -437,7 +445,8 @@ export class GameScreen {
       h("h2#result-title", {}, headline),
       h("p", {}, outcome === "watched" ? `${why[0].toUpperCase()}${why.slice(1)}.` : `${winners} won: ${why}.`),
       h("p", {}, `${this.view.turn ? `Turn ${this.view.turn}, round ${this.view.round}` : ""}; ${this.seq} actions.`),
-      this.ratingText ? h("p#result-rating.rating", {}, this.ratingText) : null,
+      h("div#result-summary"),
+      this.ratingText ? h("p#result-rating.rating", {}, this.ratingText) : "",
       h("p.seed", {}, seed),
       h("div.buttons", {}, ...buttons));
   }

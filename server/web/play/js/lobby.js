@@ -69,7 +69,7 @@ export function seatLabel(seat) {
   return `seat ${seat + 1}`;
 }
 
-function optionsText(room) {
+function optionsText(room, cat) {
   const o = room.options || {};
   const parts = [room.format];
   if (o.exhaustion) parts.push("exhaustion");
@@ -82,7 +82,7 @@ function optionsText(room) {
   }
   if (o.champions) parts.push("Champions");
   if (o.share_team_hands) parts.push("shared team hands");
-  if (o.packs && o.packs.length) parts.push(`packs: ${o.packs.join(", ")}`);
+  if (o.packs && o.packs.length) parts.push(`packs: ${o.packs.map((p) => cat.packName(p)).join(", ")}`);
   if (room.mode === "solo" || room.mode === "coop") parts.push(o.difficulty ? `difficulty ${o.difficulty}` : "quick play");
   return parts.join(", ");
 }
@@ -251,7 +251,8 @@ export class Lobby {
   // The league token typed in; throws an Error with words when it cannot be one.
   leagueToken() {
     const token = this.leagueTokenInput.value.trim().toLowerCase();
-    if (!/^[0-9a-f]{32}$/.test(token)) throw new Error(LEAGUE_WORDS.badToken);
+    // "ID.HEX" (a token that names its league) or, from older leagues, HEX alone.
+    if (!/^([a-z0-9_-]{1,32}\.)?[0-9a-f]{32}$/.test(token)) throw new Error(LEAGUE_WORDS.badToken);
     return token;
   }
 
@@ -352,7 +353,7 @@ export class Lobby {
       }
       buttons.push(h("button.watch", { data: { room: r.room }, onclick: () => this.actions.spectate(r) }, "Watch"));
       this.list.append(h("tr", { data: { room: r.room, status: r.status } },
-        h("td.room-id", {}, r.room), h("td", {}, r.mode), h("td", {}, optionsText(r)), h("td", {}, r.status),
+        h("td.room-id", {}, r.room), h("td", {}, r.mode), h("td", {}, optionsText(r, this.cat)), h("td", {}, r.status),
         h("td.seats", {}, seats), h("td", {}, String(r.spectators)), h("td", {}, buttons)));
     }
   }

@@ -360,7 +360,7 @@ export const LEAGUE_WORDS = {
   lobbyHelp: "Your organiser handed you a league token: paste it here to follow your league (its draft, your deck, the mutations and your duels).",
   tokenLabel: "League token ",
   open: "Open my league",
-  badToken: "A league token is 32 hexadecimal digits (0-9, a-f), as the organiser handed it.",
+  badToken: "A league token is the league's id, a dot and 32 hexadecimal digits (0-9, a-f), as the organiser handed it.",
 };
 
 function ordinal(n) {
