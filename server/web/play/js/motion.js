@@ -60,9 +60,11 @@ export class Motion {
     const head = game.root.querySelector(".game-head");
     if (head) head.append(this.toggleBtn);
     this._showToggle();
-    // Sound (sound.js): off until turned on here; remembered.
-    this.soundBtn = h("button#sound-toggle.small", { type: "button", title: MOTION_WORDS.soundTitle, onclick: () => this.toggleSound() });
-    if (head) head.append(this.soundBtn);
+    // Sound (sound.js): off until turned on here; remembered. Beside the
+    // game's buttons: the head has no room left on a four-player screen.
+    this.soundBtn = h("button#sound-toggle", { type: "button", title: MOTION_WORDS.soundTitle, onclick: () => this.toggleSound() });
+    const controls = game.root.querySelector(".dock .controls");
+    if (controls) controls.append(this.soundBtn);
     this._showSound();
     // A click or a key on the game screen while steps are being shown:
     // the rest at once, so that the viewer is never held up.
