@@ -7,7 +7,7 @@
 // hundred KB at most).
 import fs from "node:fs";
 import path from "node:path";
-import { startServer, launchBrowser } from "./lib.mjs";
+import { startServer, launchBrowser, awake } from "./lib.mjs";
 import { duel, fourPlayers, solo, activePage, openSized, DESKTOP } from "./layout-flows.mjs";
 
 const out = process.argv[2];
@@ -19,6 +19,7 @@ fs.mkdirSync(out, { recursive: true });
 
 // The pointer off the cards and no focus ring: a screen as a player leaves it.
 async function shoot(page, name) {
+  if (await page.evaluate(() => document.body.dataset.screen === "game")) await awake(page); // the "Your turn" banner put away
   await page.mouse.move(0, 0);
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
   // At rest: the last update shown, no number still floating.
