@@ -528,7 +528,8 @@ TEST_CASE("solo: a chosen deal (options.seed): the seed committed to is that one
   auto other = h.connect();
   h.create_room(other, json::object(), "preconstructed", "solo");
   other.say({{"type", "list_rooms"}});
-  for (const auto& r : other.expect("rooms").at("rooms"))
+  const json listed = other.expect("rooms");  // kept: the loop reads into it
+  for (const auto& r : listed.at("rooms"))
     CHECK(r.at("options").contains("seed") == (r.at("room") == room || r.at("room") == again));
   // The largest 64-bit seed is accepted; bad ones are refused, naming the field.
   h.create_room(host, {{"seed", "18446744073709551615"}}, "preconstructed", "solo");
