@@ -53,6 +53,30 @@ std::optional<json> last_of_type(const std::vector<json>& msgs, const std::strin
   return found;
 }
 
+// Ann (seat 0) ends each of her turns, and the bot's moves are let run
+// (500 ms each), until the bot has acted `times` times, within `steps` steps
+// or the match's end; `view` and `seq` follow the updates. Returns how many
+// times the bot acted.
+int end_turns_until_bot_acted(harness& h, client& ann, json& view, std::int64_t& seq, int times, int steps) {
+  int bot_actions = 0;
+  for (int step = 0; step < steps && bot_actions < times; ++step) {
+    std::vector<json> msgs;
+    if (view.at("active_seat") == 0) {
+      msgs = act(ann, {{"type", "end_turn"}}, step);
+    } else {
+      h.ex->advance(std::chrono::milliseconds(500));
+      msgs = ann.take();
+      ++bot_actions;
+    }
+    const json* up = find_type(msgs, "update");
+    REQUIRE(up);
+    seq = up->at("seq").get<std::int64_t>();
+    view = up->at("view");
+    if (find_type(msgs, "match_over")) break;
+  }
+  return bot_actions;
+}
+
 }  // namespace
 
 TEST_CASE("add_bot: a duel against a house bot; it acts only after bot_move_ms, its actions stored like anyone's") {
@@ -212,21 +236,7 @@ TEST_CASE("add_bot: a restart gives the seat back to its bot, which goes on play
     REQUIRE(st);
     json view = st->at("view");
     // Ann ends her turns until the bot has acted at least once.
-    int bot_actions = 0;
-    for (int step = 0; step < 40 && bot_actions < 2; ++step) {
-      std::vector<json> msgs;
-      if (view.at("active_seat") == 0) {
-        msgs = act(w.ann, {{"type", "end_turn"}}, step);
-      } else {
-        h.ex->advance(std::chrono::milliseconds(500));
-        msgs = w.ann.take();
-        ++bot_actions;
-      }
-      const json* up = find_type(msgs, "update");
-      REQUIRE(up);
-      seq = up->at("seq").get<std::int64_t>();
-      view = up->at("view");
-    }
+    const int bot_actions = end_turns_until_bot_acted(h, w.ann, view, seq, 2, 40);
     REQUIRE(bot_actions == 2);
     h.crash();
   }
@@ -384,21 +394,8 @@ TEST_CASE("add_bot level: a co-op room's bot plays random legal actions whatever
   const json* st = find_type(w.msgs, "state");
   REQUIRE(st);
   json view = st->at("view");
-  int bot_actions = 0;
-  for (int step = 0; step < 60 && bot_actions < 3; ++step) {
-    std::vector<json> msgs;
-    if (view.at("active_seat") == 0) {
-      msgs = act(w.ann, {{"type", "end_turn"}}, step);
-    } else {
-      h.ex->advance(std::chrono::milliseconds(500));
-      msgs = w.ann.take();
-      ++bot_actions;
-    }
-    const json* up = find_type(msgs, "update");
-    REQUIRE(up);
-    view = up->at("view");
-    if (find_type(msgs, "match_over")) break;
-  }
+  std::int64_t seq = 0;
+  const int bot_actions = end_turns_until_bot_acted(h, w.ann, view, seq, 3, 60);
   CHECK(bot_actions > 0);
   CHECK(h.stats.ai_decisions_total == 0);  // never asked of the pool
 }
