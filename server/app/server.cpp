@@ -430,36 +430,61 @@ status server::start() {
     // A tournament holds a lease like a room (docs/cluster.md, "Tournaments").
     td.node_id = cfg.node_id;
     td.claim = [c = d.cluster.get()](const std::string& id) { return c->claim_new(id); };
-    td.want = [c = d.cluster.get()](const std::string& id) { return c->want_tournament(id); };
+    td.want = [c = d.cluster.get()](const std::string& id) { return c->want_event(id); };
     td.fetch_room = [c = d.cluster.get()](const std::string& room_id, tournament_service::deps::room_reached then) {
       c->fetch(room_id, true, [then = std::move(then)](std::shared_ptr<room> r, bool) { then(std::move(r)); });
     };
   }
   d.tournaments = std::make_unique<tournament_service>(td);
   d.tournaments->load();
-  if (d.cluster) {
-    auto* t = d.tournaments.get();
-    d.cluster->each_round([t] { t->poll_store(); });
-    d.cluster->serve_tournaments({.running = [t] { return t->running(); },
-                                  .adopt = [t](const std::string& id) { return t->adopt(id); },
-                                  .give_up = [t](const std::string& id, std::function<void()> saved) {
-                                    t->give_up(id, std::move(saved));
-                                  },
-                                  .lost = [t](const std::string& id) { t->lost(id); }});
-  }
+  if (d.cluster) d.cluster->each_round([t = d.tournaments.get()] { t->poll_store(); });
   d.organiser = std::make_unique<organiser_api>(*d.tournaments, *d.store, d.env);
   d.admin_api->set_tournaments(d.organiser.get());
 
   // Mutation leagues (docs/league.md): after the rooms of their running
-  // duels are rebuilt, like the tournaments. A league runs on the node
-  // that created it (docs/cluster.md).
+  // duels are rebuilt, like the tournaments, and like them holding a lease
+  // in a cluster (docs/cluster.md, "Tournaments and leagues").
   league_service::deps ld;
   ld.rooms = d.rooms;
   ld.store = d.store.get();
   ld.cards = &d.cat;
   ld.env = &d.env;
+  if (d.cluster) {
+    ld.node_id = cfg.node_id;
+    ld.claim = td.claim;
+    ld.want = td.want;
+    ld.fetch_room = td.fetch_room;
+  }
   d.leagues = std::make_unique<league_service>(ld);
   d.leagues->load();
+  if (d.cluster) {
+    // One set of lease hooks for both organiser services: an id is a
+    // league's ("<node>-l...") or a tournament's; each service runs its own.
+    auto* t = d.tournaments.get();
+    auto* l = d.leagues.get();
+    auto is_league = [](const std::string& id) {
+      const auto dash = id.find('-');
+      return dash != std::string::npos && dash + 1 < id.size() && id[dash + 1] == 'l';
+    };
+    d.cluster->serve_events({.running =
+                                 [t, l] {
+                                   auto ids = t->running();
+                                   for (auto& id : l->running()) ids.push_back(std::move(id));
+                                   return ids;
+                                 },
+                             .adopt = [t, l, is_league](const std::string& id) {
+                               return is_league(id) ? l->adopt(id) : t->adopt(id);
+                             },
+                             .give_up =
+                                 [t, l, is_league](const std::string& id, std::function<void()> saved) {
+                                   if (is_league(id)) l->give_up(id, std::move(saved));
+                                   else t->give_up(id, std::move(saved));
+                                 },
+                             .lost = [t, l, is_league](const std::string& id) {
+                               if (is_league(id)) l->lost(id);
+                               else t->lost(id);
+                             }});
+  }
   d.league_routes = std::make_unique<league_api>(*d.leagues, *d.store, d.env);
   d.admin_api->set_leagues(d.league_routes.get());
 
@@ -554,7 +579,9 @@ status server::start() {
     spdlog::info("accounts: none (the store keeps no accounts): /api/ answers 404");
   }
   d.lobby.follow_league = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
-                                                std::weak_ptr<peer> p) { return l->follow(token, id, std::move(p)); };
+                                                std::weak_ptr<peer> p, const std::string& routed) {
+    return l->follow(token, id, std::move(p), routed);
+  };
   d.lobby.league_act = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,
                                              const nlohmann::json& op) { return l->act(token, id, op); };
   d.lobby.league_mutations = [l = d.leagues.get()](std::string_view token, const nlohmann::json& id,

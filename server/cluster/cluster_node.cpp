@@ -29,6 +29,14 @@ bool plausible_room_id(const std::string& id) {
   return std::all_of(id.begin(), id.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
 }
 
+// What an event id names, for the log: "league n2-l3f0a9c71b2" (a league's
+// id is "<node>-l..."), else "tournament n2-t...".
+std::string event_label(const std::string& id) {
+  const auto dash = id.find('-');
+  const bool league = dash != std::string::npos && dash + 1 < id.size() && id[dash + 1] == 'l';
+  return (league ? "league " : "tournament ") + id;
+}
+
 }  // namespace
 
 cluster_node::cluster_node(cluster_options o, room_directory& dir, std::shared_ptr<room_registry> rooms)
@@ -84,18 +92,18 @@ void cluster_node::fetch(const std::string& room_id, bool routed, fetched done) 
   done(nullptr, false);
 }
 
-bool cluster_node::want_tournament(const std::string& id) {
-  if (!plausible_room_id(id) || !tournaments_.adopt) return false;
+bool cluster_node::want_event(const std::string& id) {
+  if (!plausible_room_id(id) || !events_.adopt) return false;
   std::lock_guard lk(mu_);
   if (stop_) return false;
   if (auto a = absent_.find(id); a != absent_.end()) {
     if (steady_ms() < a->second) return false;
     absent_.erase(a);
   }
-  auto it = tournament_wants_.find(id);
-  if (it == tournament_wants_.end()) {
-    if (tournament_wants_.size() >= o_.max_pending_fetches) return true;  // asked again later
-    it = tournament_wants_.emplace(id, tournament_wait{}).first;
+  auto it = event_wants_.find(id);
+  if (it == event_wants_.end()) {
+    if (event_wants_.size() >= o_.max_pending_fetches) return true;  // asked again later
+    it = event_wants_.emplace(id, event_wait{}).first;
     it->second.deadline_ms = steady_ms() + o_.fetch_timeout_ms;
     wake_.notify_one();
   }
@@ -153,7 +161,7 @@ void cluster_node::run() {
     }
     release_moved();
     serve_fetches();
-    serve_tournament_wants();
+    serve_event_wants();
     if (steady_ms() >= next_renew_ms_) {
       next_renew_ms_ = steady_ms() + o_.renew_every_ms;
       renew();
@@ -269,61 +277,61 @@ void cluster_node::serve_fetches() {
   }
 }
 
-cluster_node::taken cluster_node::take_tournament(const std::string& id) {
+cluster_node::taken cluster_node::take_event(const std::string& id) {
   const auto claimed = dir_.claim_room(id, o_.node_id, o_.lease_ms);
   if (!claimed) {
-    spdlog::warn("cluster: tournament {}: claim failed: {}", id, claimed.error().message());
+    spdlog::warn("cluster: {}: claim failed: {}", event_label(id), claimed.error().message());
     return taken::failed;
   }
   if (!*claimed) return taken::held_elsewhere;
-  if (!tournaments_.adopt(id)) {
+  if (!events_.adopt(id)) {
     dir_.release_room(id, o_.node_id);  // nothing to run: finished, or gone
     return taken::nothing;
   }
-  spdlog::info("cluster: tournament {} taken over: this node runs it now", id);
+  spdlog::info("cluster: {} taken over: this node runs it now", event_label(id));
   return taken::yes;
 }
 
-void cluster_node::serve_tournament_wants() {
+void cluster_node::serve_event_wants() {
   std::vector<std::string> ids;
   {
     std::lock_guard lk(mu_);
-    for (const auto& [id, w] : tournament_wants_) ids.push_back(id);
+    for (const auto& [id, w] : event_wants_) ids.push_back(id);
   }
   if (ids.empty()) return;
-  const auto running_now = tournaments_.running();
+  const auto running_now = events_.running();
   const std::set<std::string> running(running_now.begin(), running_now.end());
   const std::int64_t now = steady_ms();
   for (const auto& id : ids) {
-    tournament_wait w;
+    event_wait w;
     {
       std::lock_guard lk(mu_);
-      w = tournament_wants_[id];
+      w = event_wants_[id];
     }
     enum class next { done, absent, wait } what = next::wait;
     if (running.count(id) || rooms_->find(id)) {
-      what = next::done;  // here already (or a room's id: never a tournament's)
+      what = next::done;  // here already (or a room's id: never an event's)
     } else {
       if (!w.known) {
         const auto found = dir_.room_known(id);
-        if (!found) spdlog::warn("cluster: tournament {}: cannot be looked up: {}", id, found.error().message());
+        if (!found) spdlog::warn("cluster: {}: cannot be looked up: {}", event_label(id), found.error().message());
         w.known = found && *found;
         if (found && !*found) what = next::absent;
       }
       if (w.known) {
-        const auto took = take_tournament(id);
+        const auto took = take_event(id);
         if (took == taken::yes || took == taken::nothing) {
           what = next::done;
         } else if (took == taken::held_elsewhere && now >= w.next_request_ms) {
           // Its holder hands it over at its next renewal round (hand_over).
           w.next_request_ms = now + o_.renew_every_ms;
           const auto asked = dir_.request_room(id, o_.node_id);
-          if (!asked) spdlog::warn("cluster: tournament {}: handover request failed: {}", id, asked.error().message());
+          if (!asked) spdlog::warn("cluster: {}: handover request failed: {}", event_label(id), asked.error().message());
         }
       }
     }
     if (what == next::wait && now >= w.deadline_ms) {
-      spdlog::warn("cluster: tournament {}: still not here after {} ms (another node holds it, or the store fails)",
+      spdlog::warn("cluster: {}: still not here after {} ms (another node holds it, or the store fails)",
                    id, o_.fetch_timeout_ms);
       what = next::done;
     }
@@ -332,15 +340,15 @@ void cluster_node::serve_tournament_wants() {
       if (absent_.size() >= o_.max_pending_fetches) absent_.clear();
       absent_[id] = now + 5'000;
     }
-    if (what == next::wait) tournament_wants_[id] = w;
-    else tournament_wants_.erase(id);
+    if (what == next::wait) event_wants_[id] = w;
+    else event_wants_.erase(id);
   }
 }
 
 void cluster_node::renew() {
   // Read before the renewal: a room created after it is claimed after it too.
   const auto local = rooms_->room_states();
-  const std::vector<std::string> tournaments = tournaments_.running ? tournaments_.running() : std::vector<std::string>{};
+  const std::vector<std::string> events = events_.running ? events_.running() : std::vector<std::string>{};
   const auto held = dir_.renew_leases(o_.node_id, o_.lease_ms);
   if (!held) {
     spdlog::warn("cluster: leases not renewed: {}", held.error().message());
@@ -354,7 +362,7 @@ void cluster_node::renew() {
     running.insert(id);
     if (!held_set.count(id)) lost.insert(id);
   }
-  for (const auto& id : tournaments) {
+  for (const auto& id : events) {
     running.insert(id);
     if (!held_set.count(id)) lost.insert(id);
   }
@@ -362,10 +370,10 @@ void cluster_node::renew() {
     if (!running.count(id)) idle.insert(id);
   // Twice in a row: a room claimed (or closed) while these two reads ran
   // looks lost (or idle) once.
-  const std::set<std::string> tournament_set(tournaments.begin(), tournaments.end());
+  const std::set<std::string> event_set(events.begin(), events.end());
   for (const auto& id : lost) {
     if (!suspect_lost_.count(id)) continue;
-    if (tournament_set.count(id)) tournaments_.lost(id);
+    if (event_set.count(id)) events_.lost(id);
     else if (auto r = rooms_->find(id)) r->move_away("another node holds its lease");
   }
   for (const auto& id : idle)
@@ -380,12 +388,12 @@ void cluster_node::hand_over() {
     spdlog::warn("cluster: handover requests not read: {}", wanted.error().message());
     return;
   }
-  std::set<std::string> tournaments;
-  if (tournaments_.running && !wanted->empty())
-    for (auto& id : tournaments_.running()) tournaments.insert(std::move(id));
+  std::set<std::string> events;
+  if (events_.running && !wanted->empty())
+    for (auto& id : events_.running()) events.insert(std::move(id));
   for (const auto& id : *wanted) {
-    if (tournaments.count(id)) {
-      tournaments_.give_up(id, [this, id] {
+    if (events.count(id)) {
+      events_.give_up(id, [this, id] {
         std::lock_guard lk(mu_);
         released_.push_back(id);
         wake_.notify_one();
@@ -444,7 +452,7 @@ void cluster_node::sweep() {
     const bool here = rooms_->find(id) != nullptr;
     if (take(id, nullptr) && !here) spdlog::info("cluster: room {} swept: no node held it for {} ms", id, waited);
   }
-  if (tournaments_.adopt) sweep_tournaments(now);
+  if (events_.adopt) sweep_events(now);
   if (now >= next_forget_ms_) {
     next_forget_ms_ = now + o_.forget_every_ms;
     const auto gone = dir_.forget_stale(o_.forget_after_ms);
@@ -454,15 +462,15 @@ void cluster_node::sweep() {
   }
 }
 
-void cluster_node::sweep_tournaments(std::int64_t now) {
-  const auto unheld = dir_.expired_tournaments(64);
+void cluster_node::sweep_events(std::int64_t now) {
+  const auto unheld = dir_.expired_events(64);
   if (!unheld) {
-    spdlog::warn("cluster: expired tournament leases not read: {}", unheld.error().message());
+    spdlog::warn("cluster: expired tournament and league leases not read: {}", unheld.error().message());
     return;
   }
-  for (const auto& [id, waited] : due_for_sweep(*unheld, tournament_unheld_since_, now))
-    if (take_tournament(id) == taken::yes)
-      spdlog::info("cluster: tournament {} swept: no node held it for {} ms", id, waited);
+  for (const auto& [id, waited] : due_for_sweep(*unheld, event_unheld_since_, now))
+    if (take_event(id) == taken::yes)
+      spdlog::info("cluster: {} swept: no node held it for {} ms", event_label(id), waited);
 }
 
 void cluster_node::publish() {

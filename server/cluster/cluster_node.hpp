@@ -12,7 +12,7 @@
 //     while another node holds a live lease) and rebuilds it from the log;
 //   - sweeps: claims and rebuilds the rooms no node holds (their node died)
 //     once nobody has come for them for sweep_after_ms; the same for the
-//     tournaments (tournament_hooks).
+//     tournaments and leagues (event_hooks).
 #pragma once
 
 #include <condition_variable>
@@ -63,15 +63,16 @@ struct cluster_options {
   std::int64_t finished_room_ttl_ms = 0;
 };
 
-// The tournaments a node runs (docs/cluster.md, "Tournaments"): each holds
-// a lease like a room's, a row of the same table named by the tournament id,
-// renewed, handed over and taken over with the rooms'. The tournament
-// service's side, called on the cluster thread.
-struct tournament_hooks {
-  // The unfinished tournaments this node runs now.
+// The tournaments and leagues a node runs (docs/cluster.md, "Tournaments and
+// leagues"), the events: each holds a lease like a room's, a row of the same
+// table named by its id, renewed, handed over and taken over with the
+// rooms'. The organiser services' side (both, through one set of hooks),
+// called on the cluster thread.
+struct event_hooks {
+  // The unfinished tournaments and leagues this node runs now.
   std::function<std::vector<std::string>()> running;
-  // This node just took the tournament's lease: run it from the store.
-  // false: nothing to run (no such tournament, or it has finished).
+  // This node just took the event's lease: run it from the store.
+  // false: nothing to run (no such event, or it has finished).
   std::function<bool(const std::string& id)> adopt;
   // Another node asked for it: stop running it; `saved` runs once its last
   // save is stored (then its lease is released).
@@ -108,14 +109,14 @@ class cluster_node {
   // (room_services::fenced, when `fenced`). Before the server runs.
   void serve(room_services& rooms, lobby_services& lobby, bool fenced);
 
-  // Tournaments hold leases too (tournament_hooks). Before start().
-  void serve_tournaments(tournament_hooks h) { tournaments_ = std::move(h); }
-  // A request for tournament `id` reached this node (the proxy sends its
+  // Tournaments and leagues hold leases too (event_hooks). Before start().
+  void serve_events(event_hooks h) { events_ = std::move(h); }
+  // A request for tournament or league `id` reached this node (the proxy sends its
   // traffic here): it is claimed and adopted when no node holds it, else its
   // holder is asked to hand it over, retried for fetch_timeout_ms. Any
   // thread; never blocks. false: the store has no such id (looked up
   // within the last few seconds), or a made-up id.
-  bool want_tournament(const std::string& id);
+  bool want_event(const std::string& id);
 
   // Runs `f` on the cluster thread after each round of renewals (every
   // renew_every_ms): the tournaments' poll_store. Before start().
@@ -146,18 +147,18 @@ class cluster_node {
     nlohmann::json summary;
   };
 
-  struct tournament_wait {
+  struct event_wait {
     std::int64_t deadline_ms = 0;
     std::int64_t next_request_ms = 0;
     bool known = false;  // the store has it (room_known)
   };
 
   void run();
-  void serve_tournament_wants();
-  // Claims tournament `id` and has it adopted here.
+  void serve_event_wants();
+  // Claims event `id` and has it adopted here.
   enum class taken { yes, held_elsewhere, nothing, failed };
-  taken take_tournament(const std::string& id);
-  void sweep_tournaments(std::int64_t now);
+  taken take_event(const std::string& id);
+  void sweep_events(std::int64_t now);
   // Of `unheld` (no live lease), the ids unheld for sweep_after_ms, with how
   // long; `since` keeps when each other one was first seen unheld.
   std::vector<std::pair<std::string, std::int64_t>> due_for_sweep(const std::vector<std::string>& unheld,
@@ -180,7 +181,7 @@ class cluster_node {
   std::shared_ptr<room_registry> rooms_;
   environment* env_ = nullptr;  // the rooms' (serve): its clock, for finished_room_ttl_ms
   std::function<void()> each_round_;
-  tournament_hooks tournaments_;
+  event_hooks events_;
   std::thread thread_;
 
   std::mutex mu_;  // guards what follows, up to thread_state
@@ -189,7 +190,7 @@ class cluster_node {
   std::map<std::string, fetch_wait> fetches_;
   std::vector<std::string> requests_;  // handover requests to send
   std::vector<std::string> released_;  // rooms moved away: their leases to release
-  std::map<std::string, tournament_wait> tournament_wants_;
+  std::map<std::string, event_wait> event_wants_;
   std::map<std::string, std::int64_t> absent_;  // ids the store does not have -> until when that is believed
 
   mutable std::mutex lobby_mu_;
@@ -199,7 +200,7 @@ class cluster_node {
   std::int64_t next_renew_ms_ = 0;
   std::int64_t next_forget_ms_ = 0;
   std::map<std::string, std::int64_t> unheld_since_;  // sweep: room -> first seen with no live lease
-  std::map<std::string, std::int64_t> tournament_unheld_since_;  // the same for tournaments
+  std::map<std::string, std::int64_t> event_unheld_since_;  // the same for tournaments and leagues
   std::set<std::string> suspect_lost_;  // renew: running here, lease not held (last round)
   std::set<std::string> suspect_idle_;  // renew: lease held, not running here (last round)
 };

@@ -130,7 +130,8 @@ admin::response league_api::handle(const admin::request& req, std::string_view r
     return ok_json({{"leagues", svc_.list()}});
   }
   const std::string& id = seg[1];
-  const auto view = svc_.summary(id);
+  bool moving = false;  // a cluster node's stored copy of a league it is asked to run (summary)
+  const auto view = svc_.summary(id, &moving);
   if (!view) return error_response(404, "no_such_league", cat("no league '", id, "'"));
   if (seg.size() == 2) {
     if (!get) return method_not_allowed("GET");
@@ -160,6 +161,13 @@ admin::response league_api::handle(const admin::request& req, std::string_view r
   }
   if (what == "result") {
     if (!post) return method_not_allowed("POST");
+    if (moving) {
+      auto r = error_response(503, "league_moving",
+                              cat("league ", id, " is moving to this node (its node is away, or handing it over): "
+                                  "retry in a moment"));
+      r.headers.emplace_back("Retry-After", "1");
+      return r;
+    }
     auto r = record_result(svc_, id, body, *view, actor);
     spdlog::info("organiser: {} ({}) result on league {} -> {} {}", actor, req.remote, id, r.status, r.code);
     return r;

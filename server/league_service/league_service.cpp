@@ -137,10 +137,62 @@ std::optional<league_service::entry> league_service::restore(const stored_league
   }
 }
 
-void league_service::save(const std::string& id, const entry& e) {
+void league_service::save(const std::string& id, const entry& e, std::function<void()> then) {
   stored_league sl{id, e.s.name, e.created_ms, e.l.stage() == league_stage::finished, record_json(e)};
-  d_.store->save_league(sl, [id](const status& st) {
+  d_.store->save_league(sl, [id, then = std::move(then)](const status& st) {
     if (!st) spdlog::error("league {}: could not be saved: {}", id, st.message());
+    if (then) then();
+  });
+}
+
+bool league_service::named_here(const std::string& id) const {
+  return d_.node_id.empty() || id.starts_with(d_.node_id + "-");
+}
+
+std::optional<std::pair<stored_league, league_service::entry>> league_service::read_stored(const std::string& id) const {
+  d_.store->flush();  // every save queued before: read as last saved
+  auto read = d_.store->reader().load_leagues();
+  if (!read) {
+    spdlog::error("league {}: the store cannot be read: {}", id, read.error().message());
+    return std::nullopt;
+  }
+  for (auto& sl : *read)
+    if (sl.id == id) {
+      auto e = restore(sl);
+      if (!e) return std::nullopt;
+      return std::make_pair(std::move(sl), std::move(*e));
+    }
+  return std::nullopt;
+}
+
+void league_service::place(const std::string& id, entry e) {
+  auto& placed = entries_[id] = std::move(e);
+  int hooked = 0, elsewhere = 0;
+  for (const auto& g : placed.games) {
+    if (g.round != placed.l.round() || placed.l.stage() != league_stage::playing) continue;
+    if (hook(id, g.room_id)) {
+      ++hooked;
+    } else if (clustered() && !g.match_id.empty() && !placed.l.table(g.round, g.table).decided) {
+      bring_room(id, g.room_id);  // its players are sent here: its room comes too
+      ++elsewhere;
+    }
+  }
+  spdlog::info("league {} ('{}'): loaded, stage {}, round {}, {} duel rooms recovered{}", id, placed.s.name,
+               league_stage_name(placed.l.stage()), placed.l.round(), hooked,
+               elsewhere > 0 ? cat(", ", elsewhere, " brought from other nodes") : std::string());
+  open_rooms(id, placed);
+}
+
+void league_service::bring_room(const std::string& id, const std::string& room_id) {
+  if (!d_.fetch_room) return;
+  d_.fetch_room(room_id, [this, id, room_id](std::shared_ptr<room> r) {
+    if (!r) return;  // not movable now: tick() asks again
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) return;
+    hook(id, room_id);
+    spdlog::info("league {}: duel room {} runs here now", id, room_id);
+    push(id, it->second);  // its players may take their seats
   });
 }
 
@@ -152,18 +204,80 @@ void league_service::load() {
     return;
   }
   const std::vector<stored_league>& found = *read;
-  std::lock_guard lock(mu_);
+  std::size_t others = 0, away = 0;
   for (const auto& sl : found) {
+    if (!named_here(sl.id)) {
+      ++others;  // another node's (docs/cluster.md, "Tournaments and leagues")
+      continue;
+    }
+    if (clustered() && !sl.finished && d_.claim) {
+      // Taken over by a live node while this one was away: it stays there
+      // until the proxy sends its traffic here again (want, handover).
+      if (const status st = d_.claim(sl.id); !st) {
+        if (st.error_code() != status::code::conflict)
+          spdlog::error("league {}: not run here: its lease cannot be taken: {}", sl.id, st.message());
+        ++away;
+        continue;
+      }
+    }
     auto e = restore(sl);
     if (!e) continue;
-    auto& placed = entries_[sl.id] = std::move(*e);
-    int hooked = 0;
-    for (const auto& g : placed.games)
-      if (g.round == placed.l.round() && hook(sl.id, g.room_id)) ++hooked;
-    spdlog::info("league {} ('{}'): loaded, stage {}, round {}, {} duel rooms recovered", sl.id, placed.s.name,
-                 league_stage_name(placed.l.stage()), placed.l.round(), hooked);
-    open_rooms(sl.id, placed);
+    std::lock_guard lock(mu_);
+    place(sl.id, std::move(*e));
   }
+  if (others > 0) spdlog::info("leagues: {} of the store's were created by other nodes", others);
+  if (away > 0)
+    spdlog::info("leagues: {} of this node's run on other nodes now (taken over while it was away); they come back "
+                 "when the proxy sends their players or organisers here",
+                 away);
+}
+
+std::vector<std::string> league_service::running() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [id, e] : entries_)
+    if (e.l.stage() != league_stage::finished) out.push_back(id);
+  return out;
+}
+
+bool league_service::adopt(const std::string& id) {
+  auto stored = read_stored(id);
+  if (!stored || stored->first.finished) return false;
+  std::lock_guard lock(mu_);
+  place(id, std::move(stored->second));
+  return true;
+}
+
+void league_service::forget(const std::string& id, const char* why) {
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  // Waiting rooms close (the duels open on the league's new node); running
+  // duels play on here and their results reach the store.
+  // (Their hooks find no league here any more: the new node reads the store.)
+  for (const auto& g : it->second.games)
+    if (auto r = g.match_id.empty() ? d_.rooms->find(g.room_id) : nullptr)
+      r->retire("the league moved to another node: tournament_join again");
+  // Its followers come back through the proxy, to the league's new node.
+  for (const auto& [w, seat] : it->second.followers)
+    if (auto p = w.lock()) p->close(pr::close_code::going_away, "the league moved to another node: league_join again");
+  entries_.erase(it);
+  spdlog::info("league {}: no longer run here: {}", id, why);
+}
+
+void league_service::give_up(const std::string& id, std::function<void()> saved) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) {
+    saved();
+    return;
+  }
+  save(id, it->second, std::move(saved));
+  forget(id, "another node asked for it (the proxy sends its players there)");
+}
+
+void league_service::lost(const std::string& id) {
+  std::lock_guard lock(mu_);
+  forget(id, "another node holds its lease");
 }
 
 // ---------------------------------------------------------------------------
@@ -420,6 +534,13 @@ void league_service::tick() {
       sm = std::move(*read);
       // Not stored yet, or still being played on (its room recovered later): wait.
       if (!sm || (!sm->finished() && d_.rooms->find(p.room_id))) continue;
+      if (!sm->finished() && clustered()) {
+        // Played on another node (it failed over with its node, or the
+        // league moved): brought here, where the league sends its players.
+        std::lock_guard lock(mu_);
+        if (entries_.count(p.id)) bring_room(p.id, p.room_id);
+        continue;
+      }
     }
     std::lock_guard lock(mu_);
     auto it = entries_.find(p.id);
@@ -476,9 +597,20 @@ status league_service::create(league_settings s, const std::vector<std::string>&
   if (const auto err = league::create(*d_.cards, league_config{s.seed, s.packs, s.costs}, e.l); err != league_error::ok)
     return status::invalid("'packs' names two different packs of the catalogue, each with cards (R15.1)")
         .because("invalid_config", "packs");
+  // A cluster node's leagues are "<node_id>-l...": the proxy sends their
+  // traffic here (docs/cluster.md, "Tournaments and leagues").
+  const std::string prefix = clustered() ? d_.node_id + "-" : std::string();
+  std::string id;
+  {
+    std::lock_guard lock(mu_);
+    do id = prefix + prefixed_hex_id('l', d_.env->random_u64());
+    while (entries_.count(id));
+  }
+  if (clustered() && d_.claim) {
+    if (const status st = d_.claim(id); !st)
+      return status::unavailable(cat("the league's lease cannot be taken: ", st.message())).because("store_unavailable");
+  }
   std::lock_guard lock(mu_);
-  std::string id = prefixed_hex_id('l', d_.env->random_u64());
-  while (entries_.count(id)) id = prefixed_hex_id('l', d_.env->random_u64());
   // Each token names the league ("ID.HEX", protocol::event_of_token).
   std::vector<std::string> tokens;
   for (const auto& n : names) {
@@ -522,18 +654,39 @@ status league_service::record_result(const std::string& id, int table, seat_t wi
         .because(std::string(league_error_name(refused.error)),
                  refused.error == league_error::bad_result ? "winner" : "table");
   }
-  if (auto r = room_id.empty() ? nullptr : d_.rooms->find(room_id))
-    r->retire(cat("the organiser recorded this duel's result: ", reason));
+  const std::string why = cat("the organiser recorded this duel's result: ", reason);
+  if (auto r = room_id.empty() ? nullptr : d_.rooms->find(room_id)) {
+    r->retire(why);
+  } else if (!room_id.empty() && clustered() && d_.fetch_room) {
+    // Played on another node: it comes here to end (its result, should
+    // it report one, is no longer counted: the table is decided).
+    d_.fetch_room(room_id, [why](std::shared_ptr<room> moved) {
+      if (moved) moved->retire(why);
+    });
+  }
   spdlog::info("league {}: {} recorded table {}'s result ({}): {}", id, actor, table,
                winner == no_seat ? std::string("nobody won") : e.players[winner].name + " won", reason);
   return {};
 }
 
-std::optional<json> league_service::summary(const std::string& id) const {
-  std::lock_guard lock(mu_);
-  auto it = entries_.find(id);
-  if (it == entries_.end()) return std::nullopt;
-  const entry& e = it->second;
+std::optional<json> league_service::summary(const std::string& id, bool* moving) const {
+  if (moving) *moving = false;
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = entries_.find(id); it != entries_.end()) return summary_of(id, it->second);
+  }
+  if (!clustered()) return std::nullopt;
+  // Another node's, or one on its way here: as last saved.
+  auto stored = read_stored(id);
+  if (!stored) return std::nullopt;
+  if (!stored->first.finished && d_.want) {
+    const bool asked = d_.want(id);
+    if (moving) *moving = asked;
+  }
+  return summary_of(id, stored->second);
+}
+
+json league_service::summary_of(const std::string& id, const entry& e) const {
   json j = view_of(e, no_seat);
   j["league"] = id;
   j["created_ms"] = e.created_ms;
@@ -543,10 +696,17 @@ std::optional<json> league_service::summary(const std::string& id) const {
 }
 
 std::optional<json> league_service::export_json(const std::string& id) const {
-  std::lock_guard lock(mu_);
+  std::optional<entry> stored;
+  std::unique_lock lock(mu_);
   auto it = entries_.find(id);
-  if (it == entries_.end()) return std::nullopt;
-  const entry& e = it->second;
+  if (it == entries_.end()) {
+    if (!clustered()) return std::nullopt;
+    lock.unlock();  // another node's: as last saved
+    auto read = read_stored(id);
+    if (!read) return std::nullopt;
+    stored = std::move(read->second);
+  }
+  const entry& e = stored ? *stored : it->second;
   json j = pr::league_export_json(e.l, names_of(e));
   j["league"] = id;
   j["name"] = e.s.name;
@@ -560,11 +720,20 @@ std::optional<json> league_service::export_json(const std::string& id) const {
 }
 
 std::vector<std::string> league_service::match_ids(const std::string& id) const {
-  std::lock_guard lock(mu_);
   std::vector<std::string> out;
-  if (auto it = entries_.find(id); it != entries_.end())
-    for (const auto& g : it->second.games)
+  auto add = [&out](const entry& e) {
+    for (const auto& g : e.games)
       if (!g.match_id.empty()) out.push_back(g.match_id);
+  };
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = entries_.find(id); it != entries_.end()) {
+      add(it->second);
+      return out;
+    }
+  }
+  if (clustered())
+    if (auto stored = read_stored(id)) add(stored->second);
   return out;
 }
 
@@ -595,10 +764,20 @@ std::pair<std::string, seat_t> league_service::find_player(std::string_view toke
   return {{}, no_seat};
 }
 
-std::optional<json> league_service::follow(std::string_view token, const json& msg_id, std::weak_ptr<peer> p) {
-  std::lock_guard lock(mu_);
+std::optional<json> league_service::follow(std::string_view token, const json& msg_id, std::weak_ptr<peer> p,
+                                          const std::string& routed) {
+  std::unique_lock lock(mu_);
   const auto [id, seat] = find_player(token);
-  if (seat == no_seat) return std::nullopt;
+  if (seat == no_seat) {
+    // A cluster node the proxy sent the token's league to, which does not
+    // run it (its node is away, or it is handing it over): it moves here.
+    const std::string named(pr::event_of_token(token));
+    if (!clustered() || named.empty() || named != routed || entries_.count(named)) return std::nullopt;
+    lock.unlock();
+    if (!d_.want || !d_.want(named)) return std::nullopt;
+    return pr::make_error(msg_id, pr::session_errc::tournament_waiting,
+                          cat("league ", named, " is moving to this node: league_join again in a moment"));
+  }
   entry& e = entries_.at(id);
   // A connection follows one league: its earlier follow, if any, ends here.
   for (auto& [other_id, other] : entries_)

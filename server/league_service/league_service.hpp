@@ -70,6 +70,23 @@ class league_service {
     // The server's one clock and random source (common/environment.hpp):
     // created and step times; ids, seeds and the players' tokens.
     environment* env = nullptr;
+    // A cluster node's (docs/cluster.md, "Tournaments and leagues"); all
+    // empty on a single server. A node prefixes the ids of the leagues it
+    // creates with "<node_id>-" (the proxy sends their players and
+    // organisers there) and runs those whose lease it holds.
+    std::string node_id;
+    // Takes a league's lease (cluster_node::claim_new; conflict: another
+    // node holds it). Blocks for one round trip.
+    std::function<status(const std::string& id)> claim;
+    // A request for a league this node does not run came here: move it
+    // here (cluster_node::want_event). false: the store has no such league.
+    std::function<bool(const std::string& id)> want;
+    // Brings a room another node runs here (a routed cluster_node::fetch),
+    // then runs `then` with it (null: it could not be moved), on the
+    // cluster thread: a duel whose room runs elsewhere (it failed over
+    // with its node) comes to the league's node, where its players are sent.
+    using room_reached = std::function<void(std::shared_ptr<room>)>;
+    std::function<void(const std::string& room_id, room_reached then)> fetch_room;
   };
   explicit league_service(deps d);
 
@@ -95,17 +112,23 @@ class league_service {
   status record_result(const std::string& id, int table, seat_t winner, std::string_view actor,
                                               std::string_view reason);
 
-  // The organiser's reads; nullopt: no such league.
-  std::optional<nlohmann::json> summary(const std::string& id) const;  // public view, settings, rooms
+  // The organiser's reads; nullopt: no such league. On a cluster node, a
+  // league another node runs is read from the store as last saved (blocking:
+  // the admin thread's) and, unfinished, asked to move here (deps::want):
+  // `moving` (when given) says so; its acts wait until it is here.
+  std::optional<nlohmann::json> summary(const std::string& id, bool* moving = nullptr) const;  // public view, settings, rooms
   std::optional<nlohmann::json> export_json(const std::string& id) const;  // everything (league_export_json)
   std::vector<std::string> match_ids(const std::string& id) const;
   nlohmann::json list() const;
+  bool clustered() const { return !d_.node_id.empty(); }
 
   // ---- the players.
   // league_join: follows the token's league (the view now and on every
-  // change). The reply message, or nullopt for an unknown token.
+  // change). The reply message (an error tournament_waiting on a cluster
+  // node the league is moving to: `routed`, the id the connection's URL
+  // named, is the token's league), or nullopt for an unknown token.
   std::optional<nlohmann::json> follow(std::string_view token, const nlohmann::json& msg_id,
-                                       std::weak_ptr<peer> p);
+                                       std::weak_ptr<peer> p, const std::string& routed = {});
   // league_act: the token's player's op. The reply (league or an error).
   nlohmann::json act(std::string_view token, const nlohmann::json& msg_id, const nlohmann::json& op);
   // league_mutations: what the token's player may add to its phase's list
@@ -117,6 +140,22 @@ class league_service {
   // tournament_join with a league token: the room of the player's duel now.
   // bad_token when the token is no league player's.
   event_seat find_seat(std::string_view token);
+
+  // ---- a cluster node's league leases (cluster_node's event_hooks), on the
+  // cluster thread.
+  // The unfinished leagues this node runs.
+  std::vector<std::string> running() const;
+  // This node just took league `id`'s lease: runs it from the store as
+  // load() does, its duels' rooms that run elsewhere brought here
+  // (deps::fetch_room). false: no such league, or it has finished.
+  bool adopt(const std::string& id);
+  // Another node asked for it: saved (then `saved` runs), its waiting rooms
+  // close, its followers' connections close (they come back through the
+  // proxy to its new node); its running duels play on here and report to
+  // the store.
+  void give_up(const std::string& id, std::function<void()> saved);
+  // Another node took its lease: forgotten, as give_up, without saving.
+  void lost(const std::string& id);
 
  private:
   struct player {
@@ -136,7 +175,20 @@ class league_service {
   std::string record_json(const entry& e) const;
   // A stored league back; nullopt (logged) when its record does not replay.
   std::optional<entry> restore(const stored_league& sl) const;
-  void save(const std::string& id, const entry& e);
+  void save(const std::string& id, const entry& e, std::function<void()> then = nullptr);
+  // Whether league `id`'s id names this node (deps::node_id).
+  bool named_here(const std::string& id) const;
+  // A stored league, replayed (nullopt: none, or it cannot be read). Blocking.
+  std::optional<std::pair<stored_league, entry>> read_stored(const std::string& id) const;
+  // Runs a restored league here (under mu_): hooks the duel rooms that run
+  // here, brings the others here, opens the missing ones.
+  void place(const std::string& id, entry e);
+  // Brings the duel room `room_id` of league `id` here (deps::fetch_room)
+  // and hooks it.
+  void bring_room(const std::string& id, const std::string& room_id);
+  // Drops a league this node stops running (under mu_).
+  void forget(const std::string& id, const char* why);
+  nlohmann::json summary_of(const std::string& id, const entry& e) const;
   // After every change: saved, followers told, rooms opened, logged.
   void changed(const std::string& id, entry& e, int round_before, league_stage stage_before);
   nlohmann::json view_of(const entry& e, seat_t seat) const;

@@ -77,17 +77,18 @@ class room_directory {
   // The rooms node_id holds that another node asked for (request_room),
   // sorted: the holder stops each and releases it (release_room).
   virtual result<std::vector<std::string>> wanted_rooms(const std::string& node_id) = 0;
-  // Whether room_id is any node's room or tournament: its lease row, a
-  // match of it or a tournament of that id is in the store. A read, one round trip: what a node asks before claiming
+  // Whether room_id is any node's room, tournament or league: its lease
+  // row, a match of it or a tournament or league of that id is in the store. A read, one round trip: what a node asks before claiming
   // a room a connection named, so that made-up ids cost no writes.
   virtual result<bool> room_known(const std::string& room_id) = 0;
   // Rooms with an unfinished match that no node holds a live lease on (its
   // lease expired or was released, or was never taken): what a sweeper
   // claims and resumes. At most `limit`, by room id.
   virtual result<std::vector<std::string>> expired_rooms(std::size_t limit) = 0;
-  // Unfinished tournaments that no node holds a live lease on (docs/cluster.md,
-  // "Tournaments"): what a sweeper claims and runs. At most `limit`, by id.
-  virtual result<std::vector<std::string>> expired_tournaments(std::size_t limit) = 0;
+  // Unfinished tournaments and leagues that no node holds a live lease on
+  // (docs/cluster.md, "Tournaments and leagues"): what a sweeper claims and
+  // runs. At most `limit`, by id.
+  virtual result<std::vector<std::string>> expired_events(std::size_t limit) = 0;
   // The room's unfinished match (its newest, should there be several) with
   // its whole log: what resuming one room needs. When it has none, its
   // newest match that ended at or after finished_since_ms (the stored
@@ -107,8 +108,8 @@ class room_directory {
 
   // Housekeeping, from any node now and then: deletes the lease rows that
   // expired stale_for_ms ago or more, unless their room has an unfinished
-  // match or they are an unfinished tournament's (docs/cluster.md,
-  // "Tournaments"): a dead node's waiting rooms, a finished room's lease
+  // match or they are an unfinished tournament's or league's (docs/cluster.md,
+  // "Tournaments and leagues"): a dead node's waiting rooms, a finished room's lease
   // nobody released. Also the lobby rows of the nodes that have not
   // published for stale_for_ms (a node that comes back publishes anew).
   // Returns how many rows of leases and nodes went.

@@ -363,12 +363,13 @@ void client_session::on_text(std::string_view text) {
           [&](const pr::league_join_msg& m) {
             if (!svc_.follow_league)
               return send_error(m.id, pr::session_errc::bad_token, "this server runs no leagues");
-            auto reply = svc_.follow_league(m.token, m.id, weak_from_this());
+            auto reply = svc_.follow_league(m.token, m.id, weak_from_this(), routed_room_);
             if (!reply) {
               spdlog::info("connection {}: league_join with an unknown token refused", conn_id_);
               return send_error(m.id, pr::session_errc::bad_token, "that token belongs to no league player");
             }
-            league_token_ = m.token;
+            // (A cluster node the league is moving to answers tournament_waiting.)
+            if (reply->value("type", "") != "error") league_token_ = m.token;
             send(*reply);
           },
           [&](const pr::league_act_msg& m) {

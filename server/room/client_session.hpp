@@ -65,10 +65,13 @@ struct lobby_services {
   std::function<event_seat(std::string_view token, const std::string& routed)> find_event_seat;
   // league_join, league_act (R15; docs/league.md): null when the server
   // runs no leagues. follow_league: the reply (a `league` view) and `p`
-  // follows the token's league, or nullopt for an unknown token.
+  // follows the token's league, or nullopt for an unknown token; on a
+  // cluster node the league is moving to (`routed`: the id the URL named),
+  // an error tournament_waiting.
   // league_act: the reply (`league`, or an error). league_mutations: the
   // reply (`league_mutations`, or an error); it changes nothing.
-  std::function<std::optional<nlohmann::json>(std::string_view token, const nlohmann::json& id, std::weak_ptr<peer> p)>
+  std::function<std::optional<nlohmann::json>(std::string_view token, const nlohmann::json& id, std::weak_ptr<peer> p,
+                                              const std::string& routed)>
       follow_league;
   std::function<nlohmann::json(std::string_view token, const nlohmann::json& id, const nlohmann::json& op)> league_act;
   std::function<nlohmann::json(std::string_view token, const nlohmann::json& id, const nlohmann::json& staged)>

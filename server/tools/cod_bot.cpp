@@ -394,6 +394,8 @@ int parse_args(int argc, char** argv, options& o) {
   // A token that names its tournament ("ID.HEX") routes itself: ?room=ID.
   if (o.tournament.empty() && !o.tournament_token.empty())
     o.tournament = std::string(pr::event_of_token(o.tournament_token));
+  // So does a league's: its node runs its duels too.
+  if (o.tournament.empty() && !o.league_token.empty()) o.tournament = std::string(pr::event_of_token(o.league_token));
   if (o.deck && !o.cards.empty()) return fail("give --deck or --cards, not both");
   if (!o.cards.empty() && o.create && o.format == pr::deck_format::preconstructed)
     return fail("--cards needs a constructed room (--format constructed)");
@@ -488,6 +490,7 @@ class bot {
   bool send_queue();
   int league_step(bool& done);
   bool send_league_op(const json& op);
+  bool send_league_join();
   std::vector<std::string> random_of(std::vector<std::string> from, int n);
   int on_message(const json& m, bool& done);
   int on_error(const json& m, bool& done);
@@ -567,11 +570,17 @@ class bot {
   // League mode: the newest league view, the op in flight.
   json league_view_;
   std::int64_t pending_league_ = 0;
+  std::int64_t league_join_ = 0;  // the league_join sent (tournament_waiting: sent again)
   json pending_league_op_;
   int league_refusals_ = 0;
   long league_mutations_ = 0;
   bool joining_ = false;  // a tournament_join for the round's duel in flight
 };
+
+bool bot::send_league_join() {
+  league_join_ = next_id_++;
+  return send_request(pr::league_join_msg{league_join_, o_.league_token});
+}
 
 bool bot::send_league_op(const json& op) {
   pending_league_ = next_id_++;
@@ -958,6 +967,13 @@ int bot::on_error(const json& m, bool& done) {
     }
     return league_step(done);
   }
+  if (league_join_ && id == league_join_) {
+    // A cluster node the league is moving to (its node died, or hands it over).
+    if (code != "tournament_waiting") return fail(exit_refused, cat("league_join refused: ", code, ": ", message));
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (!send_league_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
+    return -1;
+  }
   if (league_mode() && code == "tournament_waiting") {
     // The view that showed a duel is older than its result: the next push says more.
     joining_ = false;
@@ -1044,8 +1060,7 @@ int bot::on_message(const json& m, bool& done) {
       if (!send_request(pr::spectate_msg{next_id_++, o_.spectate}))
         return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else if (league_mode()) {
-      if (!send_request(pr::league_join_msg{next_id_++, o_.league_token}))
-        return fail(exit_connection, cat("connection lost: ", ws_.error()));
+      if (!send_league_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else if (!o_.tournament_token.empty()) {
       if (!send_tournament_join()) return fail(exit_connection, cat("connection lost: ", ws_.error()));
     } else if (!o_.resume_token.empty()) {

@@ -75,7 +75,7 @@ class tournament_service {
     // conflict: another node holds it). Blocks for one round trip.
     std::function<status(const std::string& id)> claim;
     // A cluster node's: a request for a tournament this node does not run
-    // came here: move it here (cluster_node::want_tournament). false: the
+    // came here: move it here (cluster_node::want_event). false: the
     // store has no such tournament.
     std::function<bool(const std::string& id)> want;
     // A cluster node's: brings a room another node runs here (a routed
@@ -129,7 +129,7 @@ class tournament_service {
   // does not run it, it is asked to move here (tournament_waiting meanwhile).
   event_seat find_seat(std::string_view token, const std::string& routed = {});
 
-  // ---- a cluster node's tournament leases (cluster_node's tournament_hooks),
+  // ---- a cluster node's tournament leases (cluster_node's event_hooks),
   // on the cluster thread.
   // The unfinished tournaments this node runs.
   std::vector<std::string> running() const;

@@ -188,6 +188,31 @@ TEST_CASE("pg_store: a tournament's save is fenced by the tournament's own lease
   CHECK(back[0].extras.auto_advance);
 }
 
+TEST_CASE("pg_store: a league's save is fenced by the league's own lease (docs/cluster.md, Tournaments and leagues)") {
+  pg_test_db db(test_pg_uri());
+  auto n1 = node(db.uri(), "n1");
+  auto n2 = node(db.uri(), "n2");
+  stored_league l{"n1-lfall", "Fall", 1000, false, R"({"ops":[]})"};
+  auto save = [&l](match_store& s) {
+    return wait_for([&](match_store::done_fn done) { s.save_league(l, std::move(done)); });
+  };
+  const status unclaimed = save(*n1);
+  CHECK(unclaimed.error_code() == status::code::conflict);
+  CHECK(unclaimed.message().find("league n1-lfall") != std::string::npos);
+  REQUIRE(claim(*n1, "n1-lfall", "n1", 300));
+  CHECK(save(*n1).is_ok());
+  // n1 stops renewing: n2 takes the league over; n1's next save is refused.
+  REQUIRE(claim_when_expired(*n2, "n1-lfall", "n2", 60'000));
+  l.record_json = R"({"ops":["n1"]})";
+  CHECK(save(*n1).error_code() == status::code::conflict);
+  l.record_json = R"({"ops":["n2"]})";
+  CHECK(save(*n2).is_ok());
+  const auto back = n1->reader().load_leagues();
+  REQUIRE_MESSAGE(back, back.error().message());
+  REQUIRE(back->size() == 1);
+  CHECK((*back)[0].record_json == R"({"ops":["n2"]})");
+}
+
 TEST_CASE("pg_store: takeovers in the middle of a node's appends: every acknowledged append is in the log loaded") {
   pg_test_db db(test_pg_uri());
   std::unique_ptr<pg_store> nodes[2] = {node(db.uri(), "n1"), node(db.uri(), "n2")};

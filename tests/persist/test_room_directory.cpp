@@ -300,7 +300,7 @@ TEST_CASE("store: forget_stale deletes long-expired leases of rooms without an u
   });
 }
 
-TEST_CASE("store: a tournament's id is known; expired_tournaments lists it while no live lease holds it and it has "
+TEST_CASE("store: a tournament's id is known; expired_events lists it while no live lease holds it and it has "
           "not finished; forget_stale keeps its expired lease row until then") {
   for_each_store([](match_store& s) {
     namespace tn = cod::tournaments;
@@ -310,7 +310,7 @@ TEST_CASE("store: a tournament's id is known; expired_tournaments lists it while
     s.save_tournament(t, nullptr);
     s.flush();
     CHECK(d.room_known("n1-tcup").value());  // no lease row: known by the tournament
-    auto orphans = [&d] { return d.expired_tournaments(10).value(); };
+    auto orphans = [&d] { return d.expired_events(10).value(); };
     CHECK(orphans() == std::vector<std::string>{"n1-tcup"});  // never claimed
     CHECK(claim(d, "n1-tcup", "n1"));
     CHECK(orphans().empty());  // a live lease
@@ -338,6 +338,35 @@ TEST_CASE("store: a tournament's id is known; expired_tournaments lists it while
     REQUIRE_MESSAGE(gone, gone.error().message());
     CHECK(*gone == 1);
     CHECK(d.room_known("n1-tcup").value());  // still a tournament
+  });
+}
+
+TEST_CASE("store: a league's id is known; expired_events lists it beside the tournaments while no live lease holds "
+          "it and it has not finished; forget_stale keeps its expired lease row until then") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    CHECK_FALSE(d.room_known("n2-lfall").value());
+    stored_league l{"n2-lfall", "Fall", 1000, false, "{}"};
+    s.save_league(l, nullptr);
+    s.flush();
+    CHECK(d.room_known("n2-lfall").value());  // no lease row: known by the league
+    auto orphans = [&d] { return d.expired_events(10).value(); };
+    CHECK(orphans() == std::vector<std::string>{"n2-lfall"});
+    CHECK(claim(d, "n2-lfall", "n2"));
+    CHECK(orphans().empty());
+    CHECK(claim(d, "n2-lfall", "n2", 1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    CHECK(orphans() == std::vector<std::string>{"n2-lfall"});  // expired: a sweeper takes it
+    const auto kept = d.forget_stale(10);
+    REQUIRE_MESSAGE(kept, kept.error().message());
+    CHECK(*kept == 0);  // unfinished: the row stays
+    l.finished = true;
+    s.save_league(l, nullptr);
+    s.flush();
+    CHECK(orphans().empty());  // finished: nothing to run
+    const auto gone = d.forget_stale(10);
+    REQUIRE_MESSAGE(gone, gone.error().message());
+    CHECK(*gone == 1);
   });
 }
 

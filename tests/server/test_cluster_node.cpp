@@ -35,11 +35,11 @@ struct node {
   harness h;
   cluster_node cluster;
   node(const std::string& id, memory_store& store, std::int64_t finished_room_ttl_ms = 0,
-       tournament_hooks tournaments = {})
+       event_hooks tournaments = {})
       : h(cluster_config(id), &store), cluster(with_ttl(fast_options(id), finished_room_ttl_ms), *store.directory(), h.rooms) {
     // memory_store has no fence: nothing refuses a room's writes.
     cluster.serve(h.rsvc, h.lsvc, false);
-    if (tournaments.running) cluster.serve_tournaments(std::move(tournaments));
+    if (tournaments.running) cluster.serve_events(std::move(tournaments));
     cluster.start();
   }
   static cluster_options with_ttl(cluster_options o, std::int64_t finished_room_ttl_ms) {
@@ -78,13 +78,13 @@ json wait_for(client& c, const std::string& type, harness& a, harness& b) {
   return json(seen);
 }
 
-// A tournament service's side of the leases (tournament_hooks), recorded;
+// A tournament service's side of the leases (event_hooks), recorded;
 // called on the cluster thread.
 struct fake_tournaments {
   std::mutex mu;
   std::set<std::string> running;
   std::vector<std::string> adopted, given_up, lost;
-  tournament_hooks hooks() {
+  event_hooks hooks() {
     return {.running = [this] {
               std::lock_guard lk(mu);
               return std::vector<std::string>(running.begin(), running.end());
@@ -333,10 +333,10 @@ TEST_CASE("cluster node: a tournament's lease: renewed with the rooms', handed o
   CHECK_FALSE(store.directory()->claim_room(id, "n3", 400).value());
 
   // Wanted on n2 (the proxy sends its traffic there): n1 gives it up, n2 adopts it.
-  CHECK(n2.cluster.want_tournament(id));
+  CHECK(n2.cluster.want_event(id));
   CHECK(t2.eventually([&] { return t2.adopted == std::vector<std::string>{id}; }));
   CHECK(t1.eventually([&] { return t1.given_up == std::vector<std::string>{id} && t1.running.empty(); }));
-  CHECK(n1.cluster.want_tournament(id) == true);  // n1 may ask for it back: it exists
+  CHECK(n1.cluster.want_event(id) == true);  // n1 may ask for it back: it exists
   CHECK(t1.eventually([&] { return t1.adopted == std::vector<std::string>{id}; }));
   CHECK(t2.eventually([&] { return t2.given_up == std::vector<std::string>{id}; }));
 
@@ -350,9 +350,9 @@ TEST_CASE("cluster node: a tournament's lease: renewed with the rooms', handed o
 
   // A made-up id: looked up once, then refused for a while.
   const std::string made_up = "n9-t0000000000";
-  CHECK(n2.cluster.want_tournament(made_up));
-  CHECK(t2.eventually([&] { return !n2.cluster.want_tournament(made_up); }));
-  CHECK_FALSE(n2.cluster.want_tournament("n2-rk7q4-not-an-id!"));
+  CHECK(n2.cluster.want_event(made_up));
+  CHECK(t2.eventually([&] { return !n2.cluster.want_event(made_up); }));
+  CHECK_FALSE(n2.cluster.want_event("n2-rk7q4-not-an-id!"));
   CHECK(t2.adopted == std::vector<std::string>{id});  // not the made-up one
 }
 
@@ -367,7 +367,7 @@ TEST_CASE("cluster node: a tournament no node holds (its node died, nobody asked
   o.sweep_after_ms = 100;
   cluster_node n(o, *store.directory(), h.rooms);
   n.serve(h.rsvc, h.lsvc, false);
-  n.serve_tournaments(t.hooks());
+  n.serve_events(t.hooks());
   n.start();
   CHECK(t.eventually([&] { return t.adopted == std::vector<std::string>{id}; }));
   CHECK_FALSE(store.directory()->claim_room(id, "n3", 400).value());  // n2's now

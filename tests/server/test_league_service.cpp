@@ -45,7 +45,7 @@ struct fixture {
     svc = std::make_unique<league_service>(d);
     routes = std::make_unique<league_api>(*svc, *h.store, env);
     api.set_leagues(routes.get());
-    h.lsvc.follow_league = [this](std::string_view t, const json& id, std::weak_ptr<peer> p) {
+    h.lsvc.follow_league = [this](std::string_view t, const json& id, std::weak_ptr<peer> p, const std::string&) {
       return svc->follow(t, id, std::move(p));
     };
     h.lsvc.league_act = [this](std::string_view t, const json& id, const json& op) { return svc->act(t, id, op); };

@@ -68,12 +68,16 @@ result<std::vector<std::string>> memory_store::wanted_rooms(const std::string& n
   return out;  // sorted: a std::map
 }
 
-result<std::vector<std::string>> memory_store::expired_tournaments(std::size_t limit) {
+result<std::vector<std::string>> memory_store::expired_events(std::size_t limit) {
   std::lock_guard lk(mu_);
   const std::int64_t now = now_ms();
-  std::vector<std::string> out;  // sorted: a std::map
-  for (const auto& [id, t] : tournaments_) {
-    if (t.t.current_stage() == tournaments::stage::finished) continue;
+  std::set<std::string> ids;
+  for (const auto& [id, t] : tournaments_)
+    if (t.t.current_stage() != tournaments::stage::finished) ids.insert(id);
+  for (const auto& [id, l] : leagues_)
+    if (!l.finished) ids.insert(id);
+  std::vector<std::string> out;
+  for (const auto& id : ids) {
     auto l = leases_.find(id);
     if ((l == leases_.end() || l->second.expires_ms <= now) && out.size() < limit) out.push_back(id);
   }
@@ -102,7 +106,9 @@ result<std::size_t> memory_store::forget_stale(std::int64_t stale_for_ms) {
     const auto t = tournaments_.find(l.first);
     const bool running_tournament =
         t != tournaments_.end() && t->second.t.current_stage() != tournaments::stage::finished;
-    return l.second.expires_ms <= before && !running_tournament &&
+    const auto g = leagues_.find(l.first);
+    const bool running_league = g != leagues_.end() && !g->second.finished;
+    return l.second.expires_ms <= before && !running_tournament && !running_league &&
            std::none_of(matches_.begin(), matches_.end(), [&](const auto& m) {
              return m.second.match.room_id == l.first && !m.second.finished();
            });
@@ -113,7 +119,7 @@ result<std::size_t> memory_store::forget_stale(std::int64_t stale_for_ms) {
 
 result<bool> memory_store::room_known(const std::string& room_id) {
   std::lock_guard lk(mu_);
-  if (leases_.count(room_id) || tournaments_.count(room_id)) return true;
+  if (leases_.count(room_id) || tournaments_.count(room_id) || leagues_.count(room_id)) return true;
   return std::any_of(matches_.begin(), matches_.end(),
                      [&](const auto& m) { return m.second.match.room_id == room_id; });
 }

@@ -85,7 +85,7 @@ class memory_store final : public match_store, public room_directory {
   result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
   result<bool> room_known(const std::string& room_id) override;
   result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
-  result<std::vector<std::string>> expired_tournaments(std::size_t limit) override;
+  result<std::vector<std::string>> expired_events(std::size_t limit) override;
   result<std::size_t> forget_stale(std::int64_t stale_for_ms) override;
   result<std::optional<stored_match>> load_room_match(const std::string& room_id,
                                                       std::int64_t finished_since_ms) override;

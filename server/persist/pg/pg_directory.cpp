@@ -98,7 +98,8 @@ result<bool> pg_directory::room_known(const std::string& room_id) {
   return guarded("looking a room up", [&](pg::conn& c) -> result<bool> {
     return !column0(c.query("SELECT room_id FROM room_leases WHERE room_id = $1 UNION ALL "
                             "SELECT room_id FROM matches WHERE room_id = $1 UNION ALL "
-                            "SELECT tournament_id FROM tournaments WHERE tournament_id = $1 LIMIT 1",
+                            "SELECT tournament_id FROM tournaments WHERE tournament_id = $1 UNION ALL "
+                            "SELECT league_id FROM leagues WHERE league_id = $1 LIMIT 1",
                             pg::params().add(room_id)))
                 .empty();
   });
@@ -113,12 +114,12 @@ result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) 
   });
 }
 
-result<std::vector<std::string>> pg_directory::expired_tournaments(std::size_t limit) {
-  return guarded("listing expired tournaments", [&](pg::conn& c) -> result<std::vector<std::string>> {
+result<std::vector<std::string>> pg_directory::expired_events(std::size_t limit) {
+  return guarded("listing expired tournaments and leagues", [&](pg::conn& c) -> result<std::vector<std::string>> {
     static const std::string sql = pg::with_now(
-        "SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON l.room_id = t.tournament_id "
-        "WHERE t.finished = 0 AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id "
-        "LIMIT $1");
+        "SELECT e.id FROM (SELECT tournament_id AS id FROM tournaments WHERE finished = 0 UNION ALL "
+        "SELECT league_id FROM leagues WHERE finished = 0) e LEFT JOIN room_leases l ON l.room_id = e.id "
+        "WHERE l.room_id IS NULL OR l.expires_ms <= NOW_MS ORDER BY e.id LIMIT $1");
     return column0(c.query(sql, pg::params().add(static_cast<std::int64_t>(limit))));
   });
 }
@@ -163,7 +164,8 @@ result<std::size_t> pg_directory::forget_stale(std::int64_t stale_for_ms) {
     static const std::string leases_sql = pg::with_now(
         "DELETE FROM room_leases l WHERE l.expires_ms <= NOW_MS - $1 AND NOT EXISTS "
         "(SELECT 1 FROM matches m WHERE m.room_id = l.room_id AND m.status = 'playing') AND NOT EXISTS "
-        "(SELECT 1 FROM tournaments t WHERE t.tournament_id = l.room_id AND t.finished = 0)");
+        "(SELECT 1 FROM tournaments t WHERE t.tournament_id = l.room_id AND t.finished = 0) AND NOT EXISTS "
+        "(SELECT 1 FROM leagues g WHERE g.league_id = l.room_id AND g.finished = 0)");
     static const std::string rooms_sql = pg::with_now(
         "DELETE FROM lobby_rooms WHERE node_id IN (SELECT node_id FROM lobby_nodes WHERE published_ms <= NOW_MS - $1)");
     static const std::string nodes_sql = pg::with_now("DELETE FROM lobby_nodes WHERE published_ms <= NOW_MS - $1");

@@ -18,9 +18,11 @@ const std::string* room_of(const write_op& op, const match_states& view) {
   if (const auto* f = std::get_if<finish_op>(&op.what)) return by_match(f->match_id);
   if (const auto* d = std::get_if<draft_op>(&op.what)) return by_match(d->match_id);
   if (const auto* n = std::get_if<note_op>(&op.what)) return by_match(n->match_id);
-  // A tournament's lease row is named by its id (docs/cluster.md, "Tournaments").
+  // A tournament's or league's lease row is named by its id (docs/cluster.md,
+  // "Tournaments and leagues").
   if (const auto* t = std::get_if<tournament_op>(&op.what)) return &t->t.id;
-  return nullptr;  // audit; a league (0010): not fenced, a league runs on the node that created it
+  if (const auto* l = std::get_if<league_save_op>(&op.what)) return &l->l.id;
+  return nullptr;  // audit
 }
 
 }  // namespace
@@ -38,7 +40,8 @@ pg::params lock_params(const std::vector<write_op>& batch, const std::string& no
   for (const write_op& op : batch) {
     if (const auto* c = std::get_if<create_op>(&op.what)) rooms.push_back(c->m.room_id);
     else if (const auto* t = std::get_if<tournament_op>(&op.what)) rooms.push_back(t->t.id);
-    else if (!std::holds_alternative<audit_op>(op.what) && !std::holds_alternative<league_save_op>(op.what))
+    else if (const auto* l = std::get_if<league_save_op>(&op.what)) rooms.push_back(l->l.id);
+    else if (!std::holds_alternative<audit_op>(op.what))
       each_match(op, [&](const std::string& id) { matches.push_back(id); });
   }
   return pg::params().add(node_id).add(pg::text_array(rooms)).add(pg::text_array(matches));
@@ -48,7 +51,9 @@ status check_fence(const write_op& op, const match_states& view, const fence& f)
   if (!f.on()) return {};
   const std::string* room = room_of(op, view);
   if (!room || f.held.count(*room)) return {};
-  const char* what = std::holds_alternative<tournament_op>(op.what) ? "tournament " : "room ";
+  const char* what = std::holds_alternative<tournament_op>(op.what)    ? "tournament "
+                     : std::holds_alternative<league_save_op>(op.what) ? "league "
+                                                                        : "room ";
   return status::conflict(cat("node ", f.node_id, " does not hold the lease of ", what, *room,
                               " (taken over by another node, released, or never claimed): the write is fenced off"));
 }

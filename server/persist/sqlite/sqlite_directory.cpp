@@ -103,7 +103,8 @@ result<bool> sqlite_directory::room_known(const std::string& room_id) {
   return guarded("looking a room up", [&]() -> result<bool> {
     sql::stmt s(*db_, "SELECT room_id FROM room_leases WHERE room_id = ?1 UNION ALL "
                       "SELECT room_id FROM matches WHERE room_id = ?1 UNION ALL "
-                      "SELECT tournament_id FROM tournaments WHERE tournament_id = ?1 LIMIT 1");
+                      "SELECT tournament_id FROM tournaments WHERE tournament_id = ?1 UNION ALL "
+                      "SELECT league_id FROM leagues WHERE league_id = ?1 LIMIT 1");
     s.bind(1, room_id);
     return !column0(s).empty();
   });
@@ -119,11 +120,12 @@ result<std::vector<std::string>> sqlite_directory::expired_rooms(std::size_t lim
   });
 }
 
-result<std::vector<std::string>> sqlite_directory::expired_tournaments(std::size_t limit) {
-  return guarded("listing expired tournaments", [&]() -> result<std::vector<std::string>> {
-    sql::stmt s(*db_, sql::with_now("SELECT t.tournament_id FROM tournaments t LEFT JOIN room_leases l ON "
-                               "l.room_id = t.tournament_id WHERE t.finished = 0 AND "
-                               "(l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY t.tournament_id LIMIT ?1"));
+result<std::vector<std::string>> sqlite_directory::expired_events(std::size_t limit) {
+  return guarded("listing expired tournaments and leagues", [&]() -> result<std::vector<std::string>> {
+    sql::stmt s(*db_, sql::with_now("SELECT e.id FROM (SELECT tournament_id AS id FROM tournaments WHERE finished = 0 "
+                                    "UNION ALL SELECT league_id FROM leagues WHERE finished = 0) e LEFT JOIN "
+                                    "room_leases l ON l.room_id = e.id WHERE l.room_id IS NULL OR "
+                                    "l.expires_ms <= NOW_MS ORDER BY e.id LIMIT ?1"));
     s.bind(1, static_cast<std::int64_t>(limit));
     return column0(s);
   });
@@ -170,7 +172,9 @@ result<std::size_t> sqlite_directory::forget_stale(std::int64_t stale_for_ms) {
     sql::stmt leases(*db_, sql::with_now("DELETE FROM room_leases WHERE expires_ms <= NOW_MS - ?1 AND NOT EXISTS "
                                     "(SELECT 1 FROM matches m WHERE m.room_id = room_leases.room_id AND "
                                     "m.status = 'playing') AND NOT EXISTS (SELECT 1 FROM tournaments t WHERE "
-                                    "t.tournament_id = room_leases.room_id AND t.finished = 0)"));
+                                    "t.tournament_id = room_leases.room_id AND t.finished = 0) AND NOT EXISTS "
+                                    "(SELECT 1 FROM leagues g WHERE g.league_id = room_leases.room_id AND "
+                                    "g.finished = 0)"));
     leases.bind(1, stale_for_ms);
     leases.run();
     const std::int64_t gone = db_->changes();

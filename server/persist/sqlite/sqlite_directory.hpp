@@ -40,7 +40,7 @@ class sqlite_directory final : public room_directory {
   result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
   result<bool> room_known(const std::string& room_id) override;
   result<std::vector<std::string>> expired_rooms(std::size_t limit) override;
-  result<std::vector<std::string>> expired_tournaments(std::size_t limit) override;
+  result<std::vector<std::string>> expired_events(std::size_t limit) override;
   result<std::optional<stored_match>> load_room_match(const std::string& room_id,
                                                       std::int64_t finished_since_ms) override;
   // The match_id load_room_match loads (through the reader).
