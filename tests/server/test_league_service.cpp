@@ -34,10 +34,27 @@ struct fixture {
   std::unique_ptr<league_api> routes;
   admin::api api{admin_token, shipped(), *h.store, env, organiser_token};
 
-  explicit fixture(match_store* shared_store = nullptr) : h(test_config(), shared_store) {
+  // A cluster node's (node_id not empty): its lease claims and its wants
+  // (league_service::deps), recorded; a claim is refused while refuse_claims.
+  std::vector<std::string> claims, wants;
+  bool refuse_claims = false;
+
+  explicit fixture(match_store* shared_store = nullptr, const std::string& node_id = {})
+      : h(test_config(), shared_store) {
     league_service::deps d;
     d.rooms = h.rooms;
     d.store = h.store;
+    if (!node_id.empty()) {
+      d.node_id = node_id;
+      d.claim = [this](const std::string& id) {
+        claims.push_back(id);
+        return refuse_claims ? status::conflict("another node holds it") : status{};
+      };
+      d.want = [this](const std::string& id) {
+        wants.push_back(id);
+        return true;
+      };
+    }
     d.cards = &shipped();
     env.wall = [this] { return h.wall; };
     env.random = [this] { return cod::test::lcg_next(counter); };
@@ -45,9 +62,8 @@ struct fixture {
     svc = std::make_unique<league_service>(d);
     routes = std::make_unique<league_api>(*svc, *h.store, env);
     api.set_leagues(routes.get());
-    h.lsvc.follow_league = [this](std::string_view t, const json& id, std::weak_ptr<peer> p, const std::string&) {
-      return svc->follow(t, id, std::move(p));
-    };
+    h.lsvc.follow_league = [this](std::string_view t, const json& id, std::weak_ptr<peer> p,
+                                  const std::string& routed) { return svc->follow(t, id, std::move(p), routed); };
     h.lsvc.league_act = [this](std::string_view t, const json& id, const json& op) { return svc->act(t, id, op); };
     h.lsvc.league_mutations = [this](std::string_view t, const json& id, const json& staged) {
       return svc->legal_mutations(t, id, staged);
@@ -354,6 +370,76 @@ TEST_CASE("league restart mid-draft and mid-phase: the same packets, picks, deck
   auto c = f.h.connect();
   c.say({{"type", "league_join"}, {"id", 3}, {"token", tokens[0]}});
   CHECK(c.expect("league").at("view").at("you").at("deck").size() == 8);
+}
+
+TEST_CASE("league in a cluster: its id names its node, it holds a lease, moves to the node that asks with its views "
+          "and deadline, and the node it left closes its followers (docs/cluster.md, Tournaments and leagues)") {
+  memory_store store(memory_store::callbacks::run_inline);
+  fixture n1(&store, "n1");
+  fixture n2(&store, "n2");
+  // A node that cannot take the new league's lease creates nothing.
+  n1.refuse_claims = true;
+  auto refused = n1.call("POST", "/admin/api/leagues", league_body(), organiser_token);
+  CHECK(refused.status == 503);
+  CHECK(json::parse(refused.body).at("error") == "store_unavailable");
+  CHECK(json::parse(n1.call("GET", "/admin/api/leagues", nullptr, organiser_token).body).at("leagues").empty());
+  n1.refuse_claims = false;
+
+  const json created = n1.ok("POST", "/admin/api/leagues", league_body(), 201);
+  const std::string id = created.at("league");
+  CHECK(id.starts_with("n1-l"));
+  CHECK(n1.claims.back() == id);
+  CHECK(n1.svc->running() == std::vector<std::string>{id});
+  players p = follow_all(n1, created);
+  for (int s = 0; s < 3; ++s)
+    REQUIRE(p.act(s, {{"type", "pick"}, {"card", p.view[s].at("you").at("packet")[0]}}).at("type") == "league");
+  p.refresh();
+  const auto before = p.view;
+
+  // The proxy sends a player to n2 (n1 is away): n2 asks for the league and
+  // says it is moving; a token routed elsewhere, or to no league, is unknown.
+  auto c = n2.h.connect();
+  c.session->set_routed_room(id);
+  c.say({{"type", "league_join"}, {"id", 4}, {"token", p.tokens[3]}});
+  const json waiting = c.expect("error");
+  CHECK(waiting.at("code") == "tournament_waiting");
+  CHECK(waiting.at("message").get<std::string>().find("moving to this node") != std::string::npos);
+  CHECK(n2.wants == std::vector<std::string>{id});
+  c.say({{"type", "league_act"}, {"id", 5}, {"op", {{"type", "pass"}}}});
+  CHECK(c.expect("error").at("code") == "not_in_league");  // the waiting join followed nothing
+  auto stray = n2.h.connect();
+  stray.say({{"type", "league_join"}, {"id", 4}, {"token", p.tokens[3]}});
+  CHECK(stray.expect("error").at("code") == "bad_token");  // not routed: nothing moves
+  CHECK(n2.wants.size() == 1);
+  // The organiser reads the stored copy on n2 meanwhile; an act waits.
+  const json stored = n2.ok("GET", "/admin/api/leagues/" + id);
+  CHECK(stored.at("stage") == "drafting");
+  auto act = n2.call("POST", "/admin/api/leagues/" + id + "/result", {{"table", 0}, {"winner", nullptr}}, organiser_token);
+  CHECK(act.status == 503);
+  CHECK(json::parse(act.body).at("error") == "league_moving");
+
+  // n1 hands it over: saved, then its followers are closed (they come back
+  // through the proxy); n2 adopts it from the store.
+  bool saved = false;
+  n1.svc->give_up(id, [&saved] { saved = true; });
+  CHECK(saved);
+  CHECK(n1.svc->running().empty());
+  for (int s = 0; s < 4; ++s) CHECK(p.c[s].peer->close_code == protocol::close_code::going_away);
+  REQUIRE(n2.svc->adopt(id));
+  CHECK(n2.svc->running() == std::vector<std::string>{id});
+  CHECK_FALSE(n2.svc->adopt("n1-lffffffffff"));  // nothing stored under that id
+  c.say({{"type", "league_join"}, {"id", 6}, {"token", p.tokens[3]}});
+  const json back = c.expect("league").at("view");
+  CHECK(back.at("you") == before.at(3).at("you"));
+  CHECK(back.at("phase_deadline_ms") == before.at(3).at("phase_deadline_ms"));
+  // The draft goes on on n2, from where it was.
+  c.say({{"type", "league_act"}, {"id", 7}, {"op", {{"type", "pick"}, {"card", back.at("you").at("packet")[0]}}}});
+  CHECK(c.expect("league").at("view").at("draft") != before.at(3).at("draft"));
+  // n1, asked again, answers with the stored copy, now n2's.
+  CHECK(n1.ok("GET", "/admin/api/leagues/" + id).at("draft") == n2.ok("GET", "/admin/api/leagues/" + id).at("draft"));
+  // Another node took the lease: n2 forgets it, without a save.
+  n2.svc->lost(id);
+  CHECK(n2.svc->running().empty());
 }
 
 TEST_CASE("league over the wire: draft, decks, mutations with refusals, duels with mutated cards, ranking, restart") {
