@@ -119,6 +119,7 @@ struct options {
   bool quiet = false;
   int timeout_sec = 300;
   int delay_ms = 0;
+  int league_delay_ms = 0;
   long max_actions = 5000;
   // How moves are chosen: at random from the server's legal list, or by a
   // computer player (greedy; search at a level) within a time budget.
@@ -196,6 +197,8 @@ void usage(std::FILE* to) {
       "  --quiet                  print nothing but errors and the summary line\n"
       "  --timeout-sec N          give up after N seconds (default 300); exit 4\n"
       "  --delay-ms N             wait N ms before each action (default 0)\n"
+      "  --league-delay-ms N      wait N ms before each league op: a pick, a deck, a mutation phase's act\n"
+      "                           (default 0)\n"
       "  --max-actions N          concede after N accepted actions of its own (default 5000)\n"
       "  --policy P               random (default: a uniform pick of the server's legal actions), greedy\n"
       "                           (the move whose result scores best) or search (a computer player, engine/search;\n"
@@ -356,6 +359,9 @@ int parse_args(int argc, char** argv, options& o) {
     } else if (a == "--timeout-sec") {
       if (!cod::bot::parse_long(v, 1, 86400, n)) return fail("--timeout-sec must be 1..86400");
       o.timeout_sec = static_cast<int>(n);
+    } else if (a == "--league-delay-ms") {
+      if (!cod::bot::parse_long(v, 0, 600000, n)) return fail("--league-delay-ms must be 0..600000");
+      o.league_delay_ms = static_cast<int>(n);
     } else if (a == "--delay-ms") {
       if (!cod::bot::parse_long(v, 0, 600000, n)) return fail("--delay-ms must be 0..600000");
       o.delay_ms = static_cast<int>(n);
@@ -583,6 +589,7 @@ bool bot::send_league_join() {
 }
 
 bool bot::send_league_op(const json& op) {
+  if (o_.league_delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(o_.league_delay_ms));
   pending_league_ = next_id_++;
   pending_league_op_ = op;
   return send_request(pr::league_act_msg{pending_league_, op});

@@ -27,13 +27,20 @@ bot connects through the proxy only.
    players' next tournament_join reaches (the proxy hashes the tournament
    id) takes the tournament over, counts those results, runs round 2 and
    finishes it.
+4. A mutation league of four bots, created through the proxy: its node is
+   killed in round 1's mutation phase, the node its bots reach next (they
+   start again with their tokens alone) takes it over from the store and is
+   killed in turn in a round's duels; the last node brings the duels' rooms
+   to itself and finishes the league. Its standings are the schedule's
+   (R15.7), each duel's result its stored match's, and every node (the two
+   killed ones started again) reads the same standings from the store.
 
 For every match: every action a bot saw acknowledged is in the store, the
 stored seqs are 1..N with N the bots' final seq, the match is finished,
 and `cod-admin --store URI verify-all` verifies every match of the store.
 
   test_cluster.py --server S --bot B --admin A [--duels N] [--ffa N] [--solo N] [--drafts N]
-                  [--restart-duels N]
+                  [--restart-duels N] [--only tournament|league]
 """
 
 import http.client
@@ -58,6 +65,7 @@ def extra(ap):
     ap.add_argument("--drafts", type=int, default=3)
     ap.add_argument("--restart-duels", type=int, default=10)
     ap.add_argument("--delay-ms", type=int, default=150, help="each bot's pause before an action")
+    ap.add_argument("--only", choices=["tournament", "league"], help="run that phase alone (debugging)")
 
 
 class Cluster:
@@ -287,6 +295,125 @@ def tournament_failover(c):
             (tid, owner, len(games), resumed, ", ".join(runner)))
 
 
+def league_failover(c):
+    """A mutation league of four bots, created through the proxy, runs on the
+    node that created it. That node is killed (-9) in round 1's mutation
+    phase and stays down: the bots, started again with their tokens alone,
+    reach (the proxy hashes the league id) a node that takes it over from the
+    store. That node is killed in turn while a round's duels are played: the
+    last node takes the league and its duels' rooms over and finishes it. Its
+    standings are those the schedule gives (R15.7), every duel's result its
+    stored match's, and every node, reading the stored league, agrees."""
+    created = organise(c, "POST", "/admin/api/leagues",
+                       {"name": "Cluster league", "players": ["Ann", "Bob", "Cy", "Di"],
+                        "packs": ["initiation", "treachery"], "seed": "4242", "phase_clock_sec": 60}, want=(201,))
+    lid = created["league"]
+    first = lid.split("-")[0]
+    check(first in NODES and lid[len(first) + 1] == "l", "league id %s names no node" % lid)
+    tokens = [p["token"] for p in created["players"]]
+    check(all(t.startswith(lid + ".") for t in tokens), "tokens %s do not name league %s" % (tokens, lid))
+    # A bot thinks 400 ms over each league op (a mutation phase lasts that
+    # long: the kill lands in it) and 50 ms over each action of its duels.
+    bots = [c.bot("league-%d" % i, ["--league-token", t, "--seed", str(300 + i), "--league-delay-ms", "400"],
+                  delay_ms=50) for i, t in enumerate(tokens)]
+    for b in bots:
+        b.start()
+
+    def league(pred, what, timeout=120):
+        deadline = time.time() + timeout
+        while True:
+            st = organise(c, "GET", "/admin/api/leagues/" + lid)
+            if pred(st):
+                return st
+            check(time.time() < deadline, "league %s: %s not reached in %d s (stage %s, round %s)" %
+                  (lid, what, timeout, st["stage"], st["round"]))
+            for b in bots:
+                code = b.proc.poll()
+                check(code is None or code in (0, 3), "bot %s exited %s:\n%s" % (b.name, code, b.output()[-3000:]))
+            time.sleep(0.05)
+
+    def kill_runner(node, why):
+        c.servers[node].kill9()
+        for b in bots:
+            code = b.wait(30)
+            check(code == 3, "bot %s: exit %s after %s's SIGKILL, wanted 3:\n%s" % (b.name, code, node,
+                                                                                   b.output()[-3000:]))
+        e2e.log("league %s: its node %s killed %s" % (lid, node, why))
+        for b in bots:
+            b.start()
+
+    league(lambda st: st["stage"] == "mutating", "round 1's mutation phase")
+    kill_runner(first, "in the mutation phase")
+
+    def duel_under_way(st):
+        if st["stage"] != "playing":
+            return False
+        tables = st["schedule"][st["round"] - 1]["tables"]
+        return any(g["match"] and g["round"] == st["round"] and not tables[g["table"]]["decided"] for g in st["games"])
+    st = league(duel_under_way, "a duel under way on the node that took it over")
+    second = [n for n in NODES if n != first and "cluster: league %s taken over" % lid in c.servers[n].log()]
+    check(len(second) == 1, "nodes that say they took league %s over: %s" % (lid, second))
+    second = second[0]
+    kill_round = st["round"]
+    kill_runner(second, "in round %d's duels" % kill_round)
+    codes = e2e.wait_bots(bots, 240)
+    check(all(code == 0 for code in codes.values()), "league bots' exit codes %s" % codes)
+    last = [n for n in NODES if n not in (first, second)][0]
+    check("cluster: league %s taken over" % lid in c.servers[last].log(), "%s did not take league %s over" % (last, lid))
+
+    st = organise(c, "GET", "/admin/api/leagues/" + lid)
+    check(st["stage"] == "finished", "league %s: stage %s" % (lid, st["stage"]))
+    # R15.7 from the schedule: wins, and place = 1 + the players with more.
+    wins = {s: 0 for s in range(4)}
+    for r in st["schedule"]:
+        for t in r["tables"]:
+            check(t["decided"], "league round %d table %d undecided" % (r["round"], t["table"]))
+            if t["winner"] is not None:
+                wins[t["winner"]] += 1
+    for p in st["players"]:
+        place = 1 + sum(1 for o in range(4) if wins[o] > wins[p["seat"]])
+        check(p["won"] == wins[p["seat"]] and p["played"] == 6 and p["place"] == place,
+              "league standing %s: won %d, place %d computed" % (p, wins[p["seat"]], place))
+    # Every duel's result is its stored match's (the matches played across
+    # two failovers included), as the league's export carries them.
+    export = organise(c, "GET", "/admin/api/leagues/%s/export" % lid)
+    matches = {m["match"]["match_id"]: m for m in export["matches"]}
+    for r in st["schedule"]:
+        for t in r["tables"]:
+            decided = []
+            for g in st["games"]:
+                if g["round"] != r["round"] or g["table"] != t["table"] or not g["match"]:
+                    continue
+                sm = matches.get(g["match"])
+                check(sm is not None, "league %s: match %s not exported" % (lid, g["match"]))
+                if (sm["result"] or {}).get("reason") not in ("voided", "aborted", None):
+                    decided.append(sm)
+            check(len(decided) == 1, "league round %d table %d: %d decided matches" % (r["round"], t["table"],
+                                                                                      len(decided)))
+            w = decided[0]["result"]["winners"]
+            check(t["winner"] == (t["seats"][w[0]] if len(w) == 1 else None),
+                  "league round %d table %d: league says %s, match says %s" % (r["round"], t["table"], t["winner"], w))
+    # The dead nodes come back; every node computes the same standings from
+    # the stored league (a node that does not run it replays its record).
+    c.servers[first].start()
+    c.servers[second].start()
+    for n in NODES:
+        conn = http.client.HTTPConnection(e2e.LOOPBACK, c.servers[n].port, timeout=10)
+        try:
+            conn.request("GET", "/admin/api/leagues/%s/standings" % lid, headers={"Authorization": "Bearer " + ORGANISER})
+            r = conn.getresponse()
+            status, body = r.status, r.read().decode()
+        finally:
+            conn.close()
+        check(status == 200, "node %s: GET the standings of league %s: %d %s" % (n, lid, status, body))
+        got = json.loads(body)
+        check(got["standings"] == st["players"], "node %s's standings of league %s: %s, not %s" %
+              (n, lid, got["standings"], st["players"]))
+    e2e.log("league %s of %s: killed in the mutation phase, run on %s, killed in round %d's duels, finished on %s; "
+            "ranking %s" % (lid, first, second, kill_round, last,
+                            ", ".join("%d. %s (%d)" % (p["place"], p["name"], p["won"]) for p in st["players"])))
+
+
 def verify_all(c):
     rc, out = e2e.run_admin_store(c.args.admin, c.pg.uri, "verify-all", timeout=300)
     check(rc == 0, "cod-admin verify-all (%d):\n%s" % (rc, out[-3000:]))
@@ -295,6 +422,11 @@ def verify_all(c):
 
 def test(args, work):
     c = Cluster(args, work)
+    if args.only:  # one phase alone, for debugging it
+        {"tournament": tournament_failover, "league": league_failover}[args.only](c)
+        for n in NODES:
+            c.servers[n].stop(strict=True)
+        return
 
     # 1. Failover.
     # Slower bots than the default: the 116 rooms are launched one after
@@ -402,6 +534,10 @@ def test(args, work):
 
     # 3. A tournament whose node dies in mid-round.
     tournament_failover(c)
+
+    # 4. A league whose node dies in its mutation phase, and its next node in
+    # a round's duels.
+    league_failover(c)
 
     verify_all(c)
     check(c.proxy.poll() is None, "haproxy died")
