@@ -1168,6 +1168,9 @@ int bot::on_message(const json& m, bool& done) {
       }
     }
   } else if (type == "match_over") {
+    // The end of a finished match this bot was seated in and is leaving
+    // already (its state showed it over): one leave is enough.
+    if (leaving_ && room_.empty() && !o_.tournament_token.empty()) return -1;
     reason_ = m.value("reason", "none");
     const json& w = m.at("winners");
     if (seat_ < 0) result_ = "watched";

@@ -26,7 +26,10 @@ bot connects through the proxy only.
    games' rooms are taken over like the others and finish; the node its
    players' next tournament_join reaches (the proxy hashes the tournament
    id) takes the tournament over, counts those results, runs round 2 and
-   finishes it.
+   finishes it. In round 2 one game's bots resume their seats on the third
+   node (the room moves there), and the organiser gives one of them a game
+   loss through the proxy: the tournament's node brings the room back,
+   concedes the seat, and the match's end is counted.
 4. A mutation league of four bots, created through the proxy: its node is
    killed in round 1's mutation phase, the node its bots reach next (they
    start again with their tokens alone) takes it over from the store and is
@@ -265,7 +268,10 @@ def tournament_failover(c):
     check_games(c, games)
     # Round 2, the owner still down: the players come back as tournament players.
     round2 = players(2)
+    loss = game_loss_elsewhere(c, tid, owner, round2)
     for b in round2:
+        if b in loss["replaced"]:
+            continue
         code = b.wait(240)
         check(code == 0, "round-2 bot %s exited %s:\n%s" % (b.name, code, b.output()[-3000:]))
     st = organise(c, "GET", "/admin/api/tournaments/" + tid)
@@ -293,6 +299,73 @@ def tournament_failover(c):
     e2e.log("tournament %s of %s: its node killed in round 1 and kept down; its %d games finished on other nodes "
             "(%d bots resumed); %s took the tournament over, ran round 2 and finished it" %
             (tid, owner, len(games), resumed, ", ".join(runner)))
+
+
+def game_loss_elsewhere(c, tid, owner, bots):
+    """An organiser's game loss on a game whose room plays on another node
+    than the tournament's: the two bots of one round-2 game are stopped and
+    resume their seats on a node the tournament does not run (connecting to
+    it directly, so that it asks for the room); the organiser's game loss,
+    sent through the proxy to the tournament's node, brings the room back
+    there and concedes the player's seat. The match ends as the act says and
+    the tournament counts it; the two players come back as tournament
+    players for whatever their pairing still needs."""
+    seats = {}
+    for b in bots:
+        seats.setdefault(b.token(60)["room"], []).append(b)
+    room, pair = sorted(seats.items())[0]
+    runner = room.split("-")[0]
+    check(runner != owner, "round 2 room %s on the dead node" % room)
+    elsewhere = [n for n in NODES if n not in (owner, runner)][0]
+    wait_under_way({room: pair}, 4)
+    tokens = {}
+    for b in pair:
+        b.proc.kill()
+        b.proc.wait()
+        tokens[b.name] = b.token()
+        b.start(["--room", room, "--resume", tokens[b.name]["token"], "--seed", "7",
+                 "--delay-ms", str(c.args.delay_ms), "--timeout-sec", "240"], port=c.servers[elsewhere].port)
+    deadline = time.time() + 60
+    while "room %s taken over" % room not in c.servers[elsewhere].log():
+        check(time.time() < deadline, "room %s did not move to %s" % (room, elsewhere))
+        time.sleep(0.1)
+    wait_under_way({room: pair}, 8)
+    st = organise(c, "GET", "/admin/api/tournaments/" + tid)
+    pairing = [p for p in st["rounds"][-1]["pairings"]
+               if any(g.get("match_id", "").startswith(room + "-") for g in p["games"])]
+    check(len(pairing) == 1, "no pairing of tournament %s plays in room %s: %s" % (tid, room, st["rounds"][-1]))
+    game = [g for g in pairing[0]["games"] if g.get("match_id", "").startswith(room + "-")][0]
+    loser = pairing[0]["a"]
+    organise(c, "POST", "/admin/api/tournaments/%s/game_loss" % tid, {"player": loser["player"], "reason": "e2e"})
+    deadline = time.time() + 30
+    while True:
+        rows = c.pg.query("SELECT status, reason, winners FROM matches WHERE match_id = :'p1'", game["match_id"])
+        if rows and rows[0][0] == "finished":
+            break
+        check(time.time() < deadline, "match %s not ended by the game loss: %s" % (game["match_id"], rows))
+        time.sleep(0.1)
+    result = {"reason": rows[0][1], "winners": json.loads(rows[0][2])}
+    check(result["reason"] == "concession" and result["winners"] == [1],
+          "match %s after a game loss of seat 0: %s" % (game["match_id"], result))
+    check("room %s taken over" % room in c.servers[runner].log() or "room %s handed over" % room in
+          c.servers[elsewhere].log(), "room %s did not come back to %s for the game loss" % (room, runner))
+    after = organise(c, "GET", "/admin/api/tournaments/" + tid)
+    counted = [g for p in after["rounds"][-1]["pairings"] for g in p["games"] if g.get("match_id") == game["match_id"]]
+    check(counted and counted[0]["decided"], "tournament %s: the game loss's match %s not counted: %s" %
+          (tid, game["match_id"], after["rounds"][-1]))
+    for b in pair:
+        b.proc.kill()
+        b.proc.wait()
+    # Its players come back as tournament players for what their pairing needs.
+    index = {b.name: i for i, b in enumerate(bots)}
+    again = [c.bot("t3-%d" % index[b.name], b.args).start() for b in pair]
+    for b in again:
+        code = b.wait(240)
+        check(code == 0, "bot %s after the game loss exited %s:\n%s" % (b.name, code, b.output()[-3000:]))
+    e2e.log("tournament %s: a game loss on match %s, played on %s while %s ran the tournament: the room came back "
+            "to %s, the match ended (%s) and was counted" % (tid, game["match_id"], elsewhere, runner, runner,
+                                                             result["reason"]))
+    return {"replaced": pair}
 
 
 def league_failover(c):
