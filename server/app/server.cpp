@@ -462,26 +462,22 @@ status server::start() {
     // league's ("<node>-l...") or a tournament's; each service runs its own.
     auto* t = d.tournaments.get();
     auto* l = d.leagues.get();
-    auto is_league = [](const std::string& id) {
-      const auto dash = id.find('-');
-      return dash != std::string::npos && dash + 1 < id.size() && id[dash + 1] == 'l';
-    };
     d.cluster->serve_events({.running =
                                  [t, l] {
                                    auto ids = t->running();
                                    for (auto& id : l->running()) ids.push_back(std::move(id));
                                    return ids;
                                  },
-                             .adopt = [t, l, is_league](const std::string& id) {
-                               return is_league(id) ? l->adopt(id) : t->adopt(id);
+                             .adopt = [t, l](const std::string& id) {
+                               return is_league_id(id) ? l->adopt(id) : t->adopt(id);
                              },
                              .give_up =
-                                 [t, l, is_league](const std::string& id, std::function<void()> saved) {
-                                   if (is_league(id)) l->give_up(id, std::move(saved));
+                                 [t, l](const std::string& id, std::function<void()> saved) {
+                                   if (is_league_id(id)) l->give_up(id, std::move(saved));
                                    else t->give_up(id, std::move(saved));
                                  },
-                             .lost = [t, l, is_league](const std::string& id) {
-                               if (is_league(id)) l->lost(id);
+                             .lost = [t, l](const std::string& id) {
+                               if (is_league_id(id)) l->lost(id);
                                else t->lost(id);
                              }});
   }

@@ -7,6 +7,7 @@
 
 #include "cod/protocol/server_messages.hpp"
 #include "room/client_session.hpp"
+#include "room/event_lease.hpp"
 #include "room/room.hpp"
 #include "room/room_registry.hpp"
 
@@ -31,11 +32,7 @@ bool plausible_room_id(const std::string& id) {
 
 // What an event id names, for the log: "league n2-l3f0a9c71b2" (a league's
 // id is "<node>-l..."), else "tournament n2-t...".
-std::string event_label(const std::string& id) {
-  const auto dash = id.find('-');
-  const bool league = dash != std::string::npos && dash + 1 < id.size() && id[dash + 1] == 'l';
-  return (league ? "league " : "tournament ") + id;
-}
+std::string event_label(const std::string& id) { return (is_league_id(id) ? "league " : "tournament ") + id; }
 
 }  // namespace
 

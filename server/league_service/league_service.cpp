@@ -145,10 +145,6 @@ void league_service::save(const std::string& id, const entry& e, std::function<v
   });
 }
 
-bool league_service::named_here(const std::string& id) const {
-  return d_.node_id.empty() || id.starts_with(d_.node_id + "-");
-}
-
 std::optional<std::pair<stored_league, league_service::entry>> league_service::read_stored(const std::string& id) const {
   d_.store->flush();  // every save queued before: read as last saved
   auto read = d_.store->reader().load_leagues();
@@ -206,7 +202,7 @@ void league_service::load() {
   const std::vector<stored_league>& found = *read;
   std::size_t others = 0, away = 0;
   for (const auto& sl : found) {
-    if (!named_here(sl.id)) {
+    if (!d_.named_here(sl.id)) {
       ++others;  // another node's (docs/cluster.md, "Tournaments and leagues")
       continue;
     }
@@ -265,19 +261,14 @@ void league_service::forget(const std::string& id, const char* why) {
 }
 
 void league_service::give_up(const std::string& id, std::function<void()> saved) {
-  std::lock_guard lock(mu_);
-  auto it = entries_.find(id);
-  if (it == entries_.end()) {
-    saved();
-    return;
-  }
-  save(id, it->second, std::move(saved));
-  forget(id, "another node asked for it (the proxy sends its players there)");
+  give_event_up(
+      mu_, entries_, id, std::move(saved),
+      [this](const std::string& i, const entry& e, std::function<void()> then) { save(i, e, std::move(then)); },
+      [this](const std::string& i, const char* why) { forget(i, why); });
 }
 
 void league_service::lost(const std::string& id) {
-  std::lock_guard lock(mu_);
-  forget(id, "another node holds its lease");
+  lose_event(mu_, id, [this](const std::string& i, const char* why) { forget(i, why); });
 }
 
 // ---------------------------------------------------------------------------
@@ -599,7 +590,7 @@ status league_service::create(league_settings s, const std::vector<std::string>&
         .because("invalid_config", "packs");
   // A cluster node's leagues are "<node_id>-l...": the proxy sends their
   // traffic here (docs/cluster.md, "Tournaments and leagues").
-  const std::string prefix = clustered() ? d_.node_id + "-" : std::string();
+  const std::string prefix = d_.id_prefix();
   std::string id;
   {
     std::lock_guard lock(mu_);

@@ -30,6 +30,7 @@
 #include "common/environment.hpp"
 #include "persist/match_store.hpp"
 #include "room/client_session.hpp"
+#include "room/event_lease.hpp"
 #include "room/peer.hpp"
 
 namespace cod::server {
@@ -63,30 +64,17 @@ struct league_game {
 
 class league_service {
  public:
-  struct deps {
+  // A cluster node's side (event_cluster: its id, lease claims, wants and
+  // routed room fetches; docs/cluster.md, "Leagues"): a duel whose room
+  // runs elsewhere (it failed over with its node) comes to the league's
+  // node through fetch_room, where the league sends its players.
+  struct deps : event_cluster {
     std::shared_ptr<room_registry> rooms;
     match_store* store = nullptr;
     const catalogue* cards = nullptr;  // the server's catalogue: the packs' cards
     // The server's one clock and random source (common/environment.hpp):
     // created and step times; ids, seeds and the players' tokens.
     environment* env = nullptr;
-    // A cluster node's (docs/cluster.md, "Tournaments and leagues"); all
-    // empty on a single server. A node prefixes the ids of the leagues it
-    // creates with "<node_id>-" (the proxy sends their players and
-    // organisers there) and runs those whose lease it holds.
-    std::string node_id;
-    // Takes a league's lease (cluster_node::claim_new; conflict: another
-    // node holds it). Blocks for one round trip.
-    std::function<status(const std::string& id)> claim;
-    // A request for a league this node does not run came here: move it
-    // here (cluster_node::want_event). false: the store has no such league.
-    std::function<bool(const std::string& id)> want;
-    // Brings a room another node runs here (a routed cluster_node::fetch),
-    // then runs `then` with it (null: it could not be moved), on the
-    // cluster thread: a duel whose room runs elsewhere (it failed over
-    // with its node) comes to the league's node, where its players are sent.
-    using room_reached = std::function<void(std::shared_ptr<room>)>;
-    std::function<void(const std::string& room_id, room_reached then)> fetch_room;
   };
   explicit league_service(deps d);
 
@@ -120,7 +108,7 @@ class league_service {
   std::optional<nlohmann::json> export_json(const std::string& id) const;  // everything (league_export_json)
   std::vector<std::string> match_ids(const std::string& id) const;
   nlohmann::json list() const;
-  bool clustered() const { return !d_.node_id.empty(); }
+  bool clustered() const { return d_.clustered(); }
 
   // ---- the players.
   // league_join: follows the token's league (the view now and on every
@@ -176,8 +164,6 @@ class league_service {
   // A stored league back; nullopt (logged) when its record does not replay.
   std::optional<entry> restore(const stored_league& sl) const;
   void save(const std::string& id, const entry& e, std::function<void()> then = nullptr);
-  // Whether league `id`'s id names this node (deps::node_id).
-  bool named_here(const std::string& id) const;
   // A stored league, replayed (nullopt: none, or it cannot be read). Blocking.
   std::optional<std::pair<stored_league, entry>> read_stored(const std::string& id) const;
   // Runs a restored league here (under mu_): hooks the duel rooms that run

@@ -44,10 +44,6 @@ void tournament_service::save(const std::string& id, const entry& e, std::functi
   });
 }
 
-bool tournament_service::named_here(const std::string& id) const {
-  return d_.node_id.empty() || id.starts_with(d_.node_id + "-");
-}
-
 bool tournament_service::report_stored(const std::string& id, entry& e, const std::string& match_id, int table,
                                        tn::player_id a, tn::player_id b, const stored_match& sm) {
   // Voided (re-paired) or aborted by the server: no result to report.
@@ -136,7 +132,7 @@ void tournament_service::load() {
   else spdlog::error("tournaments: the stored tournaments could not be read: {}", read.error().message());
   std::size_t others = 0, away = 0;
   for (auto& l : found) {
-    if (!named_here(l.id)) {
+    if (!d_.named_here(l.id)) {
       ++others;  // another node's (docs/cluster.md, "Tournaments")
       continue;
     }
@@ -198,19 +194,14 @@ void tournament_service::forget(const std::string& id, const char* why) {
 }
 
 void tournament_service::give_up(const std::string& id, std::function<void()> saved) {
-  std::lock_guard lock(mu_);
-  auto it = entries_.find(id);
-  if (it == entries_.end()) {
-    saved();
-    return;
-  }
-  save(id, it->second, std::move(saved));
-  forget(id, "another node asked for it (the proxy sends its players there)");
+  give_event_up(
+      mu_, entries_, id, std::move(saved),
+      [this](const std::string& i, const entry& e, std::function<void()> then) { save(i, e, std::move(then)); },
+      [this](const std::string& i, const char* why) { forget(i, why); });
 }
 
 void tournament_service::lost(const std::string& id) {
-  std::lock_guard lock(mu_);
-  forget(id, "another node holds its lease");
+  lose_event(mu_, id, [this](const std::string& i, const char* why) { forget(i, why); });
 }
 
 void tournament_service::poll_store() {
@@ -467,7 +458,7 @@ status tournament_service::create(tn::config c, const std::vector<std::string>& 
     return refusal({tn::errc::invalid_config, cat("spectator_delay is 0 to ", max_spectator_delay, " actions")});
   // The id first: the players' tokens name it (tournament_join finds the
   // tournament, and a client its node, from the token alone).
-  const std::string prefix = d_.node_id.empty() ? std::string() : d_.node_id + "-";
+  const std::string prefix = d_.id_prefix();
   std::string id;
   {
     std::lock_guard lock(mu_);
@@ -580,7 +571,7 @@ std::optional<tournament_snapshot> tournament_service::get(const std::string& id
 
 std::vector<tournament_snapshot> tournament_service::list() const {
   std::vector<tournament_snapshot> out;
-  if (!d_.node_id.empty()) {
+  if (clustered()) {
     // The others as last saved (their open rooms are their nodes' to know).
     d_.store->flush();
     if (auto stored = d_.store->reader().load_tournaments()) {

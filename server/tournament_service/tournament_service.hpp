@@ -26,6 +26,7 @@
 #include "common/environment.hpp"
 #include "persist/match_store.hpp"
 #include "room/client_session.hpp"
+#include "room/event_lease.hpp"
 #include "tournament/tournament.hpp"
 
 namespace cod::server {
@@ -59,32 +60,16 @@ struct tournament_snapshot {
 
 class tournament_service {
  public:
-  struct deps {
+  // A cluster node's side (event_cluster: its id, lease claims, wants and
+  // routed room fetches; docs/cluster.md, "Tournaments"): an organiser act
+  // that ends a game (drop, game loss, re-pair) reaches the game's room
+  // through fetch_room when the room plays on another node.
+  struct deps : event_cluster {
     std::shared_ptr<room_registry> rooms;
     match_store* store = nullptr;
     // The server's one clock and random source (common/environment.hpp):
     // created and round times; join tokens, seeds and ids.
     environment* env = nullptr;
-    // A cluster node's id (docs/cluster.md, "Tournaments"); empty on a
-    // single server. A node prefixes the ids of the tournaments it creates
-    // with "<node_id>-" (so that the proxy sends their players and
-    // organisers to it) and runs those whose lease it holds: the ones it
-    // created, and those it took over while their node was away.
-    std::string node_id;
-    // A cluster node's: takes a tournament's lease (cluster_node::claim_new;
-    // conflict: another node holds it). Blocks for one round trip.
-    std::function<status(const std::string& id)> claim;
-    // A cluster node's: a request for a tournament this node does not run
-    // came here: move it here (cluster_node::want_event). false: the
-    // store has no such tournament.
-    std::function<bool(const std::string& id)> want;
-    // A cluster node's: brings a room another node runs here (a routed
-    // cluster_node::fetch: its holder hands it over), then runs `then` with
-    // it on the cluster thread; null when it could not be moved. An
-    // organiser act that ends a game (drop, game loss, re-pair) reaches the
-    // game's room this way when the room plays on another node.
-    using room_reached = std::function<void(std::shared_ptr<room>)>;
-    std::function<void(const std::string& room_id, room_reached then)> fetch_room;
   };
   explicit tournament_service(deps d);
 
@@ -119,7 +104,7 @@ class tournament_service {
   // asking for the tournament to move here (deps::want) when it is not
   // finished. `moving` says whether it was asked to.
   std::optional<tournament_snapshot> stored_copy(const std::string& id, bool& moving) const;
-  bool clustered() const { return !d_.node_id.empty(); }
+  bool clustered() const { return d_.clustered(); }
   // Every tournament: a cluster node's own, and the others' as the store has
   // them (blocking: the admin thread's).
   std::vector<tournament_snapshot> list() const;
@@ -157,8 +142,6 @@ class tournament_service {
   };
   // All under mu_.
   void save(const std::string& id, const entry& e, std::function<void()> then = nullptr);
-  // Whether tournament `id`'s id names this node (deps::node_id).
-  bool named_here(const std::string& id) const;
   // Runs a stored tournament here: hooks its games' rooms that run on this
   // node, counts the results of those that ended (`matches`: the stored
   // matches of its undecided games, read beforehand outside the lock),
