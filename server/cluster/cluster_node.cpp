@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include <spdlog/spdlog.h>
 
@@ -16,6 +17,11 @@ namespace pr = cod::protocol;
 using nlohmann::json;
 
 namespace {
+
+// How long start-up waits for this node's liveness lock while another
+// session holds it: a previous process's session, cut off from the store,
+// ends within seconds (pg_liveness.cpp's keepalives).
+constexpr std::int64_t liveness_wait_ms = 10'000;
 
 std::int64_t steady_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -37,6 +43,17 @@ cluster_node::cluster_node(cluster_options o, room_directory& dir, std::shared_p
 cluster_node::~cluster_node() { stop(); }
 
 std::vector<stored_match> cluster_node::claim_own(std::vector<stored_match> unfinished) {
+  // The liveness lock first: other nodes take a lockless node's rooms at
+  // once. Held by another session, it is this node's previous process cut
+  // off from the store (its session ends within seconds: wait) or another
+  // process with this node_id (a mistake: say so).
+  const std::int64_t give_up = steady_ms() + liveness_wait_ms;
+  status live = dir_.hold_liveness(o_.node_id);
+  while (live.error_code() == status::code::conflict && steady_ms() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    live = dir_.hold_liveness(o_.node_id);
+  }
+  note_liveness(live);
   const std::string mine = o_.node_id + "-";
   std::vector<stored_match> out;
   std::size_t elsewhere = 0;
@@ -337,7 +354,21 @@ void cluster_node::serve_tournament_wants() {
   }
 }
 
+void cluster_node::note_liveness(const status& st) {
+  if (!st && alive_)
+    spdlog::error("cluster: node {} does not hold its liveness lock ({}): it claims no room until it does (tried "
+                  "again every {} ms), and other nodes may take its rooms over meanwhile. Check the connection to "
+                  "the store, and that no other process runs with node_id {}",
+                  o_.node_id, st.message(), o_.renew_every_ms, o_.node_id);
+  else if (st && !alive_)
+    spdlog::info("cluster: node {} holds its liveness lock again: it claims rooms again", o_.node_id);
+  alive_ = st.is_ok();
+}
+
 void cluster_node::renew() {
+  // Checked first: a lock lost with its connection is taken again before
+  // this round's claims (sweeps), and the log says so.
+  note_liveness(dir_.hold_liveness(o_.node_id));
   // Read before the renewal: a room created after it is claimed after it too.
   const auto local = rooms_->room_states();
   const std::vector<std::string> tournaments = tournaments_.running ? tournaments_.running() : std::vector<std::string>{};

@@ -163,6 +163,8 @@ class cluster_node {
   std::vector<std::pair<std::string, std::int64_t>> due_for_sweep(const std::vector<std::string>& unheld,
                                                                   std::map<std::string, std::int64_t>& since,
                                                                   std::int64_t now) const;
+  // Logs a change of the liveness lock (room_directory::hold_liveness).
+  void note_liveness(const status& st);
   void renew();
   void serve_fetches();
   void hand_over();
@@ -198,6 +200,7 @@ class cluster_node {
   // The cluster thread's own.
   std::int64_t next_renew_ms_ = 0;
   std::int64_t next_forget_ms_ = 0;
+  bool alive_ = true;  // this node held its liveness lock at the last look
   std::map<std::string, std::int64_t> unheld_since_;  // sweep: room -> first seen with no live lease
   std::map<std::string, std::int64_t> tournament_unheld_since_;  // the same for tournaments
   std::set<std::string> suspect_lost_;  // renew: running here, lease not held (last round)
