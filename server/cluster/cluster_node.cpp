@@ -91,7 +91,12 @@ void cluster_node::fetch(const std::string& room_id, bool routed, fetched done) 
     auto it = fetches_.find(room_id);
     if (!stop_ && plausible_room_id(room_id) && (it != fetches_.end() || fetches_.size() < o_.max_pending_fetches)) {
       auto& w = fetches_[room_id];
-      if (w.done.empty()) w.deadline_ms = steady_ms() + o_.fetch_timeout_ms;
+      if (w.done.empty()) {
+        w.deadline_ms = steady_ms() + o_.fetch_timeout_ms;
+        // Served now rather than at the next tick: a dead node's room is
+        // claimed at once, and its players wait for nothing else.
+        fetch_new_ = true;
+      }
       w.routed = w.routed || routed;
       w.done.push_back(std::move(done));
       wake_.notify_one();
@@ -165,8 +170,10 @@ void cluster_node::run() {
   for (;;) {
     {
       std::unique_lock lk(mu_);
-      wake_.wait_for(lk, std::chrono::milliseconds(o_.tick_ms), [this] { return stop_ || !released_.empty(); });
+      wake_.wait_for(lk, std::chrono::milliseconds(o_.tick_ms),
+                     [this] { return stop_ || !released_.empty() || fetch_new_; });
       if (stop_) return;
+      fetch_new_ = false;
     }
     release_moved();
     serve_fetches();
@@ -230,8 +237,12 @@ std::shared_ptr<room> cluster_node::take(const std::string& room_id, bool* held_
 void cluster_node::serve_fetches() {
   std::vector<std::string> ids;
   {
+    // New ones, and the waiting ones once a tick: a burst of new fetches
+    // (a dead node's players) does not retry the others' claims with each.
     std::lock_guard lk(mu_);
-    for (const auto& [id, w] : fetches_) ids.push_back(id);
+    const std::int64_t now = steady_ms();
+    for (const auto& [id, w] : fetches_)
+      if (now >= w.next_try_ms) ids.push_back(id);
   }
   for (const auto& id : ids) {
     bool elsewhere = false;
@@ -260,6 +271,7 @@ void cluster_node::serve_fetches() {
       auto& w = it->second;
       const bool timed_out = steady_ms() >= w.deadline_ms;
       if (!r && elsewhere && w.routed && !timed_out) {
+        w.next_try_ms = steady_ms() + o_.tick_ms;
         if (steady_ms() >= w.next_request_ms) {
           w.next_request_ms = steady_ms() + o_.renew_every_ms;
           requests_.push_back(id);

@@ -133,6 +133,7 @@ class cluster_node {
   struct fetch_wait {
     std::int64_t deadline_ms = 0;
     std::int64_t next_request_ms = 0;  // the next handover request to the room's holder
+    std::int64_t next_try_ms = 0;      // the next claim while another node holds it (0: new, now)
     bool routed = false;               // a connection named the room: ask its holder for it
     bool known = false;                // the store has a lease or a match of it (room_known)
     std::vector<fetched> done;
@@ -189,6 +190,7 @@ class cluster_node {
   std::condition_variable wake_;
   bool stop_ = false;
   std::map<std::string, fetch_wait> fetches_;
+  bool fetch_new_ = false;  // a fetch arrived: serve it before the tick
   std::vector<std::string> requests_;  // handover requests to send
   std::vector<std::string> released_;  // rooms moved away: their leases to release
   std::map<std::string, tournament_wait> tournament_wants_;
