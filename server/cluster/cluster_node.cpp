@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include <spdlog/spdlog.h>
 
@@ -17,6 +18,11 @@ namespace pr = cod::protocol;
 using nlohmann::json;
 
 namespace {
+
+// How long start-up waits for this node's liveness lock while another
+// session holds it: a previous process's session, cut off from the store,
+// ends within seconds (pg_liveness.cpp's keepalives).
+constexpr std::int64_t liveness_wait_ms = 10'000;
 
 std::int64_t steady_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -42,6 +48,17 @@ cluster_node::cluster_node(cluster_options o, room_directory& dir, std::shared_p
 cluster_node::~cluster_node() { stop(); }
 
 std::vector<stored_match> cluster_node::claim_own(std::vector<stored_match> unfinished) {
+  // The liveness lock first: other nodes take a lockless node's rooms at
+  // once. Held by another session, it is this node's previous process cut
+  // off from the store (its session ends within seconds: wait) or another
+  // process with this node_id (a mistake: say so).
+  const std::int64_t give_up = steady_ms() + liveness_wait_ms;
+  status live = dir_.hold_liveness(o_.node_id);
+  while (live.error_code() == status::code::conflict && steady_ms() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    live = dir_.hold_liveness(o_.node_id);
+  }
+  note_liveness(live);
   const std::string mine = o_.node_id + "-";
   std::vector<stored_match> out;
   std::size_t elsewhere = 0;
@@ -79,7 +96,12 @@ void cluster_node::fetch(const std::string& room_id, bool routed, fetched done) 
     auto it = fetches_.find(room_id);
     if (!stop_ && plausible_room_id(room_id) && (it != fetches_.end() || fetches_.size() < o_.max_pending_fetches)) {
       auto& w = fetches_[room_id];
-      if (w.done.empty()) w.deadline_ms = steady_ms() + o_.fetch_timeout_ms;
+      if (w.done.empty()) {
+        w.deadline_ms = steady_ms() + o_.fetch_timeout_ms;
+        // Served now rather than at the next tick: a dead node's room is
+        // claimed at once, and its players wait for nothing else.
+        fetch_new_ = true;
+      }
       w.routed = w.routed || routed;
       w.done.push_back(std::move(done));
       wake_.notify_one();
@@ -153,8 +175,10 @@ void cluster_node::run() {
   for (;;) {
     {
       std::unique_lock lk(mu_);
-      wake_.wait_for(lk, std::chrono::milliseconds(o_.tick_ms), [this] { return stop_ || !released_.empty(); });
+      wake_.wait_for(lk, std::chrono::milliseconds(o_.tick_ms),
+                     [this] { return stop_ || !released_.empty() || fetch_new_; });
       if (stop_) return;
+      fetch_new_ = false;
     }
     release_moved();
     serve_fetches();
@@ -218,8 +242,12 @@ std::shared_ptr<room> cluster_node::take(const std::string& room_id, bool* held_
 void cluster_node::serve_fetches() {
   std::vector<std::string> ids;
   {
+    // New ones, and the waiting ones once a tick: a burst of new fetches
+    // (a dead node's players) does not retry the others' claims with each.
     std::lock_guard lk(mu_);
-    for (const auto& [id, w] : fetches_) ids.push_back(id);
+    const std::int64_t now = steady_ms();
+    for (const auto& [id, w] : fetches_)
+      if (now >= w.next_try_ms) ids.push_back(id);
   }
   for (const auto& id : ids) {
     bool elsewhere = false;
@@ -248,6 +276,7 @@ void cluster_node::serve_fetches() {
       auto& w = it->second;
       const bool timed_out = steady_ms() >= w.deadline_ms;
       if (!r && elsewhere && w.routed && !timed_out) {
+        w.next_try_ms = steady_ms() + o_.tick_ms;
         if (steady_ms() >= w.next_request_ms) {
           w.next_request_ms = steady_ms() + o_.renew_every_ms;
           requests_.push_back(id);
@@ -342,7 +371,21 @@ void cluster_node::serve_event_wants() {
   }
 }
 
+void cluster_node::note_liveness(const status& st) {
+  if (!st && alive_)
+    spdlog::error("cluster: node {} does not hold its liveness lock ({}): it claims no room until it does (tried "
+                  "again every {} ms), and other nodes may take its rooms over meanwhile. Check the connection to "
+                  "the store, and that no other process runs with node_id {}",
+                  o_.node_id, st.message(), o_.renew_every_ms, o_.node_id);
+  else if (st && !alive_)
+    spdlog::info("cluster: node {} holds its liveness lock again: it claims rooms again", o_.node_id);
+  alive_ = st.is_ok();
+}
+
 void cluster_node::renew() {
+  // Checked first: a lock lost with its connection is taken again before
+  // this round's claims (sweeps), and the log says so.
+  note_liveness(dir_.hold_liveness(o_.node_id));
   // Read before the renewal: a room created after it is claimed after it too.
   const auto local = rooms_->room_states();
   const std::vector<std::string> events = events_.running ? events_.running() : std::vector<std::string>{};

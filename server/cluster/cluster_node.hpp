@@ -134,6 +134,7 @@ class cluster_node {
   struct fetch_wait {
     std::int64_t deadline_ms = 0;
     std::int64_t next_request_ms = 0;  // the next handover request to the room's holder
+    std::int64_t next_try_ms = 0;      // the next claim while another node holds it (0: new, now)
     bool routed = false;               // a connection named the room: ask its holder for it
     bool known = false;                // the store has a lease or a match of it (room_known)
     std::vector<fetched> done;
@@ -164,6 +165,8 @@ class cluster_node {
   std::vector<std::pair<std::string, std::int64_t>> due_for_sweep(const std::vector<std::string>& unheld,
                                                                   std::map<std::string, std::int64_t>& since,
                                                                   std::int64_t now) const;
+  // Logs a change of the liveness lock (room_directory::hold_liveness).
+  void note_liveness(const status& st);
   void renew();
   void serve_fetches();
   void hand_over();
@@ -188,6 +191,7 @@ class cluster_node {
   std::condition_variable wake_;
   bool stop_ = false;
   std::map<std::string, fetch_wait> fetches_;
+  bool fetch_new_ = false;  // a fetch arrived: serve it before the tick
   std::vector<std::string> requests_;  // handover requests to send
   std::vector<std::string> released_;  // rooms moved away: their leases to release
   std::map<std::string, event_wait> event_wants_;
@@ -199,6 +203,7 @@ class cluster_node {
   // The cluster thread's own.
   std::int64_t next_renew_ms_ = 0;
   std::int64_t next_forget_ms_ = 0;
+  bool alive_ = true;  // this node held its liveness lock at the last look
   std::map<std::string, std::int64_t> unheld_since_;  // sweep: room -> first seen with no live lease
   std::map<std::string, std::int64_t> event_unheld_since_;  // the same for tournaments and leagues
   std::set<std::string> suspect_lost_;  // renew: running here, lease not held (last round)

@@ -20,6 +20,14 @@
 // it: expiry only allows a claim. On pg_store opened with a node_id the
 // lease is also the fence: a write for a room whose lease row names another
 // node (or no node) is refused with conflict (pg_store.hpp).
+//
+// Liveness. On pg_directory a node that claims holds a liveness lock naming
+// it for as long as its directory lives (hold_liveness, pg_liveness.hpp);
+// a holder whose lock is gone is dead (its process died, or it was cut off
+// for seconds), and its leases count as expired before they do: claimed,
+// swept, never asked for. A node that is only slow keeps its lock and its
+// live leases. sqlite_directory and memory_store serve one node (one
+// process): no holder is ever dead there, only expired.
 #pragma once
 
 #include <cstddef>
@@ -50,11 +58,25 @@ class room_directory {
   virtual ~room_directory() = default;
 
   // Takes room_id's lease for node_id, atomically, when no node holds it,
-  // its lease has expired, or node_id holds it already (then it is renewed).
-  // true: node_id holds it now, for lease_ms; false: another node's lease is
-  // live. Two nodes claiming at once: exactly one gets true.
+  // its lease has expired, its holder is dead (pg_directory: its liveness
+  // lock is gone), or node_id holds it already (then it is renewed).
+  // true: node_id holds it now, for lease_ms; false: a live node's lease is
+  // live. Two nodes claiming at once: exactly one gets true. pg_directory
+  // claims only while node_id holds its liveness lock (taken here if need
+  // be): else the error of hold_liveness.
   virtual result<bool> claim_room(const std::string& room_id, const std::string& node_id,
                                   std::int64_t lease_ms) = 0;
+  // Keeps node_id marked alive while this directory lives, so that other
+  // nodes leave its live leases alone: on pg_directory, the session-level
+  // advisory lock naming it, on a connection of its own. Call it before the
+  // node's first claim and once a round: it checks that connection, and
+  // after a lost one takes the lock again on a new one (the old session's
+  // lock went with it, and other nodes saw the node dead meanwhile).
+  // conflict: another process holds node_id's lock (the same node_id twice,
+  // or this node's previous process whose session has not ended yet);
+  // io_error: the store is out of reach; invalid: an empty node_id.
+  // sqlite_directory and memory_store: ok, nothing to hold (one node).
+  virtual status hold_liveness(const std::string& node_id) = 0;
   // Extends every lease node_id holds (expired ones too, unless another node
   // took them), in one statement. Returns the rooms node_id holds now, sorted:
   // a room the caller runs that is not among them was taken over (stop it).
@@ -65,10 +87,10 @@ class room_directory {
   virtual status release_room(const std::string& room_id, const std::string& node_id) = 0;
   // Asks the node holding room_id's live lease to hand it over to node_id:
   // marks the lease row as wanted by node_id (a later request replaces an
-  // earlier one). true: marked (the holder is another node with a live lease;
-  // it releases the room at its next look at wanted_rooms, then node_id
-  // claims it). false: nothing to ask (no row, the lease expired, or node_id
-  // holds it itself): claim it directly. A claim clears the mark (the new
+  // earlier one). true: marked (the holder is another live node with a live
+  // lease; it releases the room at its next look at wanted_rooms, then
+  // node_id claims it). false: nothing to ask (no row, the lease expired,
+  // its holder is dead, or node_id holds it itself): claim it directly. A claim clears the mark (the new
   // holder starts unasked; so does a holder claiming its own room again: the
   // requester asks again); a renewal keeps it. For the node the proxy sends
   // a room's connections to when another node holds it (docs/cluster.md,
@@ -81,13 +103,13 @@ class room_directory {
   // row, a match of it or a tournament or league of that id is in the store. A read, one round trip: what a node asks before claiming
   // a room a connection named, so that made-up ids cost no writes.
   virtual result<bool> room_known(const std::string& room_id) = 0;
-  // Rooms with an unfinished match that no node holds a live lease on (its
-  // lease expired or was released, or was never taken): what a sweeper
-  // claims and resumes. At most `limit`, by room id.
+  // Rooms with an unfinished match that no live node holds a live lease on
+  // (its lease expired or was released, or was never taken, or its holder
+  // is dead): what a sweeper claims and resumes. At most `limit`, by room id.
   virtual result<std::vector<std::string>> expired_rooms(std::size_t limit) = 0;
-  // Unfinished tournaments and leagues that no node holds a live lease on
-  // (docs/cluster.md, "Tournaments and leagues"): what a sweeper claims and
-  // runs. At most `limit`, by id.
+  // Unfinished tournaments and leagues that no live node holds a live
+  // lease on (docs/cluster.md, "Tournaments", "Leagues"): what a sweeper
+  // claims and runs. At most `limit`, by id.
   virtual result<std::vector<std::string>> expired_events(std::size_t limit) = 0;
   // The room's unfinished match (its newest, should there be several) with
   // its whole log: what resuming one room needs. When it has none, its

@@ -75,11 +75,12 @@ void room::on_stored(const server::status& st, const write_failure& failed, cons
   if (!st && svc_.fenced && st.error_code() == server::status::code::conflict) {
     // The fence: another node holds this room's lease and runs its match
     // from the stored log (this write is not in it, and was never
-    // acknowledged). Its players reconnect to that node.
+    // acknowledged). Its players reconnect to that node. The actor gets no
+    // error: its act is simply not acknowledged, as when a connection drops
+    // before the answer, and it resumes on the new node from the stored
+    // state (an internal_error would tell a client to give up).
     spdlog::warn("room {}: the store refused a write ({}): another node holds the room; moving away", p_.id,
                  st.message());
-    if (failed.reply)
-      if (auto c = failed.actor.lock()) c->send(pr::make_error(failed.id, pr::session_errc::internal_error, failed.reply));
     do_move_away("the store's fence: another node holds the room");
     drain();
     return;

@@ -9,9 +9,11 @@ bot connects through the proxy only.
    every match is under way, the node with the most rooms is killed (-9).
    Its bots lose their connection (exit 3) and come back with their tokens
    through the proxy, which sends each room to one of the two other nodes;
-   that node takes the room over from the store once its lease expires.
-   Every match finishes (the AI's seats and the drafts are rebuilt from the
-   log like the rest).
+   that node takes the room over from the store at once, its lease still
+   live (the dead node's liveness lock went with its PostgreSQL session):
+   the median room is taken over within 1.5 s of the kill, where waiting
+   out the lease took 2 to 3 s. Every match finishes (the AI's seats and
+   the drafts are rebuilt from the log like the rest).
 2. Handover and a whole-cluster restart: the dead node comes back and
    --restart-duels new duels start (slower). The node with the most of them
    is stopped gracefully (SIGTERM): it gives its leases up, its bots come
@@ -19,8 +21,16 @@ bot connects through the proxy only.
    again; its rooms' bots reconnect (their clients restarted), the proxy
    sends them to the room's own node again, which asks the room's holder to
    hand it over ("handed over" in the holder's log): the room moves back
-   with its seats. Then every node is killed (-9) in mid-play, all three
-   start again on the same store, and every match resumes and finishes.
+   with its seats. Then the node with the most rooms is paused (SIGSTOP)
+   for longer than a lease: its PostgreSQL session lives on (its kernel
+   answers), so its liveness lock holds and nobody takes its rooms early;
+   once its leases expire, the players of some of its rooms, restarted,
+   play on elsewhere, and its other rooms are swept while their players
+   still wait on it. Resumed (SIGCONT), it writes nothing more to them (the
+   fence refuses its pending writes, or its renewal finds them gone) and
+   its players follow the rooms. Then every node is killed (-9) in
+   mid-play, all three start again on the same store, and every match
+   resumes and finishes.
 3. A tournament, created and played through the proxy, runs on the node
    that created it; that node is killed in mid-round and stays down: its
    games' rooms are taken over like the others and finish; the node its
@@ -46,9 +56,12 @@ and `cod-admin --store URI verify-all` verifies every match of the store.
                   [--restart-duels N] [--only tournament|league]
 """
 
+import datetime
 import http.client
 import json
 import os
+import re
+import signal
 import ssl
 import sys
 import time
@@ -59,6 +72,11 @@ from e2e_lib import check  # noqa: E402
 
 NODES = ("n1", "n2", "n3")
 ORGANISER = "e2e-organiser-token-c1u5t3r"
+# A node's liveness lock (server/persist/pg/pg_liveness.hpp): held while its
+# PostgreSQL session lives.
+LIVENESS_LOCK = ("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %d AND "
+                 "objid = hashtext(:'p1')::oid AND objsubid = 2 AND granted AND "
+                 "database = (SELECT oid FROM pg_database WHERE datname = current_database())" % 0x436f4431)
 
 
 def extra(ap):
@@ -212,6 +230,92 @@ def check_games(c, games):
         missing = sorted(acked - set(stored))
         check(not missing, "room %s: acknowledged actions missing from the store: %s" % (room, missing))
     e2e.log("%d matches: stored whole, every acknowledged action in the store" % len(games))
+
+
+def takeover_delays(c, rooms, since, nodes):
+    """Seconds from `since` (time.time()) to each room's first "taken over"
+    line in the logs of `nodes` (their clocks are this machine's)."""
+    line = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\] \[\w+\] cluster: room (\S+) taken over \(",
+                      re.M)
+    first = {}
+    for n in nodes:
+        for stamp, room in line.findall(c.servers[n].log()):
+            at = datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f").timestamp()
+            if room in rooms and at >= since - 1:
+                first[room] = min(first.get(room, at), at)
+    return sorted(at - since for at in first.values())
+
+
+def pause_past_lease(c, games, slow):
+    """SIGSTOP the node holding the most of `games`' unfinished rooms for
+    longer than a lease. Its liveness lock holds (its session lives), so its
+    rooms stay its own until their leases expire; then the restarted players
+    of half of them take theirs elsewhere through the proxy, and the other
+    half are swept while their players still wait on the paused node. After
+    SIGCONT it writes none of them again: the fence refuses its pending
+    writes, or its renewal finds the rooms gone, and it moves them away."""
+    holders = dict(c.pg.query("SELECT room_id, node_id FROM room_leases"))
+    playing = unfinished_rooms(c)
+    on = {}
+    for room in games:
+        if room in playing and room in holders:
+            on.setdefault(holders[room], []).append(room)
+    check(on, "no room of %s is still playing" % sorted(games))
+    node = max(sorted(on), key=lambda n: len(on[n]))
+    rooms = sorted(on[node])
+    moved, stay = rooms[:len(rooms) // 2], rooms[len(rooms) // 2:]
+    srv = c.servers[node]
+    e2e.log("SIGSTOP %s (rooms %s)" % (node, rooms))
+    srv.proc.send_signal(signal.SIGSTOP)
+    paused_at = time.time()
+    try:
+        time.sleep(0.8)
+        leases = dict(c.pg.query("SELECT room_id, node_id FROM room_leases"))
+        sampled = time.time() - paused_at
+        check(c.pg.query(LIVENESS_LOCK, node) == [["1"]], "paused %s lost its liveness lock" % node)
+        # A lease lasts 3 s from its last renewal, at most 1 s before the pause.
+        if sampled < 1.9:
+            check(all(leases.get(r) == node for r in rooms),
+                  "rooms of paused %s taken within %.1f s: %s" % (node, sampled, leases))
+        # The proxy's checks time out on the paused node: down after two (1.5 s).
+        time.sleep(max(0.0, 2.5 - (time.time() - paused_at)))
+        acks_at = {room: sum(len(b.acks()) for b in games[room]) for room in moved}
+        for room in moved:
+            for b in games[room]:
+                if b.proc.poll() is None:
+                    b.proc.kill()
+                    b.proc.wait()
+                resume(c, room, b, slow)
+        deadline = time.time() + 20
+        while True:
+            leases = dict(c.pg.query("SELECT room_id, node_id FROM room_leases"))
+            playing = unfinished_rooms(c)
+            if all(leases.get(r) not in (None, node) or r not in playing for r in rooms):
+                break
+            check(time.time() < deadline, "rooms of paused %s not taken over: %s" % (node, leases))
+            time.sleep(0.2)
+        check(c.pg.query(LIVENESS_LOCK, node) == [["1"]], "paused %s lost its liveness lock" % node)
+    finally:
+        srv.proc.send_signal(signal.SIGCONT)
+    paused_for = time.time() - paused_at
+    # Its rooms' players meanwhile: the restarted ones played on elsewhere.
+    finish_all(c, {r: games[r] for r in moved}, timeout=60, delay_ms=slow,
+               until=lambda: all(sum(len(b.acks()) for b in games[r]) >= acks_at[r] + 2 or r not in unfinished_rooms(c)
+                                 for r in moved))
+
+    def moved_away():
+        return all(("room %s: moved away" % r) in srv.log() for r in stay)
+    deadline = time.time() + 20
+    while not moved_away():
+        check(time.time() < deadline, "%s still runs %s after SIGCONT:\n%s" % (node, stay, srv.log()[-3000:]))
+        time.sleep(0.1)
+    refused = sum(("room %s: the store refused a write" % r) in srv.log() for r in stay)
+    check("does not hold its liveness lock" not in srv.log(), "%s lost its liveness lock:\n%s" %
+          (node, srv.log()[-3000:]))
+    srv.check_healthy()
+    e2e.log("%s paused for %.1f s: its liveness lock held, its rooms taken only after their leases expired (%d "
+            "resumed elsewhere, %d swept); after SIGCONT %d of its writes fenced off, every room moved away" %
+            (node, paused_for, len(moved), len(stay), refused))
 
 
 def organise(c, method, path, body=None, want=(200,)):
@@ -516,9 +620,17 @@ def test(args, work):
     doomed = [room for room in games if room.startswith(victim + "-")]
     unfinished = [room for room in doomed if any(b.proc.poll() is None for b in games[room])]
     c.servers[victim].kill9()
+    killed_at = time.time()
     resumed = finish_all(c, games)
     e2e.log("failover: %s killed with %d rooms (bots still running in %d); %d bots resumed through the proxy" %
             (victim, len(doomed), len(unfinished), resumed))
+    # Taken over at once (no lease waited out), bots restarted by this loop included.
+    delays = takeover_delays(c, set(doomed), killed_at, [n for n in NODES if n != victim])
+    check(delays, "no room of %s taken over" % victim)
+    e2e.log("rooms of %s taken over after the kill: first %.2f s, median %.2f s, last %.2f s (%d rooms)" %
+            (victim, delays[0], delays[len(delays) // 2], delays[-1], len(delays)))
+    check(delays[len(delays) // 2] < 1.5, "the median room of %s was taken over %.2f s after the kill" %
+          (victim, delays[len(delays) // 2]))
     check_games(c, games)
     # A room whose match ended with the dead node's last action is rebuilt
     # as a finished room for the bots that had not seen the end.
@@ -595,6 +707,8 @@ def test(args, work):
     handed = sum(c.servers[n].log().count(" handed over") for n in NODES if n != leaving)
     check(handed >= len(moved), "%d rooms handed over to %s, %d expected" % (handed, leaving, len(moved)))
     e2e.log("handover: %s took its %d rooms back from their holders" % (leaving, len(moved)))
+
+    pause_past_lease(c, games2, slow)
 
     wait_under_way(games2, 2)
     for n in NODES:

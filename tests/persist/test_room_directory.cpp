@@ -105,6 +105,18 @@ TEST_CASE("store: a room's lease is claimed by one node; renewed, released, then
   });
 }
 
+TEST_CASE("store: hold_liveness: a node holds it on every store, and its live leases stay its own") {
+  for_each_store([](match_store& s) {
+    room_directory& d = dir_of(s);
+    CHECK(d.hold_liveness("n1").is_ok());
+    CHECK(d.hold_liveness("n1").is_ok());  // again: still held
+    CHECK(claim(d, "r1", "n1"));
+    CHECK(!claim(d, "r1", "n2"));
+    CHECK(!contains(expired(d), "r1"));
+    CHECK(d.hold_liveness("").error_code() == status::code::invalid);
+  });
+}
+
 TEST_CASE("store: an expired lease can be claimed by another node; renewing keeps it; the loser renews nothing") {
   for_each_store([](match_store& s) {
     room_directory& d = dir_of(s);

@@ -80,6 +80,7 @@ class memory_store final : public match_store, public room_directory {
 
   result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
   result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
+  status hold_liveness(const std::string& node_id) override;
   status release_room(const std::string& room_id, const std::string& node_id) override;
   result<bool> request_room(const std::string& room_id, const std::string& node_id) override;
   result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;

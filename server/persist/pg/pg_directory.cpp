@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "persist/directory_args.hpp"
+#include "persist/pg/pg_liveness.hpp"
 #include "persist/pg/pg_util.hpp"
 
 namespace cod::server::detail {
@@ -18,7 +19,8 @@ std::vector<std::string> column0(const pg::result& r) {
 
 }  // namespace
 
-pg_directory::pg_directory(std::string uri, match_reader& reader) : reader_(reader), uri_(std::move(uri)) {
+pg_directory::pg_directory(std::string uri, match_reader& reader)
+    : reader_(reader), uri_(std::move(uri)), liveness_(std::make_unique<pg_liveness>(uri_)) {
   conn_ = std::make_unique<pg::conn>(uri_, "cod-store-directory");
 }
 
@@ -36,13 +38,20 @@ auto pg_directory::guarded(const char* doing, F&& f) -> decltype(f(std::declval<
 
 result<bool> pg_directory::claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) {
   if (status st = check_lease(room_id, node_id, lease_ms); !st) return st;
+  // Only while node_id holds its liveness lock: without it the other nodes
+  // would see it dead and could take the room at once.
+  if (status st = liveness_->hold(node_id, false); !st) return st;
   return guarded("claiming a room", [&](pg::conn& c) -> result<bool> {
     // One statement: a concurrent claim of the same room waits for this
-    // one's row lock, then sees its lease live and takes nothing.
-    static const std::string sql = pg::with_now(
-        "INSERT INTO room_leases AS l (room_id, node_id, expires_ms) VALUES ($1, $2, NOW_MS + $3) "
+    // one's row lock, then sees its lease live and takes nothing. A holder
+    // without its liveness lock is dead: its lease is taken before it
+    // expires (should it live after all, the fence refuses its writes).
+    static const std::string sql = pg::with_now(cat(
+        "WITH ", live_nodes_cte(),
+        " INSERT INTO room_leases AS l (room_id, node_id, expires_ms) VALUES ($1, $2, NOW_MS + $3) "
         "ON CONFLICT (room_id) DO UPDATE SET node_id = EXCLUDED.node_id, expires_ms = EXCLUDED.expires_ms, "
-        "wanted_by = NULL WHERE l.expires_ms <= NOW_MS OR l.node_id = EXCLUDED.node_id RETURNING l.node_id");
+        "wanted_by = NULL WHERE l.expires_ms <= NOW_MS OR l.node_id = EXCLUDED.node_id OR ",
+        dead_node("l.node_id"), " RETURNING l.node_id"));
     return c.query(sql, pg::params().add(room_id).add(node_id).add(lease_ms)).rows() == 1;
   });
 }
@@ -59,6 +68,11 @@ result<std::vector<std::string>> pg_directory::renew_leases(const std::string& n
     std::sort(held.begin(), held.end());
     return held;
   });
+}
+
+status pg_directory::hold_liveness(const std::string& node_id) {
+  if (status st = check_node(node_id); !st) return st;
+  return liveness_->hold(node_id, true);
 }
 
 status pg_directory::release_room(const std::string& room_id, const std::string& node_id) {
@@ -80,7 +94,10 @@ result<bool> pg_directory::request_room(const std::string& room_id, const std::s
     // expires_ms stay, so the holder's writes still pass the fence until it
     // releases.
     static const std::string sql = pg::with_now(
-        "UPDATE room_leases SET wanted_by = $2 WHERE room_id = $1 AND node_id <> $2 AND expires_ms > NOW_MS");
+        cat("WITH ", live_nodes_cte(),
+            " UPDATE room_leases SET wanted_by = $2 WHERE room_id = $1 AND node_id <> $2 AND expires_ms > NOW_MS "
+            "AND NOT (",
+            dead_node("node_id"), ")"));
     return c.query(sql, pg::params().add(room_id).add(node_id)).affected() == 1;
   });
 }
@@ -108,8 +125,10 @@ result<bool> pg_directory::room_known(const std::string& room_id) {
 result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) {
   return guarded("listing expired rooms", [&](pg::conn& c) -> result<std::vector<std::string>> {
     static const std::string sql = pg::with_now(
-        "SELECT DISTINCT m.room_id FROM matches m LEFT JOIN room_leases l ON l.room_id = m.room_id "
-        "WHERE m.status = 'playing' AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS) ORDER BY m.room_id LIMIT $1");
+        cat("WITH ", live_nodes_cte(),
+            " SELECT DISTINCT m.room_id FROM matches m LEFT JOIN room_leases l ON l.room_id = m.room_id "
+            "WHERE m.status = 'playing' AND (l.room_id IS NULL OR l.expires_ms <= NOW_MS OR ",
+            dead_node("l.node_id"), ") ORDER BY m.room_id LIMIT $1"));
     return column0(c.query(sql, pg::params().add(static_cast<std::int64_t>(limit))));
   });
 }
@@ -117,9 +136,11 @@ result<std::vector<std::string>> pg_directory::expired_rooms(std::size_t limit) 
 result<std::vector<std::string>> pg_directory::expired_events(std::size_t limit) {
   return guarded("listing expired tournaments and leagues", [&](pg::conn& c) -> result<std::vector<std::string>> {
     static const std::string sql = pg::with_now(
-        "SELECT e.id FROM (SELECT tournament_id AS id FROM tournaments WHERE finished = 0 UNION ALL "
-        "SELECT league_id FROM leagues WHERE finished = 0) e LEFT JOIN room_leases l ON l.room_id = e.id "
-        "WHERE l.room_id IS NULL OR l.expires_ms <= NOW_MS ORDER BY e.id LIMIT $1");
+        cat("WITH ", live_nodes_cte(),
+            " SELECT e.id FROM (SELECT tournament_id AS id FROM tournaments WHERE finished = 0 UNION ALL "
+            "SELECT league_id FROM leagues WHERE finished = 0) e LEFT JOIN room_leases l ON l.room_id = e.id "
+            "WHERE l.room_id IS NULL OR l.expires_ms <= NOW_MS OR ",
+            dead_node("l.node_id"), " ORDER BY e.id LIMIT $1"));
     return column0(c.query(sql, pg::params().add(static_cast<std::int64_t>(limit))));
   });
 }

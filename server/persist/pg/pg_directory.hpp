@@ -3,7 +3,8 @@
 // claim or a renewal never waits behind the writer's queue. Thread-safe (one
 // connection behind a mutex); a lost connection fails that call (io_error)
 // and is opened again for the next one. Every time is the server's
-// clock_timestamp(), never this node's.
+// clock_timestamp(), never this node's. The liveness locks of the nodes it
+// claims for are held on another connection (pg_liveness.hpp).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,8 @@ class conn;
 
 namespace cod::server::detail {
 
+class pg_liveness;
+
 class pg_directory final : public room_directory {
  public:
   // Connects. Throws persist_error (the password never shown).
@@ -35,6 +38,7 @@ class pg_directory final : public room_directory {
 
   result<bool> claim_room(const std::string& room_id, const std::string& node_id, std::int64_t lease_ms) override;
   result<std::vector<std::string>> renew_leases(const std::string& node_id, std::int64_t lease_ms) override;
+  status hold_liveness(const std::string& node_id) override;
   status release_room(const std::string& room_id, const std::string& node_id) override;
   result<bool> request_room(const std::string& room_id, const std::string& node_id) override;
   result<std::vector<std::string>> wanted_rooms(const std::string& node_id) override;
@@ -59,6 +63,7 @@ class pg_directory final : public room_directory {
   std::mutex mu_;
   std::string uri_;
   std::unique_ptr<pg::conn> conn_;
+  std::unique_ptr<pg_liveness> liveness_;
 };
 
 }  // namespace cod::server::detail

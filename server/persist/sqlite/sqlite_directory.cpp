@@ -67,6 +67,9 @@ result<std::vector<std::string>> sqlite_directory::renew_leases(const std::strin
   });
 }
 
+// One node (the owner lock): nothing to hold, and no holder is ever dead.
+status sqlite_directory::hold_liveness(const std::string& node_id) { return check_node(node_id); }
+
 status sqlite_directory::release_room(const std::string& room_id, const std::string& node_id) {
   const result<bool> released = guarded("releasing a room", [&]() -> result<bool> {
     sql::stmt s(*db_, "DELETE FROM room_leases WHERE room_id = ?1 AND node_id = ?2");
