@@ -13,6 +13,7 @@ void match::legal_actions(std::vector<action>& list) const {
 int match::legal_actions(action* out, int capacity) const {
   const game_state& s = state_;
   if (s.current_phase == phase::game_over) return 0;
+  const catalogue& cat = *cat_;
   const seat_t seat = s.active_seat;
   const seat_state& me = s.seats[seat];
   // At most 4 cards and the Champion x (2 lines + every creature as host or target), plus end_turn.
@@ -20,41 +21,66 @@ int match::legal_actions(action* out, int capacity) const {
   for (int l = 0; l < s.line_count; ++l) in_play += s.lines[l].sides[0].count + s.lines[l].sides[1].count;
   if (capacity < 5 * (in_play + 2) + 1) return 0;
   int n = 0;
+  // (Read before the first write: `out` may alias anything, so whatever is
+  // read after a write is read again.)
+  const line_side& upper = s.lines[me.lines[0].line].sides[me.lines[0].side];
+  const line_side& lower = s.lines[me.lines[1].line].sides[me.lines[1].side];
+  const bool upper_open = upper.count < max_side;
+  const bool lower_open = lower.count < max_side;
+  const int mana = me.mana;
+  const bool last_card = me.hand.count == 1;
   // A creature (from the hand, or the Champion) on either line, or a Symbiote on a host.
-  // (Always inlined: this runs for every card on every move of self-play.)
-  auto creature_plays = [&](card_uid u, const card_stats& st) __attribute__((always_inline)) {
+  auto creature_plays = [&](card_uid u, const card_stats& st) {
     for (int which = 0; which < 2; ++which) {
-      const seat_lines& where = me.lines[which];
-      const line_side& ls = s.lines[where.line].sides[where.side];
+      const line_side& ls = which == 0 ? upper : lower;
       if (ls.count < max_side) out[n++] = action::play_creature(seat, u, which);
       // R7 Symbiote: or on top of an own creature without Symbiote.
       if (!has(st.abilities, ability::symbiote)) continue;
       for (int p = 0; p < ls.count; ++p)
-        if (ls.slots[p].top == no_uid && !has(detail::own_abilities(*cat_, s, ls.slots[p]), ability::symbiote))
+        if (ls.slots[p].top == no_uid && !has(detail::own_abilities(cat, s, ls.slots[p]), ability::symbiote))
           out[n++] = action::play_symbiote(seat, u, which, ls.slots[p].uid);
     }
   };
-  const int playable = detail::playable_count(*cat_, s, seat);  // R3.2.1, R7 Blackmail
+  // R3.2.4: an incantation targets any creature in play, own or enemy, in
+  // board order. Gathered once, at the first incantation that may be played.
+  card_uid targets[max_lines * 2 * max_side];
+  int n_targets = -1;
+  const int playable = detail::playable_count(cat, s, seat);  // R3.2.1, R7 Blackmail
   for (int i = 0; i < playable; ++i) {
     const card_uid u = me.hand.cards[i];
-    const card_stats& st = cat_->stats(s.uid_card[u]);
+    const card_stats& st = cat.stats(s.uid_card[u]);
     // R3.2.2, R7 Lucidity, R7 Price of Blood.
-    if (detail::play_cost(*cat_, s, seat, i) > me.mana && !has(st.abilities, ability::price_of_blood)) continue;
+    int cost = st.mana;
+    if (i == 0 && has(st.abilities, ability::lucidity)) cost -= 2;
+    cost = cost > 0 ? cost : 0;
+    if (cost > mana && !has(st.abilities, ability::price_of_blood)) continue;
     if (st.type == card_type::creature) {
-      if (me.hand.count == 1) continue;  // R3.2.5
-      creature_plays(u, st);
+      if (last_card) continue;  // R3.2.5
+      if (has(st.abilities, ability::symbiote)) {
+        creature_plays(u, st);
+        continue;
+      }
+      // Both lines without a branch each: the play is written in any case
+      // and kept only if its line has room (the buffer holds both).
+      out[n] = action::play_creature(seat, u, 0);
+      n += upper_open;
+      out[n] = action::play_creature(seat, u, 1);
+      n += lower_open;
     } else {
-      if (me.hand.count == 1 && has(st.abilities, ability::mercenary)) continue;  // R3.2.5, R17.13
-      // R3.2.4: any creature in play, own or enemy.
-      for (int l = 0; l < s.line_count; ++l)
-        for (const line_side& ls : s.lines[l].sides)
-          for (int p = 0; p < ls.count; ++p) out[n++] = action::play_incantation(seat, u, ls.slots[p].uid);
+      if (last_card && has(st.abilities, ability::mercenary)) continue;  // R3.2.5, R17.13
+      if (n_targets < 0) {
+        n_targets = 0;
+        for (int l = 0; l < s.line_count; ++l)
+          for (const line_side& ls : s.lines[l].sides)
+            for (int p = 0; p < ls.count; ++p) targets[n_targets++] = ls.slots[p].uid;
+      }
+      for (int k = 0; k < n_targets; ++k) out[n++] = action::play_incantation(seat, u, targets[k]);
     }
   }
   // R13.2: a ready Champion, always playable (RULINGs E34, E35), at its reduced cost.
   if (me.champion_state == champion_status::ready) {
-    const card_stats& st = cat_->stats(s.uid_card[me.champion]);
-    if (detail::champion_cost(*cat_, s, seat) <= me.mana || has(st.abilities, ability::price_of_blood))
+    const card_stats& st = cat.stats(s.uid_card[me.champion]);
+    if (detail::champion_cost(cat, s, seat) <= mana || has(st.abilities, ability::price_of_blood))
       creature_plays(me.champion, st);
   }
   out[n++] = action::end(seat);
