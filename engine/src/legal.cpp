@@ -1,5 +1,10 @@
 // Legal-action generation: every play check() accepts, plus end_turn; and
 // what a play would leave its seat (a client's preview).
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
 #include "cod/engine/match.hpp"
 #include "internal.hpp"
 
@@ -9,6 +14,27 @@ void match::legal_actions(std::vector<action>& list) const {
   list.resize(max_legal_actions);
   list.resize(static_cast<std::size_t>(legal_actions(list.data(), max_legal_actions)));
 }
+
+namespace {
+
+// A play as one 8-byte word, written with one store. An action is 6 bytes,
+// so a word's last 2 bytes land on the next slot of the list, which is
+// always written after it: the list ends with end_turn, stored as an action.
+static_assert(sizeof(action) == 6);
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big);
+struct action_word {
+  std::uint64_t w = 0;
+  explicit action_word(const action& a) { std::memcpy(&w, &a, sizeof a); }
+  // The same play on another target (an incantation's, R3.2.4).
+  std::uint64_t on(card_uid target) const {
+    constexpr int byte = offsetof(action, target);
+    constexpr int shift = 8 * (std::endian::native == std::endian::little ? byte : 7 - byte);
+    return (w & ~(std::uint64_t{0xFF} << shift)) | std::uint64_t{target} << shift;
+  }
+};
+void put(action* at, std::uint64_t w) { std::memcpy(static_cast<void*>(at), &w, sizeof w); }
+
+}  // namespace
 
 int match::legal_actions(action* out, int capacity) const {
   const game_state& s = state_;
@@ -42,9 +68,20 @@ int match::legal_actions(action* out, int capacity) const {
     }
   };
   // R3.2.4: an incantation targets any creature in play, own or enemy, in
-  // board order. Gathered once, at the first incantation that may be played.
-  card_uid targets[max_lines * 2 * max_side];
+  // board order. Gathered once, at the first incantation that may be played:
+  // the first four slots of a side whatever its count (past it a slot is
+  // blank and the next side's overwrite it), then the rest.
+  card_uid targets[max_lines * 2 * max_side + 4];
   int n_targets = -1;
+  auto gather_targets = [&] {
+    n_targets = 0;
+    for (int l = 0; l < s.line_count; ++l)
+      for (const line_side& ls : s.lines[l].sides) {
+        for (int p = 0; p < 4; ++p) targets[n_targets + p] = ls.slots[p].uid;
+        for (int p = 4; p < ls.count; ++p) targets[n_targets + p] = ls.slots[p].uid;
+        n_targets += ls.count;
+      }
+  };
   const int playable = detail::playable_count(cat, s, seat);  // R3.2.1, R7 Blackmail
   for (int i = 0; i < playable; ++i) {
     const card_uid u = me.hand.cards[i];
@@ -61,20 +98,21 @@ int match::legal_actions(action* out, int capacity) const {
         continue;
       }
       // Both lines without a branch each: the play is written in any case
-      // and kept only if its line has room (the buffer holds both).
-      out[n] = action::play_creature(seat, u, 0);
+      // and kept only if its line has room.
+      put(out + n, action_word(action::play_creature(seat, u, 0)).w);
       n += upper_open;
-      out[n] = action::play_creature(seat, u, 1);
+      put(out + n, action_word(action::play_creature(seat, u, 1)).w);
       n += lower_open;
     } else {
       if (last_card && has(st.abilities, ability::mercenary)) continue;  // R3.2.5, R17.13
-      if (n_targets < 0) {
-        n_targets = 0;
-        for (int l = 0; l < s.line_count; ++l)
-          for (const line_side& ls : s.lines[l].sides)
-            for (int p = 0; p < ls.count; ++p) targets[n_targets++] = ls.slots[p].uid;
-      }
-      for (int k = 0; k < n_targets; ++k) out[n++] = action::play_incantation(seat, u, targets[k]);
+      if (n_targets < 0) gather_targets();
+      const action_word play(action::play_incantation(seat, u, no_uid));
+      // Four in any case when the list has room past them (kept: n_targets).
+      int k = 0;
+      if (capacity - n > 5)
+        for (; k < 4; ++k) put(out + n + k, play.on(targets[k]));
+      for (; k < n_targets; ++k) put(out + n + k, play.on(targets[k]));
+      n += n_targets;
     }
   }
   // R13.2: a ready Champion, always playable (RULINGs E34, E35), at its reduced cost.
