@@ -13,28 +13,6 @@
 
 namespace cod::detail {
 
-hit_list targets_around(const ctx& c, const place& primary, ability_set source) {
-  hit_list h;
-  h.targets[h.count++] = primary;
-  const game_state& s = c.s;
-  // R7 Splash: same position on the target owner's other line (duel: the
-  // other line, same side). R17.2: not compounded with Perforation.
-  if (has(source, ability::splash)) {
-    const seat_t owner = s.lines[primary.line].sides[primary.side].seat;
-    for (const seat_lines& sl : s.seats[owner].lines) {
-      if (sl.line == primary.line) continue;
-      if (primary.pos < s.lines[sl.line].sides[sl.side].count)
-        h.targets[h.count++] = {sl.line, sl.side, primary.pos};
-    }
-  }
-  // R7 Perforation: the creature right behind the target, same side.
-  if (has(source, ability::perforation)) {
-    if (primary.pos + 1 < s.lines[primary.line].sides[primary.side].count)
-      h.targets[h.count++] = {primary.line, primary.side, primary.pos + 1};
-  }
-  return h;
-}
-
 namespace {
 
 // R4.2 order key: the owner's upper line before its lower line, then
@@ -257,10 +235,8 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   return n_destroyed;
 }
 
-void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct) {
+void vanish_then_instinct(ctx& c, survivors& hurt, bool instinct) {
   game_state& s = c.s;
-  if (hurt.count == 0) return;
-  if (!has(s.present, ability::vanish) && !(instinct && has(s.present, ability::instinct))) return;
   auto in_order = [&](place* places, card_uid* uids) {
     int n = 0;
     for (int i = 0; i < hurt.count; ++i) {

@@ -171,7 +171,7 @@ inline int playable_count(const catalogue& cat, const game_state& s, seat_t seat
   int n = in_hand < 4 ? in_hand : 4;  // R3.2.1
   // R7 Blackmail, R17.10: each Blackmail creature blocks the rightmost playable
   // card; never fewer than 1.
-  n -= count_with(cat, s, seat, ability::blackmail);
+  if (has(s.present, ability::blackmail)) n -= count_with(cat, s, seat, ability::blackmail);
   return n < 1 ? (in_hand > 0 ? 1 : 0) : n;
 }
 
@@ -211,7 +211,17 @@ inline int champion_cost(const catalogue& cat, const game_state& s, seat_t seat)
 
 // R13.3: a card was played (any seat, any card, a free play included): every
 // exhausted Champion whose printed cost is exactly the card's is readied.
-void ready_champions(ctx& c, card_uid played);
+// (The check for an exhausted Champion is inline: most matches have none, and
+// every play asks.)
+void ready_exhausted_champions(ctx& c, card_uid played);
+inline void ready_champions(ctx& c, card_uid played) {
+  // Seats past seat_count have no Champion: all four are read, one branch.
+  const auto& st = c.s.seats;
+  constexpr auto e = champion_status::exhausted;
+  if ((st[0].champion_state == e) | (st[1].champion_state == e) | (st[2].champion_state == e) |
+      (st[3].champion_state == e))
+    ready_exhausted_champions(c, played);
+}
 
 // Adds a creature at the back of a side (R3.2.3). Returns its position.
 int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u);
@@ -234,7 +244,28 @@ struct hit_list {
 };
 
 // Splash and Perforation targets around a primary target (R7, R17.1, R17.2).
-hit_list targets_around(const ctx& c, const place& primary, ability_set source_abilities);
+// (Inline: every attack asks, and most sources have neither.)
+inline hit_list targets_around(const ctx& c, const place& primary, ability_set source) {
+  hit_list h;
+  h.targets[h.count++] = primary;
+  const game_state& s = c.s;
+  // R7 Splash: same position on the target owner's other line (duel: the
+  // other line, same side). R17.2: not compounded with Perforation.
+  if (has(source, ability::splash)) {
+    const seat_t owner = s.lines[primary.line].sides[primary.side].seat;
+    for (const seat_lines& sl : s.seats[owner].lines) {
+      if (sl.line == primary.line) continue;
+      if (primary.pos < s.lines[sl.line].sides[sl.side].count)
+        h.targets[h.count++] = {sl.line, sl.side, primary.pos};
+    }
+  }
+  // R7 Perforation: the creature right behind the target, same side.
+  if (has(source, ability::perforation)) {
+    if (primary.pos + 1 < s.lines[primary.line].sides[primary.side].count)
+      h.targets[h.count++] = {primary.line, primary.side, primary.pos + 1};
+  }
+  return h;
+}
 
 // Creatures damaged and still in play: R7 Vanish and Instinct act on them later.
 struct survivors {
@@ -255,8 +286,14 @@ struct survivors {
 int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt);
 
 // R7 Vanish for each survivor (R4.2 order); then, if `instinct`, R7 Instinct
-// counter-attacks (R17.4, R17.5).
-void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct);
+// counter-attacks (R17.4, R17.5). The inline part skips the call when nobody
+// is hurt or neither ability is in the match (every attack and play asks).
+void vanish_then_instinct(ctx& c, survivors& hurt, bool instinct);
+inline void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct) {
+  if (hurt.count == 0) return;
+  if (!has(c.s.present, ability::vanish) && !(instinct && has(c.s.present, ability::instinct))) return;
+  vanish_then_instinct(c, hurt, instinct);
+}
 
 // A creature leaves play other than by damage: returns its cards (R4.2).
 void release_chained(ctx& c, creature& cr);

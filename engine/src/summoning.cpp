@@ -214,7 +214,7 @@ void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid targe
   vanish_and_instinct(c, hurt, false);  // step 17
 }
 
-void ready_champions(ctx& c, card_uid played) {
+void ready_exhausted_champions(ctx& c, card_uid played) {
   // R13.3: the moment any player plays a card (a free play and a Champion
   // included, R17.11) with exactly the printed cost of an exhausted Champion,
   // that Champion is readied (RULING E38: the printed cost, whatever was paid).
