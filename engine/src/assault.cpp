@@ -2,6 +2,8 @@
 // step by step), R17.7 (order re-evaluated after each attack), and the
 // attack abilities: Rage, Aerial, Defender, Sprint, Aquatic, Vulnerability,
 // Berserk (R7), with Vanish and Instinct after (R17.4, R17.5).
+#include <bit>
+
 #include "internal.hpp"
 
 namespace cod::detail {
@@ -12,16 +14,23 @@ namespace {
 // (upper line then lower, furthest from the Bridge first), that has not
 // attacked this phase and may attack: in play since an earlier turn, or with
 // Rage (R5.1 steps 1-2, Auras included; R17.15 a Symbiote pair is its base).
+bool may_attack(const line_side& ls, int pos) {
+  const creature& cr = ls.slots[pos];
+  return (!cr.attacked) & ((!cr.entered_this_turn) | has(ls.abilities[pos], ability::rage));
+}
+
 place next_attacker(const ctx& c, seat_t seat) {
   const game_state& s = c.s;
   for (const seat_lines& sl : s.seats[seat].lines) {
     const line_side& ls = s.lines[sl.line].sides[sl.side];
-    for (int pos = ls.count - 1; pos >= 0; --pos) {
-      const creature& cr = ls.slots[pos];
-      if (cr.attacked) continue;
-      const place p{sl.line, sl.side, pos};
-      if (!cr.entered_this_turn || has(abilities_at(c, p), ability::rage)) return p;
-    }
+    for (int pos = ls.count - 1; pos >= 4; --pos)
+      if (may_attack(ls, pos)) return {sl.line, sl.side, pos};
+    // The first four slots (a side rarely holds more) as a mask, without a
+    // branch per creature: random games make each one a coin flip.
+    unsigned ready = 0;
+    for (int pos = 0; pos < 4; ++pos) ready |= unsigned{may_attack(ls, pos)} << pos;
+    ready &= (1u << (ls.count < 4 ? ls.count : 4)) - 1;
+    if (ready != 0) return {sl.line, sl.side, static_cast<int>(std::bit_width(ready)) - 1};
   }
   return {};
 }
@@ -35,6 +44,7 @@ void sprint(ctx& c, place& p) {
   for (int i = p.pos; i > 0; --i) ls.slots[i] = ls.slots[i - 1];
   moving.bonus_av = static_cast<std::int8_t>(moving.bonus_av + p.pos);
   ls.slots[0] = moving;
+  refresh_abilities(c.cat, c.s, p.line, p.side);
   c.emit({.type = event_type::creature_moved, .uid = moving.uid, .line = static_cast<std::int8_t>(p.line),
           .side = static_cast<std::int8_t>(p.side), .amount = static_cast<std::int16_t>(p.pos),
           .from = static_cast<std::int16_t>(p.pos), .to = 0});

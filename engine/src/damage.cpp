@@ -27,12 +27,13 @@ void sort_small(T* a, int n, Less less) {
     for (int j = i; j > 0 && less(a[j], a[j - 1]); --j) std::swap(a[j], a[j - 1]);
 }
 
-void remove_from_line(game_state& s, const place& p) {
+void remove_from_line(const catalogue& cat, game_state& s, const place& p) {
   line_side& ls = s.lines[p.line].sides[p.side];
   // R4.3: the creatures behind close the gap toward the Bridge.
   for (int i = p.pos; i + 1 < ls.count; ++i) ls.slots[i] = ls.slots[i + 1];
   --ls.count;
   ls.slots[ls.count] = creature{};
+  refresh_abilities(cat, s, p.line, p.side);
 }
 
 bool sharpening_spent(const game_state& s, card_uid u) { return (s.sharpening_used[u / 64] >> (u % 64)) & 1; }
@@ -169,7 +170,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
       if (a.side != b.side) return a.side < b.side;
       return a.pos > b.pos;
     });
-    for (int i = 0; i < n_destroyed; ++i) remove_from_line(s, by_pos[i]);
+    for (int i = 0; i < n_destroyed; ++i) remove_from_line(c.cat, s, by_pos[i]);
     for (int i = 0; i < n_destroyed; ++i) {
       gone& g = leaving[i];
       if (chains) release_chained(c, g.cr);  // R17.12: leaving play frees what it held
@@ -266,6 +267,7 @@ void vanish_then_instinct(ctx& c, survivors& hurt, bool instinct) {
     const creature moving = ls.slots[p.pos];
     for (int k = p.pos; k + 1 < ls.count; ++k) ls.slots[k] = ls.slots[k + 1];
     ls.slots[ls.count - 1] = moving;
+    refresh_abilities(c.cat, s, p.line, p.side);
     c.emit({.type = event_type::creature_vanished, .uid = moving.uid, .line = static_cast<std::int8_t>(p.line),
             .side = static_cast<std::int8_t>(p.side), .from = static_cast<std::int16_t>(p.pos),
             .to = static_cast<std::int16_t>(ls.count - 1)});

@@ -121,6 +121,7 @@ rule_error match::from_view(const catalogue& cat, const seat_view& v,
     if (!used[u]) return rule_error::bad_setup;
   s.uid_count = static_cast<std::uint8_t>(uid_count);
   for (int u = 0; u < uid_count; ++u) s.present |= cat.stats(s.uid_card[u]).abilities | cat.stats(s.uid_card[u]).auras;
+  detail::refresh_all_abilities(cat, s);
   out = m;
   return rule_error::ok;
 }

@@ -108,15 +108,31 @@ inline ability_set auras_of(const catalogue& cat, const game_state& s, const cre
   return a;
 }
 
-inline ability_set abilities_at(const catalogue& cat, const game_state& s, const place& p) {
-  const line_side& side = s.lines[p.line].sides[p.side];
+// What the creature at `pos` of `side` has there, from the catalogue (the
+// side's `abilities` cache is made of these).
+inline ability_set abilities_in_slot(const catalogue& cat, const game_state& s, const line_side& side, int pos) {
   // R12.8: custom difficulty's abilities for every AI creature (0 elsewhere).
-  ability_set a = own_abilities(cat, s, side.slots[p.pos]) | side.granted;
+  ability_set a = own_abilities(cat, s, side.slots[pos]) | side.granted;
   // R7 Aura X: the neighbours on the same side of the same line give X; the
   // Aura's owner does not get it. A bit set twice is one ability (R6.2).
-  if (p.pos > 0) a |= auras_of(cat, s, side.slots[p.pos - 1]);
-  if (p.pos + 1 < side.count) a |= auras_of(cat, s, side.slots[p.pos + 1]);
+  if (pos > 0) a |= auras_of(cat, s, side.slots[pos - 1]);
+  if (pos + 1 < side.count) a |= auras_of(cat, s, side.slots[pos + 1]);
   return a;
+}
+
+// After any change to a side's creatures (who, where, a Symbiote on top) or
+// to its `granted`: its `abilities` cache worked out again.
+// (A side changes one creature at a time, so past `count` only the slot just
+// left can hold a stale value.)
+inline void refresh_abilities(const catalogue& cat, game_state& s, int line, int side) {
+  line_side& ls = s.lines[line].sides[side];
+  for (int i = 0; i < ls.count; ++i) ls.abilities[i] = abilities_in_slot(cat, s, ls, i);
+  if (ls.count < max_side) ls.abilities[ls.count] = 0;
+}
+void refresh_all_abilities(const catalogue& cat, game_state& s);
+
+inline ability_set abilities_at(const catalogue&, const game_state& s, const place& p) {
+  return s.lines[p.line].sides[p.side].abilities[p.pos];
 }
 
 inline int hp_of(const catalogue& cat, const game_state& s, const creature& cr) {

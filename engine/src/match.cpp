@@ -318,6 +318,7 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
     }
   }
   if (p.mode == game_mode::solo || p.mode == game_mode::coop) set_up_ai(s, p.ai, 0);
+  detail::refresh_all_abilities(cat, s);
   // A position where R4.5/R4.6 would already have acted is not well formed.
   for (int seat = 0; seat < n; ++seat) {
     if (s.ai(static_cast<seat_t>(seat))) continue;  // an AI: a non-empty deck (above)

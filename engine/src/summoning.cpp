@@ -124,6 +124,7 @@ void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_u
   if (host != no_uid) {
     p = find_creature(s, host);
     c.at(p).top = u;
+    refresh_abilities(c.cat, s, p.line, p.side);
     c.emit({.type = event_type::creature_stacked, .seat = seat, .uid = u, .target = host,
             .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
             .to = static_cast<std::int16_t>(p.pos)});

@@ -39,6 +39,11 @@ struct line_side {
   // (fixed at setup; 0 elsewhere). Part of what a creature has there, like an Aura.
   ability_set granted = 0;
   std::array<creature, max_side> slots{};
+  // Derived, kept by the engine after every change to the side: what each
+  // creature has where it stands (R7 Aura, R6.2: its cards' own abilities,
+  // `granted`, its neighbours' Auras); 0 past `count`. Every attack and play
+  // asks, so it is read, not worked out from the catalogue each time.
+  std::array<ability_set, max_side> abilities{};
   bool operator==(const line_side&) const = default;
 };
 
