@@ -1,5 +1,6 @@
 // Hands and Strongholds: R1.5 health, R4.4 Stronghold damage, R4.5 Bastion
 // destroyed, R4.6 defeat, R4.7 checks after every change.
+#include <bit>
 #include <cstring>
 
 #include "internal.hpp"
@@ -8,7 +9,13 @@ namespace cod::detail {
 
 int hand_index(const game_state& s, seat_t seat, card_uid u) {
   const hand_state& h = s.seats[seat].hand;
-  for (int i = 0; i < h.count; ++i)
+  // A card played is among the leftmost four (R3.2.1): those as a mask, with
+  // no branch per card (which one is a coin flip in random games).
+  unsigned at = 0;
+  for (int i = 0; i < 4; ++i) at |= unsigned{h.cards[i] == u} << i;
+  at &= (1u << (h.count < 4 ? h.count : 4)) - 1;
+  if (at != 0) return std::countr_zero(at);
+  for (int i = 4; i < h.count; ++i)
     if (h.cards[i] == u) return i;
   return -1;
 }

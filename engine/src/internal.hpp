@@ -2,6 +2,8 @@
 // operations every rule uses. Not a public header.
 #pragma once
 
+#include <bit>
+#include <cstdint>
 #include <vector>
 
 #include "cod/engine/action.hpp"
@@ -87,10 +89,26 @@ inline card_uid* flight_slot(game_state& s) {
 // attack_value: printed AV (both cards of a pair) plus this turn's Sprint
 //   bonus, never below 0; a printed "X" without Vulnerability counts 0 (RULING E10).
 inline place find_creature(const game_state& s, card_uid u) {
+  if (u != no_uid) {
+    // A card is in one place at most, so any order finds it: first the
+    // first four slots of every side as one mask, without a branch per slot
+    // (past `count` a slot is blank, no_uid, and never matches). Then the rest.
+    std::uint32_t at = 0;
+    for (int l = 0; l < s.line_count; ++l)
+      for (int d = 0; d < 2; ++d)
+        for (int p = 0; p < 4; ++p) {
+          const creature& cr = s.lines[l].sides[d].slots[p];
+          at |= static_cast<std::uint32_t>((cr.uid == u) | (cr.top == u)) << ((l * 2 + d) * 4 + p);
+        }
+    if (at != 0) {
+      const int bit = std::countr_zero(at);
+      return {bit / 8, bit / 4 % 2, bit % 4};
+    }
+  }
   for (int l = 0; l < s.line_count; ++l)
     for (int d = 0; d < 2; ++d) {
       const line_side& side = s.lines[l].sides[d];
-      for (int p = 0; p < side.count; ++p)
+      for (int p = u != no_uid ? 4 : 0; p < side.count; ++p)
         if (side.slots[p].uid == u || side.slots[p].top == u) return {l, d, p};
     }
   return {};

@@ -81,16 +81,20 @@ bool finish_turn(ctx& c) {
   if (c.over()) return false;
   // R3.4: survivors heal, Sprint bonuses and "entered this turn" end; R7
   // Protection resets for the next turn (start_turn follows at once).
+  // The first four slots whatever the count (a blank slot has these at 0
+  // already): no loop exit to mispredict on the usual short sides.
+  auto reset = [](creature& cr) {
+    cr.damage = 0;
+    cr.bonus_av = 0;
+    cr.entered_this_turn = false;
+    cr.attacked = false;
+    cr.protection_used = false;
+  };
   for (int l = 0; l < s.line_count; ++l)
-    for (line_side& ls : s.lines[l].sides)
-      for (int i = 0; i < ls.count; ++i) {
-        creature& cr = ls.slots[i];
-        cr.damage = 0;
-        cr.bonus_av = 0;
-        cr.entered_this_turn = false;
-        cr.attacked = false;
-        cr.protection_used = false;
-      }
+    for (line_side& ls : s.lines[l].sides) {
+      for (int i = 0; i < 4; ++i) reset(ls.slots[i]);
+      for (int i = 4; i < ls.count; ++i) reset(ls.slots[i]);
+    }
   s.seats[seat].mana = 0;  // R3.1: unspent mana is lost
   c.emit({.type = event_type::turn_ended, .seat = seat});
   return true;
