@@ -5,13 +5,6 @@
 
 namespace cod::detail {
 
-seat_t enemy_of(const game_state& s, const place& p) { return s.lines[p.line].sides[1 - p.side].seat; }
-
-int which_line(const game_state& s, const place& p) {
-  const seat_t owner = s.lines[p.line].sides[p.side].seat;
-  return s.seats[owner].lines[0].line == p.line ? 0 : 1;
-}
-
 void refresh_all_abilities(const catalogue& cat, game_state& s) {
   for (int l = 0; l < s.line_count; ++l)
     for (int d = 0; d < 2; ++d) refresh_abilities(cat, s, l, d);

@@ -17,7 +17,7 @@ namespace {
 
 // R4.2 order key: the owner's upper line before its lower line, then
 // furthest from the Bridge first (R17.19: each owner's own lines).
-int return_order(const game_state& s, const place& p) { return which_line(s, p) * 100 + (max_side - p.pos); }
+int return_order(const game_state& s, place p) { return which_line(s, p) * 100 + (max_side - p.pos); }
 
 // Insertion sort for the few places one instance touches (std::sort trips
 // g++ 12's -Warray-bounds on tiny arrays).
@@ -27,7 +27,7 @@ void sort_small(T* a, int n, Less less) {
     for (int j = i; j > 0 && less(a[j], a[j - 1]); --j) std::swap(a[j], a[j - 1]);
 }
 
-void remove_from_line(const catalogue& cat, game_state& s, const place& p) {
+void remove_from_line(const catalogue& cat, game_state& s, place p) {
   line_side& ls = s.lines[p.line].sides[p.side];
   // R4.3: the creatures behind close the gap toward the Bridge.
   for (int i = p.pos; i + 1 < ls.count; ++i) ls.slots[i] = ls.slots[i + 1];
@@ -45,7 +45,7 @@ struct leaving_card {
   ability_set abilities;  // its own plus those granted where it stood
 };
 
-seat_t mercenary_destination(const game_state& s, seat_t owner, seat_t destroyer, const place& p) {
+seat_t mercenary_destination(const game_state& s, seat_t owner, seat_t destroyer, place p) {
   // R7 Mercenary: the enemy whose creature or spell destroyed it; RULING: when
   // its own side destroyed it, the player across its line.
   if (destroyer != no_seat && destroyer != owner) return destroyer;
@@ -123,7 +123,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     for (int i = 0; i < n_damaged; ++i)
       if (const place p = find_creature(s, damaged[i]); p.valid()) holders[n_holders++] = p;
     sort_small(holders, n_holders,
-               [&](const place& a, const place& b) { return return_order(s, a) < return_order(s, b); });
+               [&](place a, place b) { return return_order(s, a) < return_order(s, b); });
     for (int i = 0; i < n_holders; ++i) release_chained(c, c.at(holders[i]));
   }
 
@@ -165,7 +165,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     // Remove back to front on each side so the positions still to go stay valid.
     place by_pos[3];
     for (int i = 0; i < n_destroyed; ++i) by_pos[i] = destroyed[i].p;
-    sort_small(by_pos, n_destroyed, [](const place& a, const place& b) {
+    sort_small(by_pos, n_destroyed, [](place a, place b) {
       if (a.line != b.line) return a.line < b.line;
       if (a.side != b.side) return a.side < b.side;
       return a.pos > b.pos;

@@ -32,8 +32,8 @@ struct ctx {
   bool over() const { return s.current_phase == phase::game_over; }
 
   line_side& side_at(int line, int side) { return s.lines[line].sides[side]; }
-  creature& at(const place& p) { return s.lines[p.line].sides[p.side].slots[p.pos]; }
-  seat_t seat_at(const place& p) const { return s.lines[p.line].sides[p.side].seat; }
+  creature& at(place p) { return s.lines[p.line].sides[p.side].slots[p.pos]; }
+  seat_t seat_at(place p) const { return s.lines[p.line].sides[p.side].seat; }
   void triggered(card_uid u, seat_t seat, ability a) {
     emit({.type = event_type::ability_triggered, .seat = seat, .uid = u, .amount = static_cast<std::int16_t>(a)});
   }
@@ -149,7 +149,7 @@ inline void refresh_abilities(const catalogue& cat, game_state& s, int line, int
 }
 void refresh_all_abilities(const catalogue& cat, game_state& s);
 
-inline ability_set abilities_at(const catalogue&, const game_state& s, const place& p) {
+inline ability_set abilities_at(const catalogue&, const game_state& s, place p) {
   return s.lines[p.line].sides[p.side].abilities[p.pos];
 }
 
@@ -159,7 +159,7 @@ inline int hp_of(const catalogue& cat, const game_state& s, const creature& cr) 
   return hp;
 }
 
-inline int attack_value(const catalogue& cat, const game_state& s, const place& p) {
+inline int attack_value(const catalogue& cat, const game_state& s, place p) {
   const creature& cr = s.lines[p.line].sides[p.side].slots[p.pos];
   const card_stats& base = cat.stats(s.uid_card[cr.uid]);
   int v = base.av_is_x ? 0 : base.av;  // RULING E10: a printed X is 0 outside Vulnerability
@@ -171,9 +171,9 @@ inline int attack_value(const catalogue& cat, const game_state& s, const place& 
   return v > 0 ? v : 0;
 }
 
-inline ability_set abilities_at(const ctx& c, const place& p) { return abilities_at(c.cat, c.s, p); }
+inline ability_set abilities_at(const ctx& c, place p) { return abilities_at(c.cat, c.s, p); }
 // What the neighbours' Auras give the creature at p (R7 Aura).
-inline ability_set granted_at(const catalogue& cat, const game_state& s, const place& p) {
+inline ability_set granted_at(const catalogue& cat, const game_state& s, place p) {
   const line_side& side = s.lines[p.line].sides[p.side];
   ability_set a = 0;
   if (p.pos > 0) a |= auras_of(cat, s, side.slots[p.pos - 1]);
@@ -182,9 +182,12 @@ inline ability_set granted_at(const catalogue& cat, const game_state& s, const p
 }
 
 // The seat across `p`'s line (R7 "enemy").
-seat_t enemy_of(const game_state& s, const place& p);
+inline seat_t enemy_of(const game_state& s, place p) { return s.lines[p.line].sides[1 - p.side].seat; }
 // Which of its seat's lines a place is on: 0 upper, 1 lower.
-int which_line(const game_state& s, const place& p);
+inline int which_line(const game_state& s, place p) {
+  const seat_t owner = s.lines[p.line].sides[p.side].seat;
+  return s.seats[owner].lines[0].line == p.line ? 0 : 1;
+}
 // count_with: the seat's creatures in play with ability a (R7 Blackmail; R17.10).
 // playable_count: R7 Blackmail: how many of the 4 leftmost cards the seat may play (>= 1).
 // play_cost: R7 Lucidity: the cost of the card at hand index i.
@@ -279,7 +282,7 @@ struct hit_list {
 
 // Splash and Perforation targets around a primary target (R7, R17.1, R17.2).
 // (Inline: every attack asks, and most sources have neither.)
-inline hit_list targets_around(const ctx& c, const place& primary, ability_set source) {
+inline hit_list targets_around(const ctx& c, place primary, ability_set source) {
   hit_list h;
   h.targets[h.count++] = primary;
   const game_state& s = c.s;
