@@ -42,10 +42,13 @@ int match::legal_actions(action* out, int capacity) const {
   const catalogue& cat = *cat_;
   const seat_t seat = s.active_seat;
   const seat_state& me = s.seats[seat];
-  // At most 4 cards and the Champion x (2 lines + every creature as host or target), plus end_turn.
-  int in_play = 0;
-  for (int l = 0; l < s.line_count; ++l) in_play += s.lines[l].sides[0].count + s.lines[l].sides[1].count;
-  if (capacity < 5 * (in_play + 2) + 1) return 0;
+  // At most 4 cards and the Champion x (2 lines + every creature as host or
+  // target), plus end_turn: max_legal_actions holds any board's.
+  if (capacity < max_legal_actions) {
+    int in_play = 0;
+    for (int l = 0; l < s.line_count; ++l) in_play += s.lines[l].sides[0].count + s.lines[l].sides[1].count;
+    if (capacity < 5 * (in_play + 2) + 1) return 0;
+  }
   int n = 0;
   // (Read before the first write: `out` may alias anything, so whatever is
   // read after a write is read again.)
