@@ -14,23 +14,11 @@ namespace {
 // (upper line then lower, furthest from the Bridge first), that has not
 // attacked this phase and may attack: in play since an earlier turn, or with
 // Rage (R5.1 steps 1-2, Auras included; R17.15 a Symbiote pair is its base).
-bool may_attack(const line_side& ls, int pos) {
-  const creature& cr = ls.slots[pos];
-  return (!cr.attacked) & ((!cr.entered_this_turn) | has(ls.abilities[pos], ability::rage));
-}
-
 place next_attacker(const ctx& c, seat_t seat) {
   const game_state& s = c.s;
   for (const seat_lines& sl : s.seats[seat].lines) {
     const line_side& ls = s.lines[sl.line].sides[sl.side];
-    for (int pos = ls.count - 1; pos >= 4; --pos)
-      if (may_attack(ls, pos)) return {sl.line, sl.side, pos};
-    // The first four slots (a side rarely holds more) as a mask, without a
-    // branch per creature: random games make each one a coin flip.
-    unsigned ready = 0;
-    for (int pos = 0; pos < 4; ++pos) ready |= unsigned{may_attack(ls, pos)} << pos;
-    ready &= (1u << (ls.count < 4 ? ls.count : 4)) - 1;
-    if (ready != 0) return {sl.line, sl.side, static_cast<int>(std::bit_width(ready)) - 1};
+    if (ls.ready != 0) return {sl.line, sl.side, static_cast<int>(std::bit_width(unsigned{ls.ready})) - 1};
   }
   return {};
 }
@@ -57,7 +45,10 @@ void attack_with(ctx& c, place p, bool counter) {
   game_state& s = c.s;
   const card_uid u = c.at(p).uid;
   const seat_t me = c.seat_at(p);
-  if (!counter) c.at(p).attacked = true;
+  if (!counter) {
+    c.at(p).attacked = true;
+    c.side_at(p.line, p.side).ready &= static_cast<std::uint16_t>(~(1u << p.pos));
+  }
   // Attacking on its entry turn is Rage's doing: creatures only (R7 Rage).
   const bool raging_entry = c.at(p).entered_this_turn && !counter;
   survivors hurt;

@@ -138,14 +138,25 @@ inline ability_set abilities_in_slot(const catalogue& cat, const game_state& s, 
   return a;
 }
 
+// Whether the creature at `pos` may still attack this phase (line_side::ready).
+inline bool ready_to_attack(const line_side& side, int pos) {
+  const creature& cr = side.slots[pos];
+  return !cr.attacked && (!cr.entered_this_turn || has(side.abilities[pos], ability::rage));
+}
+
 // After any change to a side's creatures (who, where, a Symbiote on top) or
-// to its `granted`: its `abilities` cache worked out again.
+// to its `granted`: its `abilities` and `ready` worked out again.
 // (A side changes one creature at a time, so past `count` only the slot just
 // left can hold a stale value.)
 inline void refresh_abilities(const catalogue& cat, game_state& s, int line, int side) {
   line_side& ls = s.lines[line].sides[side];
-  for (int i = 0; i < ls.count; ++i) ls.abilities[i] = abilities_in_slot(cat, s, ls, i);
+  unsigned ready = 0;
+  for (int i = 0; i < ls.count; ++i) {
+    ls.abilities[i] = abilities_in_slot(cat, s, ls, i);
+    ready |= unsigned{ready_to_attack(ls, i)} << i;
+  }
   if (ls.count < max_side) ls.abilities[ls.count] = 0;
+  ls.ready = static_cast<std::uint16_t>(ready);
 }
 void refresh_all_abilities(const catalogue& cat, game_state& s);
 

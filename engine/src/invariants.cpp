@@ -47,7 +47,8 @@ std::string match::check_invariants() const {
       for (int i = 0; i < max_side; ++i) {
         const creature& cr = ls.slots[i];
         if (i >= ls.count) {
-          if (!(cr == creature{}) || ls.abilities[i] != 0) return "a stale slot past the end of a line";
+          if (!(cr == creature{}) || ls.abilities[i] != 0 || ((ls.ready >> i) & 1))
+            return "a stale slot past the end of a line";
           continue;
         }
         if (!see(cr.uid)) return "unknown creature on a line";
@@ -59,6 +60,8 @@ std::string match::check_invariants() const {
           return "a creature past its health is still in play (R4.1)";
         if (ls.abilities[i] != detail::abilities_in_slot(*cat_, s, ls, i))
           return "a creature's abilities differ from its cards and neighbours' (a stale cache)";
+        if (((ls.ready >> i) & 1) != detail::ready_to_attack(ls, i))
+          return "a creature's readiness to attack differs from its flags (a stale cache)";
       }
     }
   for (int i = 0; i < s.removed_count; ++i)

@@ -94,6 +94,7 @@ bool finish_turn(ctx& c) {
     for (line_side& ls : s.lines[l].sides) {
       for (int i = 0; i < 4; ++i) reset(ls.slots[i]);
       for (int i = 4; i < ls.count; ++i) reset(ls.slots[i]);
+      ls.ready = static_cast<std::uint16_t>((1u << ls.count) - 1);  // all in play since an earlier turn now
     }
   s.seats[seat].mana = 0;  // R3.1: unspent mana is lost
   c.emit({.type = event_type::turn_ended, .seat = seat});

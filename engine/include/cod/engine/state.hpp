@@ -44,6 +44,11 @@ struct line_side {
   // `granted`, its neighbours' Auras); 0 past `count`. Every attack and play
   // asks, so it is read, not worked out from the catalogue each time.
   std::array<ability_set, max_side> abilities{};
+  // Derived as well: bit i set while the creature at i may still attack this
+  // phase (R3.3, R5.1 steps 1-2: it has not attacked, and it has been in play
+  // since an earlier turn or has Rage). The assault's next attacker is its
+  // highest bit.
+  std::uint16_t ready = 0;
   bool operator==(const line_side&) const = default;
 };
 
