@@ -17,7 +17,7 @@ int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u) {
   ls.slots[pos].uid = u;
   ls.slots[pos].entered_this_turn = true;
   ++ls.count;
-  refresh_abilities(c.cat, c.s, line, side);
+  refresh_after_entry(c.cat, c.s, line, side);
   c.emit({.type = event_type::creature_entered, .seat = seat, .uid = u,
           .line = static_cast<std::int8_t>(line), .side = static_cast<std::int8_t>(side),
           .to = static_cast<std::int16_t>(pos)});

@@ -141,7 +141,10 @@ inline ability_set abilities_in_slot(const catalogue& cat, const game_state& s, 
 // Whether the creature at `pos` may still attack this phase (line_side::ready).
 inline bool ready_to_attack(const line_side& side, int pos) {
   const creature& cr = side.slots[pos];
-  return !cr.attacked && (!cr.entered_this_turn || has(side.abilities[pos], ability::rage));
+  return (!cr.attacked) & ((!cr.entered_this_turn) | has(side.abilities[pos], ability::rage));
+}
+inline void set_ready(line_side& side, int pos) {
+  side.ready = static_cast<std::uint16_t>((side.ready & ~(1u << pos)) | unsigned{ready_to_attack(side, pos)} << pos);
 }
 
 // After any change to a side's creatures (who, where, a Symbiote on top) or
@@ -157,6 +160,18 @@ inline void refresh_abilities(const catalogue& cat, game_state& s, int line, int
   }
   if (ls.count < max_side) ls.abilities[ls.count] = 0;
   ls.ready = static_cast<std::uint16_t>(ready);
+}
+// The same after a creature joined the back of a side (R3.2.3): only it and
+// the one before it, which gains its Auras, change.
+inline void refresh_after_entry(const catalogue& cat, game_state& s, int line, int side) {
+  line_side& ls = s.lines[line].sides[side];
+  const int pos = ls.count - 1;
+  ls.abilities[pos] = abilities_in_slot(cat, s, ls, pos);
+  set_ready(ls, pos);
+  if (pos > 0) {
+    ls.abilities[pos - 1] |= auras_of(cat, s, ls.slots[pos]);
+    set_ready(ls, pos - 1);
+  }
 }
 void refresh_all_abilities(const catalogue& cat, game_state& s);
 
