@@ -22,15 +22,17 @@ namespace {
 // always written after it: the list ends with end_turn, stored as an action.
 static_assert(sizeof(action) == 6);
 static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big);
+// The seat's plays with card and target 0, made once per list; a play is
+// then its word with the card's (and target's) byte set.
 struct action_word {
   std::uint64_t w = 0;
   explicit action_word(const action& a) { std::memcpy(&w, &a, sizeof a); }
-  // The same play on another target (an incantation's, R3.2.4).
-  std::uint64_t on(card_uid target) const {
-    constexpr int byte = offsetof(action, target);
-    constexpr int shift = 8 * (std::endian::native == std::endian::little ? byte : 7 - byte);
-    return (w & ~(std::uint64_t{0xFF} << shift)) | std::uint64_t{target} << shift;
+  template <std::size_t byte>
+  static std::uint64_t at(card_uid value) {
+    return std::uint64_t{value} << 8 * (std::endian::native == std::endian::little ? byte : 7 - byte);
   }
+  std::uint64_t of(card_uid card) const { return w | at<offsetof(action, card)>(card); }
+  std::uint64_t of(card_uid card, card_uid target) const { return of(card) | at<offsetof(action, target)>(target); }
 };
 void put(action* at, std::uint64_t w) { std::memcpy(static_cast<void*>(at), &w, sizeof w); }
 
@@ -58,6 +60,9 @@ int match::legal_actions(action* out, int capacity) const {
   const bool lower_open = lower.count < max_side;
   const int mana = me.mana;
   const bool last_card = me.hand.count == 1;
+  const action_word on_upper(action::play_creature(seat, 0, 0));
+  const action_word on_lower(action::play_creature(seat, 0, 1));
+  const action_word on_target(action::play_incantation(seat, 0, 0));
   // A creature (from the hand, or the Champion) on either line, or a Symbiote on a host.
   auto creature_plays = [&](card_uid u, const card_stats& st) {
     for (int which = 0; which < 2; ++which) {
@@ -102,19 +107,18 @@ int match::legal_actions(action* out, int capacity) const {
       }
       // Both lines without a branch each: the play is written in any case
       // and kept only if its line has room.
-      put(out + n, action_word(action::play_creature(seat, u, 0)).w);
+      put(out + n, on_upper.of(u));
       n += upper_open;
-      put(out + n, action_word(action::play_creature(seat, u, 1)).w);
+      put(out + n, on_lower.of(u));
       n += lower_open;
     } else {
       if (last_card && has(st.abilities, ability::mercenary)) continue;  // R3.2.5, R17.13
       if (n_targets < 0) gather_targets();
-      const action_word play(action::play_incantation(seat, u, no_uid));
       // Four in any case when the list has room past them (kept: n_targets).
       int k = 0;
       if (capacity - n > 5)
-        for (; k < 4; ++k) put(out + n + k, play.on(targets[k]));
-      for (; k < n_targets; ++k) put(out + n + k, play.on(targets[k]));
+        for (; k < 4; ++k) put(out + n + k, on_target.of(u, targets[k]));
+      for (; k < n_targets; ++k) put(out + n + k, on_target.of(u, targets[k]));
       n += n_targets;
     }
   }
