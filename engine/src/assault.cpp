@@ -101,16 +101,15 @@ void attack_with(ctx& c, place p, bool counter) {
     c.emit({.type = event_type::attack, .seat = enemy, .uid = u,
             .target = s.lines[p.line].sides[enemy_side].slots[0].uid, .line = static_cast<std::int8_t>(p.line)});
     hit_list hits = targets_around(c, primary, ab);
+    const int av = attack_value(c.cat, s, p);
     for (int i = 0; i < hits.count; ++i) {
-      int amount;
+      int amount = av;
       if (vulnerability) {
         // R7 Vulnerability, R17.3: X = remaining health - 1, plus the Sprint
         // bonus (R7 Symbiote: the printed AVs are ignored).
         const creature& t = c.at(hits.targets[i]);
         const int x = hp_of(c.cat, s, t) - t.damage - 1;
         amount = (x > 0 ? x : 0) + cr.bonus_av;
-      } else {
-        amount = attack_value(c.cat, s, p);
       }
       hits.amounts[i] = amount * (doubled ? 2 : 1);
     }
@@ -121,7 +120,7 @@ void attack_with(ctx& c, place p, bool counter) {
     // Step 19, R7 Berserk: again after destroying at least one creature,
     // with the abilities it has now (step 18). Never on a counter-attack (R17.5).
     if (counter || destroyed == 0 || !has(s.present, ability::berserk)) break;
-    p = find_creature(s, u);
+    if (c.at(p).uid != u) p = find_creature(s, u);  // (it seldom moves: where it was first)
     if (!p.valid() || !has(abilities_at(c, p), ability::berserk)) break;
   }
   if (c.over()) return;

@@ -71,7 +71,7 @@ void release_chained(ctx& c, creature& cr) {
 int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt) {
   game_state& s = c.s;
   struct down {
-    place p;
+    int hit;  // index into hits.targets (a place has initializers; an index is free)
     int excess;
   };
   down destroyed[3];
@@ -108,7 +108,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     damaged[n_damaged++] = cr.uid;
     c.emit({.type = event_type::damage_dealt, .uid = src.uid, .target = cr.uid,
             .amount = static_cast<std::int16_t>(amount)});
-    if (after >= hp) destroyed[n_destroyed++] = {p, amount - remaining};  // R4.1
+    if (after >= hp) destroyed[n_destroyed++] = {i, amount - remaining};  // R4.1
     else if (hurt) hurt->add(cr.uid);
   }
 
@@ -140,7 +140,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   int excess = 0;
   if (n_destroyed > 0) {
     sort_small(destroyed, n_destroyed, [&](const down& a, const down& b) {
-      return return_order(s, a.p) < return_order(s, b.p);
+      return return_order(s, hits.targets[a.hit]) < return_order(s, hits.targets[b.hit]);
     });
     struct gone {
       creature cr;
@@ -153,7 +153,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     const bool has_any_aura = (s.present & (bit(ability::cursed) | bit(ability::reinforcement) |
                                             bit(ability::mercenary))) != 0;
     for (int i = 0; i < n_destroyed; ++i) {
-      const place& p = destroyed[i].p;
+      const place& p = hits.targets[destroyed[i].hit];
       const ability_set granted = has_any_aura ? granted_at(c.cat, s, p) : 0;
       leaving[i] = {c.at(p), p, c.seat_at(p), granted};
       excess += destroyed[i].excess > 0 ? destroyed[i].excess : 0;
@@ -164,7 +164,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     }
     // Remove back to front on each side so the positions still to go stay valid.
     place by_pos[3];
-    for (int i = 0; i < n_destroyed; ++i) by_pos[i] = destroyed[i].p;
+    for (int i = 0; i < n_destroyed; ++i) by_pos[i] = hits.targets[destroyed[i].hit];
     sort_small(by_pos, n_destroyed, [](place a, place b) {
       if (a.line != b.line) return a.line < b.line;
       if (a.side != b.side) return a.side < b.side;

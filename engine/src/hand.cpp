@@ -11,8 +11,8 @@ int hand_index(const game_state& s, seat_t seat, card_uid u) {
   const hand_state& h = s.seats[seat].hand;
   // A card played is among the leftmost four (R3.2.1): those as a mask, with
   // no branch per card (which one is a coin flip in random games).
-  unsigned at = 0;
-  for (int i = 0; i < 4; ++i) at |= unsigned{h.cards[i] == u} << i;
+  const auto& k = h.cards;
+  unsigned at = unsigned{k[0] == u} | unsigned{k[1] == u} << 1 | unsigned{k[2] == u} << 2 | unsigned{k[3] == u} << 3;
   at &= (1u << (h.count < 4 ? h.count : 4)) - 1;
   if (at != 0) return std::countr_zero(at);
   for (int i = 4; i < h.count; ++i)
@@ -22,11 +22,16 @@ int hand_index(const game_state& s, seat_t seat, card_uid u) {
 
 void take_from_hand(game_state& s, seat_t seat, int i) {
   hand_state& h = s.seats[seat].hand;
-  // The cards right of i move one left. The whole tail moves (past count
-  // every slot is 0, so the last one stays 0): a fixed-size-class copy
-  // instead of a loop whose exit was a coin flip.
-  std::memmove(&h.cards[i], &h.cards[i + 1], max_hand - 1 - i);
-  h.cards[max_hand - 1] = 0;
+  // The cards right of i move one left, and past count every slot is 0: so
+  // in a hand of at most 16 (always, in play) 16 bytes move whatever i is,
+  // one copy of a fixed size instead of a loop whose exit was a coin flip;
+  // otherwise the whole tail moves (the last slot stays 0).
+  if (h.count <= 16) {
+    std::memmove(&h.cards[i], &h.cards[i + 1], 16);
+  } else {
+    std::memmove(&h.cards[i], &h.cards[i + 1], max_hand - 1 - i);
+    h.cards[max_hand - 1] = 0;
+  }
   --h.count;
   // R3.2.6: a card left of the Stronghold leaves its index one lower;
   // one right of it leaves it where it is (health drops by one).
