@@ -142,8 +142,13 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     sort_small(destroyed, n_destroyed, [&](const down& a, const down& b) {
       return return_order(s, hits.targets[a.hit]) < return_order(s, hits.targets[b.hit]);
     });
+    // What leaves, taken before the sides close up. Field by field: a
+    // creature copied whole just after its damage was written stalls store
+    // forwarding (the copy's wide loads overlap that one-byte store).
     struct gone {
-      creature cr;
+      card_uid uid;
+      card_uid top;
+      creature held;  // its Chain cards (R7 Chain), only in a match with Chain
       place p;
       seat_t owner;
       ability_set granted;  // abilities its neighbours' Auras gave it
@@ -155,10 +160,20 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     for (int i = 0; i < n_destroyed; ++i) {
       const place& p = hits.targets[destroyed[i].hit];
       const ability_set granted = has_any_aura ? granted_at(c.cat, s, p) : 0;
-      leaving[i] = {c.at(p), p, c.seat_at(p), granted};
+      const creature& cr = c.at(p);
+      gone& g = leaving[i];
+      g.uid = cr.uid;
+      g.top = cr.top;
+      if (chains) {
+        g.held.chained = cr.chained;
+        g.held.chained_from = cr.chained_from;
+      }
+      g.p = p;
+      g.owner = c.seat_at(p);
+      g.granted = granted;
       excess += destroyed[i].excess > 0 ? destroyed[i].excess : 0;
-      if (hurt_owner == no_seat) hurt_owner = leaving[i].owner;
-      c.emit({.type = event_type::creature_destroyed, .seat = leaving[i].owner, .uid = leaving[i].cr.uid,
+      if (hurt_owner == no_seat) hurt_owner = g.owner;
+      c.emit({.type = event_type::creature_destroyed, .seat = g.owner, .uid = g.uid,
               .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
               .from = static_cast<std::int16_t>(p.pos)});
     }
@@ -173,9 +188,9 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     for (int i = 0; i < n_destroyed; ++i) remove_from_line(c.cat, s, by_pos[i]);
     for (int i = 0; i < n_destroyed; ++i) {
       gone& g = leaving[i];
-      if (chains) release_chained(c, g.cr);  // R17.12: leaving play frees what it held
+      if (chains) release_chained(c, g.held);  // R17.12: leaving play frees what it held
       // R7 Symbiote: both cards return, the Symbiote first.
-      const card_uid cards[2] = {g.cr.top, g.cr.uid};
+      const card_uid cards[2] = {g.top, g.uid};
       for (card_uid u : cards) {
         if (u == no_uid) continue;
         // R13.3, R1.7: a destroyed Champion goes to no hand: it is exhausted
