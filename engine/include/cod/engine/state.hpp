@@ -49,6 +49,9 @@ struct line_side {
   // since an earlier turn or has Rage). The assault's next attacker is its
   // highest bit.
   std::uint16_t ready = 0;
+  // Pads a side to 256 bytes (and a line to 512): finding one is then a
+  // shift, not a multiplication, and the rules find one at every step.
+  std::array<std::uint8_t, 4> padding{};
   bool operator==(const line_side&) const = default;
 };
 
@@ -96,6 +99,7 @@ struct seat_state {
   std::int16_t mana = 0;
   std::uint16_t turns_taken = 0;
   std::array<seat_lines, 2> lines{};  // [0] upper, [1] lower (R3.3.1)
+  std::array<std::uint8_t, 2> padding{};  // to 64 bytes, as line_side's
   bool operator==(const seat_state&) const = default;
 };
 
