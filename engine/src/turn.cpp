@@ -1,5 +1,8 @@
 // The turn: R3.1 mana, R3.4 end of turn, R9 exhaustion (R17.25: the stall
 // guard), R3 turn order; the AI's turns run here too (R12, R11.7).
+#include <cstddef>
+#include <cstring>
+
 #include "internal.hpp"
 
 namespace cod::detail {
@@ -83,16 +86,17 @@ bool finish_turn(ctx& c) {
   // Protection resets for the next turn (start_turn follows at once).
   // The first four slots whatever the count (a blank slot has these at 0
   // already): no loop exit to mispredict on the usual short sides.
-  auto reset = [](creature& cr) {
-    cr.damage = 0;
-    cr.bonus_av = 0;
-    cr.entered_this_turn = false;
-    cr.attacked = false;
-    cr.protection_used = false;
-  };
+  // damage, bonus_av, entered_this_turn, attacked, protection_used: the
+  // creature's first five bytes, cleared as one (two stores, not five).
+  static_assert(offsetof(creature, damage) == 0 && offsetof(creature, protection_used) == 4 &&
+                offsetof(creature, uid) == 5);
+  auto reset = [](creature& cr) { std::memset(static_cast<void*>(&cr), 0, offsetof(creature, uid)); };
   for (int l = 0; l < s.line_count; ++l)
     for (line_side& ls : s.lines[l].sides) {
-      for (int i = 0; i < 4; ++i) reset(ls.slots[i]);
+      reset(ls.slots[0]);
+      reset(ls.slots[1]);
+      reset(ls.slots[2]);
+      reset(ls.slots[3]);
       for (int i = 4; i < ls.count; ++i) reset(ls.slots[i]);
       ls.ready = static_cast<std::uint16_t>((1u << ls.count) - 1);  // all in play since an earlier turn now
     }

@@ -18,13 +18,15 @@ namespace cod {
 // cards: `uid` (the base creature) and `top` (the Symbiote on it); their AV,
 // HP and abilities add up.
 struct creature {
-  card_uid uid = no_uid;
-  card_uid top = no_uid;            // R7 Symbiote: the card stacked on this one
+  // What lasts a turn first: the end of each turn clears these five bytes of
+  // every creature at once (R3.4).
   std::uint8_t damage = 0;          // R4.1: damage taken this turn
   std::int8_t bonus_av = 0;         // R7 Sprint: +X until the end of Phase 3
   bool entered_this_turn = false;   // R3.3: may not attack this turn (Rage aside)
   bool attacked = false;            // R17.7: has made its attack this phase
   bool protection_used = false;     // R7 Protection: spent for this turn
+  card_uid uid = no_uid;
+  card_uid top = no_uid;            // R7 Symbiote: the card stacked on this one
   // R7 Chain: cards held face down under this creature, and whose hand each came from.
   std::array<card_uid, 2> chained{no_uid, no_uid};
   std::array<seat_t, 2> chained_from{no_seat, no_seat};
