@@ -29,6 +29,8 @@ void sort_small(T* a, int n, Less less) {
 
 void remove_from_line(const catalogue& cat, game_state& s, place p) {
   line_side& ls = s.lines[p.line].sides[p.side];
+  s.in_play[ls.slots[p.pos].uid] = 0;
+  if (ls.slots[p.pos].top != no_uid) s.in_play[ls.slots[p.pos].top] = 0;
   // R4.3: the creatures behind close the gap toward the Bridge.
   for (int i = p.pos; i + 1 < ls.count; ++i) ls.slots[i] = ls.slots[i + 1];
   --ls.count;

@@ -89,29 +89,25 @@ inline card_uid* flight_slot(game_state& s) {
 // attack_value: printed AV (both cards of a pair) plus this turn's Sprint
 //   bonus, never below 0; a printed "X" without Vulnerability counts 0 (RULING E10).
 inline place find_creature(const game_state& s, card_uid u) {
-  if (u != no_uid) {
-    // A card is in one place at most, so any order finds it: first the
-    // first four slots of every side as one mask, without a branch per slot
-    // (past `count` a slot is blank, no_uid, and never matches). Then the rest.
-    std::uint32_t at = 0;
-    for (int l = 0; l < s.line_count; ++l)
-      for (int d = 0; d < 2; ++d)
-        for (int p = 0; p < 4; ++p) {
-          const creature& cr = s.lines[l].sides[d].slots[p];
-          at |= static_cast<std::uint32_t>((cr.uid == u) | (cr.top == u)) << ((l * 2 + d) * 4 + p);
-        }
-    if (at != 0) {
-      const int bit = std::countr_zero(at);
-      return {bit / 8, bit / 4 % 2, bit % 4};
-    }
+  if (u < max_uids) {
+    const int at = s.in_play[u] - 1;  // game_state::in_play
+    return at < 0 ? place{} : place{at / 32, at / 16 % 2, at % 16};
   }
+  // (no_uid: the first creature without a Symbiote on it, as a scan finds.)
   for (int l = 0; l < s.line_count; ++l)
     for (int d = 0; d < 2; ++d) {
       const line_side& side = s.lines[l].sides[d];
-      for (int p = u != no_uid ? 4 : 0; p < side.count; ++p)
+      for (int p = 0; p < side.count; ++p)
         if (side.slots[p].uid == u || side.slots[p].top == u) return {l, d, p};
     }
   return {};
+}
+// The cards at `pos` of a side are there now (game_state::in_play).
+inline void mark_in_play(game_state& s, int line, int side, int pos) {
+  const creature& cr = s.lines[line].sides[side].slots[pos];
+  const auto at = static_cast<std::uint8_t>(1 + line * 32 + side * 16 + pos);
+  s.in_play[cr.uid] = at;
+  if (cr.top != no_uid) s.in_play[cr.top] = at;
 }
 
 inline ability_set own_abilities(const catalogue& cat, const game_state& s, const creature& cr) {
@@ -148,7 +144,7 @@ inline void set_ready(line_side& side, int pos) {
 }
 
 // After any change to a side's creatures (who, where, a Symbiote on top) or
-// to its `granted`: its `abilities` and `ready` worked out again.
+// to its `granted`: its `abilities`, `ready` and game_state::in_play worked out again.
 // (A side changes one creature at a time, so past `count` only the slot just
 // left can hold a stale value.)
 inline void refresh_abilities(const catalogue& cat, game_state& s, int line, int side) {
@@ -157,6 +153,7 @@ inline void refresh_abilities(const catalogue& cat, game_state& s, int line, int
   for (int i = 0; i < ls.count; ++i) {
     ls.abilities[i] = abilities_in_slot(cat, s, ls, i);
     ready |= unsigned{ready_to_attack(ls, i)} << i;
+    mark_in_play(s, line, side, i);
   }
   if (ls.count < max_side) ls.abilities[ls.count] = 0;
   ls.ready = static_cast<std::uint16_t>(ready);
@@ -168,6 +165,7 @@ inline void refresh_after_entry(const catalogue& cat, game_state& s, int line, i
   const int pos = ls.count - 1;
   ls.abilities[pos] = abilities_in_slot(cat, s, ls, pos);
   set_ready(ls, pos);
+  mark_in_play(s, line, side, pos);
   if (pos > 0) {
     ls.abilities[pos - 1] |= auras_of(cat, s, ls.slots[pos]);
     set_ready(ls, pos - 1);

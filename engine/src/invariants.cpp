@@ -40,6 +40,7 @@ std::string match::check_invariants() const {
       if (!see(h.cards[i])) return "seat " + std::to_string(seat) + ": unknown card in hand";
     if (s.seats[seat].mana < 0) return "seat " + std::to_string(seat) + ": negative mana";
   }
+  int in_play = 0;  // cards on the lines, to match game_state::in_play
   for (int l = 0; l < s.line_count; ++l)
     for (int d = 0; d < 2; ++d) {
       const line_side& ls = s.lines[l].sides[d];
@@ -62,8 +63,15 @@ std::string match::check_invariants() const {
           return "a creature's abilities differ from its cards and neighbours' (a stale cache)";
         if (((ls.ready >> i) & 1) != detail::ready_to_attack(ls, i))
           return "a creature's readiness to attack differs from its flags (a stale cache)";
+        const int at = 1 + l * 32 + d * 16 + i;
+        if (s.in_play[cr.uid] != at || (cr.top != no_uid && s.in_play[cr.top] != at))
+          return "a creature's place differs from in_play's (a stale cache)";
+        in_play += 1 + (cr.top != no_uid);
       }
     }
+  int marked = 0;
+  for (std::uint8_t at : s.in_play) marked += at != 0;
+  if (marked != in_play) return "a card out of play still has a place in in_play (a stale cache)";
   for (int i = 0; i < s.removed_count; ++i)
     if (!see(s.removed[i])) return "unknown removed card";
   // An incantation in flight is out of every hand (E1); between actions there

@@ -147,6 +147,10 @@ struct game_state {
   ability_set present = 0;
   std::array<card_id, max_uids> uid_card{};
   std::array<seat_t, max_uids> uid_origin{};
+  // Derived, kept by the engine with the sides' caches: where each card in
+  // play stands (a creature, or a Symbiote on one) as 1 + line * 32 + side *
+  // 16 + position; 0 for a card not in play.
+  std::array<std::uint8_t, max_uids> in_play{};
 
   std::array<seat_state, max_seats> seats{};
   std::array<line_state, max_lines> lines{};
