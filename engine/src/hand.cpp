@@ -1,7 +1,6 @@
 // Hands and Strongholds: R1.5 health, R4.4 Stronghold damage, R4.5 Bastion
 // destroyed, R4.6 defeat, R4.7 checks after every change.
 #include <bit>
-#include <cstring>
 
 #include "internal.hpp"
 
@@ -18,24 +17,6 @@ int hand_index(const game_state& s, seat_t seat, card_uid u) {
   for (int i = 4; i < h.count; ++i)
     if (h.cards[i] == u) return i;
   return -1;
-}
-
-void take_from_hand(game_state& s, seat_t seat, int i) {
-  hand_state& h = s.seats[seat].hand;
-  // The cards right of i move one left, and past count every slot is 0: so
-  // in a hand of at most 16 (always, in play) 16 bytes move whatever i is,
-  // one copy of a fixed size instead of a loop whose exit was a coin flip;
-  // otherwise the whole tail moves (the last slot stays 0).
-  if (h.count <= 16) {
-    std::memmove(&h.cards[i], &h.cards[i + 1], 16);
-  } else {
-    std::memmove(&h.cards[i], &h.cards[i + 1], max_hand - 1 - i);
-    h.cards[max_hand - 1] = 0;
-  }
-  --h.count;
-  // R3.2.6: a card left of the Stronghold leaves its index one lower;
-  // one right of it leaves it where it is (health drops by one).
-  if (i < h.stronghold_pos) --h.stronghold_pos;
 }
 
 void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost) {
@@ -77,7 +58,7 @@ void end_game(ctx& c, seat_t loser, end_reason why, seat_t by) {
           .to = static_cast<std::int16_t>(why)});
 }
 
-bool check_stronghold(ctx& c, seat_t seat, seat_t by) {
+bool settle_stronghold(ctx& c, seat_t seat, seat_t by) {
   if (c.over()) return true;
   if (c.s.ai(seat)) return ai_check_deck(c, seat, by);  // R12.5, R12.6: the AI's deck is its health
   hand_state& h = c.s.seats[seat].hand;

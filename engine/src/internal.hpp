@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "cod/engine/action.hpp"
@@ -47,14 +48,38 @@ void lay_out(game_state& s, game_mode mode);
 // --- hand.cpp: hands and Strongholds (R1.5, R4.4–R4.6, R9.2) ---
 
 // Removes the card at hand index i; the Stronghold keeps its place among the
-// remaining cards (R3.2.6). Does not run the R4.5/R4.6 checks.
-void take_from_hand(game_state& s, seat_t seat, int i);
+// remaining cards (R3.2.6). Does not run the R4.5/R4.6 checks. (Inline, as
+// the next two's usual cases: every play runs them.)
+inline void take_from_hand(game_state& s, seat_t seat, int i) {
+  hand_state& h = s.seats[seat].hand;
+  // The cards right of i move one left, and past count every slot is 0: so
+  // in a hand of at most 16 (always, in play) 16 bytes move whatever i is,
+  // one copy of a fixed size instead of a loop whose exit was a coin flip;
+  // otherwise the whole tail moves (the last slot stays 0).
+  if (h.count <= 16) {
+    std::memmove(&h.cards[i], &h.cards[i + 1], 16);
+  } else {
+    std::memmove(&h.cards[i], &h.cards[i + 1], max_hand - 1 - i);
+    h.cards[max_hand - 1] = 0;
+  }
+  --h.count;
+  // R3.2.6: a card left of the Stronghold leaves its index one lower;
+  // one right of it leaves it where it is (health drops by one).
+  if (i < h.stronghold_pos) --h.stronghold_pos;
+}
 // R4.2: a card returns to the rightmost position (or, R7 Cursed, the leftmost).
 void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost = false);
 // R4.5–R4.6 after a hand change: flips a rightmost Bastion, ends the game on a
 // rightmost Fort or a lone Stronghold. Returns true if the game is over.
 // `by`: the seat whose card caused it (R11.4); no_seat for the player's own doing.
-bool check_stronghold(ctx& c, seat_t seat, seat_t by = no_seat);
+bool settle_stronghold(ctx& c, seat_t seat, seat_t by);
+inline bool check_stronghold(ctx& c, seat_t seat, seat_t by = no_seat) {
+  // Usually nothing to do: the game goes on, and a human's Stronghold stands
+  // left of its last card.
+  const hand_state& h = c.s.seats[seat].hand;
+  if (!c.over() && !c.s.ai(seat) && h.stronghold_pos < h.count) return false;
+  return settle_stronghold(c, seat, by);
+}
 // R4.4: N damage moves the Stronghold N places right (one instance).
 void damage_stronghold(ctx& c, seat_t seat, int amount, card_uid source, seat_t by);
 // R7 Regeneration: one place left; a leftmost Fort flips to a second-rightmost Bastion.
@@ -284,8 +309,6 @@ inline void ready_champions(ctx& c, card_uid played) {
     ready_exhausted_champions(c, played);
 }
 
-// Adds a creature at the back of a side (R3.2.3). Returns its position.
-int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u);
 
 // --- damage.cpp: one damage instance and what follows (R4.1–R4.3, R5) ---
 

@@ -8,6 +8,21 @@ namespace cod::detail {
 
 namespace {
 
+// R3.2.3: a creature joins the back of a side. Returns its position.
+int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u) {
+  line_side& ls = c.side_at(line, side);
+  const int pos = ls.count;
+  ls.slots[pos] = creature{};
+  ls.slots[pos].uid = u;
+  ls.slots[pos].entered_this_turn = true;
+  ++ls.count;
+  refresh_after_entry(c.cat, c.s, line, side);
+  c.emit({.type = event_type::creature_entered, .seat = seat, .uid = u,
+          .line = static_cast<std::int8_t>(line), .side = static_cast<std::int8_t>(side),
+          .to = static_cast<std::int16_t>(pos)});
+  return pos;
+}
+
 // The seat across `line` from `seat` (R7 "enemy"; duel: the other seat).
 seat_t opponent_on(const game_state& s, int line, seat_t seat) {
   const line_state& l = s.lines[line];
