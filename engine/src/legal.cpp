@@ -91,26 +91,25 @@ int match::legal_actions(action* out, int capacity) const {
       }
   };
   const int playable = detail::playable_count(cat, s, seat);  // R3.2.1, R7 Blackmail
+  // A creature's two line plays in one go while both lines have room (always,
+  // in practice); otherwise, or for a Symbiote, creature_plays.
+  const bool both_open = upper_open && lower_open;
   for (int i = 0; i < playable; ++i) {
     const card_uid u = me.hand.cards[i];
     const card_stats& st = cat.stats(s.uid_card[u]);
-    // R3.2.2, R7 Lucidity, R7 Price of Blood.
+    // R3.2.2, R7 Lucidity (never below 0), R7 Price of Blood.
     int cost = st.mana;
-    if (i == 0 && has(st.abilities, ability::lucidity)) cost -= 2;
-    cost = cost > 0 ? cost : 0;
+    if (i == 0 && has(st.abilities, ability::lucidity)) cost = cost > 2 ? cost - 2 : 0;
     if (cost > mana && !has(st.abilities, ability::price_of_blood)) continue;
     if (st.type == card_type::creature) {
       if (last_card) continue;  // R3.2.5
-      if (has(st.abilities, ability::symbiote)) {
+      if (!both_open || has(st.abilities, ability::symbiote)) {
         creature_plays(u, st);
         continue;
       }
-      // Both lines without a branch each: the play is written in any case
-      // and kept only if its line has room.
       put(out + n, on_upper.of(u));
-      n += upper_open;
-      put(out + n, on_lower.of(u));
-      n += lower_open;
+      put(out + n + 1, on_lower.of(u));
+      n += 2;
     } else {
       if (last_card && has(st.abilities, ability::mercenary)) continue;  // R3.2.5, R17.13
       if (n_targets < 0) gather_targets();
