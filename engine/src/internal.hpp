@@ -26,10 +26,12 @@ struct place {
 struct ctx {
   const catalogue& cat;
   game_state& s;
-  std::vector<event>& out;
+  std::vector<event>* out;  // null: nobody reads them (match::apply_legal(a), a playout)
 
   const card_stats& stats(card_uid u) const { return cat.stats(s.uid_card[u]); }
-  void emit(const event& e) { out.push_back(e); }
+  void emit(const event& e) {
+    if (out) out->push_back(e);
+  }
   bool over() const { return s.current_phase == phase::game_over; }
 
   line_side& side_at(int line, int side) { return s.lines[line].sides[side]; }

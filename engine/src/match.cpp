@@ -171,7 +171,7 @@ rule_error match::create(const catalogue& cat, const match_config& cfg, match& o
   s.first_seat = ai_mode ? ai_first_seat
                  : cfg.first_seat != no_seat ? cfg.first_seat
                                              : static_cast<seat_t>(s.random.below(cfg.seat_count));
-  ctx c{cat, s, events};
+  ctx c{cat, s, &events};
   c.emit({.type = event_type::match_started, .seat = s.first_seat});
   detail::start_turn(c, s.first_seat);
   detail::run_ai_turns(c);  // R12.8 "AI plays first": its opening turn, into `events`
@@ -404,7 +404,7 @@ rule_error match::check(const action& a) const {
 
 rule_error match::apply(const action& a, std::vector<event>& events) {
   if (const rule_error e = check(a); e != rule_error::ok) return e;
-  resolve(a, events);
+  resolve(a, &events);
   return rule_error::ok;
 }
 
@@ -414,10 +414,17 @@ void match::apply_legal(const action& a, std::vector<event>& events) {
   // nothing that matters: a breach would resolve an action check() refuses.
   if (check(a) != rule_error::ok) std::abort();
 #endif
-  resolve(a, events);
+  resolve(a, &events);
 }
 
-void match::resolve(const action& a, std::vector<event>& events) {
+void match::apply_legal(const action& a) {
+#if !defined(NDEBUG) || defined(COD_SANITIZE)
+  if (check(a) != rule_error::ok) std::abort();  // as above
+#endif
+  resolve(a, nullptr);
+}
+
+void match::resolve(const action& a, std::vector<event>* events) {
   ctx c{*cat_, state_, events};
   switch (a.type) {
     case action_type::concede:
