@@ -7,6 +7,7 @@
 //   Reinforcement (R7, R17.17)
 //   Regeneration (R7, R17.8), Sharpening (R7, R17.9)
 // and, after the source has finished, Vanish and Instinct (R7, R17.4, R17.5).
+#include <cstring>
 #include <utility>
 
 #include "internal.hpp"
@@ -31,8 +32,14 @@ void remove_from_line(const catalogue& cat, game_state& s, place p) {
   line_side& ls = s.lines[p.line].sides[p.side];
   s.in_play[ls.slots[p.pos].uid] = 0;
   if (ls.slots[p.pos].top != no_uid) s.in_play[ls.slots[p.pos].top] = 0;
-  // R4.3: the creatures behind close the gap toward the Bridge.
-  for (int i = p.pos; i + 1 < ls.count; ++i) ls.slots[i] = ls.slots[i + 1];
+  // R4.3: the creatures behind close the gap toward the Bridge. On a side of
+  // at most four (the usual) three slots move whatever the place (past the
+  // count they are blank): no loop exit to mispredict.
+  if (ls.count <= 4) {
+    std::memmove(static_cast<void*>(&ls.slots[p.pos]), &ls.slots[p.pos + 1], 3 * sizeof(creature));
+  } else {
+    for (int i = p.pos; i + 1 < ls.count; ++i) ls.slots[i] = ls.slots[i + 1];
+  }
   --ls.count;
   ls.slots[ls.count] = creature{};
   refresh_abilities(cat, s, p.line, p.side);

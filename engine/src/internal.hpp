@@ -67,7 +67,7 @@ inline void take_from_hand(game_state& s, seat_t seat, int i) {
   --h.count;
   // R3.2.6: a card left of the Stronghold leaves its index one lower;
   // one right of it leaves it where it is (health drops by one).
-  if (i < h.stronghold_pos) --h.stronghold_pos;
+  h.stronghold_pos = static_cast<std::uint8_t>(h.stronghold_pos - (i < h.stronghold_pos));
 }
 // R4.2: a card returns to the rightmost position (or, R7 Cursed, the leftmost).
 void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost = false);
@@ -156,9 +156,13 @@ inline ability_set abilities_in_slot(const catalogue& cat, const game_state& s, 
   ability_set a = own_abilities(cat, s, side.slots[pos]) | side.granted;
   // R7 Aura X: the neighbours on the same side of the same line give X; the
   // Aura's owner does not get it. A bit set twice is one ability (R6.2).
-  if (pos > 0) a |= auras_of(cat, s, side.slots[pos - 1]);
-  if (pos + 1 < side.count) a |= auras_of(cat, s, side.slots[pos + 1]);
-  return a;
+  // Both are read wherever it stands (at an end, its own slot instead) and
+  // kept where there is one: no branch on its place, a coin flip.
+  const bool has_left = pos > 0;
+  const bool has_right = pos + 1 < side.count;
+  const ability_set left = auras_of(cat, s, side.slots[has_left ? pos - 1 : pos]);
+  const ability_set right = auras_of(cat, s, side.slots[has_right ? pos + 1 : pos]);
+  return a | (left & (0 - ability_set{has_left})) | (right & (0 - ability_set{has_right}));
 }
 
 // Whether the creature at `pos` may still attack this phase (line_side::ready).
@@ -267,7 +271,7 @@ inline int play_cost(const catalogue& cat, const game_state& s, seat_t seat, int
   const card_stats& st = cat.stats(s.uid_card[s.seats[seat].hand.cards[i]]);
   int cost = st.mana;
   // R7 Lucidity: 2 less as the leftmost Creature/Incantation of the hand.
-  if (i == 0 && has(st.abilities, ability::lucidity)) cost -= 2;
+  cost -= 2 * ((i == 0) & has(st.abilities, ability::lucidity));
   return cost > 0 ? cost : 0;
 }
 
@@ -337,19 +341,17 @@ inline hit_list targets_around(const ctx& c, place primary, ability_set source) 
   const game_state& s = c.s;
   // R7 Splash: same position on the target owner's other line (duel: the
   // other line, same side). R17.2: not compounded with Perforation.
-  if (has(source, ability::splash)) {
-    const seat_t owner = s.lines[primary.line].sides[primary.side].seat;
-    for (const seat_lines& sl : s.seats[owner].lines) {
-      if (sl.line == primary.line) continue;
-      if (primary.pos < s.lines[sl.line].sides[sl.side].count)
-        h.targets[h.count++] = {sl.line, sl.side, primary.pos};
-    }
+  // (Each candidate is written and counted only if it is one: whether it is
+  // is a coin flip in random games.)
+  const bool splash = has(source, ability::splash);
+  const seat_t owner = s.lines[primary.line].sides[primary.side].seat;
+  for (const seat_lines& sl : s.seats[owner].lines) {
+    h.targets[h.count] = {sl.line, sl.side, primary.pos};
+    h.count += splash & (sl.line != primary.line) & (primary.pos < s.lines[sl.line].sides[sl.side].count);
   }
   // R7 Perforation: the creature right behind the target, same side.
-  if (has(source, ability::perforation)) {
-    if (primary.pos + 1 < s.lines[primary.line].sides[primary.side].count)
-      h.targets[h.count++] = {primary.line, primary.side, primary.pos + 1};
-  }
+  h.targets[h.count] = {primary.line, primary.side, primary.pos + 1};
+  h.count += has(source, ability::perforation) & (primary.pos + 1 < s.lines[primary.line].sides[primary.side].count);
   return h;
 }
 
@@ -376,8 +378,9 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
 // is hurt or neither ability is in the match (every attack and play asks).
 void vanish_then_instinct(ctx& c, survivors& hurt, bool instinct);
 inline void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct) {
-  if (hurt.count == 0) return;
+  // (The match's abilities first: the same every time, where who is hurt is not.)
   if (!has(c.s.present, ability::vanish) && !(instinct && has(c.s.present, ability::instinct))) return;
+  if (hurt.count == 0) return;
   vanish_then_instinct(c, hurt, instinct);
 }
 

@@ -79,7 +79,8 @@ int match::legal_actions(action* out, int capacity) const {
   // board order. Gathered once, at the first incantation that may be played:
   // the first four slots of a side whatever its count (past it a slot is
   // blank and the next side's overwrite it), then the rest.
-  card_uid targets[max_lines * 2 * max_side + 4];
+  card_uid targets[max_lines * 2 * max_side + 8];
+  std::memset(targets, 0, 8);  // (the eight always read)
   int n_targets = -1;
   auto gather_targets = [&] {
     n_targets = 0;
@@ -113,10 +114,10 @@ int match::legal_actions(action* out, int capacity) const {
     } else {
       if (last_card && has(st.abilities, ability::mercenary)) continue;  // R3.2.5, R17.13
       if (n_targets < 0) gather_targets();
-      // Four in any case when the list has room past them (kept: n_targets).
+      // Eight in any case when the list has room past them (kept: n_targets).
       int k = 0;
-      if (capacity - n > 5)
-        for (; k < 4; ++k) put(out + n + k, on_target.of(u, targets[k]));
+      if (capacity - n > 9)
+        for (; k < 8; ++k) put(out + n + k, on_target.of(u, targets[k]));
       for (; k < n_targets; ++k) put(out + n + k, on_target.of(u, targets[k]));
       n += n_targets;
     }
