@@ -341,13 +341,14 @@ inline hit_list targets_around(const ctx& c, place primary, ability_set source) 
   const game_state& s = c.s;
   // R7 Splash: same position on the target owner's other line (duel: the
   // other line, same side). R17.2: not compounded with Perforation.
-  // (Each candidate is written and counted only if it is one: whether it is
-  // is a coin flip in random games.)
-  const bool splash = has(source, ability::splash);
-  const seat_t owner = s.lines[primary.line].sides[primary.side].seat;
-  for (const seat_lines& sl : s.seats[owner].lines) {
-    h.targets[h.count] = {sl.line, sl.side, primary.pos};
-    h.count += splash & (sl.line != primary.line) & (primary.pos < s.lines[sl.line].sides[sl.side].count);
+  // (A candidate is written and counted only if it is one: whether it is is
+  // a coin flip in random games, where having the ability mostly is not.)
+  if (has(source, ability::splash)) {
+    const seat_t owner = s.lines[primary.line].sides[primary.side].seat;
+    for (const seat_lines& sl : s.seats[owner].lines) {
+      h.targets[h.count] = {sl.line, sl.side, primary.pos};
+      h.count += (sl.line != primary.line) & (primary.pos < s.lines[sl.line].sides[sl.side].count);
+    }
   }
   // R7 Perforation: the creature right behind the target, same side.
   h.targets[h.count] = {primary.line, primary.side, primary.pos + 1};
