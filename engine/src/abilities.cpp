@@ -5,8 +5,8 @@
 
 namespace cod::detail {
 
-void refresh_all_abilities(const catalogue& cat, game_state& s) {
+void refresh_all_abilities(game_state& s) {
   for (int l = 0; l < s.line_count; ++l)
-    for (int d = 0; d < 2; ++d) refresh_abilities(cat, s, l, d);
+    for (int d = 0; d < 2; ++d) refresh_abilities(s, l, d);
 }
 }  // namespace cod::detail

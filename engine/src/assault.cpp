@@ -32,7 +32,7 @@ void sprint(ctx& c, place& p) {
   for (int i = p.pos; i > 0; --i) ls.slots[i] = ls.slots[i - 1];
   moving.bonus_av = static_cast<std::int8_t>(moving.bonus_av + p.pos);
   ls.slots[0] = moving;
-  refresh_abilities(c.cat, c.s, p.line, p.side);
+  refresh_abilities(c.s, p.line, p.side);
   c.emit({.type = event_type::creature_moved, .uid = moving.uid, .line = static_cast<std::int8_t>(p.line),
           .side = static_cast<std::int8_t>(p.side), .amount = static_cast<std::int16_t>(p.pos),
           .from = static_cast<std::int16_t>(p.pos), .to = 0});
@@ -89,7 +89,7 @@ void attack_with(ctx& c, place p, bool counter) {
         weaken_stronghold(c, enemy, u);
         dealt = s.seats[enemy].hand.stronghold_pos != before;
       } else {
-        const int amount = attack_value(c.cat, s, p) * (doubled ? 2 : 1);
+        const int amount = attack_value(s, p) * (doubled ? 2 : 1);
         damage_stronghold(c, enemy, amount, u, me);  // R4.4
         dealt = amount > 0;
       }
@@ -101,14 +101,14 @@ void attack_with(ctx& c, place p, bool counter) {
     c.emit({.type = event_type::attack, .seat = enemy, .uid = u,
             .target = s.lines[p.line].sides[enemy_side].slots[0].uid, .line = static_cast<std::int8_t>(p.line)});
     hit_list hits = targets_around(c, primary, ab);
-    const int av = attack_value(c.cat, s, p);
+    const int av = attack_value(s, p);
     for (int i = 0; i < hits.count; ++i) {
       int amount = av;
       if (vulnerability) {
         // R7 Vulnerability, R17.3: X = remaining health - 1, plus the Sprint
         // bonus (R7 Symbiote: the printed AVs are ignored).
         const creature& t = c.at(hits.targets[i]);
-        const int x = hp_of(c.cat, s, t) - t.damage - 1;
+        const int x = hp_of(s, t) - t.damage - 1;
         amount = (x > 0 ? x : 0) + cr.bonus_av;
       }
       hits.amounts[i] = amount * (doubled ? 2 : 1);

@@ -28,7 +28,7 @@ void sort_small(T* a, int n, Less less) {
     for (int j = i; j > 0 && less(a[j], a[j - 1]); --j) std::swap(a[j], a[j - 1]);
 }
 
-void remove_from_line(const catalogue& cat, game_state& s, place p) {
+void remove_from_line(game_state& s, place p) {
   line_side& ls = s.lines[p.line].sides[p.side];
   s.in_play[ls.slots[p.pos].uid] = 0;
   if (ls.slots[p.pos].top != no_uid) s.in_play[ls.slots[p.pos].top] = 0;
@@ -42,7 +42,7 @@ void remove_from_line(const catalogue& cat, game_state& s, place p) {
   }
   --ls.count;
   ls.slots[ls.count] = creature{};
-  refresh_abilities(cat, s, p.line, p.side);
+  refresh_abilities(s, p.line, p.side);
 }
 
 bool sharpening_spent(const game_state& s, card_uid u) { return (s.sharpening_used[u / 64] >> (u % 64)) & 1; }
@@ -109,7 +109,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
               .amount = static_cast<std::int16_t>(amount)});
       continue;
     }
-    const int hp = hp_of(c.cat, s, cr);
+    const int hp = hp_of(s, cr);
     const int remaining = hp - cr.damage;
     const int after = cr.damage + amount > 255 ? 255 : cr.damage + amount;
     cr.damage = static_cast<std::uint8_t>(after);
@@ -168,7 +168,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
                                             bit(ability::mercenary))) != 0;
     for (int i = 0; i < n_destroyed; ++i) {
       const place& p = hits.targets[destroyed[i].hit];
-      const ability_set granted = has_any_aura ? granted_at(c.cat, s, p) : 0;
+      const ability_set granted = has_any_aura ? granted_at(s, p) : 0;
       const creature& cr = c.at(p);
       gone& g = leaving[i];
       g.uid = cr.uid;
@@ -194,7 +194,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
       if (a.side != b.side) return a.side < b.side;
       return a.pos > b.pos;
     });
-    for (int i = 0; i < n_destroyed; ++i) remove_from_line(c.cat, s, by_pos[i]);
+    for (int i = 0; i < n_destroyed; ++i) remove_from_line(s, by_pos[i]);
     for (int i = 0; i < n_destroyed; ++i) {
       gone& g = leaving[i];
       if (chains) release_chained(c, g.held);  // R17.12: leaving play frees what it held
@@ -291,7 +291,7 @@ void vanish_then_instinct(ctx& c, survivors& hurt, bool instinct) {
     const creature moving = ls.slots[p.pos];
     for (int k = p.pos; k + 1 < ls.count; ++k) ls.slots[k] = ls.slots[k + 1];
     ls.slots[ls.count - 1] = moving;
-    refresh_abilities(c.cat, s, p.line, p.side);
+    refresh_abilities(s, p.line, p.side);
     c.emit({.type = event_type::creature_vanished, .uid = moving.uid, .line = static_cast<std::int8_t>(p.line),
             .side = static_cast<std::int8_t>(p.side), .from = static_cast<std::int16_t>(p.pos),
             .to = static_cast<std::int16_t>(ls.count - 1)});

@@ -28,7 +28,7 @@ struct ctx {
   game_state& s;
   std::vector<event>* out;  // null: nobody reads them (match::apply_legal(a), a playout)
 
-  const card_stats& stats(card_uid u) const { return cat.stats(s.uid_card[u]); }
+  const card_stats& stats(card_uid u) const { return s.uid_stats[u]; }
   void emit(const event& e) {
     if (out) out->push_back(e);
   }
@@ -137,31 +137,31 @@ inline void mark_in_play(game_state& s, int line, int side, int pos) {
   if (cr.top != no_uid) s.in_play[cr.top] = at;
 }
 
-inline ability_set own_abilities(const catalogue& cat, const game_state& s, const creature& cr) {
-  ability_set a = cat.stats(s.uid_card[cr.uid]).abilities;
-  if (cr.top != no_uid) a |= cat.stats(s.uid_card[cr.top]).abilities;  // R7 Symbiote: abilities add up
+inline ability_set own_abilities(const game_state& s, const creature& cr) {
+  ability_set a = s.uid_stats[cr.uid].abilities;
+  if (cr.top != no_uid) a |= s.uid_stats[cr.top].abilities;  // R7 Symbiote: abilities add up
   return a;
 }
 
-inline ability_set auras_of(const catalogue& cat, const game_state& s, const creature& cr) {
-  ability_set a = cat.stats(s.uid_card[cr.uid]).auras;
-  if (cr.top != no_uid) a |= cat.stats(s.uid_card[cr.top]).auras;
+inline ability_set auras_of(const game_state& s, const creature& cr) {
+  ability_set a = s.uid_stats[cr.uid].auras;
+  if (cr.top != no_uid) a |= s.uid_stats[cr.top].auras;
   return a;
 }
 
 // What the creature at `pos` of `side` has there, from the catalogue (the
 // side's `abilities` cache is made of these).
-inline ability_set abilities_in_slot(const catalogue& cat, const game_state& s, const line_side& side, int pos) {
+inline ability_set abilities_in_slot(const game_state& s, const line_side& side, int pos) {
   // R12.8: custom difficulty's abilities for every AI creature (0 elsewhere).
-  ability_set a = own_abilities(cat, s, side.slots[pos]) | side.granted;
+  ability_set a = own_abilities(s, side.slots[pos]) | side.granted;
   // R7 Aura X: the neighbours on the same side of the same line give X; the
   // Aura's owner does not get it. A bit set twice is one ability (R6.2).
   // Both are read wherever it stands (at an end, its own slot instead) and
   // kept where there is one: no branch on its place, a coin flip.
   const bool has_left = pos > 0;
   const bool has_right = pos + 1 < side.count;
-  const ability_set left = auras_of(cat, s, side.slots[has_left ? pos - 1 : pos]);
-  const ability_set right = auras_of(cat, s, side.slots[has_right ? pos + 1 : pos]);
+  const ability_set left = auras_of(s, side.slots[has_left ? pos - 1 : pos]);
+  const ability_set right = auras_of(s, side.slots[has_right ? pos + 1 : pos]);
   return a | (left & (0 - ability_set{has_left})) | (right & (0 - ability_set{has_right}));
 }
 
@@ -178,11 +178,11 @@ inline void set_ready(line_side& side, int pos) {
 // to its `granted`: its `abilities`, `ready` and game_state::in_play worked out again.
 // (A side changes one creature at a time, so past `count` only the slot just
 // left can hold a stale value.)
-inline void refresh_abilities(const catalogue& cat, game_state& s, int line, int side) {
+inline void refresh_abilities(game_state& s, int line, int side) {
   line_side& ls = s.lines[line].sides[side];
   unsigned ready = 0;
   for (int i = 0; i < ls.count; ++i) {
-    ls.abilities[i] = abilities_in_slot(cat, s, ls, i);
+    ls.abilities[i] = abilities_in_slot(s, ls, i);
     ready |= unsigned{ready_to_attack(ls, i)} << i;
     mark_in_play(s, line, side, i);
   }
@@ -191,48 +191,48 @@ inline void refresh_abilities(const catalogue& cat, game_state& s, int line, int
 }
 // The same after a creature joined the back of a side (R3.2.3): only it and
 // the one before it, which gains its Auras, change.
-inline void refresh_after_entry(const catalogue& cat, game_state& s, int line, int side) {
+inline void refresh_after_entry(game_state& s, int line, int side) {
   line_side& ls = s.lines[line].sides[side];
   const int pos = ls.count - 1;
-  ls.abilities[pos] = abilities_in_slot(cat, s, ls, pos);
+  ls.abilities[pos] = abilities_in_slot(s, ls, pos);
   set_ready(ls, pos);
   mark_in_play(s, line, side, pos);
   if (pos > 0) {
-    ls.abilities[pos - 1] |= auras_of(cat, s, ls.slots[pos]);
+    ls.abilities[pos - 1] |= auras_of(s, ls.slots[pos]);
     set_ready(ls, pos - 1);
   }
 }
-void refresh_all_abilities(const catalogue& cat, game_state& s);
+void refresh_all_abilities(game_state& s);
 
-inline ability_set abilities_at(const catalogue&, const game_state& s, place p) {
+inline ability_set abilities_at(const game_state& s, place p) {
   return s.lines[p.line].sides[p.side].abilities[p.pos];
 }
 
-inline int hp_of(const catalogue& cat, const game_state& s, const creature& cr) {
-  int hp = cat.stats(s.uid_card[cr.uid]).hp;
-  if (cr.top != no_uid) hp += cat.stats(s.uid_card[cr.top]).hp;
+inline int hp_of(const game_state& s, const creature& cr) {
+  int hp = s.uid_stats[cr.uid].hp;
+  if (cr.top != no_uid) hp += s.uid_stats[cr.top].hp;
   return hp;
 }
 
-inline int attack_value(const catalogue& cat, const game_state& s, place p) {
+inline int attack_value(const game_state& s, place p) {
   const creature& cr = s.lines[p.line].sides[p.side].slots[p.pos];
-  const card_stats& base = cat.stats(s.uid_card[cr.uid]);
+  const card_stats& base = s.uid_stats[cr.uid];
   int v = base.av_is_x ? 0 : base.av;  // RULING E10: a printed X is 0 outside Vulnerability
   if (cr.top != no_uid) {
-    const card_stats& top = cat.stats(s.uid_card[cr.top]);
+    const card_stats& top = s.uid_stats[cr.top];
     v += top.av_is_x ? 0 : top.av;
   }
   v += cr.bonus_av;
   return v > 0 ? v : 0;
 }
 
-inline ability_set abilities_at(const ctx& c, place p) { return abilities_at(c.cat, c.s, p); }
+inline ability_set abilities_at(const ctx& c, place p) { return abilities_at(c.s, p); }
 // What the neighbours' Auras give the creature at p (R7 Aura).
-inline ability_set granted_at(const catalogue& cat, const game_state& s, place p) {
+inline ability_set granted_at(const game_state& s, place p) {
   const line_side& side = s.lines[p.line].sides[p.side];
   ability_set a = 0;
-  if (p.pos > 0) a |= auras_of(cat, s, side.slots[p.pos - 1]);
-  if (p.pos + 1 < side.count) a |= auras_of(cat, s, side.slots[p.pos + 1]);
+  if (p.pos > 0) a |= auras_of(s, side.slots[p.pos - 1]);
+  if (p.pos + 1 < side.count) a |= auras_of(s, side.slots[p.pos + 1]);
   return a;
 }
 
@@ -247,28 +247,28 @@ inline int which_line(const game_state& s, place p) {
 // playable_count: R7 Blackmail: how many of the 4 leftmost cards the seat may play (>= 1).
 // play_cost: R7 Lucidity: the cost of the card at hand index i.
 // (Inline: legal-action generation calls them for every card, every move.)
-inline int count_with(const catalogue& cat, const game_state& s, seat_t seat, ability a) {
+inline int count_with(const game_state& s, seat_t seat, ability a) {
   if (!has(s.present, a)) return 0;
   int n = 0;
   for (const seat_lines& sl : s.seats[seat].lines) {
     const line_side& ls = s.lines[sl.line].sides[sl.side];
     for (int i = 0; i < ls.count; ++i)
-      if (has(abilities_at(cat, s, {sl.line, sl.side, i}), a)) ++n;
+      if (has(abilities_at(s, {sl.line, sl.side, i}), a)) ++n;
   }
   return n;
 }
 
-inline int playable_count(const catalogue& cat, const game_state& s, seat_t seat) {
+inline int playable_count(const game_state& s, seat_t seat) {
   const int in_hand = s.seats[seat].hand.count;
   int n = in_hand < 4 ? in_hand : 4;  // R3.2.1
   // R7 Blackmail, R17.10: each Blackmail creature blocks the rightmost playable
   // card; never fewer than 1.
-  if (has(s.present, ability::blackmail)) n -= count_with(cat, s, seat, ability::blackmail);
+  if (has(s.present, ability::blackmail)) n -= count_with(s, seat, ability::blackmail);
   return n < 1 ? (in_hand > 0 ? 1 : 0) : n;
 }
 
-inline int play_cost(const catalogue& cat, const game_state& s, seat_t seat, int i) {
-  const card_stats& st = cat.stats(s.uid_card[s.seats[seat].hand.cards[i]]);
+inline int play_cost(const game_state& s, seat_t seat, int i) {
+  const card_stats& st = s.uid_stats[s.seats[seat].hand.cards[i]];
   int cost = st.mana;
   // R7 Lucidity: 2 less as the leftmost Creature/Incantation of the hand.
   cost -= 2 * ((i == 0) & has(st.abilities, ability::lucidity));
@@ -288,15 +288,15 @@ inline seat_t champion_seat(const game_state& s, card_uid u) {
 // play, on every line, every side, whose printed cost is exactly the same,
 // never below 0. RULING E36: each card of a Symbiote pair counts; cards held
 // by Chain are not in play (E28) and do not.
-inline int champion_cost(const catalogue& cat, const game_state& s, seat_t seat) {
-  const int printed = cat.stats(s.uid_card[s.seats[seat].champion]).mana;
+inline int champion_cost(const game_state& s, seat_t seat) {
+  const int printed = s.uid_stats[s.seats[seat].champion].mana;
   int cost = printed;
   for (int l = 0; l < s.line_count; ++l)
     for (const line_side& ls : s.lines[l].sides)
       for (int i = 0; i < ls.count; ++i) {
         const creature& cr = ls.slots[i];
-        if (cat.stats(s.uid_card[cr.uid]).mana == printed) --cost;
-        if (cr.top != no_uid && cat.stats(s.uid_card[cr.top]).mana == printed) --cost;
+        if (s.uid_stats[cr.uid].mana == printed) --cost;
+        if (cr.top != no_uid && s.uid_stats[cr.top].mana == printed) --cost;
       }
   return cost > 0 ? cost : 0;
 }

@@ -57,9 +57,9 @@ std::string match::check_invariants() const {
         if (cr.top != no_uid && !see(cr.top)) return "unknown Symbiote";
         for (card_uid held : cr.chained)
           if (held != no_uid && !see(held)) return "unknown chained card";
-        if (s.current_phase != phase::game_over && cr.damage >= detail::hp_of(*cat_, s, cr))
+        if (s.current_phase != phase::game_over && cr.damage >= detail::hp_of(s, cr))
           return "a creature past its health is still in play (R4.1)";
-        if (ls.abilities[i] != detail::abilities_in_slot(*cat_, s, ls, i))
+        if (ls.abilities[i] != detail::abilities_in_slot(s, ls, i))
           return "a creature's abilities differ from its cards and neighbours' (a stale cache)";
         if (((ls.ready >> i) & 1) != detail::ready_to_attack(ls, i))
           return "a creature's readiness to attack differs from its flags (a stale cache)";
@@ -107,6 +107,9 @@ std::string match::check_invariants() const {
       ++seen[st.champion];  // its place beside the play area
     }
   }
+  for (int u = 0; u < max_uids; ++u)
+    if (!(s.uid_stats[u] == (u < s.uid_count ? cat_->stats(s.uid_card[u]) : card_stats{})))
+      return "card uid " + std::to_string(u) + "'s numbers differ from its catalogue card's (a stale cache)";
   for (int u = 0; u < s.uid_count; ++u)
     if (seen[u] != 1)
       return "card uid " + std::to_string(u) + (seen[u] ? " is in two places" : " is nowhere");

@@ -41,7 +41,6 @@ void put(action* at, std::uint64_t w) { std::memcpy(static_cast<void*>(at), &w, 
 int match::legal_actions(action* out, int capacity) const {
   const game_state& s = state_;
   if (s.current_phase == phase::game_over) return 0;
-  const catalogue& cat = *cat_;
   const seat_t seat = s.active_seat;
   const seat_state& me = s.seats[seat];
   // At most 4 cards and the Champion x (2 lines + every creature as host or
@@ -71,7 +70,7 @@ int match::legal_actions(action* out, int capacity) const {
       // R7 Symbiote: or on top of an own creature without Symbiote.
       if (!has(st.abilities, ability::symbiote)) continue;
       for (int p = 0; p < ls.count; ++p)
-        if (ls.slots[p].top == no_uid && !has(detail::own_abilities(cat, s, ls.slots[p]), ability::symbiote))
+        if (ls.slots[p].top == no_uid && !has(detail::own_abilities(s, ls.slots[p]), ability::symbiote))
           out[n++] = action::play_symbiote(seat, u, which, ls.slots[p].uid);
     }
   };
@@ -91,13 +90,13 @@ int match::legal_actions(action* out, int capacity) const {
         n_targets += ls.count;
       }
   };
-  const int playable = detail::playable_count(cat, s, seat);  // R3.2.1, R7 Blackmail
+  const int playable = detail::playable_count(s, seat);  // R3.2.1, R7 Blackmail
   // A creature's two line plays in one go while both lines have room (always,
   // in practice); otherwise, or for a Symbiote, creature_plays.
   const bool both_open = upper_open && lower_open;
   for (int i = 0; i < playable; ++i) {
     const card_uid u = me.hand.cards[i];
-    const card_stats& st = cat.stats(s.uid_card[u]);
+    const card_stats& st = s.uid_stats[u];
     // R3.2.2, R7 Lucidity (never below 0), R7 Price of Blood.
     int cost = st.mana;
     if (i == 0 && has(st.abilities, ability::lucidity)) cost = cost > 2 ? cost - 2 : 0;
@@ -124,8 +123,8 @@ int match::legal_actions(action* out, int capacity) const {
   }
   // R13.2: a ready Champion, always playable (RULINGs E34, E35), at its reduced cost.
   if (me.champion_state == champion_status::ready) {
-    const card_stats& st = cat.stats(s.uid_card[me.champion]);
-    if (detail::champion_cost(cat, s, seat) <= mana || has(st.abilities, ability::price_of_blood))
+    const card_stats& st = s.uid_stats[me.champion];
+    if (detail::champion_cost(s, seat) <= mana || has(st.abilities, ability::price_of_blood))
       creature_plays(me.champion, st);
   }
   out[n++] = action::end(seat);

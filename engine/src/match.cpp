@@ -77,6 +77,7 @@ void set_up_ai(game_state& s, const ai_settings& ai, int difficulty) {
 card_uid add_uid(game_state& s, const catalogue& cat, card_id card, seat_t origin) {
   const auto u = static_cast<card_uid>(s.uid_count++);
   s.uid_card[u] = card;
+  s.uid_stats[u] = cat.stats(card);
   s.uid_origin[u] = origin;
   s.present |= cat.stats(card).abilities | cat.stats(card).auras;
   return u;
@@ -318,7 +319,7 @@ rule_error match::from_position(const catalogue& cat, const position_setup& p, m
     }
   }
   if (p.mode == game_mode::solo || p.mode == game_mode::coop) set_up_ai(s, p.ai, 0);
-  detail::refresh_all_abilities(cat, s);
+  detail::refresh_all_abilities(s);
   // A position where R4.5/R4.6 would already have acted is not well formed.
   for (int seat = 0; seat < n; ++seat) {
     if (s.ai(static_cast<seat_t>(seat))) continue;  // an AI: a non-empty deck (above)
@@ -356,15 +357,15 @@ rule_error match::check(const action& a) const {
   if (champion) {
     if (me.champion_state == champion_status::exhausted) return rule_error::champion_exhausted;  // R13.3
     if (me.champion_state != champion_status::ready) return rule_error::card_not_in_hand;  // in play
-    cost = detail::champion_cost(*cat_, s, a.seat);
+    cost = detail::champion_cost(s, a.seat);
   } else {
     index = detail::hand_index(s, a.seat, a.card);
     if (index < 0) return rule_error::card_not_in_hand;
     // R3.2.1, R7 Blackmail: only the leftmost playable cards.
-    if (index >= detail::playable_count(*cat_, s, a.seat)) return rule_error::card_not_playable;
-    cost = detail::play_cost(*cat_, s, a.seat, index);
+    if (index >= detail::playable_count(s, a.seat)) return rule_error::card_not_playable;
+    cost = detail::play_cost(s, a.seat, index);
   }
-  const card_stats& st = cat_->stats(s.uid_card[a.card]);
+  const card_stats& st = s.uid_stats[a.card];
   // R3.2.2; R7 Lucidity lowers the cost (R13.2: the Champion's reduction);
   // R7 Price of Blood pays the rest in damage.
   const bool affordable = cost <= me.mana || has(st.abilities, ability::price_of_blood);
@@ -377,7 +378,7 @@ rule_error match::check(const action& a) const {
       if (!hp.valid() || s.lines[hp.line].sides[hp.side].seat != a.seat) return rule_error::bad_host;
       const creature& host = s.lines[hp.line].sides[hp.side].slots[hp.pos];
       if (host.uid != a.host || host.top != no_uid ||
-          has(detail::own_abilities(*cat_, s, host), ability::symbiote))
+          has(detail::own_abilities(s, host), ability::symbiote))
         return rule_error::bad_host;
       if (a.line != -1 && a.line != detail::which_line(s, hp)) return rule_error::bad_line;
     } else {

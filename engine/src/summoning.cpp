@@ -16,7 +16,7 @@ int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u) {
   ls.slots[pos].uid = u;
   ls.slots[pos].entered_this_turn = true;
   ++ls.count;
-  refresh_after_entry(c.cat, c.s, line, side);
+  refresh_after_entry(c.s, line, side);
   c.emit({.type = event_type::creature_entered, .seat = seat, .uid = u,
           .line = static_cast<std::int8_t>(line), .side = static_cast<std::int8_t>(side),
           .to = static_cast<std::int16_t>(pos)});
@@ -65,7 +65,7 @@ void immolation(ctx& c, seat_t seat, int line, card_uid arriving) {
       ability_set ab = abilities_at(c, {line, d, i});
       // A Symbiote just stacked: only the host's Immolation (printed or from
       // an Aura) counts, not the arriving card's own (E15).
-      if (cr.top == arriving) ab = c.stats(cr.uid).abilities | granted_at(c.cat, c.s, {line, d, i});
+      if (cr.top == arriving) ab = c.stats(cr.uid).abilities | granted_at(c.s, {line, d, i});
       if (!has(ab, ability::immolation)) continue;
       c.triggered(cr.uid, c.s.lines[line].sides[d].seat, ability::immolation);
       damage_stronghold(c, seat, 1, cr.uid, no_seat);  // R11.4 RULING: own play
@@ -139,7 +139,7 @@ void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_u
   if (host != no_uid) {
     p = find_creature(s, host);
     c.at(p).top = u;
-    refresh_abilities(c.cat, s, p.line, p.side);
+    refresh_abilities(s, p.line, p.side);
     c.emit({.type = event_type::creature_stacked, .seat = seat, .uid = u, .target = host,
             .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
             .to = static_cast<std::int16_t>(p.pos)});
@@ -151,7 +151,7 @@ void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_u
   if (c.over()) return;
   // "When played" abilities: the card's own plus what Auras give it there
   // (still at p: Immolation only damages a Stronghold, which moves no creature).
-  const ability_set mine = c.stats(u).abilities | granted_at(c.cat, s, p);
+  const ability_set mine = c.stats(u).abilities | granted_at(s, p);
   survivors hurt;
   if (has(mine, ability::backfire)) {
     const ability_set ab = abilities_at(c, p);
@@ -203,7 +203,7 @@ void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid targe
       if (st.av_is_x) {
         // R7 Vulnerability, R17.3: remaining health - 1.
         const creature& t = c.at(hits.targets[i]);
-        const int x = hp_of(c.cat, s, t) - t.damage - 1;
+        const int x = hp_of(s, t) - t.damage - 1;
         hits.amounts[i] = x > 0 ? x : 0;
       } else {
         hits.amounts[i] = st.av;
@@ -252,7 +252,7 @@ void resolve_play(ctx& c, const action& a) {
   // never applies to it (E34).
   const bool champion = a.card == c.s.seats[a.seat].champion;
   const int index = champion ? -1 : hand_index(c.s, a.seat, a.card);
-  const int cost = champion ? champion_cost(c.cat, c.s, a.seat) : play_cost(c.cat, c.s, a.seat, index);
+  const int cost = champion ? champion_cost(c.s, a.seat) : play_cost(c.s, a.seat, index);
   if (!champion && cost < st.mana) c.triggered(a.card, a.seat, ability::lucidity);
   const int paid = pay(c, a.seat, a.card, cost);
   if (c.over()) return;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "cod/engine/catalogue.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/engine/types.hpp"
 
@@ -147,6 +148,10 @@ struct game_state {
   ability_set present = 0;
   std::array<card_id, max_uids> uid_card{};
   std::array<seat_t, max_uids> uid_origin{};
+  // Derived at setup: each uid's catalogue numbers (catalogue::stats of its
+  // uid_card; a match's catalogue never changes), read at every step
+  // without going through the catalogue.
+  std::array<card_stats, max_uids> uid_stats{};
   // Derived, kept by the engine with the sides' caches: where each card in
   // play stands (a creature, or a Symbiote on one) as 1 + line * 32 + side *
   // 16 + position; 0 for a card not in play.
