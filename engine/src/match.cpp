@@ -87,6 +87,22 @@ card_uid add_uid(game_state& s, const catalogue& cat, card_id card, seat_t origi
 
 rule_error match::check_deck(const catalogue& cat, const std::vector<card_id>& deck) {
   if (deck.size() != 8) return rule_error::bad_deck_size;  // R1.2
+  // The usual deck first, without a branch per pair of cards: all known, no
+  // two alike (a bit per catalogue card), all playable. Any other deck takes
+  // the loop below, which names the first fault in deck order.
+  if (cat.size() <= 512) {
+    std::uint64_t seen[8] = {};
+    bool fine = true;
+    for (const card_id c : deck) {
+      const card_id known = c < cat.size() ? c : 0;
+      const std::uint64_t bit = std::uint64_t{1} << (known % 64);
+      const card_type t = cat.stats(known).type;
+      fine &= (c < cat.size()) & ((seen[known / 64] & bit) == 0) &
+              ((t == card_type::creature) | (t == card_type::incantation));
+      seen[known / 64] |= bit;
+    }
+    if (fine) return rule_error::ok;
+  }
   for (std::size_t i = 0; i < deck.size(); ++i) {
     if (deck[i] >= cat.size()) return rule_error::unknown_card;
     for (std::size_t j = 0; j < i; ++j)
