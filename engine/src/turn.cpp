@@ -57,8 +57,10 @@ void start_turn(ctx& c, seat_t seat) {
     return;
   }
   int mana = me.hand.count + 1;
-  const int order = (seat - s.first_seat + s.seat_count) % s.seat_count;
-  if (me.turns_taken == 1 && (order == 0 || (s.seat_count == 4 && order < 3))) mana = 6 + order;
+  if (me.turns_taken == 1) {  // (only then the seat's place in turn order: a division)
+    const int order = (seat - s.first_seat + s.seat_count) % s.seat_count;
+    if (order == 0 || (s.seat_count == 4 && order < 3)) mana = 6 + order;
+  }
   // R7 Catalyst: +2 for each Catalyst creature of the seat in play (R17.10).
   if (has(s.present, ability::catalyst))
     for (const seat_lines& sl : me.lines) {
@@ -105,11 +107,18 @@ bool finish_turn(ctx& c) {
   return true;
 }
 
+// R3: the seat after the active one in turn order (without a division, which
+// showed in the profile of every turn).
+seat_t next_seat(const game_state& s) {
+  const int next = s.active_seat + 1;
+  return static_cast<seat_t>(next == s.seat_count ? 0 : next);
+}
+
 }  // namespace
 
 void end_turn_and_start_next(ctx& c) {
   if (!finish_turn(c)) return;
-  start_turn(c, static_cast<seat_t>((c.s.active_seat + 1) % c.s.seat_count));
+  start_turn(c, next_seat(c.s));
   run_ai_turns(c);
 }
 
@@ -119,7 +128,7 @@ void run_ai_turns(ctx& c) {
   while (!c.over() && c.s.ai(c.s.active_seat)) {
     ai_summon(c, c.s.active_seat);
     if (c.over() || !finish_turn(c)) return;
-    start_turn(c, static_cast<seat_t>((c.s.active_seat + 1) % c.s.seat_count));
+    start_turn(c, next_seat(c.s));
   }
 }
 
