@@ -151,6 +151,8 @@ void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_u
   if (c.over()) return;
   // "When played" abilities: the card's own plus what Auras give it there
   // (still at p: Immolation only damages a Stronghold, which moves no creature).
+  // Most matches have none of them at all: nothing to work out then.
+  if ((s.present & (bit(ability::backfire) | bit(ability::counterorder) | bit(ability::chain))) == 0) return;
   const ability_set mine = c.stats(u).abilities | granted_at(s, p);
   survivors hurt;
   if (has(mine, ability::backfire)) {
