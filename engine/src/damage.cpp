@@ -92,7 +92,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   // Step 7 / 9: damage, Protection, Indestructible.
   for (int i = 0; i < hits.count; ++i) {
     const place& p = hits.targets[i];
-    creature& cr = c.at(p);
+    creature& cr = at(s, p);
     const ability_set ab = abilities_at(c, p);
     const int amount = hits.amounts[i];
     // R7 Indestructible: no damage and no effect from incantations and Backfire.
@@ -133,7 +133,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
       if (const place p = find_creature(s, damaged[i]); p.valid()) holders[n_holders++] = p;
     sort_small(holders, n_holders,
                [&](place a, place b) { return return_order(s, a) < return_order(s, b); });
-    for (int i = 0; i < n_holders; ++i) release_chained(c, c.at(holders[i]));
+    for (int i = 0; i < n_holders; ++i) release_chained(c, at(s, holders[i]));
   }
 
   // Steps 10-12: destroyed creatures leave play, R4.2 order.
@@ -169,7 +169,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     for (int i = 0; i < n_destroyed; ++i) {
       const place& p = hits.targets[destroyed[i].hit];
       const ability_set granted = has_any_aura ? granted_at(s, p) : 0;
-      const creature& cr = c.at(p);
+      const creature& cr = at(s, p);
       gone& g = leaving[i];
       g.uid = cr.uid;
       g.top = cr.top;
@@ -178,7 +178,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
         g.held.chained_from = cr.chained_from;
       }
       g.p = p;
-      g.owner = c.seat_at(p);
+      g.owner = seat_at(s, p);
       g.granted = granted;
       excess += destroyed[i].excess > 0 ? destroyed[i].excess : 0;
       if (hurt_owner == no_seat) hurt_owner = g.owner;
@@ -239,16 +239,16 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   }
 
   // Step 11: R7 Reinforcement, in the order the cards returned.
-  for (int i = 0; i < n_reinforce && !c.over(); ++i) {
+  for (int i = 0; i < n_reinforce && !over(s); ++i) {
     const reinforcement& r = reinforce_queue[i];
     if (r.ai) ai_reinforce(c, r.seat, r.line_index, r.reinforcer);
     else reinforce(c, r.seat, r.line_index, r.reinforcer);
   }
-  if (c.over()) return n_destroyed;
+  if (over(s)) return n_destroyed;
 
   // Step 14: R7 Regeneration, once per instance that dealt damage (R17.8).
   if (dealt_any && has(src.abilities, ability::regeneration)) regenerate_stronghold(c, src.seat, src.uid);
-  if (c.over()) return n_destroyed;
+  if (over(s)) return n_destroyed;
 
   // Step 15: R7 Sharpening, the first kill of the turn; spent even if the excess is 0 (R17.9).
   // R17.10: a Defender never damages a Stronghold, so its excess is lost (RULING E25).
@@ -286,7 +286,7 @@ void vanish_then_instinct(ctx& c, survivors& hurt, bool instinct) {
   for (int i = 0; i < n; ++i) {
     const place p = find_creature(s, uids[i]);
     if (!p.valid() || !has(abilities_at(c, p), ability::vanish)) continue;
-    line_side& ls = c.side_at(p.line, p.side);
+    line_side& ls = s.lines[p.line].sides[p.side];
     if (p.pos == ls.count - 1) continue;
     const creature moving = ls.slots[p.pos];
     for (int k = p.pos; k + 1 < ls.count; ++k) ls.slots[k] = ls.slots[k + 1];
@@ -299,10 +299,10 @@ void vanish_then_instinct(ctx& c, survivors& hurt, bool instinct) {
   if (!instinct) return;
   // R7 Instinct: each damaged survivor strikes back once (R17.5: no chains).
   n = in_order(places, uids);
-  for (int i = 0; i < n && !c.over(); ++i) {
+  for (int i = 0; i < n && !over(s); ++i) {
     const place p = find_creature(s, uids[i]);
     if (!p.valid() || !has(abilities_at(c, p), ability::instinct)) continue;
-    c.triggered(uids[i], c.seat_at(p), ability::instinct);
+    c.triggered(uids[i], seat_at(s, p), ability::instinct);
     attack_with(c, p, /*counter=*/true);
   }
 }

@@ -42,6 +42,13 @@ struct ctx {
   }
 };
 
+// The same lookups on a state held in a local reference (a hot rule reads
+// it so, not through ctx, which every one-byte store may alias and make the
+// compiler read again).
+inline creature& at(game_state& s, place p) { return s.lines[p.line].sides[p.side].slots[p.pos]; }
+inline seat_t seat_at(const game_state& s, place p) { return s.lines[p.line].sides[p.side].seat; }
+inline bool over(const game_state& s) { return s.current_phase == phase::game_over; }
+
 // --- match.cpp ---
 
 // The board of a mode (R1.3, R11.1): the lines and which side of each is whose.
