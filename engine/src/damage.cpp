@@ -7,6 +7,7 @@
 //   Reinforcement (R7, R17.17)
 //   Regeneration (R7, R17.8), Sharpening (R7, R17.9)
 // and, after the source has finished, Vanish and Instinct (R7, R17.4, R17.5).
+#include <array>
 #include <cstring>
 #include <utility>
 
@@ -154,11 +155,14 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     // What leaves, taken before the sides close up. Field by field: a
     // creature copied whole just after its damage was written stalls store
     // forwarding (the copy's wide loads overlap that one-byte store).
+    // (No member with an initializer: the three are written as needed, not
+    // set up first.)
     struct gone {
       card_uid uid;
       card_uid top;
-      creature held;  // its Chain cards (R7 Chain), only in a match with Chain
-      place p;
+      std::array<card_uid, 2> chained;  // R7 Chain: what it held (read only in a match with Chain)
+      std::array<seat_t, 2> chained_from;
+      int hit;  // where it stood: hits.targets[hit]
       seat_t owner;
       ability_set granted;  // abilities its neighbours' Auras gave it
     };
@@ -174,10 +178,10 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
       g.uid = cr.uid;
       g.top = cr.top;
       if (chains) {
-        g.held.chained = cr.chained;
-        g.held.chained_from = cr.chained_from;
+        g.chained = cr.chained;
+        g.chained_from = cr.chained_from;
       }
-      g.p = p;
+      g.hit = destroyed[i].hit;
       g.owner = seat_at(s, p);
       g.granted = granted;
       excess += destroyed[i].excess > 0 ? destroyed[i].excess : 0;
@@ -186,18 +190,26 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
               .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
               .from = static_cast<std::int16_t>(p.pos)});
     }
-    // Remove back to front on each side so the positions still to go stay valid.
-    place by_pos[3];
-    for (int i = 0; i < n_destroyed; ++i) by_pos[i] = hits.targets[destroyed[i].hit];
-    sort_small(by_pos, n_destroyed, [](place a, place b) {
+    // Remove back to front on each side so the positions still to go stay
+    // valid (as indices into the hits, like `destroyed`).
+    int by_pos[3];
+    for (int i = 0; i < n_destroyed; ++i) by_pos[i] = destroyed[i].hit;
+    sort_small(by_pos, n_destroyed, [&](int x, int y) {
+      const place a = hits.targets[x], b = hits.targets[y];
       if (a.line != b.line) return a.line < b.line;
       if (a.side != b.side) return a.side < b.side;
       return a.pos > b.pos;
     });
-    for (int i = 0; i < n_destroyed; ++i) remove_from_line(s, by_pos[i]);
+    for (int i = 0; i < n_destroyed; ++i) remove_from_line(s, hits.targets[by_pos[i]]);
     for (int i = 0; i < n_destroyed; ++i) {
       gone& g = leaving[i];
-      if (chains) release_chained(c, g.held);  // R17.12: leaving play frees what it held
+      if (chains) {  // R17.12: leaving play frees what it held
+        creature held;
+        held.chained = g.chained;
+        held.chained_from = g.chained_from;
+        release_chained(c, held);
+      }
+      const place gp = hits.targets[g.hit];
       // R7 Symbiote: both cards return, the Symbiote first.
       const card_uid cards[2] = {g.top, g.uid};
       for (card_uid u : cards) {
@@ -214,7 +226,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
         if (has(ab, ability::mercenary)) {
           // R7 Mercenary, R17.16: to the enemy's hand; Cursed and Reinforcement
           // do not trigger. R12.9: to an AI, on top of its deck.
-          const seat_t to = mercenary_destination(s, g.owner, src.seat, g.p);
+          const seat_t to = mercenary_destination(s, g.owner, src.seat, gp);
           if (s.ai(to)) ai_to_deck(c, to, u, 0);
           else return_to_hand(c, to, u);
           continue;
@@ -227,13 +239,13 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
           } else {
             ai_discard(c, g.owner, u);
             if (has(ab, ability::reinforcement) && n_reinforce < 6)
-              reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p), u, true};
+              reinforce_queue[n_reinforce++] = {g.owner, which_line(s, gp), u, true};
           }
           continue;
         }
         return_to_hand(c, g.owner, u, has(ab, ability::cursed));  // R7 Cursed: leftmost
         if (has(ab, ability::reinforcement) && n_reinforce < 6)
-          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p), u, false};
+          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, gp), u, false};
       }
     }
   }
