@@ -5,24 +5,8 @@
 
 namespace cod::detail {
 
-seat_t enemy_of(const game_state& s, const place& p) { return s.lines[p.line].sides[1 - p.side].seat; }
-
-int which_line(const game_state& s, const place& p) {
-  const seat_t owner = s.lines[p.line].sides[p.side].seat;
-  return s.seats[owner].lines[0].line == p.line ? 0 : 1;
+void refresh_all_abilities(game_state& s) {
+  for (int l = 0; l < s.line_count; ++l)
+    for (int d = 0; d < 2; ++d) refresh_abilities(s, l, d);
 }
-
-int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u) {
-  line_side& ls = c.side_at(line, side);
-  const int pos = ls.count;
-  ls.slots[pos] = creature{};
-  ls.slots[pos].uid = u;
-  ls.slots[pos].entered_this_turn = true;
-  ++ls.count;
-  c.emit({.type = event_type::creature_entered, .seat = seat, .uid = u,
-          .line = static_cast<std::int8_t>(line), .side = static_cast<std::int8_t>(side),
-          .to = static_cast<std::int16_t>(pos)});
-  return pos;
-}
-
 }  // namespace cod::detail

@@ -51,7 +51,7 @@ int ai_play(ctx& c, seat_t seat, card_uid u, int which, bool free, bool countero
       // R12.9 Symbiote (AI's): on the AI creature closest to the Bridge on its
       // line (RULING E46: the closest that may host one, R7); none: discarded, free.
       for (int p = 0; p < own.count && host == no_uid; ++p)
-        if (own.slots[p].top == no_uid && !has(own_abilities(c.cat, s, own.slots[p]), ability::symbiote))
+        if (own.slots[p].top == no_uid && !has(own_abilities(s, own.slots[p]), ability::symbiote))
           host = own.slots[p].uid;
       if (host == no_uid) {
         *flight = no_uid;

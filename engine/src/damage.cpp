@@ -7,39 +7,19 @@
 //   Reinforcement (R7, R17.17)
 //   Regeneration (R7, R17.8), Sharpening (R7, R17.9)
 // and, after the source has finished, Vanish and Instinct (R7, R17.4, R17.5).
+#include <array>
+#include <cstring>
 #include <utility>
 
 #include "internal.hpp"
 
 namespace cod::detail {
 
-hit_list targets_around(const ctx& c, const place& primary, ability_set source) {
-  hit_list h;
-  h.targets[h.count++] = primary;
-  const game_state& s = c.s;
-  // R7 Splash: same position on the target owner's other line (duel: the
-  // other line, same side). R17.2: not compounded with Perforation.
-  if (has(source, ability::splash)) {
-    const seat_t owner = s.lines[primary.line].sides[primary.side].seat;
-    for (const seat_lines& sl : s.seats[owner].lines) {
-      if (sl.line == primary.line) continue;
-      if (primary.pos < s.lines[sl.line].sides[sl.side].count)
-        h.targets[h.count++] = {sl.line, sl.side, primary.pos};
-    }
-  }
-  // R7 Perforation: the creature right behind the target, same side.
-  if (has(source, ability::perforation)) {
-    if (primary.pos + 1 < s.lines[primary.line].sides[primary.side].count)
-      h.targets[h.count++] = {primary.line, primary.side, primary.pos + 1};
-  }
-  return h;
-}
-
 namespace {
 
 // R4.2 order key: the owner's upper line before its lower line, then
 // furthest from the Bridge first (R17.19: each owner's own lines).
-int return_order(const game_state& s, const place& p) { return which_line(s, p) * 100 + (max_side - p.pos); }
+int return_order(const game_state& s, place p) { return which_line(s, p) * 100 + (max_side - p.pos); }
 
 // Insertion sort for the few places one instance touches (std::sort trips
 // g++ 12's -Warray-bounds on tiny arrays).
@@ -49,12 +29,21 @@ void sort_small(T* a, int n, Less less) {
     for (int j = i; j > 0 && less(a[j], a[j - 1]); --j) std::swap(a[j], a[j - 1]);
 }
 
-void remove_from_line(game_state& s, const place& p) {
+void remove_from_line(game_state& s, place p) {
   line_side& ls = s.lines[p.line].sides[p.side];
-  // R4.3: the creatures behind close the gap toward the Bridge.
-  for (int i = p.pos; i + 1 < ls.count; ++i) ls.slots[i] = ls.slots[i + 1];
+  s.in_play[ls.slots[p.pos].uid] = 0;
+  if (ls.slots[p.pos].top != no_uid) s.in_play[ls.slots[p.pos].top] = 0;
+  // R4.3: the creatures behind close the gap toward the Bridge. On a side of
+  // at most four (the usual) three slots move whatever the place (past the
+  // count they are blank): no loop exit to mispredict.
+  if (ls.count <= 4) {
+    std::memmove(static_cast<void*>(&ls.slots[p.pos]), &ls.slots[p.pos + 1], 3 * sizeof(creature));
+  } else {
+    for (int i = p.pos; i + 1 < ls.count; ++i) ls.slots[i] = ls.slots[i + 1];
+  }
   --ls.count;
   ls.slots[ls.count] = creature{};
+  refresh_abilities(s, p.line, p.side);
 }
 
 bool sharpening_spent(const game_state& s, card_uid u) { return (s.sharpening_used[u / 64] >> (u % 64)) & 1; }
@@ -66,7 +55,7 @@ struct leaving_card {
   ability_set abilities;  // its own plus those granted where it stood
 };
 
-seat_t mercenary_destination(const game_state& s, seat_t owner, seat_t destroyer, const place& p) {
+seat_t mercenary_destination(const game_state& s, seat_t owner, seat_t destroyer, place p) {
   // R7 Mercenary: the enemy whose creature or spell destroyed it; RULING: when
   // its own side destroyed it, the player across its line.
   if (destroyer != no_seat && destroyer != owner) return destroyer;
@@ -92,7 +81,7 @@ void release_chained(ctx& c, creature& cr) {
 int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt) {
   game_state& s = c.s;
   struct down {
-    place p;
+    int hit;  // index into hits.targets (a place has initializers; an index is free)
     int excess;
   };
   down destroyed[3];
@@ -104,7 +93,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   // Step 7 / 9: damage, Protection, Indestructible.
   for (int i = 0; i < hits.count; ++i) {
     const place& p = hits.targets[i];
-    creature& cr = c.at(p);
+    creature& cr = at(s, p);
     const ability_set ab = abilities_at(c, p);
     const int amount = hits.amounts[i];
     // R7 Indestructible: no damage and no effect from incantations and Backfire.
@@ -121,7 +110,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
               .amount = static_cast<std::int16_t>(amount)});
       continue;
     }
-    const int hp = hp_of(c.cat, s, cr);
+    const int hp = hp_of(s, cr);
     const int remaining = hp - cr.damage;
     const int after = cr.damage + amount > 255 ? 255 : cr.damage + amount;
     cr.damage = static_cast<std::uint8_t>(after);
@@ -129,7 +118,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     damaged[n_damaged++] = cr.uid;
     c.emit({.type = event_type::damage_dealt, .uid = src.uid, .target = cr.uid,
             .amount = static_cast<std::int16_t>(amount)});
-    if (after >= hp) destroyed[n_destroyed++] = {p, amount - remaining};  // R4.1
+    if (after >= hp) destroyed[n_destroyed++] = {i, amount - remaining};  // R4.1
     else if (hurt) hurt->add(cr.uid);
   }
 
@@ -144,8 +133,8 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     for (int i = 0; i < n_damaged; ++i)
       if (const place p = find_creature(s, damaged[i]); p.valid()) holders[n_holders++] = p;
     sort_small(holders, n_holders,
-               [&](const place& a, const place& b) { return return_order(s, a) < return_order(s, b); });
-    for (int i = 0; i < n_holders; ++i) release_chained(c, c.at(holders[i]));
+               [&](place a, place b) { return return_order(s, a) < return_order(s, b); });
+    for (int i = 0; i < n_holders; ++i) release_chained(c, at(s, holders[i]));
   }
 
   // Steps 10-12: destroyed creatures leave play, R4.2 order.
@@ -161,11 +150,19 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   int excess = 0;
   if (n_destroyed > 0) {
     sort_small(destroyed, n_destroyed, [&](const down& a, const down& b) {
-      return return_order(s, a.p) < return_order(s, b.p);
+      return return_order(s, hits.targets[a.hit]) < return_order(s, hits.targets[b.hit]);
     });
+    // What leaves, taken before the sides close up. Field by field: a
+    // creature copied whole just after its damage was written stalls store
+    // forwarding (the copy's wide loads overlap that one-byte store).
+    // (No member with an initializer: the three are written as needed, not
+    // set up first.)
     struct gone {
-      creature cr;
-      place p;
+      card_uid uid;
+      card_uid top;
+      std::array<card_uid, 2> chained;  // R7 Chain: what it held (read only in a match with Chain)
+      std::array<seat_t, 2> chained_from;
+      int hit;  // where it stood: hits.targets[hit]
       seat_t owner;
       ability_set granted;  // abilities its neighbours' Auras gave it
     };
@@ -174,29 +171,47 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
     const bool has_any_aura = (s.present & (bit(ability::cursed) | bit(ability::reinforcement) |
                                             bit(ability::mercenary))) != 0;
     for (int i = 0; i < n_destroyed; ++i) {
-      const place& p = destroyed[i].p;
-      const ability_set granted = has_any_aura ? granted_at(c.cat, s, p) : 0;
-      leaving[i] = {c.at(p), p, c.seat_at(p), granted};
+      const place& p = hits.targets[destroyed[i].hit];
+      const ability_set granted = has_any_aura ? granted_at(s, p) : 0;
+      const creature& cr = at(s, p);
+      gone& g = leaving[i];
+      g.uid = cr.uid;
+      g.top = cr.top;
+      if (chains) {
+        g.chained = cr.chained;
+        g.chained_from = cr.chained_from;
+      }
+      g.hit = destroyed[i].hit;
+      g.owner = seat_at(s, p);
+      g.granted = granted;
       excess += destroyed[i].excess > 0 ? destroyed[i].excess : 0;
-      if (hurt_owner == no_seat) hurt_owner = leaving[i].owner;
-      c.emit({.type = event_type::creature_destroyed, .seat = leaving[i].owner, .uid = leaving[i].cr.uid,
+      if (hurt_owner == no_seat) hurt_owner = g.owner;
+      c.emit({.type = event_type::creature_destroyed, .seat = g.owner, .uid = g.uid,
               .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
               .from = static_cast<std::int16_t>(p.pos)});
     }
-    // Remove back to front on each side so the positions still to go stay valid.
-    place by_pos[3];
-    for (int i = 0; i < n_destroyed; ++i) by_pos[i] = destroyed[i].p;
-    sort_small(by_pos, n_destroyed, [](const place& a, const place& b) {
+    // Remove back to front on each side so the positions still to go stay
+    // valid (as indices into the hits, like `destroyed`).
+    int by_pos[3];
+    for (int i = 0; i < n_destroyed; ++i) by_pos[i] = destroyed[i].hit;
+    sort_small(by_pos, n_destroyed, [&](int x, int y) {
+      const place a = hits.targets[x], b = hits.targets[y];
       if (a.line != b.line) return a.line < b.line;
       if (a.side != b.side) return a.side < b.side;
       return a.pos > b.pos;
     });
-    for (int i = 0; i < n_destroyed; ++i) remove_from_line(s, by_pos[i]);
+    for (int i = 0; i < n_destroyed; ++i) remove_from_line(s, hits.targets[by_pos[i]]);
     for (int i = 0; i < n_destroyed; ++i) {
       gone& g = leaving[i];
-      if (chains) release_chained(c, g.cr);  // R17.12: leaving play frees what it held
+      if (chains) {  // R17.12: leaving play frees what it held
+        creature held;
+        held.chained = g.chained;
+        held.chained_from = g.chained_from;
+        release_chained(c, held);
+      }
+      const place gp = hits.targets[g.hit];
       // R7 Symbiote: both cards return, the Symbiote first.
-      const card_uid cards[2] = {g.cr.top, g.cr.uid};
+      const card_uid cards[2] = {g.top, g.uid};
       for (card_uid u : cards) {
         if (u == no_uid) continue;
         // R13.3, R1.7: a destroyed Champion goes to no hand: it is exhausted
@@ -211,7 +226,7 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
         if (has(ab, ability::mercenary)) {
           // R7 Mercenary, R17.16: to the enemy's hand; Cursed and Reinforcement
           // do not trigger. R12.9: to an AI, on top of its deck.
-          const seat_t to = mercenary_destination(s, g.owner, src.seat, g.p);
+          const seat_t to = mercenary_destination(s, g.owner, src.seat, gp);
           if (s.ai(to)) ai_to_deck(c, to, u, 0);
           else return_to_hand(c, to, u);
           continue;
@@ -224,28 +239,28 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
           } else {
             ai_discard(c, g.owner, u);
             if (has(ab, ability::reinforcement) && n_reinforce < 6)
-              reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p), u, true};
+              reinforce_queue[n_reinforce++] = {g.owner, which_line(s, gp), u, true};
           }
           continue;
         }
         return_to_hand(c, g.owner, u, has(ab, ability::cursed));  // R7 Cursed: leftmost
         if (has(ab, ability::reinforcement) && n_reinforce < 6)
-          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, g.p), u, false};
+          reinforce_queue[n_reinforce++] = {g.owner, which_line(s, gp), u, false};
       }
     }
   }
 
   // Step 11: R7 Reinforcement, in the order the cards returned.
-  for (int i = 0; i < n_reinforce && !c.over(); ++i) {
+  for (int i = 0; i < n_reinforce && !over(s); ++i) {
     const reinforcement& r = reinforce_queue[i];
     if (r.ai) ai_reinforce(c, r.seat, r.line_index, r.reinforcer);
     else reinforce(c, r.seat, r.line_index, r.reinforcer);
   }
-  if (c.over()) return n_destroyed;
+  if (over(s)) return n_destroyed;
 
   // Step 14: R7 Regeneration, once per instance that dealt damage (R17.8).
   if (dealt_any && has(src.abilities, ability::regeneration)) regenerate_stronghold(c, src.seat, src.uid);
-  if (c.over()) return n_destroyed;
+  if (over(s)) return n_destroyed;
 
   // Step 15: R7 Sharpening, the first kill of the turn; spent even if the excess is 0 (R17.9).
   // R17.10: a Defender never damages a Stronghold, so its excess is lost (RULING E25).
@@ -257,10 +272,8 @@ int deal_damage(ctx& c, const source& src, const hit_list& hits, survivors* hurt
   return n_destroyed;
 }
 
-void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct) {
+void vanish_then_instinct(ctx& c, survivors& hurt, bool instinct) {
   game_state& s = c.s;
-  if (hurt.count == 0) return;
-  if (!has(s.present, ability::vanish) && !(instinct && has(s.present, ability::instinct))) return;
   auto in_order = [&](place* places, card_uid* uids) {
     int n = 0;
     for (int i = 0; i < hurt.count; ++i) {
@@ -285,11 +298,12 @@ void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct) {
   for (int i = 0; i < n; ++i) {
     const place p = find_creature(s, uids[i]);
     if (!p.valid() || !has(abilities_at(c, p), ability::vanish)) continue;
-    line_side& ls = c.side_at(p.line, p.side);
+    line_side& ls = s.lines[p.line].sides[p.side];
     if (p.pos == ls.count - 1) continue;
     const creature moving = ls.slots[p.pos];
     for (int k = p.pos; k + 1 < ls.count; ++k) ls.slots[k] = ls.slots[k + 1];
     ls.slots[ls.count - 1] = moving;
+    refresh_abilities(s, p.line, p.side);
     c.emit({.type = event_type::creature_vanished, .uid = moving.uid, .line = static_cast<std::int8_t>(p.line),
             .side = static_cast<std::int8_t>(p.side), .from = static_cast<std::int16_t>(p.pos),
             .to = static_cast<std::int16_t>(ls.count - 1)});
@@ -297,10 +311,10 @@ void vanish_and_instinct(ctx& c, survivors& hurt, bool instinct) {
   if (!instinct) return;
   // R7 Instinct: each damaged survivor strikes back once (R17.5: no chains).
   n = in_order(places, uids);
-  for (int i = 0; i < n && !c.over(); ++i) {
+  for (int i = 0; i < n && !over(s); ++i) {
     const place p = find_creature(s, uids[i]);
     if (!p.valid() || !has(abilities_at(c, p), ability::instinct)) continue;
-    c.triggered(uids[i], c.seat_at(p), ability::instinct);
+    c.triggered(uids[i], seat_at(s, p), ability::instinct);
     attack_with(c, p, /*counter=*/true);
   }
 }

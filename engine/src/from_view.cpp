@@ -67,6 +67,7 @@ rule_error match::from_view(const catalogue& cat, const seat_view& v,
     }
     used[r.uid] = true;
     s.uid_card[r.uid] = r.card;
+    s.uid_stats[r.uid] = cat.stats(r.card);
     s.uid_origin[r.uid] = no_seat;  // not in any view; only digests read it
     if (r.uid + 1 > uid_count) uid_count = r.uid + 1;
     return r.uid;
@@ -121,6 +122,7 @@ rule_error match::from_view(const catalogue& cat, const seat_view& v,
     if (!used[u]) return rule_error::bad_setup;
   s.uid_count = static_cast<std::uint8_t>(uid_count);
   for (int u = 0; u < uid_count; ++u) s.present |= cat.stats(s.uid_card[u]).abilities | cat.stats(s.uid_card[u]).auras;
+  detail::refresh_all_abilities(s);
   out = m;
   return rule_error::ok;
 }

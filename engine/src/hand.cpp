@@ -1,6 +1,6 @@
 // Hands and Strongholds: R1.5 health, R4.4 Stronghold damage, R4.5 Bastion
 // destroyed, R4.6 defeat, R4.7 checks after every change.
-#include <cstring>
+#include <bit>
 
 #include "internal.hpp"
 
@@ -8,22 +8,15 @@ namespace cod::detail {
 
 int hand_index(const game_state& s, seat_t seat, card_uid u) {
   const hand_state& h = s.seats[seat].hand;
-  for (int i = 0; i < h.count; ++i)
+  // A card played is among the leftmost four (R3.2.1): those as a mask, with
+  // no branch per card (which one is a coin flip in random games).
+  const auto& k = h.cards;
+  unsigned at = unsigned{k[0] == u} | unsigned{k[1] == u} << 1 | unsigned{k[2] == u} << 2 | unsigned{k[3] == u} << 3;
+  at &= (1u << (h.count < 4 ? h.count : 4)) - 1;
+  if (at != 0) return std::countr_zero(at);
+  for (int i = 4; i < h.count; ++i)
     if (h.cards[i] == u) return i;
   return -1;
-}
-
-void take_from_hand(game_state& s, seat_t seat, int i) {
-  hand_state& h = s.seats[seat].hand;
-  // The cards right of i move one left. The whole tail moves (past count
-  // every slot is 0, so the last one stays 0): a fixed-size-class copy
-  // instead of a loop whose exit was a coin flip.
-  std::memmove(&h.cards[i], &h.cards[i + 1], max_hand - 1 - i);
-  h.cards[max_hand - 1] = 0;
-  --h.count;
-  // R3.2.6: a card left of the Stronghold leaves its index one lower;
-  // one right of it leaves it where it is (health drops by one).
-  if (i < h.stronghold_pos) --h.stronghold_pos;
 }
 
 void return_to_hand(ctx& c, seat_t seat, card_uid u, bool leftmost) {
@@ -65,7 +58,7 @@ void end_game(ctx& c, seat_t loser, end_reason why, seat_t by) {
           .to = static_cast<std::int16_t>(why)});
 }
 
-bool check_stronghold(ctx& c, seat_t seat, seat_t by) {
+bool settle_stronghold(ctx& c, seat_t seat, seat_t by) {
   if (c.over()) return true;
   if (c.s.ai(seat)) return ai_check_deck(c, seat, by);  // R12.5, R12.6: the AI's deck is its health
   hand_state& h = c.s.seats[seat].hand;

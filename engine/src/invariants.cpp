@@ -40,6 +40,7 @@ std::string match::check_invariants() const {
       if (!see(h.cards[i])) return "seat " + std::to_string(seat) + ": unknown card in hand";
     if (s.seats[seat].mana < 0) return "seat " + std::to_string(seat) + ": negative mana";
   }
+  int in_play = 0;  // cards on the lines, to match game_state::in_play
   for (int l = 0; l < s.line_count; ++l)
     for (int d = 0; d < 2; ++d) {
       const line_side& ls = s.lines[l].sides[d];
@@ -47,7 +48,8 @@ std::string match::check_invariants() const {
       for (int i = 0; i < max_side; ++i) {
         const creature& cr = ls.slots[i];
         if (i >= ls.count) {
-          if (!(cr == creature{})) return "a stale slot past the end of a line";
+          if (!(cr == creature{}) || ls.abilities[i] != 0 || ((ls.ready >> i) & 1))
+            return "a stale slot past the end of a line";
           continue;
         }
         if (!see(cr.uid)) return "unknown creature on a line";
@@ -55,10 +57,21 @@ std::string match::check_invariants() const {
         if (cr.top != no_uid && !see(cr.top)) return "unknown Symbiote";
         for (card_uid held : cr.chained)
           if (held != no_uid && !see(held)) return "unknown chained card";
-        if (s.current_phase != phase::game_over && cr.damage >= detail::hp_of(*cat_, s, cr))
+        if (s.current_phase != phase::game_over && cr.damage >= detail::hp_of(s, cr))
           return "a creature past its health is still in play (R4.1)";
+        if (ls.abilities[i] != detail::abilities_in_slot(s, ls, i))
+          return "a creature's abilities differ from its cards and neighbours' (a stale cache)";
+        if (((ls.ready >> i) & 1) != detail::ready_to_attack(ls, i))
+          return "a creature's readiness to attack differs from its flags (a stale cache)";
+        const int at = 1 + l * 32 + d * 16 + i;
+        if (s.in_play[cr.uid] != at || (cr.top != no_uid && s.in_play[cr.top] != at))
+          return "a creature's place differs from in_play's (a stale cache)";
+        in_play += 1 + (cr.top != no_uid);
       }
     }
+  int marked = 0;
+  for (std::uint8_t at : s.in_play) marked += at != 0;
+  if (marked != in_play) return "a card out of play still has a place in in_play (a stale cache)";
   for (int i = 0; i < s.removed_count; ++i)
     if (!see(s.removed[i])) return "unknown removed card";
   // An incantation in flight is out of every hand (E1); between actions there
@@ -94,6 +107,9 @@ std::string match::check_invariants() const {
       ++seen[st.champion];  // its place beside the play area
     }
   }
+  for (int u = 0; u < max_uids; ++u)
+    if (!(s.uid_stats[u] == (u < s.uid_count ? cat_->stats(s.uid_card[u]) : card_stats{})))
+      return "card uid " + std::to_string(u) + "'s numbers differ from its catalogue card's (a stale cache)";
   for (int u = 0; u < s.uid_count; ++u)
     if (seen[u] != 1)
       return "card uid " + std::to_string(u) + (seen[u] ? " is in two places" : " is nowhere");

@@ -8,6 +8,22 @@ namespace cod::detail {
 
 namespace {
 
+// R3.2.3: a creature joins the back of a side. Returns its position.
+int enter_line(ctx& c, seat_t seat, int line, int side, card_uid u) {
+  game_state& s = c.s;
+  line_side& ls = s.lines[line].sides[side];
+  const int pos = ls.count;
+  ls.slots[pos] = creature{};
+  ls.slots[pos].uid = u;
+  ls.slots[pos].entered_this_turn = true;
+  ++ls.count;
+  refresh_after_entry(s, line, side);
+  c.emit({.type = event_type::creature_entered, .seat = seat, .uid = u,
+          .line = static_cast<std::int8_t>(line), .side = static_cast<std::int8_t>(side),
+          .to = static_cast<std::int16_t>(pos)});
+  return pos;
+}
+
 // The seat across `line` from `seat` (R7 "enemy"; duel: the other seat).
 seat_t opponent_on(const game_state& s, int line, seat_t seat) {
   const line_state& l = s.lines[line];
@@ -50,7 +66,7 @@ void immolation(ctx& c, seat_t seat, int line, card_uid arriving) {
       ability_set ab = abilities_at(c, {line, d, i});
       // A Symbiote just stacked: only the host's Immolation (printed or from
       // an Aura) counts, not the arriving card's own (E15).
-      if (cr.top == arriving) ab = c.stats(cr.uid).abilities | granted_at(c.cat, c.s, {line, d, i});
+      if (cr.top == arriving) ab = c.stats(cr.uid).abilities | granted_at(c.s, {line, d, i});
       if (!has(ab, ability::immolation)) continue;
       c.triggered(cr.uid, c.s.lines[line].sides[d].seat, ability::immolation);
       damage_stronghold(c, seat, 1, cr.uid, no_seat);  // R11.4 RULING: own play
@@ -123,7 +139,8 @@ void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_u
   place p;  // where it stands now
   if (host != no_uid) {
     p = find_creature(s, host);
-    c.at(p).top = u;
+    at(s, p).top = u;
+    refresh_abilities(s, p.line, p.side);
     c.emit({.type = event_type::creature_stacked, .seat = seat, .uid = u, .target = host,
             .line = static_cast<std::int8_t>(p.line), .side = static_cast<std::int8_t>(p.side),
             .to = static_cast<std::int16_t>(p.pos)});
@@ -132,22 +149,24 @@ void play_creature(ctx& c, seat_t seat, card_uid u, int index, int which, card_u
   }
   if (index >= 0 && check_stronghold(c, seat)) return;  // R4.7: the hand changed
   immolation(c, seat, where.line, u);
-  if (c.over()) return;
+  if (over(s)) return;
   // "When played" abilities: the card's own plus what Auras give it there
   // (still at p: Immolation only damages a Stronghold, which moves no creature).
-  const ability_set mine = c.stats(u).abilities | granted_at(c.cat, s, p);
+  // Most matches have none of them at all: nothing to work out then.
+  if ((s.present & (bit(ability::backfire) | bit(ability::counterorder) | bit(ability::chain))) == 0) return;
+  const ability_set mine = c.stats(u).abilities | granted_at(s, p);
   survivors hurt;
   if (has(mine, ability::backfire)) {
     const ability_set ab = abilities_at(c, p);
     backfire(c, seat, u, where.line, 1 - where.side, ab, has(ab, ability::aquatic) && p.pos == 0, hurt);
-    if (c.over()) return;
+    if (over(s)) return;
   }
   // R12.9: an AI's Counterorder acted when it was revealed (ai.cpp).
   if (has(mine, ability::counterorder) && !s.ai(seat)) counterorder(c, seat, u);
   if (has(mine, ability::chain) && find_creature(s, u).valid()) {
     c.triggered(u, seat, ability::chain);
     chain_capture(c, u, opponent_on(s, where.line, seat));
-    if (c.over()) return;
+    if (over(s)) return;
   }
   vanish_and_instinct(c, hurt, false);  // step 17 (R7: Instinct answers attacks only, E22)
 }
@@ -170,11 +189,11 @@ void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid targe
           .from = static_cast<std::int16_t>(index)});
   ready_champions(c, u);              // R13.3, RULING E38
   immolation(c, seat, line, no_uid);  // step 5
-  if (c.over()) return;
+  if (over(s)) return;
   survivors hurt;
   if (has(ab, ability::backfire)) {  // step 6 (R17.11)
     backfire(c, seat, u, line, enemy_side_for(s, line, primary.side, seat), ab, false, hurt);
-    if (c.over()) return;
+    if (over(s)) return;
   }
   if (has(ab, ability::counterorder) && !s.ai(seat)) counterorder(c, seat, u);  // step 7 (R12.9: AI's at its reveal)
   // Steps 8-15 — on the target where it stands now (Backfire may have moved
@@ -186,15 +205,15 @@ void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid targe
     for (int i = 0; i < hits.count; ++i) {
       if (st.av_is_x) {
         // R7 Vulnerability, R17.3: remaining health - 1.
-        const creature& t = c.at(hits.targets[i]);
-        const int x = hp_of(c.cat, s, t) - t.damage - 1;
+        const creature& t = at(s, hits.targets[i]);
+        const int x = hp_of(s, t) - t.damage - 1;
         hits.amounts[i] = x > 0 ? x : 0;
       } else {
         hits.amounts[i] = st.av;
       }
     }
     deal_damage(c, {u, seat, ab, /*immune_applies=*/true, /*from_creature=*/false}, hits, &hurt);
-    if (c.over()) return;
+    if (over(s)) return;
   }
   // Step 16: back to hand (R3.2.4) — or the enemy's (R7 Mercenary), or leftmost (R7 Cursed).
   *flight = no_uid;
@@ -214,7 +233,7 @@ void play_incantation(ctx& c, seat_t seat, card_uid u, int index, card_uid targe
   vanish_and_instinct(c, hurt, false);  // step 17
 }
 
-void ready_champions(ctx& c, card_uid played) {
+void ready_exhausted_champions(ctx& c, card_uid played) {
   // R13.3: the moment any player plays a card (a free play and a Champion
   // included, R17.11) with exactly the printed cost of an exhausted Champion,
   // that Champion is readied (RULING E38: the printed cost, whatever was paid).
@@ -230,18 +249,19 @@ void ready_champions(ctx& c, card_uid played) {
 }
 
 void resolve_play(ctx& c, const action& a) {
+  game_state& s = c.s;
   const card_stats& st = c.stats(a.card);
   // R13.2: the seat's Champion is played from beside the play area, at its
   // cost less 1 per creature in play of exactly its cost (E36); Lucidity
   // never applies to it (E34).
-  const bool champion = a.card == c.s.seats[a.seat].champion;
-  const int index = champion ? -1 : hand_index(c.s, a.seat, a.card);
-  const int cost = champion ? champion_cost(c.cat, c.s, a.seat) : play_cost(c.cat, c.s, a.seat, index);
+  const bool champion = a.card == s.seats[a.seat].champion;
+  const int index = champion ? -1 : hand_index(s, a.seat, a.card);
+  const int cost = champion ? champion_cost(s, a.seat) : play_cost(s, a.seat, index);
   if (!champion && cost < st.mana) c.triggered(a.card, a.seat, ability::lucidity);
   const int paid = pay(c, a.seat, a.card, cost);
-  if (c.over()) return;
+  if (over(s)) return;
   if (st.type == card_type::creature) {
-    const int which = a.host != no_uid ? which_line(c.s, find_creature(c.s, a.host)) : a.line;
+    const int which = a.host != no_uid ? which_line(s, find_creature(s, a.host)) : a.line;
     play_creature(c, a.seat, a.card, index, which, a.host, paid);
   } else {
     play_incantation(c, a.seat, a.card, index, a.target, paid);

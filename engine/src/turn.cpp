@@ -1,5 +1,8 @@
 // The turn: R3.1 mana, R3.4 end of turn, R9 exhaustion (R17.25: the stall
 // guard), R3 turn order; the AI's turns run here too (R12, R11.7).
+#include <cstddef>
+#include <cstring>
+
 #include "internal.hpp"
 
 namespace cod::detail {
@@ -54,8 +57,10 @@ void start_turn(ctx& c, seat_t seat) {
     return;
   }
   int mana = me.hand.count + 1;
-  const int order = (seat - s.first_seat + s.seat_count) % s.seat_count;
-  if (me.turns_taken == 1 && (order == 0 || (s.seat_count == 4 && order < 3))) mana = 6 + order;
+  if (me.turns_taken == 1) {  // (only then the seat's place in turn order: a division)
+    const int order = (seat - s.first_seat + s.seat_count) % s.seat_count;
+    if (order == 0 || (s.seat_count == 4 && order < 3)) mana = 6 + order;
+  }
   // R7 Catalyst: +2 for each Catalyst creature of the seat in play (R17.10).
   if (has(s.present, ability::catalyst))
     for (const seat_lines& sl : me.lines) {
@@ -81,26 +86,39 @@ bool finish_turn(ctx& c) {
   if (c.over()) return false;
   // R3.4: survivors heal, Sprint bonuses and "entered this turn" end; R7
   // Protection resets for the next turn (start_turn follows at once).
+  // The first four slots whatever the count (a blank slot has these at 0
+  // already): no loop exit to mispredict on the usual short sides.
+  // damage, bonus_av, entered_this_turn, attacked, protection_used: the
+  // creature's first five bytes, cleared as one (two stores, not five).
+  static_assert(offsetof(creature, damage) == 0 && offsetof(creature, protection_used) == 4 &&
+                offsetof(creature, uid) == 5);
+  auto reset = [](creature& cr) { std::memset(static_cast<void*>(&cr), 0, offsetof(creature, uid)); };
   for (int l = 0; l < s.line_count; ++l)
-    for (line_side& ls : s.lines[l].sides)
-      for (int i = 0; i < ls.count; ++i) {
-        creature& cr = ls.slots[i];
-        cr.damage = 0;
-        cr.bonus_av = 0;
-        cr.entered_this_turn = false;
-        cr.attacked = false;
-        cr.protection_used = false;
-      }
+    for (line_side& ls : s.lines[l].sides) {
+      reset(ls.slots[0]);
+      reset(ls.slots[1]);
+      reset(ls.slots[2]);
+      reset(ls.slots[3]);
+      for (int i = 4; i < ls.count; ++i) reset(ls.slots[i]);
+      ls.ready = static_cast<std::uint16_t>((1u << ls.count) - 1);  // all in play since an earlier turn now
+    }
   s.seats[seat].mana = 0;  // R3.1: unspent mana is lost
   c.emit({.type = event_type::turn_ended, .seat = seat});
   return true;
+}
+
+// R3: the seat after the active one in turn order (without a division, which
+// showed in the profile of every turn).
+seat_t next_seat(const game_state& s) {
+  const int next = s.active_seat + 1;
+  return static_cast<seat_t>(next == s.seat_count ? 0 : next);
 }
 
 }  // namespace
 
 void end_turn_and_start_next(ctx& c) {
   if (!finish_turn(c)) return;
-  start_turn(c, static_cast<seat_t>((c.s.active_seat + 1) % c.s.seat_count));
+  start_turn(c, next_seat(c.s));
   run_ai_turns(c);
 }
 
@@ -110,7 +128,7 @@ void run_ai_turns(ctx& c) {
   while (!c.over() && c.s.ai(c.s.active_seat)) {
     ai_summon(c, c.s.active_seat);
     if (c.over() || !finish_turn(c)) return;
-    start_turn(c, static_cast<seat_t>((c.s.active_seat + 1) % c.s.seat_count));
+    start_turn(c, next_seat(c.s));
   }
 }
 

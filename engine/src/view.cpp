@@ -6,7 +6,8 @@
 
 namespace cod {
 
-seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
+// (The catalogue numbers it shows are the state's own copy, game_state::uid_stats.)
+seat_view project(const catalogue&, const game_state& s, seat_t viewer) {
   seat_view v;
   v.viewer = viewer;
   v.mode = s.mode;
@@ -61,11 +62,11 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
             cv.chained.push_back({cr.chained[k], s.uid_card[cr.chained[k]]});
             cv.chained_from.push_back(cr.chained_from[k]);
           }
-        cv.av = detail::attack_value(cat, s, {l, d, i});
-        cv.hp = detail::hp_of(cat, s, cr);
+        cv.av = detail::attack_value(s, {l, d, i});
+        cv.hp = detail::hp_of(s, cr);
         cv.damage = cr.damage;
         cv.bonus_av = cr.bonus_av;
-        cv.abilities = detail::abilities_at(cat, s, {l, d, i});
+        cv.abilities = detail::abilities_at(s, {l, d, i});
         cv.entered_this_turn = cr.entered_this_turn;
         cv.attacked = cr.attacked;
         cv.protection_used = cr.protection_used;
@@ -89,7 +90,7 @@ seat_view project(const catalogue& cat, const game_state& s, seat_t viewer) {
       v.teammate = static_cast<seat_t>((viewer + 2) % 4);  // R11.6: A+C, B+D
       if (s.share_team_hands) v.teammate_hand = hand_of(v.teammate);
     }
-    const int n = detail::playable_count(cat, s, viewer);  // R3.2.1, R7 Blackmail
+    const int n = detail::playable_count(s, viewer);  // R3.2.1, R7 Blackmail
     for (int i = 0; i < n; ++i) v.playable.push_back(v.hand[i].uid);
     // R13.2: a ready Champion is always playable (RULING E34).
     if (s.seats[viewer].champion_state == champion_status::ready) v.playable.push_back(s.seats[viewer].champion);

@@ -22,6 +22,9 @@
 // --check runs match::check_invariants() after every action (slow; for the
 // sanitizer run in CI) and applies each action through the checked
 // match::apply (otherwise match::apply_legal, as a search's playouts).
+// --events records every action's events as a client's match does (a
+// playout, and so the bench by default, records none: nobody reads them);
+// the states, and so the checksum, are the same either way.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -54,20 +57,22 @@ struct options {
   bool custom = false;               // R12.8: odd games get random custom difficulty
   bool check = false;
   bool champions = false;            // R13: a random Champion per seat
+  bool events = false;               // record each action's events (--events)
 };
 
 void usage() {
   std::printf(
       "usage: cod-bench [--games N] [--seed S] [--mode duel|ffa|2v2|solo|coop] [--decks precon|catalogue]\n"
       "                 [--exhaustion on|off|mixed] [--stall-turn N] [--champions] [--custom]\n"
-      "                 [--max-actions N] [--catalogue PATH] [--expect HEX] [--check]\n"
+      "                 [--max-actions N] [--catalogue PATH] [--expect HEX] [--check] [--events]\n"
       "Plays N random-legal-move duels (the 16 preconstructed pairings, or random 8-card decks\n"
       "from the whole catalogue) and prints games/s, actions/s and the checksum of all final\n"
       "digests. --champions gives each seat a random Champion (R13) outside its deck (solo, coop:\n"
       "human seats, in custom games only). --custom: odd solo/coop games use random custom\n"
       "difficulty (R12.8). The AI seats of solo/coop are played by the engine. --stall-turn: R17.25,\n"
       "exhaustion from the first player's Nth turn in games without R9 (default 40; 0: never).\n"
-      "--expect exits 1 on a mismatch; --check verifies the state after every action.\n");
+      "--expect exits 1 on a mismatch; --check verifies the state after every action; --events\n"
+      "records each action's events, as a client's match does (a playout records none).\n");
 }
 
 }  // namespace
@@ -94,6 +99,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--check")) o.check = true;
     else if (!std::strcmp(argv[i], "--champions")) o.champions = true;
     else if (!std::strcmp(argv[i], "--custom")) o.custom = true;
+    else if (!std::strcmp(argv[i], "--events")) o.events = true;
     else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) { usage(); return 0; }
     else { std::fprintf(stderr, "cod-bench: unknown option %s\n", argv[i]); usage(); return 2; }
   }
@@ -184,7 +190,9 @@ int main(int argc, char** argv) {
       events.clear();
       // The action comes from legal_actions of this state: apply_legal skips
       // the check a search's playouts skip too. --check checks it as well.
-      if (!o.check) {
+      if (!o.check && !o.events) {
+        m.apply_legal(a);
+      } else if (!o.check) {
         m.apply_legal(a, events);
       } else if (m.apply(a, events) != cod::rule_error::ok) {
         std::fprintf(stderr, "cod-bench: a legal action was rejected (game %ld)\n", g);

@@ -53,14 +53,13 @@ void score(const match& m, double* out) {
 
 }  // namespace
 
-int random_playout(match& m, rng& r, int cap, std::vector<event>& events) {
+int random_playout(match& m, rng& r, int cap) {
   action legal[match::max_legal_actions];
   int played = 0;
   while (!m.over() && played < cap) {
     const int n = m.legal_actions(legal, match::max_legal_actions);
     if (n == 0) break;
-    events.clear();
-    m.apply_legal(legal[r.below(static_cast<std::uint64_t>(n))], events);  // from legal_actions just above
+    m.apply_legal(legal[r.below(static_cast<std::uint64_t>(n))]);  // from legal_actions just above
     ++played;
   }
   return played;
@@ -141,7 +140,7 @@ search_result run_ismcts(const world_source& next_world, seat_t me, const settin
       if (n_untried > 0) break;
     }
     // Simulation, then every node on the path keeps its mover's result.
-    random_playout(world, r, s.playout_cap, events);
+    random_playout(world, r, s.playout_cap);
     double rewards[max_seats] = {};
     score(world, rewards);
     for (int id : path) {

@@ -25,7 +25,8 @@ search_result run_ismcts(const world_source& next_world, seat_t me, const settin
                          const stop_check& stop);
 
 // A uniformly random playout from `m` until the game ends or `cap` actions
-// have been played; returns the actions played.
-int random_playout(match& m, rng& r, int cap, std::vector<event>& events);
+// have been played; returns the actions played. Nobody reads a playout's
+// events, so none are recorded (match::apply_legal(a)).
+int random_playout(match& m, rng& r, int cap);
 
 }  // namespace cod::search::detail

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "cod/engine/catalogue.hpp"
 #include "cod/engine/rng.hpp"
 #include "cod/engine/types.hpp"
 
@@ -18,13 +19,15 @@ namespace cod {
 // cards: `uid` (the base creature) and `top` (the Symbiote on it); their AV,
 // HP and abilities add up.
 struct creature {
-  card_uid uid = no_uid;
-  card_uid top = no_uid;            // R7 Symbiote: the card stacked on this one
+  // What lasts a turn first: the end of each turn clears these five bytes of
+  // every creature at once (R3.4).
   std::uint8_t damage = 0;          // R4.1: damage taken this turn
   std::int8_t bonus_av = 0;         // R7 Sprint: +X until the end of Phase 3
   bool entered_this_turn = false;   // R3.3: may not attack this turn (Rage aside)
   bool attacked = false;            // R17.7: has made its attack this phase
   bool protection_used = false;     // R7 Protection: spent for this turn
+  card_uid uid = no_uid;
+  card_uid top = no_uid;            // R7 Symbiote: the card stacked on this one
   // R7 Chain: cards held face down under this creature, and whose hand each came from.
   std::array<card_uid, 2> chained{no_uid, no_uid};
   std::array<seat_t, 2> chained_from{no_seat, no_seat};
@@ -39,6 +42,19 @@ struct line_side {
   // (fixed at setup; 0 elsewhere). Part of what a creature has there, like an Aura.
   ability_set granted = 0;
   std::array<creature, max_side> slots{};
+  // Derived, kept by the engine after every change to the side: what each
+  // creature has where it stands (R7 Aura, R6.2: its cards' own abilities,
+  // `granted`, its neighbours' Auras); 0 past `count`. Every attack and play
+  // asks, so it is read, not worked out from the catalogue each time.
+  std::array<ability_set, max_side> abilities{};
+  // Derived as well: bit i set while the creature at i may still attack this
+  // phase (R3.3, R5.1 steps 1-2: it has not attacked, and it has been in play
+  // since an earlier turn or has Rage). The assault's next attacker is its
+  // highest bit.
+  std::uint16_t ready = 0;
+  // Pads a side to 256 bytes (and a line to 512): finding one is then a
+  // shift, not a multiplication, and the rules find one at every step.
+  std::array<std::uint8_t, 4> padding{};
   bool operator==(const line_side&) const = default;
 };
 
@@ -86,6 +102,7 @@ struct seat_state {
   std::int16_t mana = 0;
   std::uint16_t turns_taken = 0;
   std::array<seat_lines, 2> lines{};  // [0] upper, [1] lower (R3.3.1)
+  std::array<std::uint8_t, 2> padding{};  // to 64 bytes, as line_side's
   bool operator==(const seat_state&) const = default;
 };
 
@@ -131,6 +148,14 @@ struct game_state {
   ability_set present = 0;
   std::array<card_id, max_uids> uid_card{};
   std::array<seat_t, max_uids> uid_origin{};
+  // Derived at setup: each uid's catalogue numbers (catalogue::stats of its
+  // uid_card; a match's catalogue never changes), read at every step
+  // without going through the catalogue.
+  std::array<card_stats, max_uids> uid_stats{};
+  // Derived, kept by the engine with the sides' caches: where each card in
+  // play stands (a creature, or a Symbiote on one) as 1 + line * 32 + side *
+  // 16 + position; 0 for a card not in play.
+  std::array<std::uint8_t, max_uids> in_play{};
 
   std::array<seat_state, max_seats> seats{};
   std::array<line_state, max_lines> lines{};
