@@ -317,8 +317,9 @@ inline void ready_champions(ctx& c, card_uid played) {
   // Seats past seat_count have no Champion: all four are read, one branch.
   const auto& st = c.s.seats;
   constexpr auto e = champion_status::exhausted;
-  if ((st[0].champion_state == e) | (st[1].champion_state == e) | (st[2].champion_state == e) |
-      (st[3].champion_state == e))
+  // (Ints, not bools: one test of the four, not four short-circuited branches.)
+  if (int{st[0].champion_state == e} | int{st[1].champion_state == e} | int{st[2].champion_state == e} |
+      int{st[3].champion_state == e})
     ready_exhausted_champions(c, played);
 }
 
@@ -359,7 +360,7 @@ inline hit_list targets_around(const ctx& c, place primary, ability_set source) 
   }
   // R7 Perforation: the creature right behind the target, same side.
   h.targets[h.count] = {primary.line, primary.side, primary.pos + 1};
-  h.count += has(source, ability::perforation) & (primary.pos + 1 < s.lines[primary.line].sides[primary.side].count);
+  h.count += int{has(source, ability::perforation)} & int{primary.pos + 1 < s.lines[primary.line].sides[primary.side].count};
   return h;
 }
 
