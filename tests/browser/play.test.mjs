@@ -274,7 +274,9 @@ test("a duel played to the end by clicking in two browser contexts; a reload and
       await bob.waitForFunction(() => /connected to cod-server/.test(document.querySelector("#conn-state").textContent));
       await bob.waitForFunction((s) => Number(document.querySelector("#game").dataset.seq) >= s && document.body.dataset.screen === "game", before.seq);
       assert.deepEqual((await gameInfo(bob)).hand, before.hand);
-      // Nothing told twice, nothing out of order after the reconnection.
+      // Nothing told twice, nothing out of order after the reconnection (once
+      // the log is told again: the resumed state's history comes a moment after it).
+      await bob.waitForFunction((n) => document.querySelectorAll("#log li[data-seq]").length >= n, toldBefore.length);
       const toldAfter = await logSeqs(bob);
       assert.deepEqual(toldAfter.slice(0, toldBefore.length), toldBefore);
       assert.deepEqual(toldAfter, [...toldAfter].sort((x, y) => x - y), "the log in seq order");
