@@ -2,8 +2,9 @@
 // same messages as queue_service (queue, unqueue, queued, unqueued,
 // matched), with the tickets in the store (queue_board.hpp) so that the
 // players of every node meet, and the matching done by one node at a time,
-// the holder of the matcher's lease, which any other node takes over within
-// a few seconds of its death.
+// the holder of the matcher's lease, which any other node takes over at its
+// next heartbeat once the holder's liveness lock is gone (its process died),
+// or once the lease expires.
 //
 // - A `queue` becomes a row of the store, with the SHA-256 of a fresh seat
 //   token this node keeps for the player (the token itself is never stored).
@@ -41,7 +42,7 @@ struct cluster_queue_options {
   std::string node_id;
   std::int64_t tick_ms = 250;              // store rounds: requests, matched rows, waves
   std::int64_t heartbeat_every_ms = 1000;  // "alive" and the matcher's lease renewed
-  std::int64_t matcher_lease_ms = 3000;    // a dead matching node is replaced within this + heartbeat_every_ms
+  std::int64_t matcher_lease_ms = 3000;    // a matching node cut off is replaced within this + heartbeat_every_ms
   std::int64_t alive_within_ms = 5000;     // a node silent longer is dead: its tickets wait for nobody
   std::int64_t housekeeping_every_ms = 60'000;
 };

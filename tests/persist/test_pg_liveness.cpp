@@ -131,4 +131,42 @@ TEST_CASE("pg_store: liveness: a second process with the same node_id claims not
   CHECK(claim(*second, "r", "n1"));  // its own room (the same node id)
 }
 
+TEST_CASE("pg_store: liveness: the queue's matcher lease of a dead node passes at once to a live node, never to a "
+          "lockless one, and the old holder's matches are fenced") {
+  pg_test_db db(test_pg_uri());
+  auto n1 = node(db.uri(), "n1");
+  auto n2 = node(db.uri(), "n2");
+  auto n3 = node(db.uri(), "n3");
+  REQUIRE(dir(*n1).hold_liveness("n1").is_ok());
+  REQUIRE(dir(*n2).hold_liveness("n2").is_ok());
+  auto claim_matcher = [](pg_store& s, const std::string& node_id) {
+    const result<bool> r = s.queue()->claim_matcher(node_id, minute);
+    REQUIRE_MESSAGE(r, r.error().message());
+    return *r;
+  };
+  REQUIRE(claim_matcher(*n1, "n1"));
+  CHECK(!claim_matcher(*n2, "n2"));  // a live holder keeps it
+
+  end_liveness_session(db, "n1");
+  CHECK(!claim_matcher(*n3, "n3"));  // n3 holds no lock: it waits for the minute
+  CHECK(claim_matcher(*n2, "n2"));   // n2 is alive: at once
+  CHECK(!claim_matcher(*n3, "n3"));
+  // n1 lived after all: its lease is gone, and so is its right to seat a match.
+  queue_ticket_row t;
+  t.node_id = "n1";
+  t.account_id = 7;
+  t.pool = "duel/p/rated";
+  t.rating = 1500;
+  t.name = "Ada";
+  t.seat_hash = std::string(64, 'a');
+  t.deck = R"({"preconstructed":1})";
+  const auto added = n1->queue()->add_ticket(t, minute);
+  REQUIRE_MESSAGE(added, added.error().message());
+  REQUIRE(added->has_value());
+  const auto seated = n1->queue()->match_tickets("n1", "n1-q1", {{(*added)->ticket, 0}}, R"(["Ada"])");
+  REQUIRE_MESSAGE(seated, seated.error().message());
+  CHECK(!*seated);
+  CHECK(!claim_matcher(*n1, "n1"));  // n1 has no lock either (nor would it take n2's live lease)
+}
+
 }  // namespace cod::server::test

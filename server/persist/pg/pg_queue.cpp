@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/strcat.hpp"
+#include "persist/pg/pg_liveness.hpp"
 #include "persist/pg/pg_util.hpp"
 #include "persist/queue_board_args.hpp"
 
@@ -135,11 +137,18 @@ result<bool> pg_queue::claim_matcher(const std::string& node_id, std::int64_t le
   if (node_id.empty() || lease_ms <= 0) return status::invalid("a matcher lease needs a node_id and a length");
   return guarded("claiming the matcher", [&](pg::conn& c) -> result<bool> {
     // One statement: a concurrent claim waits for this one's row lock, then
-    // sees the lease live and takes nothing.
-    static const std::string sql = pg::with_now(
-        "INSERT INTO queue_matcher AS m (singleton, node_id, expires_ms) VALUES (1, $1, NOW_MS + $2) "
+    // sees the lease live and takes nothing. A holder without its liveness
+    // lock (pg_liveness.hpp) is dead: a live node takes its lease before it
+    // expires, so the queue is matched again within a heartbeat, as a dead
+    // node's rooms move at once. Only a live claimer: two nodes cut off from
+    // their locks would take it from each other at every heartbeat. Should
+    // the old holder live after all, match_tickets' fence refuses it.
+    static const std::string sql = pg::with_now(cat(
+        "WITH ", live_nodes_cte(),
+        " INSERT INTO queue_matcher AS m (singleton, node_id, expires_ms) VALUES (1, $1, NOW_MS + $2) "
         "ON CONFLICT (singleton) DO UPDATE SET node_id = EXCLUDED.node_id, expires_ms = EXCLUDED.expires_ms "
-        "WHERE m.expires_ms <= NOW_MS OR m.node_id = EXCLUDED.node_id RETURNING m.node_id");
+        "WHERE m.expires_ms <= NOW_MS OR m.node_id = EXCLUDED.node_id OR (",
+        dead_node("m.node_id"), " AND NOT ", dead_node("EXCLUDED.node_id"), ") RETURNING m.node_id"));
     return c.query(sql, pg::params().add(node_id).add(lease_ms)).rows() == 1;
   });
 }
