@@ -147,18 +147,15 @@ void league_service::save(const std::string& id, const entry& e, std::function<v
 
 std::optional<std::pair<stored_league, league_service::entry>> league_service::read_stored(const std::string& id) const {
   d_.store->flush();  // every save queued before: read as last saved
-  auto read = d_.store->reader().load_leagues();
+  auto read = d_.store->reader().load_league(id);
   if (!read) {
     spdlog::error("league {}: the store cannot be read: {}", id, read.error().message());
     return std::nullopt;
   }
-  for (auto& sl : *read)
-    if (sl.id == id) {
-      auto e = restore(sl);
-      if (!e) return std::nullopt;
-      return std::make_pair(std::move(sl), std::move(*e));
-    }
-  return std::nullopt;
+  if (!*read) return std::nullopt;
+  auto e = restore(**read);
+  if (!e) return std::nullopt;
+  return std::make_pair(std::move(**read), std::move(*e));
 }
 
 void league_service::place(const std::string& id, entry e) {

@@ -81,6 +81,9 @@ class match_reader {
   virtual result<std::vector<stored_tournament>> load_tournaments() = 0;
   // Every stored league, oldest created first (then by id).
   virtual result<std::vector<stored_league>> load_leagues() = 0;
+  // One stored league by id (a league of another node, read on demand);
+  // nullopt when there is none.
+  virtual result<std::optional<stored_league>> load_league(const std::string& id) = 0;
 
   // Ratings (0014, docs/ratings.md): written only by a rated match's
   // finish_match, in its transaction (rating_update.hpp).

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "helpers.hpp"
@@ -558,7 +559,8 @@ TEST_CASE("store: a match's own cards (0009, R15) round-trip; listing still coun
   });
 }
 
-TEST_CASE("store: leagues (0010) are saved whole and loaded back, oldest first; created_ms kept from the first save") {
+TEST_CASE("store: leagues (0010) are saved whole and loaded back, oldest first (or one by id); created_ms kept from "
+          "the first save") {
   for_each_store([](match_store& s) {
     acks a;
     stored_league one{"l1", "Autumn league", 1700000000000, false, R"({"ops":[{"type":"pass","seat":0}]})"};
@@ -579,6 +581,10 @@ TEST_CASE("store: leagues (0010) are saved whole and loaded back, oldest first; 
     CHECK(leagues[0].finished);
     CHECK(leagues[0].record_json == later.record_json);
     CHECK(leagues[1] == two);
+    // One by id, as the list has it; none for an id never saved.
+    CHECK(read_ok(s.reader().load_league("l1")) == std::optional<stored_league>{leagues[0]});
+    CHECK(read_ok(s.reader().load_league("l0")) == std::optional<stored_league>{two});
+    CHECK(!read_ok(s.reader().load_league("l2")).has_value());
   });
 }
 

@@ -41,6 +41,7 @@ class memory_reader final : public match_reader {
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
+  result<std::optional<stored_league>> load_league(const std::string& id) override;
   result<std::vector<rating_record>> load_ratings(std::int64_t account_id) override;
   result<std::vector<rating_record>> list_ladder(const ladder_query& q) override;
   result<std::vector<rating_change_record>> rating_history(std::int64_t account_id, int offset, int limit) override;
@@ -234,6 +235,13 @@ result<std::vector<stored_league>> memory_reader::load_leagues() {
   std::stable_sort(out.begin(), out.end(),
                    [](const stored_league& a, const stored_league& b) { return a.created_ms < b.created_ms; });
   return out;
+}
+
+result<std::optional<stored_league>> memory_reader::load_league(const std::string& id) {
+  std::lock_guard lk(s_.mu_);
+  const auto it = s_.leagues_.find(id);
+  if (it == s_.leagues_.end()) return std::optional<stored_league>{};
+  return std::optional<stored_league>{it->second};
 }
 
 result<std::vector<stored_match>> memory_reader::load_unfinished() {

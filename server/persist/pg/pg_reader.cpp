@@ -35,6 +35,7 @@ class pg_reader_impl final : public pg_reader {
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
+  result<std::optional<stored_league>> load_league(const std::string& id) override;
   result<std::vector<rating_record>> load_ratings(std::int64_t account_id) override;
   result<std::vector<rating_record>> list_ladder(const ladder_query& q) override;
   result<std::vector<rating_change_record>> rating_history(std::int64_t account_id, int offset, int limit) override;
@@ -257,6 +258,17 @@ result<std::vector<stored_league>> pg_reader_impl::load_leagues() {
     std::vector<stored_league> out;
     for (int i = 0; i < r.rows(); ++i) out.push_back(detail::league_from_row(pg::row(r, i)));
     return out;
+  });
+}
+
+result<std::optional<stored_league>> pg_reader_impl::load_league(const std::string& id) {
+  return detail::read_or_error([&]() -> std::optional<stored_league> {
+    std::lock_guard lk(mu_);
+    const auto r = connection().query(
+        "SELECT league_id, name, created_ms, finished, record_json FROM leagues WHERE league_id = $1",
+        pg::params().add(id));
+    if (r.rows() == 0) return std::nullopt;
+    return detail::league_from_row(pg::row(r, 0));
   });
 }
 

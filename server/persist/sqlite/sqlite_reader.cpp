@@ -34,6 +34,7 @@ class sqlite_reader_impl final : public sqlite_reader {
   result<std::vector<audit_record>> list_audit(const std::string& match_id) override;
   result<std::vector<stored_tournament>> load_tournaments() override;
   result<std::vector<stored_league>> load_leagues() override;
+  result<std::optional<stored_league>> load_league(const std::string& id) override;
   result<std::vector<rating_record>> load_ratings(std::int64_t account_id) override;
   result<std::vector<rating_record>> list_ladder(const ladder_query& q) override;
   result<std::vector<rating_change_record>> rating_history(std::int64_t account_id, int offset, int limit) override;
@@ -237,6 +238,16 @@ result<std::vector<stored_league>> sqlite_reader_impl::load_leagues() {
     sql::stmt s(*db_, "SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id");
     while (s.step()) out.push_back(detail::league_from_row(s));
     return out;
+  });
+}
+
+result<std::optional<stored_league>> sqlite_reader_impl::load_league(const std::string& id) {
+  return detail::read_or_error([&]() -> std::optional<stored_league> {
+    std::lock_guard lk(mu_);
+    sql::stmt s(*db_, "SELECT league_id, name, created_ms, finished, record_json FROM leagues WHERE league_id = ?1");
+    s.bind(1, id);
+    if (!s.step()) return std::nullopt;
+    return detail::league_from_row(s);
   });
 }
 
