@@ -28,6 +28,14 @@ response error_response(int status, std::string code, std::string message, std::
   return r;
 }
 
+response moving_response(std::string_view kind, const std::string& id) {
+  response r = error_response(503, std::string(kind) + "_moving",
+                              std::string(kind) + " " + id +
+                                  " is moving to this node (its node is away, or handing it over): retry in a moment");
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
+}
+
 response refusal_response(const status& st) {
   int http = 500;
   switch (st.error_code()) {

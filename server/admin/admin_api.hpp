@@ -53,6 +53,11 @@ struct response {
 // answer their errors the same way.
 response error_response(int status, std::string code, std::string message, std::string param = {});
 
+// An organiser's act on an event (`kind`: "tournament", "league") that is
+// moving to this node and not yet run here (docs/cluster.md): 503
+// "<kind>_moving" with Retry-After: 1, so the organiser's client retries.
+response moving_response(std::string_view kind, const std::string& id);
+
 // A service's refusal (a server::status that is not ok) as an error answer:
 // the HTTP status from the code (invalid 400, not_found 404, conflict 409,
 // unavailable 503 with Retry-After: 1, io_error 500), "error" the status's

@@ -14,6 +14,7 @@ namespace cod::server {
 using admin::error_response;
 using admin::get_field;
 using admin::method_not_allowed;
+using admin::moving_response;
 using admin::ok_json;
 using admin::only_keys;
 using detail::cat;
@@ -161,13 +162,7 @@ admin::response league_api::handle(const admin::request& req, std::string_view r
   }
   if (what == "result") {
     if (!post) return method_not_allowed("POST");
-    if (moving) {
-      auto r = error_response(503, "league_moving",
-                              cat("league ", id, " is moving to this node (its node is away, or handing it over): "
-                                  "retry in a moment"));
-      r.headers.emplace_back("Retry-After", "1");
-      return r;
-    }
+    if (moving) return moving_response("league", id);
     auto r = record_result(svc_, id, body, *view, actor);
     spdlog::info("organiser: {} ({}) result on league {} -> {} {}", actor, req.remote, id, r.status, r.code);
     return r;

@@ -14,6 +14,7 @@ namespace tn = cod::tournaments;
 using admin::error_response;
 using admin::get_field;
 using admin::method_not_allowed;
+using admin::moving_response;
 using admin::ok_json;
 using admin::only_keys;
 using admin::parse_body;
@@ -168,13 +169,7 @@ admin::response organiser_api::handle(const admin::request& req, std::string_vie
   if (!post) return method_not_allowed("POST");
   if (stored_copy && snap->t.current_stage() == tn::stage::finished)
     return error_response(409, "tournament_finished", cat("tournament ", id, " has finished"));
-  if (stored_copy) {
-    auto r = error_response(503, "tournament_moving",
-                            cat("tournament ", id, " is moving to this node (its node is away, or handing it over): "
-                                "retry in a moment"));
-    r.headers.emplace_back("Retry-After", "1");
-    return r;
-  }
+  if (stored_copy) return moving_response("tournament", id);
   admin::response err;
   std::string reason;
   status st;
