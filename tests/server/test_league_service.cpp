@@ -6,7 +6,9 @@
 // the manual executor, memory_store inline.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <map>
+#include <optional>
 
 #include "admin/admin_api.hpp"
 #include "cod/engine/league.hpp"
@@ -38,6 +40,8 @@ struct fixture {
   // (league_service::deps), recorded; a claim is refused while refuse_claims.
   std::vector<std::string> claims, wants;
   bool refuse_claims = false;
+  // A cluster node's deps::fetch_room, when set.
+  std::function<void(const std::string&, league_service::deps::room_reached)> fetch_room;
 
   explicit fixture(match_store* shared_store = nullptr, const std::string& node_id = {})
       : h(test_config(), shared_store) {
@@ -53,6 +57,10 @@ struct fixture {
       d.want = [this](const std::string& id) {
         wants.push_back(id);
         return true;
+      };
+      d.fetch_room = [this](const std::string& room_id, league_service::deps::room_reached then) {
+        if (fetch_room) fetch_room(room_id, std::move(then));
+        else then(nullptr);
       };
     }
     d.cards = &shipped();
@@ -440,6 +448,69 @@ TEST_CASE("league in a cluster: its id names its node, it holds a lease, moves t
   // Another node took the lease: n2 forgets it, without a save.
   n2.svc->lost(id);
   CHECK(n2.svc->running().empty());
+}
+
+TEST_CASE("league in a cluster: an organiser's result for a duel running on another node brings its room over and "
+          "voids its match there; the table counts the result") {
+  memory_store store(memory_store::callbacks::run_inline);
+  std::string id, room0;
+  {
+    fixture n1(&store, "n1");
+    const json created = n1.ok("POST", "/admin/api/leagues", league_body(), 201);
+    id = created.at("league");
+    players p = follow_all(n1, created);
+    draft_all(p);
+    build_all(p);
+    for (int s = 0; s < 4; ++s) REQUIRE(p.act(s, {{"type", "pass"}}).at("type") == "league");
+    p.refresh();
+    REQUIRE(p.view[0].at("stage") == "playing");
+    // Table 0's duel starts (both seated); table 1's waits.
+    auto a = join_duel(n1, p, 0);
+    auto b = join_duel(n1, p, 1);
+    room0 = a.room;
+    n1.h.crash();
+  }
+  // n1 died; n3 took table 0's match room; n2 takes the league over, but
+  // cannot bring the room yet (n3 does not answer).
+  fixture n3(&store, "n3");
+  REQUIRE(n3.h.rooms->recover(read_ok(store.reader().load_unfinished())) == 1);
+  n3.h.ex->run();
+  REQUIRE(n3.h.rooms->find(room0));
+  fixture n2(&store, "n2");
+  std::vector<std::string> fetched;
+  bool reachable = false;
+  n2.fetch_room = [&](const std::string& room_id, league_service::deps::room_reached then) {
+    fetched.push_back(room_id);
+    if (!reachable) return then(nullptr);
+    // What cluster_node::fetch does: the holder hands it over, n2 rebuilds it.
+    n3.h.rooms->find(room_id)->move_away("another node asked for it", nullptr);
+    n3.h.ex->run();
+    std::vector<stored_match> mine;
+    for (auto& sm : read_ok(store.reader().load_unfinished()))
+      if (sm.match.room_id == room_id) mine.push_back(std::move(sm));
+    REQUIRE(n2.h.rooms->recover(mine) == 1);
+    n2.h.ex->run();
+    then(n2.h.rooms->find(room_id));
+    n2.h.ex->run();
+  };
+  REQUIRE(n2.svc->adopt(id));
+  CHECK(fetched == std::vector<std::string>{room0});  // asked for at adoption, not reached
+  CHECK(!n2.h.rooms->find(room0));
+
+  // The organiser gives table 0 to Bob: the room comes to n2 and its match ends voided.
+  reachable = true;
+  n2.ok("POST", "/admin/api/leagues/" + id + "/result", {{"table", 0}, {"winner", 1}, {"reason", "ruled"}});
+  CHECK(fetched == std::vector<std::string>{room0, room0});
+  CHECK(!n3.h.rooms->find(room0));
+  std::optional<stored_match> m;
+  for (const auto& row : read_ok(store.reader().list_matches({})))
+    if (row.room_id == room0) m = read_ok(store.reader().load_match(row.match_id));
+  REQUIRE(m);
+  REQUIRE(m->finished());
+  CHECK(m->result->reason == "voided");
+  CHECK(m->result->winners.empty());
+  const json after = n2.ok("GET", "/admin/api/leagues/" + id);
+  CHECK(after.at("schedule")[0].at("tables")[0].at("winner") == 1);
 }
 
 TEST_CASE("league over the wire: draft, decks, mutations with refusals, duels with mutated cards, ranking, restart") {
