@@ -116,12 +116,21 @@ function showHome() {
 }
 
 function enterRoom(room) {
+  // Back in the room on screen after a dropped connection, in the same seat
+  // (or watching again): its board and log stay; the state that follows
+  // brings them up to date, and history tells what the cut missed.
+  const again = !!(app.game && app.game.view && app.room && app.room.id === room.id &&
+    app.room.role === room.role && app.room.seat === room.seat);
   app.room = room;
   window.clearInterval(app.lobbyTimer);
   // Entering a room ends a search (the server withdraws it too).
   if (app.search) stopSearch("entered_room");
   hidePlayers();
   if (routeOf(window.location.hash)) window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  if (again) {
+    refreshRoomInfo();
+    return;
+  }
   $("#lobby").hidden = true;
   $("#league").hidden = true;
   const gameRoot = $("#game");
