@@ -11,9 +11,11 @@ bot connects through the proxy only.
    through the proxy, which sends each room to one of the two other nodes;
    that node takes the room over from the store at once, its lease still
    live (the dead node's liveness lock went with its PostgreSQL session):
-   the median room is taken over within 1.5 s of the kill, where waiting
-   out the lease took 2 to 3 s. Every match finishes (the AI's seats and
-   the drafts are rebuilt from the log like the rest).
+   rooms are taken over before the leases they held at the kill expire,
+   which without the liveness lock no claim can do (how many depends on how
+   fast 80 bots reconnect on a busy machine: at least a tenth; the delays
+   are printed). Every match finishes (the AI's seats and the drafts are
+   rebuilt from the log like the rest).
 2. Handover and a whole-cluster restart: the dead node comes back and
    --restart-duels new duels start (slower). The node with the most of them
    is stopped gracefully (SIGTERM): it gives its leases up, its bots come
@@ -232,9 +234,9 @@ def check_games(c, games):
     e2e.log("%d matches: stored whole, every acknowledged action in the store" % len(games))
 
 
-def takeover_delays(c, rooms, since, nodes):
-    """Seconds from `since` (time.time()) to each room's first "taken over"
-    line in the logs of `nodes` (their clocks are this machine's)."""
+def takeover_times(c, rooms, since, nodes):
+    """{room: the time.time() of its first "taken over" line in the logs of
+    `nodes` since `since`} (their clocks are this machine's)."""
     line = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\] \[\w+\] cluster: room (\S+) taken over \(",
                       re.M)
     first = {}
@@ -243,7 +245,8 @@ def takeover_delays(c, rooms, since, nodes):
             at = datetime.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S.%f").timestamp()
             if room in rooms and at >= since - 1:
                 first[room] = min(first.get(room, at), at)
-    return sorted(at - since for at in first.values())
+    return first
+
 
 
 def pause_past_lease(c, games, slow):
@@ -619,18 +622,28 @@ def test(args, work):
     victim = max(nodes, key=lambda n: nodes[n])
     doomed = [room for room in games if room.startswith(victim + "-")]
     unfinished = [room for room in doomed if any(b.proc.poll() is None for b in games[room])]
+    # Each lease's end as last renewed before the kill (the store's clock, in
+    # ms since the epoch): a renewal after this read only moves it later.
+    lease_ends = {r[0]: int(r[1]) / 1000.0 for r in
+                  c.pg.query("SELECT room_id, expires_ms FROM room_leases WHERE node_id = :'p1'", victim)}
     c.servers[victim].kill9()
     killed_at = time.time()
     resumed = finish_all(c, games)
     e2e.log("failover: %s killed with %d rooms (bots still running in %d); %d bots resumed through the proxy" %
             (victim, len(doomed), len(unfinished), resumed))
     # Taken over at once (no lease waited out), bots restarted by this loop included.
-    delays = takeover_delays(c, set(doomed), killed_at, [n for n in NODES if n != victim])
+    taken = takeover_times(c, set(doomed), killed_at, [n for n in NODES if n != victim])
+    delays = sorted(at - killed_at for at in taken.values())
     check(delays, "no room of %s taken over" % victim)
-    e2e.log("rooms of %s taken over after the kill: first %.2f s, median %.2f s, last %.2f s (%d rooms)" %
-            (victim, delays[0], delays[len(delays) // 2], delays[-1], len(delays)))
-    check(delays[len(delays) // 2] < 1.5, "the median room of %s was taken over %.2f s after the kill" %
-          (victim, delays[len(delays) // 2]))
+    early = [room for room, at in taken.items() if room in lease_ends and at < lease_ends[room]]
+    e2e.log("rooms of %s taken over after the kill: first %.2f s, median %.2f s, last %.2f s (%d rooms); "
+            "%d before their leases expired" %
+            (victim, delays[0], delays[len(delays) // 2], delays[-1], len(delays), len(early)))
+    # Without the dead node's liveness lock gone, no claim succeeds before
+    # the lease ends: any room taken before proves the path; a tenth of them
+    # keeps the check clear of one lucky room.
+    check(len(early) >= max(1, len(taken) // 10),
+          "only %d of %s's %d rooms were taken over before their leases expired" % (len(early), victim, len(taken)))
     check_games(c, games)
     # A room whose match ended with the dead node's last action is rebuilt
     # as a finished room for the bots that had not seen the end.

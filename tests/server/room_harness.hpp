@@ -121,6 +121,20 @@ struct harness {
     return unfinished;
   }
 
+  // What cluster_node::fetch does for a room another node asks for: this
+  // node (its holder) hands it over, `to` rebuilds it from the store's log.
+  // Returns it as `to` runs it.
+  std::shared_ptr<room> hand_over(const std::string& room_id, harness& to) {
+    rooms->find(room_id)->move_away("another node asked for it", nullptr);
+    ex->run();
+    std::vector<stored_match> mine;
+    for (auto& sm : read_ok(store->reader().load_unfinished()))
+      if (sm.match.room_id == room_id) mine.push_back(std::move(sm));
+    REQUIRE(to.rooms->recover(mine) == 1);
+    to.ex->run();
+    return to.rooms->find(room_id);
+  }
+
   // After recover_one(): the holder of `token` resumes `room`, and must get
   // `seat` back with the state after `seq` actions showing `view`. Returns
   // that state.

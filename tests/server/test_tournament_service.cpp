@@ -764,14 +764,7 @@ TEST_CASE("tournaments in a cluster: a game loss, a drop and a re-pair reach the
   n2.fetch_room = [&](const std::string& room_id, tournament_service::deps::room_reached then) {
     fetched.push_back(room_id);
     if (!reachable) return then(nullptr);
-    n3.h.rooms->find(room_id)->move_away("another node asked for it", nullptr);
-    n3.h.ex->run();
-    std::vector<stored_match> mine;
-    for (auto& sm : read_ok(store.reader().load_unfinished()))
-      if (sm.match.room_id == room_id) mine.push_back(std::move(sm));
-    REQUIRE(n2.h.rooms->recover(mine) == 1);
-    n2.h.ex->run();
-    then(n2.h.rooms->find(room_id));
+    then(n3.h.hand_over(room_id, n2.h));
     n2.h.ex->run();
   };
   auto stored_of = [&](const std::string& room_id) {
