@@ -249,12 +249,15 @@ result<std::vector<audit_record>> pg_reader_impl::list_audit(const std::string& 
   });
 }
 
+// A league row as detail::league_from_row reads it.
+constexpr const char* league_select = "SELECT league_id, name, created_ms, finished, record_json FROM leagues ";
+
 result<std::vector<stored_league>> pg_reader_impl::load_leagues() {
   return detail::read_or_error([&]() -> std::vector<stored_league> {
     std::lock_guard lk(mu_);
     pg::conn& c = connection();
     const auto r =
-        c.query("SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id", {});
+        c.query(std::string(league_select) + "ORDER BY created_ms, league_id", {});
     std::vector<stored_league> out;
     for (int i = 0; i < r.rows(); ++i) out.push_back(detail::league_from_row(pg::row(r, i)));
     return out;
@@ -265,7 +268,7 @@ result<std::optional<stored_league>> pg_reader_impl::load_league(const std::stri
   return detail::read_or_error([&]() -> std::optional<stored_league> {
     std::lock_guard lk(mu_);
     const auto r = connection().query(
-        "SELECT league_id, name, created_ms, finished, record_json FROM leagues WHERE league_id = $1",
+        std::string(league_select) + "WHERE league_id = $1",
         pg::params().add(id));
     if (r.rows() == 0) return std::nullopt;
     return detail::league_from_row(pg::row(r, 0));

@@ -231,11 +231,14 @@ result<std::vector<audit_record>> sqlite_reader_impl::list_audit(const std::stri
   });
 }
 
+// A league row as detail::league_from_row reads it.
+constexpr const char* league_select = "SELECT league_id, name, created_ms, finished, record_json FROM leagues ";
+
 result<std::vector<stored_league>> sqlite_reader_impl::load_leagues() {
   return detail::read_or_error([&]() -> std::vector<stored_league> {
     std::lock_guard lk(mu_);
     std::vector<stored_league> out;
-    sql::stmt s(*db_, "SELECT league_id, name, created_ms, finished, record_json FROM leagues ORDER BY created_ms, league_id");
+    sql::stmt s(*db_, std::string(league_select) + "ORDER BY created_ms, league_id");
     while (s.step()) out.push_back(detail::league_from_row(s));
     return out;
   });
@@ -244,7 +247,7 @@ result<std::vector<stored_league>> sqlite_reader_impl::load_leagues() {
 result<std::optional<stored_league>> sqlite_reader_impl::load_league(const std::string& id) {
   return detail::read_or_error([&]() -> std::optional<stored_league> {
     std::lock_guard lk(mu_);
-    sql::stmt s(*db_, "SELECT league_id, name, created_ms, finished, record_json FROM leagues WHERE league_id = ?1");
+    sql::stmt s(*db_, std::string(league_select) + "WHERE league_id = ?1");
     s.bind(1, id);
     if (!s.step()) return std::nullopt;
     return detail::league_from_row(s);
